@@ -1,0 +1,531 @@
+"""The load generator: asyncio ``grpc.aio`` clients, rule-blind like ``services/client.py``.
+
+Each simulated player plays its own game to the end with the public API only:
+``ListLegalMoves`` (one small page, one random pick) then ``SubmitMove`` with a
+fresh command id, and starts another game when one ends.  Only ``SubmitMove``
+counts as a move; the listing is reported separately, because every honest
+rule-blind client pays for it (the server decides what is legal).
+
+Every loop is bounded twice: by a deadline and by a count.  All traffic stays
+on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from domain.games import find_game
+from ledger.v1 import game_service_pb2 as pb
+from ledger.v1 import game_service_pb2_grpc as pb_grpc
+from services import mapping
+
+RPC_TIMEOUT = 30.0
+MAX_MOVES_PER_GAME = 3000
+PAGE_SIZE = 20
+
+
+def channel(target: str) -> grpc.aio.Channel:
+    """One connection per simulated client (a local subchannel pool), like separate processes."""
+    return grpc.aio.insecure_channel(
+        target, options=[("grpc.use_local_subchannel_pool", 1)]
+    )
+
+
+def auth(token: str | None) -> tuple[tuple[str, str], ...] | None:
+    return (("authorization", f"Bearer {token}"),) if token else None
+
+
+def create_request(game_type: str, fields: dict[str, Any]) -> pb.CreateGameRequest:
+    ruleset = find_game(game_type)
+    return pb.CreateGameRequest(
+        game_type=game_type,
+        setup=mapping.model_to_any(ruleset, ruleset.setup_model(**fields)),
+    )
+
+
+@dataclass
+class Recorder:
+    """What the clients saw: (completion time, latency) per call, and error codes."""
+
+    submit: list[tuple[float, float]] = field(default_factory=list)
+    listing: list[tuple[float, float]] = field(default_factory=list)
+    create: list[tuple[float, float]] = field(default_factory=list)
+    errors: list[tuple[float, str, str]] = field(
+        default_factory=list
+    )  # (time, method, code)
+    games_finished: int = 0
+    capture: dict[str, list[bytes]] | None = None
+
+    def window(self, start: float, end: float) -> dict[str, Any]:
+        def inside(rows: list[tuple[float, float]]) -> list[float]:
+            return [lat for t, lat in rows if start <= t < end]
+
+        submits = inside(self.submit)
+        errors = [(m, c) for t, m, c in self.errors if start <= t < end]
+        submit_errors = Counter(c for m, c in errors if m == "SubmitMove")
+        return {
+            "submit_latencies": submits,
+            "list_latencies": inside(self.listing),
+            "create_latencies": inside(self.create),
+            "errors_by_method": dict(Counter(f"{m}:{c}" for m, c in errors)),
+            "submit_errors": dict(submit_errors),
+            "submit_ok": len(submits),
+        }
+
+    def keep(self, method: str, message: Any) -> None:
+        if self.capture is not None:
+            bucket = self.capture.setdefault(method, [])
+            if len(bucket) < 400:
+                bucket.append(message.SerializeToString())
+
+
+@dataclass
+class Table:
+    game_id: str
+    tokens: dict[int, str]
+    to_act: list[int]
+    status: str
+    moves: int = 0
+
+
+class Player:
+    """One simulated client: its own connection, its own games, one call at a time."""
+
+    def __init__(
+        self,
+        target: str,
+        mix: list[tuple[str, dict[str, Any]]],
+        seed: int,
+        rec: Recorder,
+    ) -> None:
+        self.channel = channel(target)
+        self.stub = pb_grpc.GameServiceStub(self.channel)
+        self.rnd = random.Random(seed)
+        self.requests = [create_request(g, f) for g, f in mix]
+        self.next_game = seed % len(self.requests)
+        self.rec = rec
+        self.last_submit: tuple[float, int, int] | None = None
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    def _error(self, method: str, exc: grpc.aio.AioRpcError) -> None:
+        self.rec.errors.append((time.perf_counter(), method, exc.code().name))
+
+    async def create(self) -> Table | None:
+        request = self.requests[self.next_game]
+        self.next_game = (self.next_game + 1) % len(self.requests)
+        t0 = time.perf_counter()
+        try:
+            resp = await self.stub.CreateGame(request, timeout=RPC_TIMEOUT)
+        except grpc.aio.AioRpcError as exc:
+            self._error("CreateGame", exc)
+            return None
+        t1 = time.perf_counter()
+        self.rec.create.append((t1, t1 - t0))
+        self.rec.keep("CreateGame", resp)
+        tokens = {seat: t.token for t in resp.tokens for seat in t.seats}
+        return Table(
+            resp.game.game_id, tokens, list(resp.game.to_act), resp.game.status
+        )
+
+    async def refresh(self, table: Table) -> bool:
+        """Re-read who must act after an error; False when the game is unusable."""
+        try:
+            got = await self.stub.GetGame(
+                pb.GetGameRequest(game_id=table.game_id), timeout=RPC_TIMEOUT
+            )
+        except grpc.aio.AioRpcError as exc:
+            self._error("GetGame", exc)
+            return False
+        table.to_act, table.status = list(got.game.to_act), got.game.status
+        return table.status != "ended" and bool(table.to_act)
+
+    async def move(self, table: Table) -> bool:
+        """One listed-then-submitted move; False when the game cannot go on."""
+        seat = self.rnd.choice(table.to_act)
+        metadata = auth(table.tokens.get(seat))
+        t0 = time.perf_counter()
+        try:
+            listed = await self.stub.ListLegalMoves(
+                pb.ListLegalMovesRequest(
+                    game_id=table.game_id, seat=seat, page_size=PAGE_SIZE
+                ),
+                metadata=metadata,
+                timeout=RPC_TIMEOUT,
+            )
+        except grpc.aio.AioRpcError as exc:
+            self._error("ListLegalMoves", exc)
+            return await self.refresh(table)
+        t1 = time.perf_counter()
+        self.rec.listing.append((t1, t1 - t0))
+        self.rec.keep("ListLegalMoves", listed)
+        if not listed.moves:
+            return await self.refresh(table)
+        request = pb.SubmitMoveRequest(
+            game_id=table.game_id,
+            command_id=str(uuid.uuid4()),
+            move=self.rnd.choice(listed.moves),
+            seat=seat,
+        )
+        t2 = time.perf_counter()
+        try:
+            resp = await self.stub.SubmitMove(
+                request, metadata=metadata, timeout=RPC_TIMEOUT
+            )
+        except grpc.aio.AioRpcError as exc:
+            self._error("SubmitMove", exc)
+            return await self.refresh(table)
+        t3 = time.perf_counter()
+        self.last_submit = (time.time(), resp.first_version, resp.last_version)
+        self.rec.submit.append((t3, t3 - t2))
+        self.rec.keep("SubmitMove", resp)
+        table.moves += 1
+        table.to_act, table.status = list(resp.game.to_act), resp.game.status
+        if table.status == "ended":
+            self.rec.games_finished += 1
+            return False
+        return bool(table.to_act) or await self.refresh(table)
+
+    async def play_until(self, deadline: float, max_games: int = 100_000) -> None:
+        for _ in range(max_games):
+            if time.perf_counter() >= deadline:
+                return
+            table = await self.create()
+            if table is None:
+                await asyncio.sleep(0.05)
+                continue
+            for _ in range(MAX_MOVES_PER_GAME):
+                if time.perf_counter() >= deadline or not await self.move(table):
+                    break
+
+
+async def run_players(
+    target: str,
+    clients: int,
+    warmup: float,
+    duration: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    on_window: Any = None,
+    capture: bool = False,
+    seed: int = 0,
+) -> tuple[Recorder, float, float, Any]:
+    """``clients`` players for ``warmup + duration`` seconds; returns the measured window.
+
+    ``on_window(start_event)`` (optional) is awaited as a side task during the
+    window, e.g. to sample CPU or run a probe; its result is returned.
+    """
+    rec = Recorder(capture={} if capture else None)
+    players = [Player(target, mix, seed * 1000 + i, rec) for i in range(clients)]
+    start = time.perf_counter()
+    window_start = start + warmup
+    window_end = window_start + duration
+    try:
+        tasks = [asyncio.create_task(p.play_until(window_end)) for p in players]
+        side = None
+        if on_window is not None:
+            await asyncio.sleep(max(0.0, window_start - time.perf_counter()))
+            side = await on_window(window_end)
+        await asyncio.wait_for(
+            asyncio.gather(*tasks), timeout=warmup + duration + 2 * RPC_TIMEOUT + 10
+        )
+    finally:
+        for p in players:
+            await p.close()
+    return rec, window_start, window_end, side
+
+
+# ---------------------------------------------------------------- hot game
+
+
+@dataclass
+class HotTable:
+    table: Table | None = None
+    generation: int = 0
+    games: int = 0
+
+
+async def run_hot_game(
+    target: str,
+    racers: int,
+    duration: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    seed: int = 7,
+) -> dict[str, Any]:
+    """``racers`` clients race on one game with ``expected_version``; a new game when it ends."""
+    rec = Recorder()
+    creator = Player(target, mix, seed, rec)
+    shared = HotTable()
+    lock = asyncio.Lock()
+    outcomes: Counter[str] = Counter()
+    accepted: list[float] = []
+    rejected: list[float] = []
+
+    async def replace(generation: int) -> None:
+        async with lock:
+            if shared.generation != generation:
+                return
+            for _ in range(20):
+                table = await creator.create()
+                if table is not None:
+                    shared.table, shared.generation, shared.games = (
+                        table,
+                        generation + 1,
+                        shared.games + 1,
+                    )
+                    return
+                await asyncio.sleep(0.05)
+            raise RuntimeError("could not create a hot game")
+
+    async def racer(index: int, deadline: float) -> None:
+        ch = channel(target)
+        stub = pb_grpc.GameServiceStub(ch)
+        rnd = random.Random(seed * 7919 + index)
+        try:
+            for _ in range(1_000_000):
+                if time.perf_counter() >= deadline:
+                    return
+                generation, table = shared.generation, shared.table
+                assert table is not None
+                try:
+                    got = await stub.GetGame(
+                        pb.GetGameRequest(game_id=table.game_id), timeout=RPC_TIMEOUT
+                    )
+                    if got.game.status == "ended" or not got.game.to_act:
+                        await replace(generation)
+                        continue
+                    seat = rnd.choice(list(got.game.to_act))
+                    listed = await stub.ListLegalMoves(
+                        pb.ListLegalMovesRequest(
+                            game_id=table.game_id, seat=seat, page_size=PAGE_SIZE
+                        ),
+                        metadata=auth(table.tokens[seat]),
+                        timeout=RPC_TIMEOUT,
+                    )
+                except grpc.aio.AioRpcError as exc:
+                    outcomes[f"read:{exc.code().name}"] += 1
+                    continue
+                if not listed.moves:
+                    outcomes["listed_nothing"] += 1
+                    continue
+                request = pb.SubmitMoveRequest(
+                    game_id=table.game_id,
+                    command_id=str(uuid.uuid4()),
+                    move=rnd.choice(listed.moves),
+                    seat=seat,
+                    expected_version=listed.version,
+                )
+                t0 = time.perf_counter()
+                try:
+                    await stub.SubmitMove(
+                        request, metadata=auth(table.tokens[seat]), timeout=RPC_TIMEOUT
+                    )
+                except grpc.aio.AioRpcError as exc:
+                    rejected.append(time.perf_counter() - t0)
+                    outcomes[exc.code().name] += 1
+                    continue
+                accepted.append(time.perf_counter() - t0)
+                outcomes["OK"] += 1
+        finally:
+            await ch.close()
+
+    try:
+        await replace(0)
+        start = time.perf_counter()
+        await asyncio.wait_for(
+            asyncio.gather(*(racer(i, start + duration) for i in range(racers))),
+            timeout=duration + 2 * RPC_TIMEOUT + 10,
+        )
+        elapsed = time.perf_counter() - start
+    finally:
+        await creator.close()
+    return {
+        "racers": racers,
+        "elapsed_s": round(elapsed, 3),
+        "games": shared.games,
+        "outcomes": dict(outcomes),
+        "accepted": accepted,
+        "rejected": rejected,
+    }
+
+
+# ---------------------------------------------------------------- live streams
+
+
+async def run_stream_latency(
+    target: str,
+    duration: float,
+    max_moves: int,
+    subscribers: int,
+    pause: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    seed: int = 11,
+) -> dict[str, Any]:
+    """One mover, ``subscribers`` live streams on its game (players and spectators).
+
+    Latency per delivered event: the stream client's clock at receipt minus the
+    event's own timestamp (stamped by the server when the move was decided,
+    before the commit; same machine clock), so it bounds commit->receive from
+    above.  Also: receipt minus the mover's SubmitMove response (negative when
+    the stream beats the response).
+    """
+    rec = Recorder()
+    mover = Player(target, mix, seed, rec)
+    delivered: list[float] = []
+    after_response: list[float] = []
+    responses: dict[tuple[str, int], float] = {}
+    received: dict[tuple[str, int], list[float]] = {}
+    stream_errors: Counter[str] = Counter()
+    moves = 0
+    games = 0
+    deadline = time.perf_counter() + duration
+
+    async def follow(stub: Any, game_id: str, after: int, token: str | None) -> None:
+        call = stub.StreamGameEvents(
+            pb.StreamGameEventsRequest(game_id=game_id, after_version=after),
+            metadata=auth(token),
+            timeout=duration + RPC_TIMEOUT,
+        )
+        try:
+            async for event in call:
+                now = time.time()
+                stamp = event.timestamp.seconds + event.timestamp.nanos / 1e9
+                delivered.append(now - stamp)
+                received.setdefault((game_id, event.version), []).append(now)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.CANCELLED:
+                stream_errors[exc.code().name] += 1
+        except asyncio.CancelledError:
+            call.cancel()
+            raise
+
+    channels = [channel(target) for _ in range(subscribers)]
+    stubs = [pb_grpc.GameServiceStub(ch) for ch in channels]
+    try:
+        while time.perf_counter() < deadline and moves < max_moves:
+            table = await mover.create()
+            if table is None:
+                await asyncio.sleep(0.05)
+                continue
+            games += 1
+            seats = sorted(table.tokens)
+            got = await mover.stub.GetGame(
+                pb.GetGameRequest(game_id=table.game_id), timeout=RPC_TIMEOUT
+            )
+            head = got.game.version
+            followers = [
+                asyncio.create_task(
+                    follow(
+                        stubs[i],
+                        table.game_id,
+                        head,
+                        table.tokens[seats[i]] if i < len(seats) else None,
+                    )
+                )
+                for i in range(subscribers)
+            ]
+            await asyncio.sleep(0.2)  # let the streams subscribe before the first move
+            for _ in range(MAX_MOVES_PER_GAME):
+                if time.perf_counter() >= deadline or moves >= max_moves:
+                    break
+                mover.last_submit = None
+                going = await mover.move(table)
+                if mover.last_submit is not None:
+                    moves += 1
+                    done, first, last = mover.last_submit
+                    for v in range(first, last + 1):
+                        responses[(table.game_id, v)] = done
+                if not going:
+                    break
+                await asyncio.sleep(pause)
+            await asyncio.sleep(0.3)  # stragglers
+            for task in followers:
+                task.cancel()
+            await asyncio.gather(*followers, return_exceptions=True)
+    finally:
+        await mover.close()
+        for ch in channels:
+            await ch.close()
+    for key, times in received.items():
+        if key in responses:
+            after_response.extend(t - responses[key] for t in times)
+    return {
+        "subscribers": subscribers,
+        "moves": moves,
+        "games": games,
+        "delivered": delivered,
+        "after_response": after_response,
+        "stream_errors": dict(stream_errors),
+        "mover_submit_median_ms": round(
+            1000 * statistics.median([l for _, l in rec.submit]), 3
+        )
+        if rec.submit
+        else None,
+    }
+
+
+# ---------------------------------------------------------------- read-only RPC costs
+
+
+async def run_read_loop(
+    target: str,
+    clients: int,
+    duration: float,
+    method: str,
+    mix: list[tuple[str, dict[str, Any]]],
+    on_window: Any = None,
+) -> tuple[int, float, Any]:
+    """``clients`` clients calling one read RPC on their own game for ``duration`` s.
+
+    Returns (calls completed, seconds, on_window's result).
+    """
+    rec = Recorder()
+    players = [Player(target, mix, 500 + i, rec) for i in range(clients)]
+    calls = 0
+    try:
+        tables = [await p.create() for p in players]
+        if any(t is None for t in tables):
+            raise RuntimeError("could not create the games to read")
+        start = time.perf_counter()
+        end = start + duration
+
+        async def reader(player: Player, table: Table) -> None:
+            nonlocal calls
+            seat = table.to_act[0] if table.to_act else min(table.tokens)
+            metadata = auth(table.tokens[seat])
+            for _ in range(10_000_000):
+                if time.perf_counter() >= end:
+                    return
+                if method == "GetGame":
+                    await player.stub.GetGame(
+                        pb.GetGameRequest(game_id=table.game_id),
+                        metadata=metadata,
+                        timeout=RPC_TIMEOUT,
+                    )
+                else:
+                    await player.stub.ListLegalMoves(
+                        pb.ListLegalMovesRequest(
+                            game_id=table.game_id, seat=seat, page_size=PAGE_SIZE
+                        ),
+                        metadata=metadata,
+                        timeout=RPC_TIMEOUT,
+                    )
+                calls += 1
+
+        readers = asyncio.gather(*(reader(p, t) for p, t in zip(players, tables)))  # type: ignore[arg-type]
+        side = await on_window(end) if on_window is not None else None
+        await asyncio.wait_for(readers, timeout=duration + RPC_TIMEOUT + 10)
+        elapsed = time.perf_counter() - start
+    finally:
+        for p in players:
+            await p.close()
+    return calls, elapsed, side

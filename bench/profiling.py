@@ -1,0 +1,165 @@
+"""Optional server profile with py-spy (``BENCH_PROFILE=1``), summarised without py-spy.
+
+``py-spy record --format raw`` writes collapsed stacks; we count samples by
+leaf function (self time), by function anywhere on the stack (inclusive
+time), and by coarse area (rules, pydantic, database, gRPC, ...), so the
+report can say where a move's time goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+AREAS: list[tuple[str, tuple[str, ...]]] = [
+    # first match wins, checked leaf-first along the stack
+    ("rules (domain/games)", ("domain/games/",)),
+    ("hash chain / canonical json", ("domain/integrity.py", "hashlib")),
+    ("chance (hmac rng)", ("domain/chance.py",)),
+    ("pydantic validate/dump", ("pydantic/", "pydantic_core")),
+    ("protobuf <-> pydantic mapping", ("services/mapping.py",)),
+    ("redaction / presenters", ("services/presenters.py",)),
+    (
+        "eventsourcing mapper/decode",
+        (
+            "services/persistence.py",
+            "eventsourcing/persistence.py",
+            "eventsourcing/domain.py",
+        ),
+    ),
+    (
+        "psycopg / database wait",
+        ("psycopg", "psycopg_pool", "eventsourcing/postgres.py"),
+    ),
+    ("json", ("json/", "orjson")),
+    ("deepcopy", ("copy.py",)),
+    ("grpc / asyncio", ("grpc/", "grpc_", "asyncio/", "cygrpc")),
+]
+
+
+def available() -> bool:
+    return (
+        os.environ.get("BENCH_PROFILE", "") not in ("", "0")
+        and shutil.which("py-spy") is not None
+    )
+
+
+async def record(
+    pid: int, seconds: float, out: Path, rate: int = 100, gil: bool = False
+) -> dict[str, Any]:
+    """Sample ``pid`` for ``seconds``; returns a summary (or why there is none).
+
+    ``gil=False``: every thread that is not idle (waits on the database count,
+    a wall-clock view); ``gil=True``: only the thread holding the GIL, i.e.
+    where the one core a Python process can use goes.
+    """
+    exe = shutil.which("py-spy")
+    if exe is None:
+        return {
+            "status": "not available",
+            "reason": "py-spy is not installed (pip install py-spy)",
+        }
+    proc = await asyncio.create_subprocess_exec(
+        exe,
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(max(1, int(seconds))),
+        "--rate",
+        str(rate),
+        "--format",
+        "raw",
+        "--nonblocking",
+        "--threads",
+        *(["--gil"] if gil else []),
+        "--output",
+        str(out),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=seconds + 30)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        return {"status": "failed", "reason": "py-spy timed out"}
+    if proc.returncode != 0 or not out.exists():
+        return {"status": "failed", "reason": err.decode(errors="replace")[-400:]}
+    summary = summarize(out.read_text(errors="replace"))
+    summary["status"] = "ok"
+    summary["mode"] = "GIL holder only" if gil else "all non-idle threads"
+    summary["raw"] = out.name
+    return summary
+
+
+def _frames(stack: str) -> list[str]:
+    frames = stack.split(";")
+    if frames and frames[0].startswith("thread ("):
+        frames = frames[1:]
+    return frames
+
+
+def _thread_group(stack: str) -> str:
+    """``thread (123): ledger_7;...`` -> ``ledger`` (the executor pool), ``MainThread``..."""
+    first = stack.split(";", 1)[0]
+    if not first.startswith("thread ("):
+        return "?"
+    name = first.partition(": ")[2]
+    return name.rstrip("0123456789").rstrip("_-") or name
+
+
+def _where(frame: str) -> str:
+    """``func (path/file.py:12)`` -> ``func (path/file.py)`` (lines merged)."""
+    name, _, loc = frame.partition(" (")
+    return f"{name} ({loc.rsplit(':', 1)[0]})" if loc else name
+
+
+def area_of(frames: list[str]) -> str:
+    for frame in reversed(frames):
+        for area, needles in AREAS:
+            if any(n in frame for n in needles):
+                return area
+    return "other python"
+
+
+def summarize(raw: str, top: int = 25) -> dict[str, Any]:
+    """Self and inclusive sample shares per function, and per area, from collapsed stacks."""
+    leaf: Counter[str] = Counter()
+    threads: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    areas: Counter[str] = Counter()
+    total = 0
+    for line in raw.splitlines():
+        stack, _, count_s = line.rpartition(" ")
+        if not stack or not count_s.isdigit():
+            continue
+        count = int(count_s)
+        threads[_thread_group(stack)] += count
+        frames = _frames(stack)
+        if not frames:
+            continue
+        total += count
+        leaf[_where(frames[-1])] += count
+        for where in {_where(f) for f in frames}:
+            inclusive[where] += count
+        areas[area_of(frames)] += count
+
+    def share(counter: Counter[str], n: int) -> list[tuple[str, float]]:
+        return (
+            [(k, round(100 * v / total, 1)) for k, v in counter.most_common(n)]
+            if total
+            else []
+        )
+
+    return {
+        "samples": total,
+        "self_pct": share(leaf, top),
+        "inclusive_pct": share(inclusive, top * 2),
+        "area_pct": share(areas, len(AREAS) + 1),
+        "thread_pct": share(threads, 10),
+    }

@@ -1,0 +1,353 @@
+"""Scenario 3 (rebuild) and the anatomy of one move, both in-process against PostgreSQL.
+
+Rebuild.  Real games end long before 5,000 events (the longest, Thorgal, ends
+within ~1,000), so long games are generated directly: a real ``GameCreated``
+and opening, then the payloads of real random Thorgal playthroughs appended
+back to back through the aggregate, skipping any that does not apply to the
+state reached (so every event is hash-chained, evolved
+and stored exactly as the ledger stores it; the 100-event game is a real
+game's prefix).  Such a game would not pass an audit (its decisions are not
+re-derivable), which does not matter for timing a replay.
+
+For each size we time, median of several repeats:
+  * raw read: ``SELECT originator_version, topic, state`` of the same rows;
+  * raw read + ``json.loads`` of each record;
+  * rebuild without snapshots (``GameLedger`` with snapshotting off);
+  * rebuild with a snapshot, worst case: the latest snapshot is a full
+    ``snapshot_interval`` behind the head, so that many events are replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+import uuid
+from typing import Any
+
+import psycopg
+
+from bench.stats import rate
+
+GAME = "thorgal"
+SETUP = {"players": 1}
+
+
+def _ledger(es_env: dict[str, str], snapshots: bool, interval: int) -> Any:
+    from services.application import GameLedger
+
+    env = dict(es_env)
+    env["AGGREGATE_CACHE_MAXSIZE"] = "10"
+    if not snapshots:
+        env["IS_SNAPSHOTTING_ENABLED"] = "n"
+    app = GameLedger(env, snapshot_interval=interval)
+    if not snapshots:
+        app.snapshotting_intervals = {}
+    return app
+
+
+def _payload_pool(min_events: int) -> list[Any]:
+    from domain.games import find_game
+    from domain.simulate import play_random_game
+
+    ruleset = find_game(GAME)
+    setup = ruleset.setup_model(**SETUP)
+    pool: list[Any] = []
+    seed = 1
+    while len(pool) < min_events and seed < 500:
+        pool.extend(play_random_game(ruleset, setup, seed).events[1:])
+        seed += 1
+    return pool
+
+
+def build_long_game(app: Any, events: int, pool: list[Any], seed: int) -> uuid.UUID:
+    """A ``GAME`` aggregate with exactly ``events`` stored events (see module docstring)."""
+    from domain.aggregate import Game, decided_body
+    from domain.games import find_game
+
+    ruleset = find_game(GAME)
+    game = Game.create(
+        ruleset, ruleset.setup_model(**SETUP), random.Random(seed).randbytes(32)
+    )
+    app.save(game)
+    offset = seed * 97
+    for i in range(20 * events):
+        if game.version >= events:
+            break
+        payload = pool[(offset + i) % len(pool)]
+        try:  # evolve is pure: a trial run keeps only events that apply to this state
+            ruleset.evolve(game.state, payload)
+        except Exception:  # noqa: BLE001
+            continue
+        game._append(
+            Game.Decided,
+            game.type_name(payload),
+            decided_body,
+            payload=payload,
+            decision=game.version,
+            actor=0,
+            command_id=None,
+            command=None,
+        )
+        if len(game.pending_events) >= 500:
+            app.save(game)
+    app.save(game)
+    if game.version != events:
+        raise RuntimeError(f"built {game.version} events, wanted {events}")
+    return game.id
+
+
+def _median_time(fn: Any, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _measure(
+    conn: Any,
+    table: str,
+    plain: Any,
+    snapper: Any,
+    gid: uuid.UUID,
+    size: int,
+    snap_at: int,
+    repeats: int,
+) -> dict[str, Any]:
+    sql = (
+        f"SELECT originator_version, topic, state FROM {table}"
+        " WHERE originator_id = %s ORDER BY originator_version"
+    )
+
+    def raw() -> list[Any]:
+        with conn.cursor() as cur:
+            cur.execute(sql, (gid,), prepare=True)
+            return cur.fetchall()
+
+    def raw_json() -> None:
+        for _, _, state in raw():
+            json.loads(bytes(state))
+
+    def read_decode() -> None:
+        assert len(list(plain.events.get(gid, lte=size))) == size
+
+    def rebuild_plain() -> None:
+        assert plain.repository.get(gid, version=size).version == size
+
+    def rebuild_snap() -> None:
+        assert snapper.repository.get(gid, version=size).version == size
+
+    raw()  # warm the buffer cache and the prepared statement
+    payload_bytes = sum(len(r[2]) for r in raw())
+    t_raw = _median_time(raw, repeats + 2)
+    t_json = _median_time(raw_json, repeats + 2)
+    read_decode()
+    t_decode = _median_time(read_decode, repeats)
+    rebuild_plain()
+    t_plain = _median_time(rebuild_plain, repeats)
+    rebuild_snap()
+    t_snap = _median_time(rebuild_snap, repeats)
+    snapshot_bytes = None
+    if snap_at:
+        with conn.cursor() as cur:
+            cur.execute(
+                "SELECT length(state) FROM"
+                f" {snapper.snapshots.recorder.events_table_name}"
+                " WHERE originator_id = %s ORDER BY originator_version DESC LIMIT 1",
+                (gid,),
+            )
+            got = cur.fetchone()
+            snapshot_bytes = got[0] if got else None
+    return {
+        "events": size,
+        "stored_bytes": payload_bytes,
+        "raw_read_ms": round(1000 * t_raw, 3),
+        "raw_read_events_per_s": rate(size, t_raw),
+        "raw_read_json_events_per_s": rate(size, t_json),
+        "read_decode_events_per_s": rate(size, t_decode),
+        "rebuild_ms": round(1000 * t_plain, 3),
+        "rebuild_events_per_s": rate(size, t_plain),
+        "snapshot_at": snap_at or None,
+        "snapshot_bytes": snapshot_bytes,
+        "replayed_after_snapshot": size - snap_at if snap_at else size,
+        "rebuild_snapshot_ms": round(1000 * t_snap, 3),
+        "rebuild_snapshot_effective_events_per_s": rate(size, t_snap),
+    }
+
+
+def run_rebuild(
+    url: str,
+    es_env: dict[str, str],
+    sizes: tuple[int, ...],
+    repeats: int,
+    interval: int,
+) -> dict[str, Any]:
+    writer = _ledger(es_env, snapshots=False, interval=interval)
+    plain = _ledger(es_env, snapshots=False, interval=interval)
+    snapper = _ledger(es_env, snapshots=True, interval=interval)
+    table = writer.recorder.events_table_name
+    pool = _payload_pool(max(sizes) + 10)
+    rows = []
+    try:
+        with psycopg.connect(url) as conn:
+            for n, size in enumerate(sizes):
+                t0 = time.perf_counter()
+                gid = build_long_game(writer, size, pool, seed=n + 1)
+                build_s = time.perf_counter() - t0
+                snap_at = max(interval, size - interval) // interval * interval
+                if snap_at >= size:
+                    snap_at = 0
+                if snap_at:
+                    snapper.take_snapshot(gid, version=snap_at)
+                row = _measure(conn, table, plain, snapper, gid, size, snap_at, repeats)
+                row["build_s"] = round(build_s, 3)
+                rows.append(row)
+    finally:
+        for app in (writer, plain, snapper):
+            app.close()
+    return {
+        "status": "ok",
+        "game": f"{GAME} {SETUP}",
+        "repeats": repeats,
+        "snapshot_interval": interval,
+        "sizes": rows,
+    }
+
+
+# ------------------------------------------------------------ anatomy of a move
+
+
+def run_anatomy(
+    es_env: dict[str, str],
+    mix: list[tuple[str, dict[str, Any]]],
+    moves: int,
+    interval: int,
+) -> dict[str, Any]:
+    """One thread, no gRPC: what the servicer's SubmitMove path costs step by step
+    (following whichever path this tree's servicer takes: ``latest`` + ``submit``,
+    or the older ``load`` + ``submit`` + ``load`` + ``read_events``).
+
+    Wraps (in this process only) the ledger and library calls a move makes and
+    records wall and CPU time per call.  Nested calls are included in their
+    callers, so the rows overlap; ``per_move`` counts calls per move.
+    """
+    import functools
+    from collections import defaultdict
+
+    import eventsourcing.application as es_app
+    import eventsourcing.persistence as es_persistence
+    import psycopg_pool
+
+    from domain.aggregate import Game
+    from domain.games import find_game
+    from services.application import GameLedger
+
+    env = dict(es_env)
+    app = GameLedger(env, snapshot_interval=interval)
+    wall: dict[str, float] = defaultdict(float)
+    cpu: dict[str, float] = defaultdict(float)
+    calls: dict[str, int] = defaultdict(int)
+    patched: list[tuple[Any, str, Any]] = []
+    labels: list[str] = []
+
+    def wrap(owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                wall[label] += time.perf_counter() - t0
+                cpu[label] += time.process_time() - c0
+                calls[label] += 1
+
+        patched.append((owner, name, original))
+        labels.append(label)
+        setattr(owner, name, timed)
+
+    rnd = random.Random(5)
+    done = 0
+    try:
+        wrap(GameLedger, "submit", "GameLedger.submit (whole)")
+        wrap(
+            GameLedger,
+            "_recorded_command",
+            "  idempotency lookup (SELECT ledger_commands)",
+        )
+        wrap(Game, "act", "  decide + hash chain (Game.act)")
+        try:
+            from services.group_commit import GroupCommitter
+        except ImportError:
+            GroupCommitter = None  # noqa: N806 - older trees commit inline
+        if GroupCommitter is not None:
+            wrap(GroupCommitter, "commit", "  group commit (hand-off + batch save)")
+        wrap(
+            es_app.Application,
+            "_record",
+            "  insert transaction (events + side rows + lock)",
+        )
+        wrap(
+            es_app.Application,
+            "_take_snapshots",
+            "  snapshot check/take (every N events)",
+        )
+        has_latest = hasattr(GameLedger, "latest")
+        if has_latest:
+            wrap(GameLedger, "latest", "GameLedger.latest (write cache, no round trip)")
+        wrap(GameLedger, "load", "GameLedger.load (cache hit + fast-forward SELECT)")
+        wrap(GameLedger, "read_events", "GameLedger.read_events (SELECT + decode)")
+        wrap(es_persistence.EventStore, "get", "EventStore.get (any SELECT of events)")
+        wrap(
+            psycopg_pool.ConnectionPool,
+            "_check_connection",
+            "pool pre-ping (SELECT 1 per checkout)",
+        )
+        started = time.perf_counter()
+        games = 0
+        while done < moves and time.perf_counter() - started < 120:
+            game_type, fields = mix[games % len(mix)]
+            games += 1
+            ruleset = find_game(game_type)
+            gid = app.create_game(game_type, fields).game_id
+            for _ in range(3000):
+                if done >= moves:
+                    break
+                # the servicer's first read: the write cache when the ledger has one
+                game = app.latest(gid) if has_latest else app.load(gid)
+                if game.is_over:
+                    break
+                seat = rnd.choice(game.to_act())
+                command = ruleset.pick_random_command(game.state, seat, rnd)
+                result = app.submit(gid, command, seat, str(uuid.uuid4()))
+                if getattr(result, "game", None) is None:
+                    # older ledgers: the servicer re-reads the head and the events
+                    app.load(gid)
+                    app.read_events(gid, result.first_version - 1, result.last_version)
+                done += 1
+        elapsed = time.perf_counter() - started
+    finally:
+        for owner, name, original in reversed(patched):
+            setattr(owner, name, original)
+        app.close()
+    rows = [
+        {
+            "step": label,
+            "per_move": round(calls[label] / done, 2) if done else None,
+            "wall_ms_per_move": round(1000 * wall[label] / done, 3) if done else None,
+            "cpu_ms_per_move": round(1000 * cpu[label] / done, 3) if done else None,
+        }
+        for label in labels
+        if label in wall
+    ]
+    return {
+        "status": "ok",
+        "moves": done,
+        "games": games,
+        "moves_per_s_one_thread": rate(done, elapsed),
+        "steps": rows,
+    }

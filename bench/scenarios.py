@@ -1,0 +1,374 @@
+"""Scenarios that drive a server process over gRPC: 1, 2, 5, 6 and baseline (c)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from bench import loadgen
+from bench.procs import CpuProbe, RetryPolicy, ServerProcess, proc_rss_bytes
+from bench.stats import error_rate, rate, summarize_ms
+from ledger.v1 import game_service_pb2 as pb
+
+SERVICE = "/ledger.v1.GameService/"
+
+
+def _window_side(probe: CpuProbe, lag: Any = None, every: float = 0.25) -> Any:
+    async def side(window_end: float) -> tuple[dict[str, Any], list[float]]:
+        probe.start()
+        lags: list[float] = []
+        for _ in range(100_000):
+            now = time.perf_counter()
+            if now >= window_end:
+                break
+            if lag is not None:
+                try:
+                    value = await lag.sample()
+                    if value is not None:
+                        lags.append(float(value))
+                except Exception:  # noqa: BLE001 - a failing probe must not stop the load
+                    pass
+            await asyncio.sleep(min(every, max(0.0, window_end - time.perf_counter())))
+        if lag is not None:
+            await lag.close()
+        return probe.stop(), lags
+
+    return side
+
+
+def _throughput_row(
+    clients: int, rec: loadgen.Recorder, w0: float, w1: float, cpu: dict[str, Any]
+) -> dict[str, Any]:
+    w = rec.window(w0, w1)
+    seconds = w1 - w0
+    moves = w["submit_ok"]
+    failed = sum(w["submit_errors"].values())
+    attempts = moves + failed
+    server_pct = cpu.get("server_cpu_pct")
+    return {
+        "clients": clients,
+        "window_s": round(seconds, 3),
+        "moves": moves,
+        "moves_per_s": rate(moves, seconds),
+        "list_calls_per_s": rate(len(w["list_latencies"]), seconds),
+        "games_created_in_window": len(w["create_latencies"]),
+        "submit_latency_ms": summarize_ms(w["submit_latencies"]),
+        "list_latency_ms": summarize_ms(w["list_latencies"]),
+        "move_latency_note": "SubmitMove only; each move is also preceded by one ListLegalMoves (list_latency_ms)",
+        "error_rate": error_rate(failed, attempts),
+        "conflict_rate": error_rate(w["submit_errors"].get("ABORTED", 0), attempts),
+        "errors": w["errors_by_method"],
+        "cpu": cpu,
+        "server_cpu_ms_per_move": (
+            round(10 * server_pct * seconds / moves, 3)
+            if server_pct is not None and moves
+            else None
+        ),
+        "_latencies": w["submit_latencies"],
+    }
+
+
+def throughput(
+    server: ServerProcess,
+    clients: tuple[int, ...],
+    warmup: float,
+    window: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    headline: int,
+    lag: Any = None,
+    policy: RetryPolicy | None = None,
+) -> tuple[dict[str, Any], dict[str, list[bytes]]]:
+    """Scenario 1 at each concurrency; also returns captured real responses (for baseline c)."""
+    runs = []
+    captured: dict[str, list[bytes]] = {}
+    lag_samples: list[float] = []
+    policy = policy or RetryPolicy()
+    for i, n in enumerate(clients):
+
+        def once(n: int = n, first: bool = i == 0) -> tuple[Any, dict[str, Any]]:
+            probe = CpuProbe(server.pids())
+            rec, w0, w1, (cpu, lags) = asyncio.run(
+                loadgen.run_players(
+                    server.target,
+                    n,
+                    warmup,
+                    window,
+                    mix,
+                    on_window=_window_side(probe, lag if n == headline else None),
+                    capture=first,
+                    seed=n,
+                )
+            )
+            return (_throughput_row(n, rec, w0, w1, cpu), rec, lags), cpu
+
+        (row, rec, lags), attempts = policy.quietest(once)
+        row["attempts_other_cpu_pct"] = attempts
+        if rec.capture:
+            captured = rec.capture
+        if n == headline:
+            lag_samples = lags
+        runs.append(row)
+    result: dict[str, Any] = {
+        "status": "ok",
+        "page_size": loadgen.PAGE_SIZE,
+        "runs": runs,
+    }
+    if lag is not None:
+        result["projection_lag_s"] = summarize_ms(lag_samples)  # values in s*1000 -> ms
+    return result, captured
+
+
+def rpc_costs(
+    server: ServerProcess,
+    clients: int,
+    seconds: float,
+    mix: list[tuple[str, dict[str, Any]]],
+) -> dict[str, Any]:
+    """Server CPU per call of the read RPCs a move needs, each driven alone."""
+    out: dict[str, Any] = {"status": "ok", "clients": clients}
+    for method in ("GetGame", "ListLegalMoves"):
+        probe = CpuProbe(server.pids())
+        calls, elapsed, (cpu, _) = asyncio.run(
+            loadgen.run_read_loop(
+                server.target, clients, seconds, method, mix, _window_side(probe)
+            )
+        )
+        pct = cpu.get("server_cpu_pct")
+        out[method] = {
+            "calls_per_s": rate(calls, elapsed),
+            "server_cpu_pct": pct,
+            "server_cpu_ms_per_call": round(10 * pct * cpu["wall_s"] / calls, 3)
+            if pct is not None and calls
+            else None,
+            "cpu": cpu,
+        }
+    return out
+
+
+def hot_game(
+    server: ServerProcess,
+    racers: int,
+    seconds: float,
+    mix: list[tuple[str, dict[str, Any]]],
+) -> dict[str, Any]:
+    probe = CpuProbe(server.pids()).start()
+    out = asyncio.run(loadgen.run_hot_game(server.target, racers, seconds, mix))
+    cpu = probe.stop()
+    accepted, rejected = out.pop("accepted"), out.pop("rejected")
+    attempts = len(accepted) + len(rejected)
+    return {
+        "status": "ok",
+        **out,
+        "accepted_per_s": rate(len(accepted), out["elapsed_s"]),
+        "rejected_per_s": rate(len(rejected), out["elapsed_s"]),
+        "accept_ratio": len(accepted) / attempts if attempts else None,
+        "accepted_latency_ms": summarize_ms(accepted),
+        "rejected_latency_ms": summarize_ms(rejected),
+        "cpu": cpu,
+    }
+
+
+def stream_latency(
+    server: ServerProcess,
+    seconds: float,
+    moves: int,
+    subscribers: int,
+    mix: list[tuple[str, dict[str, Any]]],
+    background_clients: int = 0,
+) -> dict[str, Any]:
+    # a short, sequential game with several seats keeps every stream busy
+    stream_mix = [m for m in mix if m[0] == "thalara"] or mix
+
+    async def go() -> tuple[dict[str, Any], Any]:
+        background = None
+        if background_clients:
+            background = asyncio.create_task(
+                loadgen.run_players(
+                    server.target, background_clients, 0.0, seconds + 3.0, mix, seed=99
+                )
+            )
+            await asyncio.sleep(1.5)
+        try:
+            result = await loadgen.run_stream_latency(
+                server.target, seconds, moves, subscribers, 0.02, stream_mix
+            )
+        finally:
+            bg = await background if background is not None else None
+        return result, bg
+
+    probe = CpuProbe(server.pids()).start()
+    result, bg = asyncio.run(go())
+    cpu = probe.stop()
+    delivered, after = result.pop("delivered"), result.pop("after_response")
+    out = {
+        "status": "ok",
+        "background_clients": background_clients,
+        **result,
+        "delivered_events": len(delivered),
+        "event_to_receipt_ms": summarize_ms(delivered),
+        "response_to_receipt_ms": summarize_ms(after) if after else None,
+        "cpu": cpu,
+        "_latencies": delivered,
+    }
+    if bg is not None:
+        rec = bg[0]
+        out["background_moves_per_s"] = rate(len(rec.submit), seconds + 3.0)
+    return out
+
+
+def memory(
+    server: ServerProcess,
+    games: int,
+    concurrency: int,
+    mix: list[tuple[str, dict[str, Any]]],
+) -> dict[str, Any]:
+    """Create ``games`` open games (each also touched with its seat token); RSS before/after."""
+    idle = proc_rss_bytes(server.pid) or {}
+
+    async def go() -> tuple[int, int, float]:
+        created = 0
+        failed = 0
+        counter = iter(range(games))
+        t0 = time.perf_counter()
+
+        async def worker(index: int) -> None:
+            nonlocal created, failed
+            rec = loadgen.Recorder()
+            player = loadgen.Player(server.target, mix, index, rec)
+            try:
+                for _ in counter:
+                    table = await player.create()
+                    if table is None:
+                        failed += 1
+                        continue
+                    seat = table.to_act[0] if table.to_act else min(table.tokens)
+                    try:
+                        await player.stub.ListLegalMoves(
+                            pb.ListLegalMovesRequest(
+                                game_id=table.game_id, seat=seat, page_size=1
+                            ),
+                            metadata=loadgen.auth(table.tokens[seat]),
+                            timeout=loadgen.RPC_TIMEOUT,
+                        )
+                    except grpc.aio.AioRpcError:
+                        failed += 1
+                    created += 1
+            finally:
+                await player.close()
+
+        await asyncio.wait_for(
+            asyncio.gather(*(worker(i) for i in range(concurrency))), timeout=1800
+        )
+        return created, failed, time.perf_counter() - t0
+
+    created, failed, elapsed = asyncio.run(go())
+    time.sleep(1.0)
+    after = proc_rss_bytes(server.pid) or {}
+    rss_idle, rss_after = idle.get("VmRSS"), after.get("VmRSS")
+    per_game = (
+        (rss_after - rss_idle) / created if rss_idle and rss_after and created else None
+    )
+    return {
+        "status": "ok",
+        "games": created,
+        "failed_calls": failed,
+        "create_per_s": rate(created, elapsed),
+        "rss_idle_mib": rss_idle / 2**20 if rss_idle else None,
+        "rss_after_mib": rss_after / 2**20 if rss_after else None,
+        "peak_rss_mib": after["VmHWM"] / 2**20 if after.get("VmHWM") else None,
+        "kib_per_open_game": per_game / 1024 if per_game else None,
+        "rss_at_10k_mib_extrapolated": (rss_idle + per_game * 10_000) / 2**20
+        if per_game and rss_idle
+        else None,
+    }
+
+
+# ------------------------------------------------------------ baseline (c)
+
+
+def canned_responses(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
+    """Median-sized real responses, made consistent so a client can loop on them forever."""
+
+    def median_of(method: str, cls: Any, keep: Any = lambda m: True) -> Any:
+        messages = [
+            m for m in (cls.FromString(b) for b in captured.get(method, [])) if keep(m)
+        ]
+        if not messages:
+            raise RuntimeError(f"no {method} response was captured")
+        messages.sort(key=lambda m: m.ByteSize())
+        return messages[len(messages) // 2]
+
+    created = median_of(
+        "CreateGame", pb.CreateGameResponse, lambda m: m.game.status == "active"
+    )
+    seat = created.tokens[0].seats[0]
+    del created.game.to_act[:]
+    created.game.to_act.append(seat)
+    listed = median_of(
+        "ListLegalMoves", pb.ListLegalMovesResponse, lambda m: len(m.moves) > 0
+    )
+    submitted = median_of(
+        "SubmitMove", pb.SubmitMoveResponse, lambda m: m.game.status == "active"
+    )
+    del submitted.game.to_act[:]
+    submitted.game.to_act.append(seat)
+    got = pb.GetGameResponse(game=submitted.game)
+    return {
+        SERVICE + "CreateGame": created.SerializeToString(),
+        SERVICE + "ListLegalMoves": listed.SerializeToString(),
+        SERVICE + "SubmitMove": submitted.SerializeToString(),
+        SERVICE + "GetGame": got.SerializeToString(),
+    }
+
+
+def write_canned(path: Path, canned: dict[str, bytes]) -> None:
+    path.write_text(
+        json.dumps({k: base64.b64encode(v).decode() for k, v in canned.items()})
+    )
+
+
+def null_baseline(
+    server: ServerProcess,
+    clients: tuple[int, ...],
+    warmup: float,
+    window: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    canned: dict[str, bytes],
+    policy: RetryPolicy | None = None,
+) -> dict[str, Any]:
+    runs = []
+    policy = policy or RetryPolicy()
+    for n in clients:
+
+        def once(n: int = n) -> tuple[Any, dict[str, Any]]:
+            probe = CpuProbe(server.pids())
+            rec, w0, w1, (cpu, _) = asyncio.run(
+                loadgen.run_players(
+                    server.target,
+                    n,
+                    warmup,
+                    window,
+                    mix,
+                    on_window=_window_side(probe),
+                    seed=n,
+                )
+            )
+            return _throughput_row(n, rec, w0, w1, cpu), cpu
+
+        row, attempts = policy.quietest(once)
+        row["attempts_other_cpu_pct"] = attempts
+        row["rpc_per_s"] = (row["moves_per_s"] or 0) + (row["list_calls_per_s"] or 0)
+        runs.append(row)
+    sizes = {k.rsplit("/", 1)[1]: len(v) for k, v in canned.items()}
+    return {"status": "ok", "response_bytes": sizes, "runs": runs}
+
+
+def median_ms(values: list[float]) -> float | None:
+    return round(1000 * statistics.median(values), 3) if values else None

@@ -1,0 +1,271 @@
+"""The generic ``Game`` aggregate: one eventsourcing ``Aggregate`` for every ruleset.
+
+Why one aggregate class and not one per game: the ledger's guarantees (hash
+chain, committed seed, idempotent decisions, conclusion with the revealed
+seed) are the same for every game, and a game only contributes its pure
+decider.  Each ``Decided`` event carries the game's own domain event as its
+payload, and the mapper stores it under the game's own type name
+(``thalara.CardPlayed``), so the event store holds real domain events.
+
+Every stored event is a link of the hash chain (:mod:`domain.integrity`) and
+records which *decision* it belongs to (the version the decision followed,
+which is also the label of that decision's chance stream) so an auditor can
+group events back into decisions and re-run them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.chance import SCHEME, HmacRng, seed_commitment
+from domain.core import Command, Event, GameOverError, InvalidCommandError, Model, Outcome, Ruleset, Seat
+from domain.games import find_game
+from domain.integrity import GENESIS, event_hash
+
+CREATED_TYPE = "ledger.GameCreated"
+CONCLUDED_TYPE = "ledger.GameConcluded"
+
+
+class SeedMismatchError(RuntimeError):
+    """Raised when the seed supplied does not match the game's commitment."""
+
+
+def command_record(command: Command) -> dict[str, Any]:
+    return {"type": type(command).__name__, "fields": command.model_dump(mode="json")}
+
+
+def created_body(fields: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "game_type": fields["game_type"],
+        "setup": fields["setup"].model_dump(mode="json"),
+        "seat_count": fields["seat_count"],
+        "seed_commitment": fields["seed_commitment"],
+        "rng_scheme": fields["rng_scheme"],
+        "entropy": list(fields["entropy"]),
+        "content": fields["content"],
+        "player_ids": list(fields["player_ids"]),
+    }
+
+
+def decided_body(fields: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "payload": fields["payload"].model_dump(mode="json"),
+        "decision": fields["decision"],
+        "actor": fields["actor"],
+        "command_id": fields["command_id"],
+        "command": fields["command"],
+    }
+
+
+def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "outcome": fields["outcome"].model_dump(mode="json"),
+        "seed": fields["seed"],
+        "decision": fields["decision"],
+    }
+
+
+class Game(Aggregate):
+    """A game of any registered type, rebuilt by replaying its events."""
+
+    class Created(Aggregate.Created):
+        game_type: str
+        setup: Any
+        seat_count: int
+        seed_commitment: str
+        rng_scheme: str
+        entropy: tuple[str, ...]
+        content: str
+        player_ids: tuple[str, ...]
+        prev_hash: str
+        hash: str
+
+    class Decided(Aggregate.Event):
+        payload: Any
+        decision: int
+        actor: Any
+        command_id: Any
+        command: Any
+        prev_hash: str
+        hash: str
+
+        def apply(self, game: Game) -> None:
+            game.state = game.ruleset.evolve(game.state, self.payload)
+            game.head_hash = self.hash
+
+    class Concluded(Aggregate.Event):
+        outcome: Any
+        seed: str
+        decision: int
+        prev_hash: str
+        hash: str
+
+        def apply(self, game: Game) -> None:
+            game.outcome = self.outcome
+            game.revealed_seed = self.seed
+            game.head_hash = self.hash
+
+    def __init__(
+        self,
+        game_type: str,
+        setup: Model,
+        seat_count: int,
+        seed_commitment: str,
+        rng_scheme: str,
+        entropy: tuple[str, ...],
+        content: str,
+        player_ids: tuple[str, ...],
+        hash: str,  # noqa: A002 - the field's name in the stored record
+    ) -> None:
+        self.game_type = game_type
+        self.setup = setup
+        self.seat_count = seat_count
+        self.seed_commitment = seed_commitment
+        self.rng_scheme = rng_scheme
+        self.entropy = tuple(entropy)
+        self.content = content
+        self.player_ids = tuple(player_ids)
+        self.head_hash = hash
+        self.state = find_game(game_type).initial_state(setup)
+        self.outcome: Outcome | None = None
+        self.revealed_seed: str | None = None
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        return find_game(self.game_type)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def to_act(self) -> tuple[Seat, ...]:
+        return () if self.is_over else tuple(self.ruleset.to_act(self.state))
+
+    def type_name(self, event: Any) -> str:
+        """The stable stored type name of one of this game's events."""
+        return record_type(self.game_type, event)
+
+    # ------------------------------------------------------------ commands
+
+    @classmethod
+    def create(
+        cls,
+        ruleset: Ruleset[Any],
+        setup: Model,
+        seed: bytes,
+        entropy: tuple[str, ...] = (),
+        game_id: Any = None,
+        player_ids: tuple[str, ...] = (),
+    ) -> Game:
+        """Create a game and record its opening decision (shuffles, first player).
+
+        :raises InvalidCommandError: when ``setup`` is not this ruleset's setup.
+        """
+        if not isinstance(setup, ruleset.setup_model):
+            raise InvalidCommandError(f"setup must be a {ruleset.setup_model.__name__}")
+        players = len(ruleset.players_seats(setup))
+        if player_ids and (len(player_ids) != players or len(set(player_ids)) != players or not all(player_ids)):
+            raise InvalidCommandError(f"player_ids must name each of the {players} players once")
+        fields: dict[str, Any] = {
+            "game_type": ruleset.name,
+            "setup": setup,
+            "seat_count": sum(len(g) for g in ruleset.players_seats(setup)),
+            "seed_commitment": seed_commitment(seed),
+            "rng_scheme": SCHEME,
+            "entropy": tuple(entropy),
+            "content": ruleset.content_label,
+            "player_ids": tuple(player_ids),
+        }
+        timestamp = cls.Created.create_timestamp()
+        game_id = game_id or cls.create_id()
+        digest = event_hash(
+            game_id=str(game_id), version=1, type_=CREATED_TYPE,
+            timestamp=timestamp.isoformat(), prev_hash=GENESIS, body=created_body(fields),
+        )
+        game = cls._create(
+            cls.Created, id=game_id, timestamp=timestamp, prev_hash=GENESIS, hash=digest, **fields
+        )
+        game._decide_opening(seed)
+        return game
+
+    def _rng(self, seed: bytes) -> HmacRng:
+        if seed_commitment(seed) != self.seed_commitment:
+            raise SeedMismatchError(f"seed does not match the commitment of game {self.id}")
+        return HmacRng.for_decision(seed, str(self.id), self.entropy, self.version)
+
+    def _decide_opening(self, seed: bytes) -> None:
+        decision = self.version
+        events = self.ruleset.start(self.state, self._rng(seed))
+        self._record_decision(decision, events, None, None, None, seed)
+
+    def act(self, command: Command, actor: Seat, seed: bytes, command_id: str | None) -> list[Any]:
+        """Decide ``command`` for ``actor`` and record the resulting events.
+
+        Returns the new ledger events (``Decided``/``Concluded``).
+
+        :raises GameOverError: when the game has ended.
+        :raises RuleError: from the ruleset when the command is not allowed.
+        """
+        if self.is_over:
+            raise GameOverError()
+        if not 0 <= actor < self.seat_count:
+            raise InvalidCommandError(f"seat {actor} does not exist in this game")
+        decision = self.version
+        events = self.ruleset.decide(self.state, command, actor, self._rng(seed))
+        if not events:
+            raise RuntimeError(f"{self.game_type}.decide returned no events for {command!r}")
+        before = len(self.pending_events)
+        self._record_decision(decision, events, actor, command_id, command_record(command), seed)
+        return self.pending_events[before:]
+
+    def _record_decision(
+        self,
+        decision: int,
+        events: Any,
+        actor: Seat | None,
+        command_id: str | None,
+        command: dict[str, Any] | None,
+        seed: bytes,
+    ) -> None:
+        for index, payload in enumerate(events):
+            self._append(
+                self.Decided,
+                self.type_name(payload),
+                decided_body,
+                payload=payload,
+                decision=decision,
+                actor=actor,
+                command_id=command_id,
+                command=command if index == 0 else None,
+            )
+        if self.ruleset.is_over(self.state):
+            outcome = self.ruleset.outcome(self.state)
+            self._append(
+                self.Concluded, CONCLUDED_TYPE, concluded_body,
+                outcome=outcome, seed=seed.hex(), decision=decision,
+            )
+
+    def _append(self, cls: type, type_: str, body: Any, **fields: Any) -> None:
+        timestamp: datetime = cls.create_timestamp()
+        digest = event_hash(
+            game_id=str(self.id), version=self.version + 1, type_=type_,
+            timestamp=timestamp.isoformat(), prev_hash=self.head_hash, body=body(fields),
+        )
+        self.trigger_event(cls, timestamp=timestamp, prev_hash=self.head_hash, hash=digest, **fields)
+
+
+def record_type(game_type: str, event: Any) -> str:
+    """``ledger.GameCreated``, ``ledger.GameConcluded`` or ``<game>.<EventClass>``."""
+    if isinstance(event, Game.Created):
+        return CREATED_TYPE
+    if isinstance(event, Game.Concluded):
+        return CONCLUDED_TYPE
+    payload = event.payload if isinstance(event, Game.Decided) else event
+    if not isinstance(payload, Event):
+        raise TypeError(f"not a game event: {event!r}")
+    return f"{game_type}.{type(payload).__name__}"

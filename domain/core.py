@@ -1,0 +1,318 @@
+"""The decider contract every ruleset implements, and the vocabulary it shares.
+
+A ruleset is a *pure decider* (boardgame.io's ``setup``/``moves``/``playerView``
+in functional form): it never touches a clock, a database or a global random
+generator.  Everything it needs comes in as data, so the ledger can replay any
+game byte-for-byte and an auditor can re-run every decision offline.
+
+One deliberate split from the textbook ``initial_state(setup, rng)``: the random
+part of setting up a table (shuffles, first player) is a *decision* whose
+outcome must be recorded in events, so it lives in ``start(state, rng)`` and
+``initial_state(setup)`` stays a deterministic, empty table.  Replaying the
+recorded opening events over ``initial_state`` rebuilds the same table without
+the seed.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Iterable, Protocol, Sequence, TypeAlias, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+Seat: TypeAlias = int
+"""A seat at the table, 0-based, in clockwise order."""
+
+
+class Model(BaseModel):
+    """Immutable pydantic base for commands, events, states, views and setups.
+
+    ``extra="forbid"`` turns a misspelt field into an error instead of a silent
+    default, which matters for payloads that arrive from other languages.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Command(Model):
+    """Base class of every move a seat can submit (imperative names: ``PlayCard``)."""
+
+
+class Event(Model):
+    """Base class of every decided fact (past tense, one fact each: ``CardPlayed``)."""
+
+
+class State(Model):
+    """Base class of a ruleset's full (unredacted) state."""
+
+
+# --------------------------------------------------------------------- errors
+
+
+class RuleError(ValueError):
+    """Raised when a command cannot be applied; base of the domain errors."""
+
+
+class InvalidCommandError(RuleError):
+    """Raised when a command or setup is malformed (wrong shape, unknown card id).
+
+    Maps to ``INVALID_ARGUMENT``: the client sent something that could never be
+    legal, whatever the state of the game.
+    """
+
+
+class IllegalCommandError(RuleError):
+    """Raised when a well-formed command is not allowed by the rules right now.
+
+    Maps to ``FAILED_PRECONDITION``.  ``rule`` is a short stable identifier of
+    the rule that forbids the move (e.g. ``"thalara.one-spell-per-turn"``) so
+    clients can react programmatically; the message explains it to a human and
+    must never mention information hidden from the actor.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"[{rule}] {message}")
+        self.rule = rule
+        self.message = message
+
+
+RuleViolation = IllegalCommandError
+"""The name the issue tracker uses for :class:`IllegalCommandError`."""
+
+
+class NotYourTurnError(IllegalCommandError):
+    """Raised when a seat acts while the rules give the decision to someone else."""
+
+    def __init__(self, message: str = "it is not your turn") -> None:
+        super().__init__("turn-order", message)
+
+
+class GameOverError(IllegalCommandError):
+    """Raised when any command reaches a game that has already ended."""
+
+    def __init__(self) -> None:
+        super().__init__("game-over", "the game has ended")
+
+
+# --------------------------------------------------------------------- viewers
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the seats they control, or an admin who sees everything.
+
+    A spectator controls no seats.  A solo Thorgal player controls two seats.
+    """
+
+    seats: frozenset[Seat] = frozenset()
+    admin: bool = False
+
+    @classmethod
+    def player(cls, *seats: Seat) -> Viewer:
+        return cls(seats=frozenset(seats))
+
+    def can_see(self, seat: Seat) -> bool:
+        """Whether this viewer may see ``seat``'s private information."""
+        return self.admin or seat in self.seats
+
+    @property
+    def is_spectator(self) -> bool:
+        return not self.admin and not self.seats
+
+
+SPECTATOR = Viewer()
+ADMIN = Viewer(admin=True)
+
+
+# --------------------------------------------------------------------- chance
+
+
+class Rng(Protocol):
+    """The only source of chance a decider may use (see :mod:`domain.chance`)."""
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+
+    def shuffle(self, items: Sequence[Any]) -> tuple[Any, ...]:
+        """A uniformly shuffled copy of ``items`` (Fisher-Yates)."""
+
+    def roll(self, sides: int) -> int:
+        """A fair die roll in ``[1, sides]``."""
+
+    def token(self, nbytes: int = 16) -> bytes:
+        """Fresh bytes, e.g. the nonce of a commitment."""
+
+
+# --------------------------------------------------------------------- outcome
+
+
+class Termination(str, enum.Enum):
+    """How a game ended."""
+
+    COMPLETED = "completed"
+    """The game reached an end condition of its rulebook and was scored."""
+
+    TEAM_WON = "team_won"
+    """A cooperative game: the team beat the scenario."""
+
+    TEAM_LOST = "team_lost"
+    """A cooperative game: the scenario beat the team."""
+
+
+class Outcome(Model):
+    """A finished game: who placed where (python-chess's ``Outcome``).
+
+    ``ranks[seat]`` is 1 for the best place; tied seats share a rank, so a
+    draw between two players is ``ranks=(1, 1)``.  ``winners`` lists every
+    seat with rank 1 (empty when a cooperative team lost).
+    """
+
+    termination: Termination
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    reason: str = ""
+
+
+def ranks_from_scores(scores: Sequence[Sequence[int] | int]) -> tuple[int, ...]:
+    """Competition ranking ("1224") where higher scores are better.
+
+    Scores may be tuples for tie-break chains; equal tuples share a rank.
+
+    >>> ranks_from_scores([10, 12, 10])
+    (2, 1, 2)
+    >>> ranks_from_scores([(5, 1), (5, 2)])
+    (2, 1)
+    """
+    keys = [s if isinstance(s, tuple) else (s,) for s in scores]
+    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+
+
+# --------------------------------------------------------------------- statistics
+
+
+class SeatFacet(Model):
+    """A label of one seat in a finished game, for win-rate tables (``character=myrja``)."""
+
+    seat: Seat
+    key: str
+    value: str
+
+
+class GameFacts(Model):
+    """What the statistics views want to know about a finished game."""
+
+    rounds: int | None = None
+    first_player: Seat | None = None
+    seat_facets: tuple[SeatFacet, ...] = ()
+
+
+class EventFacet(Model):
+    """A countable fact in one event (``card_played=c12``), for frequency tables."""
+
+    key: str
+    value: str
+    seat: Seat | None = None
+
+
+class ChanceOutcome(Model):
+    """One chance draw for the fairness view: ``value`` in ``[0, outcomes)``,
+    expected uniform (a d6 roll is ``value=roll-1, outcomes=6``; a shuffle
+    contributes each item's position)."""
+
+    distribution: str
+    value: int
+    outcomes: int
+
+
+# --------------------------------------------------------------------- ruleset
+
+S = TypeVar("S", bound=State)
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S]):
+    """One game: its name, its messages and its pure decider functions.
+
+    Each game package exports exactly one frozen ``GAME`` of this type, and
+    :mod:`domain.games` registers it by name.  The ledger and the gRPC layer
+    know nothing else about a game.
+
+    Message naming contract with ``protos/ledger/v1/<name>.proto`` (package
+    ``ledger.v1.<name>``): each command class ``Foo`` is a message ``Foo`` and a
+    field ``foo`` of the ``oneof kind`` in message ``Move``; each event class
+    likewise in message ``Event``; ``setup_model`` and ``view_model`` are
+    messages of the same class name.  Fields keep their pydantic names; tuples
+    are ``repeated``; ``X | None`` is ``optional``; str enums are ``string``.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    setup_model: type[Model]
+    """Validated creation options; must have an int field ``players``."""
+    command_types: tuple[type[Command], ...]
+    event_types: tuple[type[Event], ...]
+    view_model: type[Model]
+    state_model: type[State]
+
+    initial_state: Callable[[Any], S]
+    """``initial_state(setup) -> state``: the empty table, no chance involved."""
+    start: Callable[[S, Rng], Sequence[Event]]
+    """``start(state, rng) -> events``: the opening shuffles and draws, recorded."""
+    decide: Callable[[S, Command, Seat, Rng], Sequence[Event]]
+    """``decide(state, command, actor, rng) -> events``; raises :class:`RuleError`."""
+    evolve: Callable[[S, Event], S]
+    """``evolve(state, event) -> state``; raises ``TypeError`` on unknown events."""
+    view: Callable[[S, Viewer], Model]
+    """``view(state, viewer)``: only what that viewer may see, as ``view_model``."""
+    redact: Callable[[Event, Viewer], Event]
+    """``redact(event, viewer)``: the event as that viewer may see it (same class)."""
+    legal_commands: Callable[[S, Seat], Iterable[Command]]
+    """Every command ``actor`` may submit now, lazily (lists can be combinatorial)."""
+    to_act: Callable[[S], tuple[Seat, ...]]
+    """Seats that have a decision to make now (several during simultaneous phases)."""
+    is_over: Callable[[S], bool]
+    outcome: Callable[[S], Outcome | None]
+
+    aliases: tuple[str, ...] = ()
+    seats_of_players: Callable[[Any], tuple[tuple[Seat, ...], ...]] | None = None
+    """Which seats each player controls; default one seat each (Thorgal solo: two)."""
+    random_command: Callable[[S, Seat, random.Random], Command | None] | None = None
+    """A uniformly-ish random legal command, for bots and property tests where
+    ``legal_commands`` is too large to materialise (e.g. choose 7 of 20)."""
+    content_label: str = "sample"
+    facts: Callable[[Any, S], GameFacts] | None = None
+    """``facts(setup, final_state)``: rounds, first player, per-seat labels."""
+    event_facets: Callable[[Event], tuple[EventFacet, ...]] | None = None
+    chance_outcomes: Callable[[Event], tuple[ChanceOutcome, ...]] | None = None
+    """Every die roll / shuffle position recorded in an event (fairness view)."""
+    commands_by_name: dict[str, type[Command]] = field(default_factory=dict, compare=False)
+    events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        self.commands_by_name.update({c.__name__: c for c in self.command_types})
+        self.events_by_name.update({e.__name__: e for e in self.event_types})
+
+    @property
+    def proto_package(self) -> str:
+        return f"ledger.v1.{self.name}"
+
+    def players_seats(self, setup: Any) -> tuple[tuple[Seat, ...], ...]:
+        if self.seats_of_players is not None:
+            return self.seats_of_players(setup)
+        return tuple((s,) for s in range(setup.players))
+
+    def pick_random_command(self, state: S, seat: Seat, rnd: random.Random) -> Command | None:
+        if self.random_command is not None:
+            return self.random_command(state, seat, rnd)
+        options = list(self.legal_commands(state, seat))
+        return rnd.choice(options) if options else None
+
+    def replay(self, state: S, events: Iterable[Event]) -> S:
+        for event in events:
+            state = self.evolve(state, event)
+        return state

@@ -1,0 +1,98 @@
+"""NDJSON export of one game, and its offline verification.
+
+Format ``ledger-export/v1``, one JSON object per line:
+
+1. ``{"kind": "header", "format", "game_id", "game_type", "events", "hash_alg", "rng_scheme", "seed_commitment"}``
+2. one ``{"kind": "event", "version", "type", "record"}`` per stored event, where
+   ``record`` is exactly the stored record (timestamp, prev_hash, hash, body);
+3. ``{"kind": "seed", "seed": hex or null, "commitment"}``;
+4. ``{"kind": "result", "outcome": {...} or null, "head_hash"}``.
+
+Why the raw records and not a friendlier shape: the auditor must hash exactly
+what the ledger hashed; with the records, :func:`domain.audit.audit_records`
+verifies the chain, the seed and every decision without the database.  The
+header, seed and result lines are conveniences, so verification also checks
+they agree with the records.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Sequence
+
+from domain.audit import AuditReport, audit_records
+from domain.integrity import ALG, canonical_json
+
+FORMAT = "ledger-export/v1"
+
+
+def export_lines(game_id: str, rows: Sequence[tuple[int, str, bytes]]) -> Iterator[str]:
+    """The export, line by line (no trailing newlines)."""
+    records = [(v, t, json.loads(s)) for v, t, s in rows]
+    created = records[0][2]["body"] if records else {}
+    concluded = records[-1][2]["body"] if records and records[-1][1] == "ledger.GameConcluded" else None
+    yield _line(
+        kind="header", format=FORMAT, game_id=game_id, game_type=created.get("game_type"),
+        events=len(records), hash_alg=ALG, rng_scheme=created.get("rng_scheme"),
+        seed_commitment=created.get("seed_commitment"),
+    )
+    for version, type_, record in records:
+        yield _line(kind="event", version=version, type=type_, record=record)
+    yield _line(kind="seed", seed=concluded["seed"] if concluded else None,
+                commitment=created.get("seed_commitment"))
+    yield _line(kind="result", outcome=concluded["outcome"] if concluded else None,
+                head_hash=records[-1][2]["hash"] if records else None)
+
+
+def _line(**fields: Any) -> str:
+    return canonical_json(fields).decode("utf-8")
+
+
+def verify_lines(lines: Iterable[str]) -> AuditReport:
+    """Verify an export offline; failures name the event (or line) that fails."""
+    header: dict[str, Any] | None = None
+    rows: list[tuple[int, str, bytes]] = []
+    extras: dict[str, dict[str, Any]] = {}
+    problems: list[tuple[int, str, str]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            kind = item["kind"]
+        except (ValueError, KeyError, TypeError):
+            version = len(rows) + 1 if header is not None else 0
+            problems.append((version, "encoding", f"line {number} is not valid JSON (expected event {version})"))
+            if header is not None:
+                rows.append((version, "?", b"{}"))
+            continue
+        if kind == "header":
+            header = item
+        elif kind == "event":
+            rows.append((item.get("version", -1), item.get("type", "?"), canonical_json(item.get("record"))))
+        else:
+            extras[kind] = item
+    game_id = (header or {}).get("game_id", "?")
+    report = audit_records(game_id, rows) if rows else AuditReport(game_id=game_id)
+    for version, check, detail in problems:
+        report.fail(version, check, detail)
+    if header is None or header.get("format") != FORMAT:
+        report.fail(0, "format", f"missing or unknown header (expected {FORMAT})")
+    elif header.get("events") != len(rows):
+        report.fail(len(rows), "format", f"header says {header.get('events')} events, found {len(rows)}")
+    _check_trailer(rows, extras, report)
+    report.failures.sort(key=lambda f: f.version)
+    return report
+
+
+def _check_trailer(rows: list[tuple[int, str, bytes]], extras: dict[str, Any], report: AuditReport) -> None:
+    if not rows or rows[-1][1] != "ledger.GameConcluded":
+        return
+    try:
+        body = json.loads(rows[-1][2])["body"]
+    except (ValueError, KeyError):
+        return
+    if extras.get("seed", {}).get("seed") != body.get("seed"):
+        report.fail(rows[-1][0], "seed", "the seed line differs from the concluding event")
+    if extras.get("result", {}).get("outcome") != body.get("outcome"):
+        report.fail(rows[-1][0], "conclusion", "the result line differs from the concluding event")

@@ -1,0 +1,125 @@
+"""The decider functions of :data:`~domain.games.terralore.GAME`."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from domain.chance import commit
+from domain.core import (
+    GameOverError,
+    InvalidCommandError,
+    NotYourTurnError,
+    Outcome,
+    Termination,
+)
+
+from . import legal
+from .commands import PlaceCards
+from .events import DeckShuffled, PlacementCommitted, TurnStarted
+from .setup import TerraloreSetup, resolve_decks
+from .state import TerraloreState
+from .turn import Tx, draw, reveal_and_count
+
+if TYPE_CHECKING:
+    from domain.core import Command, Event, Rng, Seat
+
+OPENING_HAND = 4
+
+
+def initial_state(setup: TerraloreSetup) -> TerraloreState:
+    """The empty table: the chosen decks, no chance yet.
+
+    :raises InvalidCommandError: if the setup's decks are not legal.
+    """
+    return TerraloreState(decks=resolve_decks(setup))
+
+
+def start(state: TerraloreState, rng: Rng) -> list[Event]:
+    """Shuffle both decks, start turn 1 and draw the opening hands (no turn-1 draw)."""
+    tx = Tx(state)
+    for seat, deck in enumerate(state.decks):
+        tx.emit(DeckShuffled(seat=seat, order=rng.shuffle(deck)))
+    tx.emit(TurnStarted(turn=1))
+    for seat in (0, 1):
+        draw(tx, seat, OPENING_HAND)
+    return tx.events
+
+
+def plan_payload(cmd: PlaceCards) -> str:
+    """The canonical text a placement commitment is computed over."""
+    return json.dumps(
+        cmd.model_dump(mode="json"), sort_keys=True, separators=(",", ":")
+    )
+
+
+def decide(
+    state: TerraloreState, command: Command, actor: Seat, rng: Rng
+) -> list[Event]:
+    """Commit ``actor``'s plan; the second commitment also plays out the turn.
+
+    :raises InvalidCommandError: unknown command, seat or card.
+    :raises IllegalCommandError: see :func:`.legal.parse_plan`.
+    """
+    if not isinstance(command, PlaceCards):
+        raise InvalidCommandError(f"terralore has no command {type(command).__name__}")
+    if actor not in (0, 1):
+        raise InvalidCommandError(f"no seat {actor} in a 2-player game")
+    if is_over(state):
+        raise GameOverError()
+    if actor not in to_act(state):
+        raise NotYourTurnError("you already placed your cards this turn")
+    plan = legal.parse_plan(state.players[actor], command)
+    nonce = rng.token()
+    tx = Tx(state)
+    tx.emit(
+        PlacementCommitted(
+            seat=actor,
+            commitment=commit(nonce, plan_payload(plan)),
+            plays=plan.plays,
+            discards=plan.discards,
+            destroys=plan.destroys,
+            nonce=nonce.hex(),
+        )
+    )
+    if all(p.plan is not None for p in tx.state.players):
+        reveal_and_count(tx, rng)
+    return tx.events
+
+
+def legal_commands(state: TerraloreState, seat: Seat) -> Iterator[PlaceCards]:
+    if seat in to_act(state):
+        yield from legal.generate_plans(state.players[seat])
+
+
+def random_command(
+    state: TerraloreState, seat: Seat, rnd: random.Random
+) -> PlaceCards | None:
+    if seat not in to_act(state):
+        return None
+    return legal.random_plan(state.players[seat], rnd)
+
+
+def to_act(state: TerraloreState) -> tuple[Seat, ...]:
+    if state.phase != "play":
+        return ()
+    return tuple(s for s, p in enumerate(state.players) if p.plan is None)
+
+
+def is_over(state: TerraloreState) -> bool:
+    return state.phase == "over"
+
+
+def outcome(state: TerraloreState) -> Outcome | None:
+    """Ranks as decided by the game's end; scores are the castles' HP."""
+    if not is_over(state):
+        return None
+    return Outcome(
+        termination=Termination.COMPLETED,
+        ranks=state.ranks,
+        scores=tuple(p.hp for p in state.players),
+        winners=tuple(s for s, r in enumerate(state.ranks) if r == 1),
+        reason=state.reason,
+    )

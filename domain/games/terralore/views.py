@@ -1,0 +1,66 @@
+"""``view`` and ``redact``: what each viewer may see.
+
+Hidden: a player's hand and committed plan (from the opponent and
+spectators), every deck's order (from everyone but admins; sizes are public).
+Public: castles, lanes, Graveyards, Exiles, whether a seat has committed,
+and everything revealed or burned.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .events import CardsDrawn, DeckShuffled, PlacementCommitted
+from .state import PlayerView, TerraloreView
+
+if TYPE_CHECKING:
+    from domain.core import Event, Viewer
+
+    from .state import TerraloreState
+
+
+def view(state: TerraloreState, viewer: Viewer) -> TerraloreView:
+    players = []
+    for seat, p in enumerate(state.players):
+        mine = viewer.can_see(seat)
+        players.append(
+            PlayerView(
+                seat=seat,
+                hp=p.hp,
+                deck_size=len(p.deck),
+                hand_size=len(p.hand),
+                hand=p.hand if mine else (),
+                defending=p.defending,
+                attacking=p.attacking,
+                graveyard=p.graveyard,
+                exile=p.exile,
+                committed=p.plan is not None and state.phase == "play",
+                plan=p.plan if mine and state.phase == "play" else None,
+            )
+        )
+    return TerraloreView(
+        turn=state.turn,
+        phase=state.phase,
+        players=tuple(players),
+        last_reveal_order=state.reveal_order,
+        ranks=state.ranks,
+        reason=state.reason,
+    )
+
+
+def redact(event: Event, viewer: Viewer) -> Event:
+    if isinstance(event, DeckShuffled) and not viewer.admin:
+        return event.model_copy(update={"order": (), "hidden": True})
+    if isinstance(event, CardsDrawn) and not viewer.can_see(event.seat):
+        return event.model_copy(update={"cards": (), "hidden": True})
+    if isinstance(event, PlacementCommitted) and not viewer.can_see(event.seat):
+        return event.model_copy(
+            update={
+                "plays": (),
+                "discards": (),
+                "destroys": (),
+                "nonce": "",
+                "hidden": True,
+            }
+        )
+    return event

@@ -1,0 +1,170 @@
+"""The round lifecycle: table setup, start of a round, end of a round, scoring.
+
+``decide`` threads the state through the events it emits (a small
+:class:`Log`), so that later decisions in the same step (who draws how many,
+whether the game ends) see the effect of earlier events, exactly as a replay
+would.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domain.core import InvalidCommandError
+from domain.games.thalara import events as ev
+from domain.games.thalara.content import (
+    HAND_SIZE,
+    WIN_ARTIFACTS,
+    artifact_sets,
+    catalogue,
+    characters,
+    conflict_count,
+    remnant_id,
+    load_pack,
+)
+from domain.games.thalara.evolve import apply
+from domain.games.thalara.spells import card_info, contenders, totals, winner
+from domain.games.thalara.state import (
+    CASUAL_CHAOS,
+    MODES,
+    RETURN,
+    PlayerState,
+    ThalaraSetup,
+    ThalaraState,
+)
+
+if TYPE_CHECKING:
+    from domain.core import Event, Rng
+
+REASON_ARTIFACTS = "a player has won seven or more Artifacts"
+REASON_SUPPLY = "a player's supply cannot fill their hand"
+REASON_NO_CONFLICTS = "no Artifacts are left to fight over"
+
+
+class Log:
+    """Events decided so far in one step, and the state they lead to."""
+
+    def __init__(self, state: ThalaraState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = apply(self.state, event)
+
+
+def _character_id(pack: str, name: str) -> str:
+    table = characters(pack)
+    key = name.strip().lower()
+    for cid, character in table.items():
+        if key in (cid, character.name.lower()):
+            return cid
+    raise InvalidCommandError(f"unknown character {name!r}; known: {sorted(table)}")
+
+
+def initial_state(setup: ThalaraSetup | dict[str, object]) -> ThalaraState:
+    """The empty table: characters chosen, full supplies, no Artifacts drawn yet.
+
+    :raises InvalidCommandError: on a player count outside 2-4, an unknown
+        mode, content pack or character, or the wrong number of characters.
+    """
+    if not isinstance(setup, ThalaraSetup):
+        setup = ThalaraSetup.model_validate(setup)
+    if not 2 <= setup.players <= 4:
+        raise InvalidCommandError("Thalara is played by 2 to 4 players")
+    if setup.mode not in MODES:
+        raise InvalidCommandError(f"mode must be one of {MODES}")
+    if len(setup.characters) != setup.players:
+        raise InvalidCommandError("choose exactly one character per seat")
+    pack = load_pack(setup.content)
+    chosen = [_character_id(setup.content, c) for c in setup.characters]
+    if any(chosen.count(c) > artifact_sets(setup.players) for c in chosen):
+        raise InvalidCommandError("each set has one copy of each character")
+    players = tuple(
+        PlayerState(
+            character=cid,
+            supply=tuple(sorted(remnant_id(r.id, seat) for r in pack.remnants)),
+        )
+        for seat, cid in enumerate(chosen)
+    )
+    return ThalaraState(players=players, mode=setup.mode, content=setup.content)
+
+
+def start(state: ThalaraState, rng: Rng) -> list[Event]:
+    """Shuffle the Artifacts, pick the first player, reveal conflicts, begin round 1."""
+    log = Log(state)
+    artifacts = sorted(c.id for c in catalogue(state.content, state.seats).values() if c.kind == "artifact")
+    order = tuple(rng.shuffle(artifacts))
+    log.add(ev.ArtifactsShuffled(order=order, size=len(order)))
+    log.add(ev.FirstPlayerChosen(seat=rng.randbelow(state.seats)))
+    refill(log)
+    begin_round(log, rng)
+    return log.events
+
+
+def refill(log: Log) -> None:
+    """Reveal Artifacts until the conflict count is reached or the stack is empty."""
+    s = log.state
+    missing = conflict_count(s.seats) - len(s.conflicts)
+    take = s.stack[: max(0, missing)]
+    if take:
+        log.add(ev.ArtifactsRefilled(artifacts=take))
+
+
+def hand_need(player: PlayerState) -> int:
+    """Cards to select/draw so the hand holds seven, Artifacts included."""
+    return max(0, HAND_SIZE - len(player.hand))
+
+
+def end_reason(state: ThalaraState) -> str:
+    """Why the game ends at the start of this round ('' when it goes on)."""
+    if any(len(p.won) >= WIN_ARTIFACTS for p in state.players):
+        return REASON_ARTIFACTS
+    if any(len(p.supply) < hand_need(p) for p in state.players):
+        return REASON_SUPPLY
+    if not state.conflicts:
+        return REASON_NO_CONFLICTS
+    return ""
+
+
+def scores(state: ThalaraState) -> tuple[int, ...]:
+    """Victory points of each seat's collected Artifacts."""
+    return tuple(sum(card_info(state, a).victory_points for a in p.won) for p in state.players)
+
+
+def begin_round(log: Log, rng: Rng) -> None:
+    """Check both end conditions, then start the next round (drawing in Casual Chaos)."""
+    s = log.state
+    reason = end_reason(s)
+    if reason:
+        log.add(ev.GameEnded(reason=reason, scores=scores(s)))
+        return
+    starter = s.last_player if s.last_player is not None else s.starter
+    log.add(ev.RoundStarted(round=s.round + 1, starter=starter))
+    if s.mode != CASUAL_CHAOS:
+        return
+    for seat in range(s.seats):
+        player = log.state.players[seat]
+        order = tuple(rng.shuffle(player.supply))
+        log.add(ev.SupplyShuffled(seat=seat, order=order, size=len(order)))
+        need = hand_need(player)
+        if need:
+            log.add(ev.CardsDrawn(seat=seat, cards=order[:need], count=need))
+
+
+def end_round(log: Log, rng: Rng) -> None:
+    """Everyone passed: resolve every conflict, clean up, refill, go on."""
+    s = log.state
+    for conflict in s.conflicts:
+        sums = totals(s, conflict)
+        log.add(
+            ev.ConflictResolved(
+                conflict=conflict.artifact, totals=sums, winner=winner(sums, contenders(conflict))
+            )
+        )
+    log.add(ev.RoundEnded(round=s.round))
+    refill(log)
+    # The Artifact end condition does not depend on Casual Chaos returns, so
+    # nobody is asked to choose when the game is over anyway.
+    if log.state.phase != RETURN or end_reason(log.state) == REASON_ARTIFACTS:
+        begin_round(log, rng)

@@ -1,0 +1,207 @@
+"""Collect, Assign, Sacrifice and Craft (Move and Journey are in ``travel.py``).
+
+Rule decisions: Journey's value is the number of Journey tiles placed; the
+first Journey tile must cover the leftmost column; Assign may only place goods
+the Location still needs and stops once its requirement is met; Cost tokens
+raise the good chosen when they were placed (``Site.extra_cost``).
+"""
+
+from __future__ import annotations
+
+from . import events as E
+from .content import GOODS, ICON_GOOD
+from .effects import refill, wound
+from .engine import Ctx, handler, journey_rows, resume, tasks_of
+from .state import Task, dec, enc
+
+
+@handler("do")
+def _do(ctx: Ctx, t: Task) -> None:
+    from .combat import begin_combat
+    from .travel import journey, move
+
+    {"move": move, "journey": journey, "collect": collect, "assign": assign,
+     "sacrifice": sacrifice, "craft": craft, "combat": begin_combat}[t.arg](ctx, t.seat)
+
+
+# ---------------------------------------------------------------- collect
+
+
+def collect_cells(ctx: Ctx) -> list[str]:
+    rows = journey_rows(ctx.state)
+    covered = {c for t in ctx.state.path for c in t.cells} | set(ctx.state.collect_tokens)
+    return [f"cell:{enc(r, c)}" for r, line in enumerate(rows) for c, ch in enumerate(line)
+            if (ch in ICON_GOOD or ch in "*RY") and enc(r, c) not in covered]
+
+
+def collect(ctx: Ctx, seat: int) -> None:
+    options = collect_cells(ctx)
+    if options:
+        ctx.ask("collect", seat, options)
+
+
+@resume("collect")
+def _collected(ctx: Ctx, p: object, choice: str) -> None:
+    seat = p.seat  # type: ignore[attr-defined]
+    assert ctx.state.act is not None
+    value = ctx.state.act.value
+    cell = int(choice[5:])
+    r, c = dec(cell)
+    ch = journey_rows(ctx.state)[r][c]
+    card = ctx.c.terrain_card(ctx.state.terrain[c // 3])
+    ctx.emit(E.CollectTokenPlaced(seat=seat, cell=cell))
+    gain = Task(op="gain", arg=ICON_GOOD[ch], n=value, seat=seat) if ch in ICON_GOOD \
+        else Task(op="gain_area", n=value, seat=seat)
+    penalty = tasks_of(card.red if ch == "R" else card.yellow if ch == "Y" else (), seat)
+    ctx.schedule(gain, *penalty)
+
+
+@handler("discard_collect")
+def _discard_collect(ctx: Ctx, t: Task) -> None:
+    cards = sorted({dec(c)[1] // 3 for c in ctx.state.collect_tokens})
+    if cards and t.n > 0:
+        ctx.ask("discard_collect", t.seat, [*(f"card:{k}" for k in cards), "skip"], n=t.n)
+
+
+@resume("discard_collect")
+def _discarded_collect(ctx: Ctx, p: object, choice: str) -> None:
+    if choice == "skip":
+        return
+    k = int(choice[5:])
+    cells = tuple(c for c in ctx.state.collect_tokens if dec(c)[1] // 3 == k)
+    ctx.emit(E.CollectTokensDiscarded(cells=cells))
+    ctx.schedule(Task(op="discard_collect", n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- assign / sacrifice
+
+
+def usable(ctx: Ctx, seat: int, action: str) -> list[str]:
+    """Locations in the character's Area where ``action`` may be resolved."""
+    area = ctx.state.hero(seat).area
+    out = []
+    for s in ctx.state.sites:
+        loc = ctx.c.location(s.id)
+        if area not in loc.areas or s.enemies or s.blockade or s.entry_token:
+            continue
+        printed = "sacrifice" if s.cover else loc.action
+        if printed == action:
+            out.append(f"loc:{s.id}")
+    return out
+
+
+def requirement(ctx: Ctx, lid: str) -> tuple[int, ...]:
+    loc = ctx.c.location(lid)
+    need = [0] * 6
+    for g in loc.cost:
+        need[GOODS.index(g)] += 1
+    return tuple(n + x for n, x in zip(need, ctx.state.site(lid).extra_cost))
+
+
+def assign(ctx: Ctx, seat: int) -> None:
+    options = usable(ctx, seat, "assign")
+    if options:
+        ctx.ask("assign", seat, options)
+
+
+def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
+    act = ctx.state.act
+    assert act is not None
+    need = requirement(ctx, lid)
+    have = ctx.state.site(lid).assigned
+    if all(h >= n for h, n in zip(have, need)):
+        ctx.emit(E.AssignedGoodsDiscarded(location=lid, goods=need))
+        ctx.schedule(*tasks_of(ctx.c.location(lid).effects, seat, lid))
+        return
+    if act.done >= act.value:
+        return
+    area = ctx.state.hero(seat).area
+    options = [f"give:{h.seat}:{g}" for h in ctx.state.heroes
+               if h.area == area and h.seat not in act.refused
+               for i, g in enumerate(GOODS) if h.goods[i] and have[i] < need[i]]
+    if options:
+        ctx.ask("assign_good", seat, [*options, "stop"], loc=lid)
+
+
+@resume("assign")
+def _assign_at(ctx: Ctx, p: object, choice: str) -> None:
+    ask_goods(ctx, p.seat, choice[4:])  # type: ignore[attr-defined]
+
+
+@resume("assign_good")
+def _assign_good(ctx: Ctx, p: object, choice: str) -> None:
+    if choice == "stop":
+        return
+    _, owner, good = choice.split(":")
+    if int(owner) != p.seat:  # type: ignore[attr-defined]
+        ctx.ask("consent", int(owner), ("agree", "refuse"), arg=choice, n=p.seat, loc=p.loc)  # type: ignore[attr-defined]
+        return
+    _give(ctx, p.seat, p.loc, int(owner), good)  # type: ignore[attr-defined]
+
+
+def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
+    act = ctx.state.act
+    assert act is not None
+    ctx.emit(E.GoodsAssigned(location=lid, good=good, from_seat=owner))
+    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
+    ask_goods(ctx, seat, lid)
+
+
+@resume("consent")
+def _consent(ctx: Ctx, p: object, choice: str) -> None:
+    _, owner, good = p.arg.split(":")  # type: ignore[attr-defined]
+    if choice == "agree":
+        _give(ctx, p.n, p.loc, int(owner), good)  # type: ignore[attr-defined]
+        return
+    act = ctx.state.act
+    assert act is not None
+    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (int(owner),)})))
+    ask_goods(ctx, p.n, p.loc)  # type: ignore[attr-defined]
+
+
+def sacrifice(ctx: Ctx, seat: int) -> None:
+    options = usable(ctx, seat, "sacrifice")
+    if options:
+        ctx.ask("sacrifice", seat, options)
+
+
+@resume("sacrifice")
+def _sacrificed(ctx: Ctx, p: object, choice: str) -> None:
+    seat, lid = p.seat, choice[4:]  # type: ignore[attr-defined]
+    assert ctx.state.act is not None
+    site = ctx.state.site(lid)
+    shape = "I2" if site.cover else ctx.c.location(lid).wound
+    ctx.schedule(wound(seat, shape, max(1, ctx.state.act.value)),
+                 *tasks_of(ctx.c.location(lid).effects, seat, lid))
+
+
+# ---------------------------------------------------------------- craft
+
+
+def craft(ctx: Ctx, seat: int) -> None:
+    act = ctx.state.act
+    assert act is not None
+    if act.done < act.value and ctx.state.display:
+        ctx.ask("craft", seat, [*(f"take:{i}" for i in dict.fromkeys(ctx.state.display)), "done"])
+    elif ctx.state.display:
+        ctx.ask("craft_discard", seat, [*(f"discard:{i}" for i in dict.fromkeys(ctx.state.display)), "keep"])
+
+
+@resume("craft")
+def _crafted(ctx: Ctx, p: object, choice: str) -> None:
+    seat = p.seat  # type: ignore[attr-defined]
+    act = ctx.state.act
+    assert act is not None
+    if choice == "done":
+        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.value})))
+    else:
+        ctx.emit(E.ItemGained(seat=seat, item=choice[5:], source="display"))
+        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
+    craft(ctx, seat)
+
+
+@resume("craft_discard")
+def _craft_discard(ctx: Ctx, p: object, choice: str) -> None:
+    if choice != "keep":
+        ctx.emit(E.CardDiscarded(deck="items", card=choice[8:], source="display"))
+    refill(ctx)

@@ -1,0 +1,187 @@
+"""The content pack: pydantic models over ``content/sample.json``.
+
+Why data, not code: the rulebook prints mechanics but no maps, cards or
+adventures, so every card list lives in JSON and the real lists can be dropped
+in later.  Grids (Terrain, Enemy, Wound area) are rows of one-letter icons:
+
+``.`` empty, ``#`` not part of the grid, ``M`` material, ``O`` ore, ``G``
+gossip, ``A`` magic, ``F`` fate, ``W`` power, ``*`` Area-specific, ``H`` heal,
+``X`` experience, ``D`` Discovery card, ``r``/``y`` red/yellow penalty, ``R``/``Y`` Area-specific plus a
+red/yellow penalty, ``h``
+an Enemy heart.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from domain.core import Model
+
+from .cards import (  # noqa: F401  (re-exported: the content vocabulary)
+    ActionCard, Bonus, Discovery, Effect, Entry, EventCard, Item, Mod, SidePlot, Skill,
+    SpecialCard,
+)
+
+GOODS = ("material", "ore", "gossip", "magic", "power", "fate")
+ICON_GOOD = {"M": "material", "O": "ore", "G": "gossip", "A": "magic", "F": "fate", "W": "power"}
+ACTIONS = ("move", "journey", "collect", "assign", "sacrifice", "combat", "craft")
+TIERS = ("minor", "moderate", "major", "massive")
+ENEMY_KINDS = (*TIERS, "mystical")
+DIE_ORDER = ("yellow", "orange", "red", "black")
+
+
+class Area(Model):
+    id: str
+    number: int
+    sources: tuple[str, ...] = ()
+
+
+class Border(Model):
+    a: str
+    b: str
+    kind: str
+    count: int = 1
+
+
+class Location(Model):
+    id: str
+    areas: tuple[str, ...]
+    action: str = "none"
+    cost: tuple[str, ...] = ()
+    wound: str = ""
+    effects: tuple[Effect, ...] = ()
+    enemies: tuple[str, ...] = ()
+    marked: bool = False
+    merged: bool = False
+    runes: tuple[str, ...] = ()
+
+
+class Grid(Model):
+    id: str
+    rows: tuple[str, ...]
+    red: tuple[Effect, ...] = ()
+    yellow: tuple[Effect, ...] = ()
+
+
+class TerrainCard(Grid):
+    marked: int = 0
+    bonus: tuple[Effect, ...] = ()
+
+
+class EnemyCard(Grid):
+    tier: str
+
+
+class Die(Model):
+    colour: str
+    faces: tuple[str, ...]
+    """``"I2"`` or ``"I1:V3"`` (white shape : critical shape)."""
+
+
+class Character(Model):
+    id: str
+    wound_rows: tuple[str, ...]
+    journey: tuple[tuple[str, ...], ...]
+    combat: tuple[tuple[str, ...], ...]
+    journey_bonus: tuple[Effect, ...]
+    combat_bonus: tuple[Effect, ...]
+    skill: Skill
+    item: str
+    goods: tuple[str, ...]
+
+
+class SpecialRound(Model):
+    round: int
+    effects: tuple[Effect, ...]
+
+
+class Adventure(Model):
+    name: str
+    rounds: int
+    start_area: str
+    event_decks: tuple[str, str]
+    threat_switch: int
+    """Draw from the second deck when the team holds at least this many Threats."""
+    icons: tuple[tuple[Effect, ...], ...]
+    special_rounds: tuple[SpecialRound, ...] = ()
+    red_border: tuple[Effect, ...] = ()
+    blue_border_cost: str = "magic"
+    mystical_tier: str = "moderate"
+    mystical_effects: tuple[Effect, ...] = ()
+    plot_cost: str = "gossip"
+    win: str = ""
+    lose: str = ""
+
+
+class Content(Model):
+    label: str
+    adventure: Adventure
+    areas: tuple[Area, ...]
+    borders: tuple[Border, ...]
+    locations: tuple[Location, ...]
+    action_row: tuple[str, ...]
+    action_cards: tuple[ActionCard, ...]
+    special_cards: tuple[SpecialCard, ...]
+    terrain: tuple[TerrainCard, ...]
+    enemies: tuple[EnemyCard, ...]
+    dice: tuple[Die, ...]
+    characters: tuple[Character, ...]
+    items: tuple[Item, ...]
+    discoveries: tuple[Discovery, ...]
+    entries: tuple[Entry, ...]
+    events: tuple[EventCard, ...]
+
+    def card(self, cid: str) -> ActionCard:
+        return _index(self, "action_cards")[cid]
+
+    def special(self, cid: str) -> SpecialCard:
+        return _index(self, "special_cards")[cid]
+
+    def location(self, lid: str) -> Location:
+        return _index(self, "locations")[lid]
+
+    def area(self, aid: str) -> Area:
+        return _index(self, "areas")[aid]
+
+    def terrain_card(self, tid: str) -> TerrainCard:
+        return _index(self, "terrain")[tid]
+
+    def enemy(self, eid: str) -> EnemyCard:
+        return _index(self, "enemies")[eid]
+
+    def die(self, colour: str) -> Die:
+        return {d.colour: d for d in self.dice}[colour]
+
+    def character(self, cid: str) -> Character:
+        return _index(self, "characters")[cid]
+
+    def item(self, iid: str) -> Item:
+        return _index(self, "items")[iid]
+
+    def discovery(self, did: str) -> Discovery:
+        return _index(self, "discoveries")[did]
+
+    def entry(self, eid: str) -> Entry:
+        return _index(self, "entries")[eid]
+
+    def event(self, eid: str) -> EventCard:
+        return _index(self, "events")[eid]
+
+
+_INDEXES: dict[tuple[int, str], dict[str, Model]] = {}
+
+
+def _index(content: Content, attr: str) -> dict[str, Model]:
+    key = (id(content), attr)
+    if key not in _INDEXES:
+        _INDEXES[key] = {x.id: x for x in getattr(content, attr)}  # type: ignore[attr-defined]
+    return _INDEXES[key]  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=None)
+def load(name: str = "sample") -> Content:
+    """Load and validate a content pack from ``content/<name>.json``."""
+    path = Path(__file__).with_name("content") / f"{name}.json"
+    return Content.model_validate(json.loads(path.read_text()))

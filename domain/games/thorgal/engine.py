@@ -1,0 +1,175 @@
+"""The resolution engine: emit events, run the task stack, shared geometry.
+
+``decide`` builds a :class:`Ctx`, applies its own events through ``evolve`` as
+it goes (so later steps see earlier ones) and stops at the next open question
+(``pending``), the next turn, or the end of the adventure.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from domain.core import Event, Rng
+
+from . import events as E
+from . import polyomino as P
+from .content import Content, Effect, load
+from .evolve import apply
+from .state import Pending, Task, ThorgalState, dec, enc
+
+HANDLERS: dict[str, Callable[[Ctx, Task], None]] = {}
+RESUME: dict[str, Callable[..., None]] = {}
+
+
+def handler(op: str) -> Callable[[Callable[[Ctx, Task], None]], Callable[[Ctx, Task], None]]:
+    def wrap(fn: Callable[[Ctx, Task], None]) -> Callable[[Ctx, Task], None]:
+        HANDLERS[op] = fn
+        return fn
+    return wrap
+
+
+def resume(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def wrap(fn: Callable[..., None]) -> Callable[..., None]:
+        RESUME[kind] = fn
+        return fn
+    return wrap
+
+
+class Ctx:
+    """A decision in progress: the evolving state and the events so far."""
+
+    def __init__(self, state: ThorgalState, rng: Rng) -> None:
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+        self.c: Content = load(state.content)
+
+    def emit(self, event: Event) -> None:
+        self.state = apply(self.state, event)
+        self.events.append(event)
+
+    def schedule(self, *tasks: Task) -> None:
+        if tasks:
+            self.emit(E.TasksScheduled(tasks=tuple(tasks)))
+
+    def ask(self, kind: str, seat: int, options: tuple[str, ...] | list[str],
+            arg: str = "", n: int = 0, loc: str = "") -> None:
+        self.emit(E.DecisionRequested(pending=Pending(
+            kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc)))
+
+    def end(self, won: bool, reason: str) -> None:
+        if self.state.phase != "over":
+            self.emit(E.AdventureEnded(won=won, reason=reason))
+
+    def draw(self, deck: str, k: int, to: str) -> tuple[str, ...]:
+        """Draw ``k`` cards, reshuffling the discard pile when the deck runs out."""
+        out: list[str] = []
+        for _ in range(k):
+            d = self.state.deck(deck)
+            if not d.cards:
+                if not d.discard or deck == "terrain":
+                    break
+                cards = self.rng.shuffle(d.discard)
+                self.emit(E.DeckShuffled(deck=deck, cards=cards, from_discard=True,
+                                         size=len(cards)))
+            card = self.state.deck(deck).cards[0]
+            self.emit(E.CardsDrawn(deck=deck, cards=(card,), to=to))
+            out.append(card)
+        return tuple(out)
+
+
+def tasks_of(effects: tuple[Effect, ...], seat: int, loc: str = "") -> tuple[Task, ...]:
+    return tuple(Task(op=e.op, n=e.n, arg=e.arg, seat=seat, loc=loc) for e in effects)
+
+
+def actor(ctx: Ctx, task: Task) -> int:
+    """The seat an unspecified effect belongs to: the acting seat, else the First player."""
+    if task.seat >= 0:
+        return task.seat
+    if ctx.state.act is not None:
+        return ctx.state.act.seat
+    return ctx.state.first
+
+
+def run(ctx: Ctx) -> None:
+    """Resolve tasks until a player must answer, a turn starts, or the game ends."""
+    from .flow import after_tasks
+
+    while ctx.state.phase != "over" and ctx.state.pending is None:
+        if ctx.state.tasks:
+            task = ctx.state.tasks[0]
+            ctx.emit(E.TaskPopped(task=task))
+            HANDLERS[task.op](ctx, task)
+        elif not after_tasks(ctx):
+            return
+
+
+# ------------------------------------------------------------------ geometry
+
+
+def grid_of(rows: tuple[str, ...]) -> tuple[int, int, frozenset[tuple[int, int]]]:
+    blocked = frozenset((r, c) for r, line in enumerate(rows) for c, ch in enumerate(line)
+                        if ch == "#")
+    return len(rows), max(len(line) for line in rows), blocked
+
+
+def wound_spots(state: ThorgalState, seat: int, shape: str
+                ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+    """Legal Wound placements: anywhere at first, then adjacent to a Wound."""
+    hero = state.hero(seat)
+    rows, cols, blocked = grid_of(load(state.content).character(hero.character).wound_rows)
+    taken = frozenset(dec(c) for w in hero.wounds for c in w.cells)
+    yield from P.generate_placements(shape, rows, cols, blocked | taken,
+                                     touch=taken or None)
+
+
+def journey_rows(state: ThorgalState) -> tuple[str, ...]:
+    c = load(state.content)
+    cards = [c.terrain_card(t).rows for t in state.terrain]
+    return tuple("".join(card[r] for card in cards) for r in range(3))
+
+
+def journey_spots(state: ThorgalState, shape: str
+                  ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+    """Legal Journey placements: rightward, adjacent to the last tile, no overlap."""
+    rows, cols, blocked = grid_of(journey_rows(state))
+    path = frozenset(dec(c) for t in state.path for c in t.cells)
+    tokens = frozenset(dec(c) for c in state.collect_tokens)
+    if not state.path:
+        yield from P.generate_placements(shape, rows, cols, blocked | tokens, need_col=0)
+        return
+    last = frozenset(dec(c) for c in state.path[-1].cells)
+    right = max(c for _, c in path)
+    yield from P.generate_placements(shape, rows, cols, blocked | tokens | path,
+                                     touch=last, min_col=right)
+
+
+def combat_spots(state: ThorgalState, shape: str
+                 ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+    """Legal Combat placements: inside the Enemy grid, touching the tiles placed."""
+    assert state.combat is not None
+    rows, cols, blocked = grid_of(state.combat.rows)
+    placed = frozenset(dec(c) for t in state.combat.placed for c in t.cells)
+    yield from P.generate_placements(shape, rows, cols, blocked | placed,
+                                     touch=placed or None)
+
+
+def spots(state: ThorgalState, kind: str, seat: int, shape: str
+          ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+    if kind == "place_wound":
+        return wound_spots(state, seat, shape)
+    if kind == "place_journey":
+        return journey_spots(state, shape)
+    return combat_spots(state, shape)
+
+
+def has_spot(state: ThorgalState, kind: str, seat: int, shape: str) -> bool:
+    return next(iter(spots(state, kind, seat, shape)), None) is not None
+
+
+def cells_enc(cells: frozenset[tuple[int, int]]) -> tuple[int, ...]:
+    return tuple(sorted(enc(r, c) for r, c in cells))
+
+
+def _unused(*_: Any) -> None:  # keeps the import of Any used by type checkers
+    return None

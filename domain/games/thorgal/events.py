@@ -1,0 +1,276 @@
+"""Thorgal events: past tense, one fact each.
+
+Bookkeeping of the resolution stack (``TasksScheduled``, ``TaskPopped``,
+``DecisionRequested``, ``DecisionMade``) is recorded too, so a replay needs no
+rule logic at all and an auditor can read why each step happened.
+"""
+
+from __future__ import annotations
+
+from domain.core import Event
+
+from .state import Act, Combat, Pending, Task
+
+
+class AdventureStarted(Event):
+    seats: int
+    characters: tuple[str, ...]
+    first: int
+
+
+class DeckShuffled(Event):
+    """A deck was (re)shuffled; ``cards`` is its hidden order (admins only)."""
+
+    deck: str
+    cards: tuple[str, ...] = ()
+    from_discard: bool = False
+    size: int = 0
+    hidden: bool = False
+
+
+class CardsDrawn(Event):
+    """Top cards of ``deck`` went ``to`` terrain / display / event / discard / combat."""
+
+    deck: str
+    cards: tuple[str, ...]
+    to: str
+
+
+class CardDiscarded(Event):
+    deck: str
+    card: str
+    source: str = ""
+    """``display`` when it left the Item Display."""
+
+
+class TasksScheduled(Event):
+    tasks: tuple[Task, ...]
+
+
+class TasksDropped(Event):
+    """A payment was cancelled: the next ``n`` tasks (what it paid for) are dropped."""
+
+    n: int
+
+
+class TaskPopped(Event):
+    task: Task
+
+
+class DecisionRequested(Event):
+    pending: Pending
+
+
+class DecisionMade(Event):
+    seat: int
+    kind: str
+    choice: str
+
+
+class TurnBegan(Event):
+    round: int
+    turn: int
+    seat: int
+
+
+class ChipPlaced(Event):
+    seat: int
+    chip: int
+    slot: int
+    card: str
+    option: int = 0
+
+
+class ActionPrepared(Event):
+    act: Act
+
+
+class ActionEnded(Event):
+    seat: int
+    action: str
+
+
+class CharacterMoved(Event):
+    seat: int
+    area: str
+    borders: int
+
+
+class GoodsGained(Event):
+    seat: int
+    good: str
+    n: int
+
+
+class GoodsSpent(Event):
+    seat: int
+    good: str
+    n: int
+
+
+class WoundPlaced(Event):
+    seat: int
+    shape: str
+    cells: tuple[int, ...]
+
+
+class WoundHealed(Event):
+    seat: int
+    index: int
+
+
+class ThreatsChanged(Event):
+    seat: int
+    threats: int
+
+
+class ExperienceGained(Event):
+    seat: int
+    track: str
+    level: int
+
+
+class ItemGained(Event):
+    seat: int
+    item: str
+    source: str
+    """``display``, ``deck`` or ``start``."""
+
+
+class ItemUsed(Event):
+    seat: int
+    item: str
+
+
+class SkillUsed(Event):
+    seat: int
+    round: int
+
+
+class SkillRefreshed(Event):
+    seat: int
+
+
+class JourneyTilePlaced(Event):
+    seat: int
+    shape: str
+    cells: tuple[int, ...]
+
+
+class CollectTokenPlaced(Event):
+    seat: int
+    cell: int
+
+
+class CollectTokensDiscarded(Event):
+    cells: tuple[int, ...]
+
+
+class GoodsAssigned(Event):
+    location: str
+    good: str
+    from_seat: int
+
+
+class AssignedGoodsDiscarded(Event):
+    location: str
+    goods: tuple[int, ...]
+
+
+class EnemiesChanged(Event):
+    location: str
+    enemies: tuple[str, ...]
+
+
+class LocationMarked(Event):
+    location: str
+    token: str
+    """``blockade``, ``cover`` (sacrifice cover), ``cost`` or ``entry``."""
+    good: str = ""
+    """``cost`` only: the good whose requirement the token raises."""
+
+
+class CombatBegan(Event):
+    combat: Combat
+
+
+class DiceRolled(Event):
+    faces: tuple[int, ...]
+
+
+class DieUpgraded(Event):
+    index: int
+    colour: str
+
+
+class DieAdded(Event):
+    colour: str
+
+
+class DieRerolled(Event):
+    index: int
+    face: int
+
+
+class CriticalActivated(Event):
+    index: int
+
+
+class CombatTilePlaced(Event):
+    shape: str
+    cells: tuple[int, ...]
+
+
+class CombatTileDropped(Event):
+    """No legal spot was left for these rolled tiles."""
+
+    shapes: tuple[str, ...]
+
+
+class CombatEnded(Event):
+    won: bool
+    uncovered: int
+
+
+class EntryRead(Event):
+    entry: str
+    title: str
+    text: str
+
+
+class SidePlotChosen(Event):
+    entry: str
+    plot: int
+
+
+class ActionCardSwapped(Event):
+    old: str
+    new: str
+    row: tuple[str, ...]
+
+
+class SpecialCardGained(Event):
+    card: str
+
+
+class RoundAdvanced(Event):
+    round: int
+
+
+class ChipsFlipped(Event):
+    pass
+
+
+class FirstPlayerPassed(Event):
+    first: int
+
+
+class AdventureEnded(Event):
+    won: bool
+    reason: str
+
+
+EVENT_TYPES: tuple[type[Event], ...] = tuple(
+    cls for cls in list(globals().values())
+    if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
+)

@@ -1,0 +1,91 @@
+"""Items (and the Skill card): single-use cards tied to an action type.
+
+"The left side of an Item card indicates during which action the Item may be
+used.  If the Item has a multicolored icon, it might be used during any
+action."  Items are single-use: ``ItemUsed`` discards the card and its effects
+resolve at once ("She rolls 1 additional die, gains 1 Good and then discards
+the Item").  The moments an Item may be used, each offered as a move:
+
+- ``timing: before`` (the default, "Items allow you to improve actions"): at
+  the start of the action, before anything is resolved (Journey step 1: "You
+  may choose any number of your Items that affect the Journey action and
+  resolve their abilities"), so never partway through a Journey or a Move.
+- Combat: after the Enemy card is drawn and before the roll ("Additional dice
+  ... you must decide if you want to use them before you roll"; "You must
+  decide whether you want to upgrade any of your dice before the Combat
+  roll"), and, for Items adding no dice and no upgrades, also after the roll
+  ("Many effects are resolved during Combat and may be resolved before or
+  after the Combat roll"; rerolls and Criticals come after it).
+- ``timing: after`` (cards printed "AFTER RESOLVING AN ACTION"): once the
+  action of their type is fully resolved.
+
+The Skill card follows the same Combat timings (it is "used" like an Item).
+"""
+
+from __future__ import annotations
+
+from . import events as E
+from .engine import Ctx, handler, resume, tasks_of
+from .state import Task
+
+PRE_ROLL_ONLY = ("dice", "upgrade")
+"""Modifiers that must be chosen before the Combat roll."""
+
+
+def fits(ctx: Ctx, item: str, action: str) -> bool:
+    return ctx.c.item(item).action in (action, "any")
+
+
+def before_items(ctx: Ctx, seat: int, action: str) -> list[str]:
+    """Items usable at the start of an ``action`` (and before the Combat roll)."""
+    return [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(seat).items)
+            if fits(ctx, i, action) and ctx.c.item(i).timing == "before"]
+
+
+def after_roll_items(ctx: Ctx, seat: int) -> list[str]:
+    """Combat Items that may still be used once the dice are rolled."""
+    return [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(seat).items)
+            if fits(ctx, i, "combat") and ctx.c.item(i).timing == "before"
+            and not any(m.kind in PRE_ROLL_ONLY for m in ctx.c.item(i).mods)]
+
+
+def use(ctx: Ctx, seat: int, mods: tuple, effects: tuple, then: Task) -> None:
+    """Fold ``mods`` into the action, resolve ``effects`` now, then ``then``.
+
+    Extra actions granted by the card resolve after the action, like a Bonus.
+    Dice added while a Combat's card is drawn but not rolled join the roll.
+    """
+    from .flow import fold
+
+    act = ctx.state.act
+    assert act is not None
+    extras: list[Task] = []
+    new = fold(act, mods, 1, extras)
+    ctx.emit(E.ActionPrepared(act=new))
+    combat = ctx.state.combat
+    if combat is not None and not combat.rolled:
+        for colour in new.dice[len(act.dice):]:
+            ctx.emit(E.DieAdded(colour=colour))
+    ctx.schedule(*tasks_of(effects, seat), then, *extras)
+
+
+def use_item(ctx: Ctx, seat: int, item: str, then: Task) -> None:
+    card = ctx.c.item(item)
+    ctx.emit(E.ItemUsed(seat=seat, item=card.id))
+    use(ctx, seat, card.mods, card.effects, then)
+
+
+@handler("after_items")
+def _after_items(ctx: Ctx, t: Task) -> None:
+    options = [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(t.seat).items)
+               if fits(ctx, i, t.arg) and ctx.c.item(i).timing == "after"]
+    if options and ctx.state.act is not None:
+        ctx.ask("after_item", t.seat, [*options, "done"], arg=t.arg)
+
+
+@resume("after_item")
+def _after_item(ctx: Ctx, p: object, choice: str) -> None:
+    if choice == "done":
+        return
+    seat, action = p.seat, p.arg  # type: ignore[attr-defined]
+    use_item(ctx, seat, choice[5:], Task(op="after_items", arg=action, seat=seat))

@@ -1,0 +1,131 @@
+"""State (everything, for the decider) and view models (what a viewer sees)."""
+
+from __future__ import annotations
+
+from domain.core import Model, State
+
+from .content import CLANS, INITIATIVE, LANDS, STARTING_VP
+
+SETUP = "setup"
+ASSIGNMENT = "assignment"
+RESOLUTION = "resolution"
+OVER = "over"
+
+CHARACTER_STEP = "character"
+FIGHTER_STEP = "fighter"
+LAND_STEP = "land"
+
+
+class VaalbaraSetup(Model):
+    """Creation options: the player count and, optionally, each seat's clan."""
+
+    players: int
+    clans: tuple[str, ...] = ()
+    """Clan of each seat; empty means the pack's clans in order."""
+
+
+class PlayerState(Model):
+    """One seat: its clan deck, hand, discard, Realm and VP."""
+
+    clan: str
+    deck: tuple[str, ...] = ()
+    """Face-down clan deck, top first."""
+    hand: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    """Face-up discard pile, oldest first."""
+    chosen: str | None = None
+    """Character placed face down this Assignment (secret until revealed)."""
+    nonce: str | None = None
+    """Hex nonce of the commitment to ``chosen``."""
+    played: str | None = None
+    """Revealed character lying in the Realm until its action is resolved."""
+    realm: tuple[str, ...] = ()
+    vp: int = STARTING_VP
+
+
+class VaalbaraState(State):
+    """The full table."""
+
+    players: tuple[PlayerState, ...]
+    phase: str = SETUP
+    round: int = 0
+    land_deck: tuple[str, ...] = ()
+    """Face-down Land deck, top first; the top card's back shows the Omens."""
+    first_row: tuple[str, ...] = ()
+    second_row: tuple[str, ...] = ()
+    revealed: tuple[str, ...] = ()
+    """This round's characters by seat once revealed (empty before)."""
+    current: int | None = None
+    """Seat whose turn it is during Resolution."""
+    step: str = ""
+    done: tuple[int, ...] = ()
+    """Seats that finished their turn this round, in playing order."""
+    fighter_pending: tuple[int, ...] = ()
+    final_scores: tuple[int, ...] = ()
+    final_omens: tuple[str, ...] = ()
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    @property
+    def omens(self) -> tuple[str, ...]:
+        """The Omens in force: the back of the Land deck's top card.
+
+        The pack guarantees a card is always left; the clan order is only a
+        fallback for packs that run dry.
+        """
+        return LANDS[self.land_deck[0]].omens if self.land_deck else CLANS
+
+    def omens_rank(self, seat: int) -> int:
+        """0 for the best-ranked clan on the current Omens."""
+        return self.omens.index(self.players[seat].clan)
+
+    def initiative_key(self, seat: int) -> tuple[int, int]:
+        """Turn-order key: initiative first, then Omens."""
+        return (INITIATIVE[self.revealed[seat]], self.omens_rank(seat))
+
+    def neighbours(self, seat: int) -> tuple[int, ...]:
+        """Left and right seats; just one in a 2-player game."""
+        n = self.player_count
+        return tuple(sorted({(seat - 1) % n, (seat + 1) % n}))
+
+
+class PlayerView(Model):
+    """One seat as a viewer sees it: hidden parts blank unless allowed."""
+
+    seat: int
+    clan: str
+    deck_size: int
+    hand_size: int
+    hand: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()
+    """Deck order, admin only."""
+    discard: tuple[str, ...] = ()
+    has_chosen: bool = False
+    chosen: str | None = None
+    played: str | None = None
+    realm: tuple[str, ...] = ()
+    vp: int | None = None
+    """Own VP, or everyone's once the game is over."""
+
+
+class VaalbaraView(Model):
+    """The table as one viewer may see it."""
+
+    phase: str
+    round: int
+    players: tuple[PlayerView, ...]
+    omens: tuple[str, ...]
+    land_deck_size: int
+    land_deck: tuple[str, ...] = ()
+    """Deck order, admin only."""
+    first_row: tuple[str, ...] = ()
+    second_row: tuple[str, ...] = ()
+    revealed: tuple[str, ...] = ()
+    current: int | None = None
+    step: str = ""
+    done: tuple[int, ...] = ()
+    fighter_pending: tuple[int, ...] = ()
+    to_act: tuple[int, ...] = ()
+    final_scores: tuple[int, ...] = ()

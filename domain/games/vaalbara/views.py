@@ -1,0 +1,80 @@
+"""``view`` and ``redact``: what each viewer may see.
+
+Hidden: other seats' hands, their unrevealed choices and nonces, every deck
+order (the Land deck's Omens are public, its order is not; a clan deck's
+order is unknown even to its owner), and other seats' VP until the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domain.core import Viewer
+
+from . import events as ev
+from .rules import to_act
+from .state import OVER, PlayerView, VaalbaraState, VaalbaraView
+
+if TYPE_CHECKING:
+    from domain.core import Event
+
+
+def view(state: VaalbaraState, viewer: Viewer) -> VaalbaraView:
+    """The table as ``viewer`` may see it."""
+    over = state.phase == OVER
+    players = []
+    for seat, p in enumerate(state.players):
+        mine = viewer.can_see(seat)
+        players.append(
+            PlayerView(
+                seat=seat,
+                clan=p.clan,
+                deck_size=len(p.deck),
+                hand_size=len(p.hand),
+                hand=p.hand if mine else (),
+                deck=p.deck if viewer.admin else (),
+                discard=p.discard,
+                has_chosen=p.chosen is not None,
+                chosen=p.chosen if mine else None,
+                played=p.played,
+                realm=p.realm,
+                vp=p.vp if mine or over else None,
+            )
+        )
+    return VaalbaraView(
+        phase=state.phase,
+        round=state.round,
+        players=tuple(players),
+        omens=state.omens,
+        land_deck_size=len(state.land_deck),
+        land_deck=state.land_deck if viewer.admin else (),
+        first_row=state.first_row,
+        second_row=state.second_row,
+        revealed=state.revealed,
+        current=state.current,
+        step=state.step,
+        done=state.done,
+        fighter_pending=state.fighter_pending,
+        to_act=to_act(state),
+        final_scores=state.final_scores,
+    )
+
+
+def redact(event: Event, viewer: Viewer) -> Event:
+    """``event`` with the fields ``viewer`` may not see blanked (same class)."""
+    if viewer.admin:
+        return event
+    match event:
+        case ev.LandDeckShuffled() | ev.ClanDeckShuffled():
+            return event.model_copy(update={"cards": ()})
+        case ev.CharactersDrawn(seat=seat) if not viewer.can_see(seat):
+            return event.model_copy(update={"cards": ()})
+        case ev.CharacterChosen(seat=seat) if not viewer.can_see(seat):
+            return event.model_copy(update={"character": None, "nonce": None})
+        case ev.PointsScored(seat=seat) if not viewer.can_see(seat):
+            return event.model_copy(update={"points": None})
+        case ev.PointsStolen(thief=thief, victim=victim) if not (
+            viewer.can_see(thief) or viewer.can_see(victim)
+        ):
+            return event.model_copy(update={"points": None})
+    return event

@@ -1,0 +1,292 @@
+"""The ``Tournament`` aggregate: registration, rounds and results as events.
+
+Why a separate aggregate from ``Game``: a tournament has no hidden
+information, no chance and no hash chain; it only orders facts (who entered,
+who sat where, who finished where).  Games stay independent aggregates, and a
+tournament refers to them by id.
+
+The two-step round is deliberate: :meth:`Tournament.plan_round` computes the
+next pairing without recording anything, the service creates one game per
+table, and :meth:`Tournament.start_round` records the tables with their game
+ids.  :meth:`Tournament.record_result` is idempotent (same game again: no-op,
+``False``), which makes the results policy exactly-once under redelivery.
+
+All invariants are checked in the command methods; each event's ``apply``
+only folds the fact into a frozen :class:`TournamentState`, so replaying the
+events rebuilds equal state.  Payload fields are str, int, dicts of JSON
+values, tuples of those and small :class:`domain.core.Model` values, so
+:mod:`domain.tournament.codec` can store them as canonical JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.core import IllegalCommandError, InvalidCommandError, Model
+from domain.games import find_game
+from domain.tournament.pairing import Pairing, PlayerId, round_robin_schedule
+from domain.tournament.rules import check_player_id, parse_creation, parse_round
+from domain.tournament.standings import StandingRow, is_competition_ranking
+from domain.tournament.state import TableAssignment, TournamentState
+
+
+class Tournament(Aggregate):
+    """A tournament of one game type, rebuilt by replaying its events."""
+
+    class Created(Aggregate.Created):
+        name: str
+        game_type: str
+        setup: dict[str, Any]
+        format: str
+        rounds: int
+        table_size: int
+
+    class PlayerRegistered(Aggregate.Event):
+        player_id: str
+
+        def apply(self, tournament: Tournament) -> None:
+            tournament.state = tournament.state.registered(self.player_id)
+
+    class PlayerWithdrawn(Aggregate.Event):
+        player_id: str
+
+        def apply(self, tournament: Tournament) -> None:
+            tournament.state = tournament.state.withdrew(self.player_id)
+
+    class RoundStarted(Aggregate.Event):
+        round: int
+        tables: tuple[TableAssignment, ...]
+        byes: tuple[str, ...]
+
+        def apply(self, tournament: Tournament) -> None:
+            tournament.state = tournament.state.started(
+                self.round, self.tables, self.byes
+            )
+
+    class ResultRecorded(Aggregate.Event):
+        round: int
+        game_id: str
+        ranks: tuple[int, ...]
+
+        def apply(self, tournament: Tournament) -> None:
+            state = tournament.state.recorded(self.round, self.game_id, self.ranks)
+            tournament.state = state
+
+    class TournamentFinished(Aggregate.Event):
+        def apply(self, tournament: Tournament) -> None:
+            tournament.state = tournament.state.ended()
+
+    def __init__(
+        self,
+        name: str,
+        game_type: str,
+        setup: dict[str, Any],
+        format: str,
+        rounds: int,
+        table_size: int,
+    ) -> None:
+        self.state = TournamentState(
+            name=name,
+            game_type=game_type,
+            setup=dict(setup),
+            format=format,  # type: ignore[arg-type]
+            rounds=rounds,
+            table_size=table_size,
+        )
+
+    # ------------------------------------------------------------ creation
+
+    @classmethod
+    def create(
+        cls,
+        name: str,
+        game_type: str,
+        format: str,
+        rounds: int,
+        table_size: int = 2,
+        setup: dict[str, Any] | None = None,
+        tournament_id: Any = None,
+    ) -> Tournament:
+        """Create a tournament.
+
+        ``round_robin`` and ``swiss`` need ``table_size == 2``; ``swiss_ffa``
+        needs 3-5.  A round robin's ``rounds`` is 0 ("the whole schedule") or
+        must equal the schedule's length when round 1 starts.  ``setup`` holds
+        the game's other setup fields and is validated for every table size
+        that can occur.
+
+        :raises InvalidCommandError: on any malformed argument.
+        """
+        fields = parse_creation(name, game_type, format, rounds, table_size, setup)
+        return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
+
+    # ------------------------------------------------------------ commands
+
+    def register(self, player_id: PlayerId) -> None:
+        """Register a player before round 1.
+
+        :raises InvalidCommandError: on an empty player id.
+        :raises IllegalCommandError: ``tournament.registration-closed``,
+            ``tournament.already-registered``.
+        """
+        check_player_id(player_id)
+        if self.state.round_records or self.state.finished:
+            raise IllegalCommandError(
+                "tournament.registration-closed", "round 1 has started"
+            )
+        if player_id in self.state.players:
+            raise IllegalCommandError(
+                "tournament.already-registered", f"{player_id} is registered"
+            )
+        self.trigger_event(self.PlayerRegistered, player_id=player_id)
+
+    def withdraw(self, player_id: PlayerId) -> None:
+        """Withdraw a player: not paired in later rounds; past games still count.
+
+        :raises IllegalCommandError: ``tournament.not-registered``,
+            ``tournament.already-withdrawn``, ``tournament.finished``.
+        """
+        check_player_id(player_id)
+        self._check_not_finished()
+        if player_id not in self.state.players:
+            raise IllegalCommandError(
+                "tournament.not-registered", f"{player_id} is not registered"
+            )
+        if player_id in self.state.withdrawn:
+            raise IllegalCommandError(
+                "tournament.already-withdrawn", f"{player_id} has withdrawn"
+            )
+        self.trigger_event(self.PlayerWithdrawn, player_id=player_id)
+
+    def plan_round(self) -> Pairing:
+        """The next round's pairing, computed from the current state, not recorded.
+
+        :raises IllegalCommandError: ``tournament.finished``,
+            ``tournament.round-incomplete``, ``tournament.no-rounds-left``,
+            ``tournament.not-enough-players``, ``tournament.round-robin-rounds``.
+        """
+        self._check_can_start()
+        return self.state.plan()
+
+    def start_round(
+        self, tables: Sequence[TableAssignment], byes: Sequence[PlayerId] = ()
+    ) -> int:
+        """Record the next round: its tables (with their games) and byes.
+
+        The tables need not equal :meth:`plan_round` (an organiser may pair by
+        hand), but every active player must be seated or have a bye exactly
+        once, tables must be numbered 1..k, fit the table sizes, and use fresh
+        game ids.  Returns the round number.
+
+        :raises InvalidCommandError: when the tables or byes are malformed.
+        :raises IllegalCommandError: as :meth:`plan_round`.
+        """
+        self._check_can_start()
+        tables, byes = parse_round(self.state, tables, byes)
+        round_ = self.state.current_round + 1
+        self.trigger_event(self.RoundStarted, round=round_, tables=tables, byes=byes)
+        self._finish_if_complete()
+        return round_
+
+    def record_result(self, game_id: str, ranks: Sequence[int]) -> bool:
+        """Record a finished table's ranks (``ranks[seat]``, 1 is best, ties share).
+
+        Idempotent: the same game again is a no-op returning ``False``.  The
+        last result of the last round finishes the tournament.
+
+        :raises InvalidCommandError: for an unknown game or malformed ranks.
+        :raises IllegalCommandError: ``tournament.result-conflict`` when the
+            game already has *different* ranks.
+        """
+        found = self.state.find_table(str(game_id))
+        if found is None:
+            raise InvalidCommandError(
+                f"game {game_id} is not a table of this tournament"
+            )
+        record, table = found
+        ranks = tuple(int(r) for r in ranks)
+        if len(ranks) != len(table.players) or not is_competition_ranking(ranks):
+            raise InvalidCommandError(f"ranks {ranks} do not rank the table's players")
+        previous = record.result_of(table.game_id)
+        if previous is not None:
+            if previous.ranks != ranks:
+                raise IllegalCommandError(
+                    "tournament.result-conflict",
+                    f"game {game_id} already has ranks {previous.ranks}",
+                )
+            return False
+        self.trigger_event(
+            self.ResultRecorded, round=record.round, game_id=table.game_id, ranks=ranks
+        )
+        self._finish_if_complete()
+        return True
+
+    def finish(self) -> None:
+        """End the tournament early, between rounds.
+
+        :raises IllegalCommandError: ``tournament.finished``,
+            ``tournament.round-incomplete``.
+        """
+        self._check_not_finished()
+        self._check_round_complete()
+        self.trigger_event(self.TournamentFinished)
+
+    # ------------------------------------------------------------ queries
+
+    def standings(self) -> tuple[StandingRow, ...]:
+        """Current standings (see :mod:`domain.tournament.standings`)."""
+        return self.state.standings()
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state.finished
+
+    def game_setup(self, players: int) -> Model:
+        """The setup of a game at a table of ``players`` (the service creates it)."""
+        ruleset = find_game(self.state.game_type)
+        return ruleset.setup_model.model_validate(
+            {**self.state.setup, "players": players}
+        )
+
+    # ------------------------------------------------------------ checks
+
+    def _check_not_finished(self) -> None:
+        if self.state.finished:
+            raise IllegalCommandError(
+                "tournament.finished", "the tournament has finished"
+            )
+
+    def _check_round_complete(self) -> None:
+        if self.state.is_round_in_progress:
+            raise IllegalCommandError(
+                "tournament.round-incomplete",
+                f"round {self.state.current_round} still has games without results",
+            )
+
+    def _check_can_start(self) -> None:
+        self._check_not_finished()
+        self._check_round_complete()
+        state = self.state
+        if len(state.active_players) < 2:
+            raise IllegalCommandError(
+                "tournament.not-enough-players", "need 2 active players"
+            )
+        if state.format == "round_robin":
+            scheduled = len(round_robin_schedule(state.round_robin_players))
+            if state.rounds not in (0, scheduled):
+                raise IllegalCommandError(
+                    "tournament.round-robin-rounds",
+                    f"a round robin of these players has {scheduled} rounds, not {state.rounds}",
+                )
+        if state.current_round >= state.total_rounds:
+            raise IllegalCommandError(
+                "tournament.no-rounds-left",
+                f"all {state.total_rounds} rounds have started",
+            )
+
+    def _finish_if_complete(self) -> None:
+        if not self.state.finished and self.state.is_all_played:
+            self.trigger_event(self.TournamentFinished)

@@ -1,0 +1,273 @@
+import datetime
+
+from google.protobuf import any_pb2 as _any_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("game_type", "setup", "entropy", "player_ids")
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    ENTROPY_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
+    game_type: str
+    setup: _any_pb2.Any
+    entropy: _containers.RepeatedScalarFieldContainer[str]
+    player_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., entropy: _Optional[_Iterable[str]] = ..., player_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PlayerToken(_message.Message):
+    __slots__ = ("player", "seats", "token")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    token: str
+    def __init__(self, player: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game", "tokens")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    tokens: _containers.RepeatedCompositeFieldContainer[PlayerToken]
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[PlayerToken, _Mapping]]] = ...) -> None: ...
+
+class SubmitMoveRequest(_message.Message):
+    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    command_id: str
+    move: _any_pb2.Any
+    seat: int
+    expected_version: int
+    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class SubmitMoveResponse(_message.Message):
+    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position")
+    FIRST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    first_version: int
+    last_version: int
+    replayed: bool
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    game: GameSummary
+    log_position: int
+    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ...) -> None: ...
+
+class GetGameRequest(_message.Message):
+    __slots__ = ("game_id", "at_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    at_version: int
+    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ...) -> None: ...
+
+class GetGameResponse(_message.Message):
+    __slots__ = ("game", "view")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    game: GameSummary
+    view: _any_pb2.Any
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
+
+class Outcome(_message.Message):
+    __slots__ = ("termination", "ranks", "scores", "winners", "reason")
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    termination: str
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    reason: str
+    def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    YOUR_SEATS_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    REVEALED_SEED_FIELD_NUMBER: _ClassVar[int]
+    HEAD_HASH_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game_type: str
+    players: int
+    seats: int
+    version: int
+    status: str
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    content: str
+    seed_commitment: str
+    outcome: Outcome
+    created_at: _timestamp_pb2.Timestamp
+    your_seats: _containers.RepeatedScalarFieldContainer[int]
+    role: str
+    setup: _any_pb2.Any
+    revealed_seed: str
+    head_hash: str
+    player_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListLegalMovesRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "page_size", "page_token")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    page_size: int
+    page_token: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListLegalMovesResponse(_message.Message):
+    __slots__ = ("moves", "next_page_token", "version", "seat")
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
+    next_page_token: str
+    version: int
+    seat: int
+    def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class StreamGameEventsRequest(_message.Message):
+    __slots__ = ("game_id", "after_version", "stop_at_head")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    STOP_AT_HEAD_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    after_version: int
+    stop_at_head: bool
+    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    HASH_FIELD_NUMBER: _ClassVar[int]
+    PREV_HASH_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    version: int
+    type: str
+    payload: _any_pb2.Any
+    timestamp: _timestamp_pb2.Timestamp
+    hash: str
+    prev_hash: str
+    actor: int
+    decision: int
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ...) -> None: ...
+
+class GameCreated(_message.Message):
+    __slots__ = ("game_type", "setup", "seats", "seed_commitment", "rng_scheme", "entropy", "content", "player_ids")
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    RNG_SCHEME_FIELD_NUMBER: _ClassVar[int]
+    ENTROPY_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
+    game_type: str
+    setup: _any_pb2.Any
+    seats: int
+    seed_commitment: str
+    rng_scheme: str
+    entropy: _containers.RepeatedScalarFieldContainer[str]
+    content: str
+    player_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seats: _Optional[int] = ..., seed_commitment: _Optional[str] = ..., rng_scheme: _Optional[str] = ..., entropy: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GameConcluded(_message.Message):
+    __slots__ = ("outcome", "seed")
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    outcome: Outcome
+    seed: str
+    def __init__(self, outcome: _Optional[_Union[Outcome, _Mapping]] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "game_type")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    game_type: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game_type: _Optional[str] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListGameTypesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GameType(_message.Message):
+    __slots__ = ("name", "title", "min_players", "max_players", "setup_message", "move_message", "event_message", "view_message", "content")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SETUP_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    EVENT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    VIEW_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    setup_message: str
+    move_message: str
+    event_message: str
+    view_message: str
+    content: str
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., setup_message: _Optional[str] = ..., move_message: _Optional[str] = ..., event_message: _Optional[str] = ..., view_message: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
+
+class ListGameTypesResponse(_message.Message):
+    __slots__ = ("game_types",)
+    GAME_TYPES_FIELD_NUMBER: _ClassVar[int]
+    game_types: _containers.RepeatedCompositeFieldContainer[GameType]
+    def __init__(self, game_types: _Optional[_Iterable[_Union[GameType, _Mapping]]] = ...) -> None: ...

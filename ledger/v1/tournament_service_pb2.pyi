@@ -1,0 +1,209 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class CreateTournamentRequest(_message.Message):
+    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SETUP_JSON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    game_type: str
+    format: str
+    rounds: int
+    table_size: int
+    setup_json: str
+    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ...) -> None: ...
+
+class CreateTournamentResponse(_message.Message):
+    __slots__ = ("tournament", "organiser_token")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    ORGANISER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament: TournamentSummary
+    organiser_token: str
+    def __init__(self, tournament: _Optional[_Union[TournamentSummary, _Mapping]] = ..., organiser_token: _Optional[str] = ...) -> None: ...
+
+class RegisterPlayerRequest(_message.Message):
+    __slots__ = ("tournament_id", "player_id")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    player_id: str
+    def __init__(self, tournament_id: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
+
+class RegisterPlayerResponse(_message.Message):
+    __slots__ = ("player_id", "player_token")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    player_token: str
+    def __init__(self, player_id: _Optional[str] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class WithdrawPlayerRequest(_message.Message):
+    __slots__ = ("tournament_id", "player_id")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    player_id: str
+    def __init__(self, tournament_id: _Optional[str] = ..., player_id: _Optional[str] = ...) -> None: ...
+
+class StartRoundRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class GetTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class TournamentSummary(_message.Message):
+    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_ROUND_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    game_type: str
+    format: str
+    rounds: int
+    table_size: int
+    players: _containers.RepeatedScalarFieldContainer[str]
+    withdrawn: _containers.RepeatedScalarFieldContainer[str]
+    current_round: int
+    status: str
+    version: int
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+
+class Table(_message.Message):
+    __slots__ = ("table", "players", "game_id", "ranks", "finished")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    table: int
+    players: _containers.RepeatedScalarFieldContainer[str]
+    game_id: str
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    finished: bool
+    def __init__(self, table: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., game_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., finished: _Optional[bool] = ...) -> None: ...
+
+class Round(_message.Message):
+    __slots__ = ("round", "tables", "byes")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    tables: _containers.RepeatedCompositeFieldContainer[Table]
+    byes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, round: _Optional[int] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., byes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListRoundsRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class ListRoundsResponse(_message.Message):
+    __slots__ = ("rounds",)
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    rounds: _containers.RepeatedCompositeFieldContainer[Round]
+    def __init__(self, rounds: _Optional[_Iterable[_Union[Round, _Mapping]]] = ...) -> None: ...
+
+class GetPairingsRequest(_message.Message):
+    __slots__ = ("tournament_id", "round")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    round: int
+    def __init__(self, tournament_id: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
+
+class GetStandingsRequest(_message.Message):
+    __slots__ = ("tournament_id", "min_log_position")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    min_log_position: int
+    def __init__(self, tournament_id: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+
+class StandingRow(_message.Message):
+    __slots__ = ("rank", "player_id", "points", "buchholz", "played", "wins", "draws", "losses", "withdrawn", "byes")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    BUCHHOLZ_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    player_id: str
+    points: float
+    buchholz: float
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    withdrawn: bool
+    byes: int
+    def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., points: _Optional[float] = ..., buchholz: _Optional[float] = ..., played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., withdrawn: _Optional[bool] = ..., byes: _Optional[int] = ...) -> None: ...
+
+class Standings(_message.Message):
+    __slots__ = ("tournament_id", "round", "rows", "tie_breaks", "status")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    round: int
+    rows: _containers.RepeatedCompositeFieldContainer[StandingRow]
+    tie_breaks: _containers.RepeatedScalarFieldContainer[str]
+    status: str
+    def __init__(self, tournament_id: _Optional[str] = ..., round: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[StandingRow, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., status: _Optional[str] = ...) -> None: ...
+
+class GetMyGamesRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class MyGame(_message.Message):
+    __slots__ = ("round", "game_id", "seats", "seat_token")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    game_id: str
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    seat_token: str
+    def __init__(self, round: _Optional[int] = ..., game_id: _Optional[str] = ..., seats: _Optional[_Iterable[int]] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class GetMyGamesResponse(_message.Message):
+    __slots__ = ("player_id", "games")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    games: _containers.RepeatedCompositeFieldContainer[MyGame]
+    def __init__(self, player_id: _Optional[str] = ..., games: _Optional[_Iterable[_Union[MyGame, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,137 @@
+"""Ratings per game type with openskill's Plackett-Luce model.
+
+Why a projection: ratings are a pure function of the ordered log, so a
+rebuild replays the same games in the same order and reproduces every rating
+exactly.  Only games created with ``player_ids`` are rated.  Tied ranks are
+shared (openskill treats equal ranks as a tie).  A cooperative game (outcome
+``team_won``/``team_lost``) rates the whole team against a pseudo-player
+``scenario:<game_type>`` that stands for the adventure's difficulty.
+Every history row points to the game and the event that caused it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from openskill.models import PlackettLuce
+
+from domain.games import find_game
+from projections.base import LogEvent, View
+
+MODEL = PlackettLuce()
+COOPERATIVE = {"team_won", "team_lost"}
+
+
+def scenario_id(game_type: str) -> str:
+    return f"scenario:{game_type}"
+
+
+def player_ranks(outcome: dict[str, Any], groups: Sequence[Sequence[int]]) -> list[int]:
+    """A player's rank is the best rank among the seats they control."""
+    return [min(outcome["ranks"][s] for s in seats) for seats in groups]
+
+
+class RatingsView(View):
+    name = "ratings"
+    schema_version = 1
+    topics = ("ledger.GameCreated", "ledger.GameConcluded")
+    tables = ("ratings_games", "ratings_current", "ratings_history")
+    ddl = """
+    CREATE TABLE IF NOT EXISTS ratings_games (
+        game_id uuid PRIMARY KEY, game_type text NOT NULL, player_ids text[] NOT NULL, seat_groups jsonb NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ratings_current (
+        game_type text NOT NULL, player_id text NOT NULL, mu double precision NOT NULL,
+        sigma double precision NOT NULL, ordinal double precision NOT NULL, games int NOT NULL,
+        PRIMARY KEY (game_type, player_id)
+    );
+    CREATE INDEX IF NOT EXISTS ratings_current_board ON ratings_current (game_type, ordinal DESC, player_id);
+    CREATE TABLE IF NOT EXISTS ratings_history (
+        position bigint NOT NULL, game_type text NOT NULL, player_id text NOT NULL, game_id uuid NOT NULL,
+        event_version bigint NOT NULL, rank int NOT NULL,
+        mu_before double precision NOT NULL, sigma_before double precision NOT NULL,
+        mu double precision NOT NULL, sigma double precision NOT NULL, ordinal double precision NOT NULL,
+        PRIMARY KEY (game_type, player_id, position)
+    );
+    """
+
+    def apply(self, curs: Any, events: Sequence[LogEvent]) -> None:
+        ratings: dict[tuple[str, str], tuple[float, float, int]] = {}
+        history: list[tuple[Any, ...]] = []
+        for event in events:
+            if event.type == "ledger.GameCreated":
+                body = event.body
+                if body.get("player_ids"):
+                    ruleset = find_game(body["game_type"])
+                    groups = ruleset.players_seats(ruleset.setup_model.model_validate(body["setup"]))
+                    curs.execute(
+                        "INSERT INTO ratings_games VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                        (event.game_id, body["game_type"], body["player_ids"], _json([list(g) for g in groups])),
+                    )
+            else:
+                curs.execute("SELECT * FROM ratings_games WHERE game_id = %s", (event.game_id,))
+                game = curs.fetchone()
+                if game is not None:
+                    history.extend(self._rate(curs, ratings, game, event))
+        curs.executemany(
+            "INSERT INTO ratings_current (game_type, player_id, mu, sigma, ordinal, games)"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (game_type, player_id) DO UPDATE SET"
+            " mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal, games = EXCLUDED.games",
+            [(gt, pid, mu, sigma, mu - 3 * sigma, n) for (gt, pid), (mu, sigma, n) in ratings.items()],
+        )
+        curs.executemany("INSERT INTO ratings_history VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)", history)
+
+    def _current(self, curs: Any, cache: dict, game_type: str, player_id: str) -> tuple[float, float, int]:
+        key = (game_type, player_id)
+        if key not in cache:
+            curs.execute(
+                "SELECT mu, sigma, games FROM ratings_current WHERE game_type = %s AND player_id = %s", key
+            )
+            row = curs.fetchone()
+            default = MODEL.rating()
+            cache[key] = (row["mu"], row["sigma"], row["games"]) if row else (default.mu, default.sigma, 0)
+        return cache[key]
+
+    def _rate(self, curs: Any, cache: dict, game: dict, event: LogEvent) -> list[tuple[Any, ...]]:
+        outcome = event.body["outcome"]
+        game_type, players = game["game_type"], list(game["player_ids"])
+        if outcome["termination"] in COOPERATIVE:
+            entrants = [players, [scenario_id(game_type)]]
+            ranks = [1, 2] if outcome["termination"] == "team_won" else [2, 1]
+        else:
+            entrants = [[p] for p in players]
+            ranks = player_ranks(outcome, game["seat_groups"])
+        before = {p: self._current(curs, cache, game_type, p) for team in entrants for p in team}
+        teams = [[MODEL.create_rating([before[p][0], before[p][1]], name=p) for p in team] for team in entrants]
+        rated = MODEL.rate(teams, ranks=ranks)
+        rows = []
+        for team, new_team, rank in zip(entrants, rated, ranks):
+            for player, new in zip(team, new_team):
+                mu0, sigma0, n = before[player]
+                cache[(game_type, player)] = (new.mu, new.sigma, n + 1)
+                rows.append((event.position, game_type, player, event.game_id, event.version, rank,
+                             mu0, sigma0, new.mu, new.sigma, new.mu - 3 * new.sigma))
+        return rows
+
+
+def _json(value: Any) -> Any:
+    from psycopg.types.json import Jsonb
+
+    return Jsonb(value)
+
+
+def leaderboard(curs: Any, game_type: str, limit: int, offset: int) -> list[dict[str, Any]]:
+    curs.execute(
+        "SELECT player_id, mu, sigma, ordinal, games FROM ratings_current WHERE game_type = %s"
+        " AND player_id NOT LIKE 'scenario:%%' ORDER BY ordinal DESC, player_id LIMIT %s OFFSET %s",
+        (game_type, limit, offset),
+    )
+    return list(curs.fetchall())
+
+
+def history(curs: Any, game_type: str, player_id: str, limit: int, offset: int) -> list[dict[str, Any]]:
+    curs.execute(
+        "SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s ORDER BY position LIMIT %s OFFSET %s",
+        (game_type, player_id, limit, offset),
+    )
+    return list(curs.fetchall())

@@ -1,0 +1,209 @@
+"""Runs views over the ledger's log: catch up in batches, then follow live.
+
+Exactly-once, even with several runners and crashes:
+
+- each batch is one transaction that locks the view's tracking row
+  (``SELECT ... FOR UPDATE``), reads events after the tracked position,
+  applies them and moves the position; a second runner blocks on the lock and
+  then sees the new position, so it cannot apply the same events again;
+- a crash mid-batch rolls the whole batch back, rows and position together;
+- the event store takes a table lock for each insert, so notification ids
+  become visible in order and reading ``> position`` never skips an event
+  that commits later.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import psycopg
+from prometheus_client import Gauge
+
+from projections.base import LogEvent, View
+
+log = logging.getLogger(__name__)
+
+TRACKING_DDL = """
+CREATE TABLE IF NOT EXISTS projection_tracking (
+    view text PRIMARY KEY,
+    position bigint NOT NULL DEFAULT 0,
+    schema_version int NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+);
+"""
+
+LAG = Gauge("ledger_projection_lag_events", "Events in the log not yet applied by the view", ["view"])
+POSITION = Gauge("ledger_projection_position", "Last log position applied by the view", ["view"])
+
+
+@dataclass(frozen=True)
+class ViewStatus:
+    view: str
+    position: int
+    head: int
+
+    @property
+    def lag(self) -> int:
+        return max(0, self.head - self.position)
+
+
+class ViewRunner:
+    """Applies the log to one view."""
+
+    def __init__(self, datastore: Any, view: View, events_table: str = "ledger_events", batch_size: int = 500):
+        self.datastore = datastore
+        self.view = view
+        self.events_table = events_table
+        self.batch_size = batch_size
+
+    def ensure_tables(self) -> None:
+        """Create tables; rebuild from scratch if the view's schema version changed."""
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute("SELECT pg_advisory_xact_lock(7302)")
+            curs.execute(TRACKING_DDL)
+            self.view.create(curs)
+            curs.execute("SELECT schema_version FROM projection_tracking WHERE view = %s", (self.view.name,))
+            row = curs.fetchone()
+            if row is None:
+                curs.execute(
+                    "INSERT INTO projection_tracking (view, position, schema_version) VALUES (%s, 0, %s)",
+                    (self.view.name, self.view.schema_version),
+                )
+            elif row["schema_version"] != self.view.schema_version:
+                log.warning("view %s changed schema: rebuilding", self.view.name)
+                self.view.reset(curs)
+                curs.execute(
+                    "UPDATE projection_tracking SET position = 0, schema_version = %s WHERE view = %s",
+                    (self.view.schema_version, self.view.name),
+                )
+
+    def step(self, before_commit: Callable[[], None] | None = None) -> int:
+        """Apply one batch; returns how many log positions it advanced."""
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute("SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE", (self.view.name,))
+            position = curs.fetchone()["position"]
+            curs.execute(f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}")
+            head = curs.fetchone()["head"]
+            params: list[Any] = [position, head]
+            sql = (
+                f"SELECT notification_id, originator_id, originator_version, topic, state FROM {self.events_table}"
+                " WHERE notification_id > %s AND notification_id <= %s"
+            )
+            if self.view.topics:
+                sql += " AND topic = ANY(%s)"
+                params.append(list(self.view.topics))
+            sql += " ORDER BY notification_id LIMIT %s"
+            params.append(self.batch_size)
+            curs.execute(sql, params)
+            rows = curs.fetchall()
+            events = [
+                LogEvent(r["notification_id"], r["originator_id"], r["originator_version"], r["topic"], bytes(r["state"]))
+                for r in rows
+            ]
+            if events:
+                self.view.apply(curs, events)
+            full = len(rows) == self.batch_size
+            new_position = events[-1].position if full else head
+            if new_position != position:
+                curs.execute(
+                    "UPDATE projection_tracking SET position = %s, updated_at = now() WHERE view = %s",
+                    (new_position, self.view.name),
+                )
+            if before_commit is not None:
+                before_commit()
+        POSITION.labels(self.view.name).set(new_position)
+        LAG.labels(self.view.name).set(max(0, head - new_position))
+        return new_position - position
+
+    def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Apply everything committed so far; ``progress(position, head)`` per batch."""
+        total = 0
+        while True:
+            advanced = self.step()
+            total += advanced
+            if progress is not None:
+                status = self.status()
+                progress(status.position, status.head)
+            if advanced == 0:
+                return total
+
+    def status(self) -> ViewStatus:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute("SELECT position FROM projection_tracking WHERE view = %s", (self.view.name,))
+            row = curs.fetchone()
+            curs.execute(f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}")
+            head = curs.fetchone()["head"]
+        return ViewStatus(self.view.name, row["position"] if row else 0, head)
+
+    def reset(self) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute("SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE", (self.view.name,))
+            self.view.reset(curs)
+            curs.execute("UPDATE projection_tracking SET position = 0 WHERE view = %s", (self.view.name,))
+
+
+class Projector:
+    """Runs every view in one background thread, woken by the log's NOTIFY."""
+
+    def __init__(self, runners: Sequence[ViewRunner], listen_url: str | None, channel: str = "ledger_events"):
+        self.runners = list(runners)
+        self._listen_url = listen_url
+        self._channel = channel
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        for runner in self.runners:
+            runner.ensure_tables()
+        self._threads = [threading.Thread(target=self._loop, name="projector", daemon=True)]
+        if self._listen_url:
+            self._threads.append(threading.Thread(target=self._listen, name="projector-listen", daemon=True))
+        for thread in self._threads:
+            thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        for thread in self._threads:
+            thread.join(5)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()
+            busy = False
+            for runner in self.runners:
+                try:
+                    busy = runner.step() > 0 or busy
+                except Exception:  # noqa: BLE001 - keep the other views alive
+                    log.exception("view %s failed a batch; retrying", runner.view.name)
+                    time.sleep(1)
+            if not busy:
+                self._wake.wait(1.0)
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._listen_url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {self._channel}")
+                    while not self._stop.is_set():
+                        for _ in conn.notifies(timeout=1.0):
+                            self._wake.set()
+            except Exception as exc:  # noqa: BLE001 - reconnect
+                log.warning("projector lost its LISTEN connection: %s", exc)
+                self._stop.wait(1.0)
+
+
+def wait_for_position(runners: Sequence[ViewRunner], position: int, timeout: float) -> bool:
+    """Read-your-writes: block until every view has applied ``position`` (or time out)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if all(r.status().position >= position for r in runners):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)

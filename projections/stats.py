@@ -1,0 +1,233 @@
+"""Statistics read model: one row per game, per seat result and per seat facet.
+
+Why the view only subscribes to ``GameCreated`` and ``GameConcluded``: every
+statistic here is about finished games, and a game's events are only useful
+together (moves, final state, facets).  So the runner's SQL filter skips the
+bulk of the log, and at conclusion the view reads that game's rows once
+(``ledger_events`` by primary key, inside the runner's transaction, so a
+rebuild sees exactly the same rows).  Counting event by event instead would
+need an upsert per game per batch and a decoded state kept across batches.
+
+Why snapshots: ``facts(setup, final_state)`` needs the final state.  The
+ledger already stores periodic snapshots of the same state, so the view starts
+from the newest one and evolves only the tail (falls back to a full replay
+from ``initial_state`` when there is none, or with ``use_snapshots=False``;
+both give identical rows, which a test checks).  Game payloads are decoded
+only when the ruleset has a facts or event-facet hook; Thorgal gets the
+generic columns only.
+
+Conventions:
+
+- ``events`` counts the game's decided events; ``moves`` counts decisions
+  taken by a seat (the first event of a decision has version ``decision + 1``;
+  the opening decision has no actor).
+- ``first_player`` is ``facts.first_player``, else the value of a
+  ``first_player`` event facet (Thalara keeps the first player only in its
+  event), else NULL.
+- ``stats_seat_facets`` holds the seat facets of ``facts`` (count 1) and the
+  seat's event facets with their counts, so one query gives win rate by
+  character, clan, land types, character played or card played.
+- ``stats_facet_counts`` totals event facets of finished games (seat -1 for
+  facets without a seat).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, Sequence
+
+from domain.core import GameFacts
+from domain.games import find_game
+from projections.base import LogEvent, View
+
+CREATED = "ledger.GameCreated"
+CONCLUDED = "ledger.GameConcluded"
+NO_SEAT = -1
+
+
+class StatsView(View):
+    name = "stats"
+    schema_version = 1
+    topics = (CREATED, CONCLUDED)
+    tables = ("stats_games", "stats_seat_results", "stats_seat_facets", "stats_facet_counts")
+    ddl = """
+    CREATE TABLE IF NOT EXISTS stats_games (
+        game_id uuid PRIMARY KEY, game_type text NOT NULL, players int NOT NULL, seats int NOT NULL,
+        player_ids text[] NOT NULL, setup jsonb NOT NULL, created_position bigint NOT NULL,
+        created_at timestamptz NOT NULL, ended_position bigint, ended_at timestamptz,
+        events int, moves int, rounds int, first_player int, termination text,
+        ranks int[], scores int[], winners int[]
+    );
+    CREATE INDEX IF NOT EXISTS stats_games_type ON stats_games (game_type, ended_position);
+    CREATE TABLE IF NOT EXISTS stats_seat_results (
+        game_id uuid NOT NULL, game_type text NOT NULL, seat int NOT NULL, player_id text,
+        players int NOT NULL, rank int NOT NULL, score int NOT NULL, won boolean NOT NULL,
+        first boolean, ended_position bigint NOT NULL, PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX IF NOT EXISTS stats_seat_results_type ON stats_seat_results (game_type, players, seat);
+    CREATE INDEX IF NOT EXISTS stats_seat_results_player
+        ON stats_seat_results (player_id, ended_position) WHERE player_id IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS stats_seat_facets (
+        game_id uuid NOT NULL, game_type text NOT NULL, seat int NOT NULL, key text NOT NULL,
+        value text NOT NULL, count int NOT NULL, PRIMARY KEY (game_id, seat, key, value)
+    );
+    CREATE INDEX IF NOT EXISTS stats_seat_facets_key ON stats_seat_facets (game_type, key, value);
+    CREATE TABLE IF NOT EXISTS stats_facet_counts (
+        game_type text NOT NULL, key text NOT NULL, value text NOT NULL, seat int NOT NULL,
+        count bigint NOT NULL, PRIMARY KEY (game_type, key, value, seat)
+    );
+    """
+
+    def __init__(self, events_table: str = "ledger_events", snapshots_table: str = "ledger_snapshots",
+                 use_snapshots: bool = True) -> None:
+        self.events_table = events_table
+        self.snapshots_table = snapshots_table
+        self.use_snapshots = use_snapshots
+
+    def apply(self, curs: Any, events: Sequence[LogEvent]) -> None:
+        games: dict[Any, dict[str, Any]] = {}
+        created_rows = []
+        for event in events:
+            if event.type == CREATED:
+                body = event.body
+                ruleset = find_game(body["game_type"])
+                setup = ruleset.setup_model.model_validate(body["setup"])
+                players = len(ruleset.players_seats(setup))
+                games[event.game_id] = {"game_type": ruleset.name, "setup": body["setup"],
+                                        "player_ids": body.get("player_ids") or []}
+                created_rows.append((event.game_id, ruleset.name, players, body["seat_count"],
+                                     body.get("player_ids") or [], json.dumps(body["setup"]),
+                                     event.position, event.timestamp))
+        if created_rows:
+            curs.executemany(
+                "INSERT INTO stats_games (game_id, game_type, players, seats, player_ids, setup,"
+                " created_position, created_at) VALUES (%s,%s,%s,%s,%s,%s::jsonb,%s,%s) ON CONFLICT DO NOTHING",
+                created_rows,
+            )
+        ended = [e for e in events if e.type == CONCLUDED]
+        if not ended:
+            return
+        ids = [e.game_id for e in ended]
+        missing = [g for g in ids if g not in games]
+        if missing:
+            curs.execute("SELECT game_id, game_type, setup, player_ids FROM stats_games WHERE game_id = ANY(%s)",
+                         (missing,))
+            for row in curs.fetchall():
+                games[row["game_id"]] = {"game_type": row["game_type"], "setup": row["setup"],
+                                         "player_ids": list(row["player_ids"])}
+        logs = self._game_logs(curs, ids)
+        snapshots = self._snapshots(curs, ids) if self.use_snapshots else {}
+        updates, results, seat_facets = [], [], []
+        totals: Counter[tuple[str, str, str, int]] = Counter()
+        for event in ended:
+            game = games.get(event.game_id)
+            if game is None:  # created before this view existed in an older schema: skip
+                continue
+            summary = self._summarise(game, logs.get(event.game_id, []), snapshots.get(event.game_id))
+            self._rows(event, game, summary, updates, results, seat_facets, totals)
+        curs.executemany(
+            "UPDATE stats_games SET ended_position=%s, ended_at=%s, events=%s, moves=%s, rounds=%s,"
+            " first_player=%s, termination=%s, ranks=%s, scores=%s, winners=%s WHERE game_id=%s",
+            updates,
+        )
+        with curs.copy("COPY stats_seat_results (game_id, game_type, seat, player_id, players, rank, score,"
+                       " won, first, ended_position) FROM STDIN") as copy:
+            for row in results:
+                copy.write_row(row)
+        with curs.copy("COPY stats_seat_facets (game_id, game_type, seat, key, value, count) FROM STDIN") as copy:
+            for row in seat_facets:
+                copy.write_row(row)
+        rows = sorted(totals.items())
+        curs.execute(
+            "INSERT INTO stats_facet_counts (game_type, key, value, seat, count) SELECT * FROM unnest("
+            "%s::text[], %s::text[], %s::text[], %s::int[], %s::bigint[]) ON CONFLICT (game_type, key, value, seat)"
+            " DO UPDATE SET count = stats_facet_counts.count + EXCLUDED.count",
+            [[k[i] for k, _ in rows] for i in range(4)] + [[n for _, n in rows]],
+        )
+
+    def _game_logs(self, curs: Any, ids: list[Any]) -> dict[Any, list[tuple[int, str, bytes]]]:
+        curs.execute(
+            f"SELECT originator_id, originator_version, topic, state FROM {self.events_table}"
+            " WHERE originator_id = ANY(%s) AND topic NOT LIKE 'ledger.%%'"
+            " ORDER BY originator_id, originator_version",
+            (ids,),
+        )
+        logs: dict[Any, list[tuple[int, str, bytes]]] = {}
+        for r in curs.fetchall():
+            logs.setdefault(r["originator_id"], []).append((r["originator_version"], r["topic"], r["state"]))
+        return logs
+
+    def _snapshots(self, curs: Any, ids: list[Any]) -> dict[Any, tuple[int, bytes]]:
+        curs.execute(
+            f"SELECT DISTINCT ON (originator_id) originator_id, originator_version, state"
+            f" FROM {self.snapshots_table} WHERE originator_id = ANY(%s)"
+            " ORDER BY originator_id, originator_version DESC",
+            (ids,),
+        )
+        return {r["originator_id"]: (r["originator_version"], r["state"]) for r in curs.fetchall()}
+
+    def _summarise(self, game: dict[str, Any], log: list[tuple[int, str, bytes]],
+                   snapshot: tuple[int, bytes] | None) -> dict[str, Any]:
+        ruleset = find_game(game["game_type"])
+        hook = ruleset.event_facets
+        state = None
+        since = 0
+        if ruleset.facts is not None:
+            setup = ruleset.setup_model.model_validate(game["setup"])
+            if snapshot is not None:
+                since = snapshot[0]
+                state = ruleset.state_model.model_validate(json.loads(snapshot[1])["aggregate"]["state"])
+            else:
+                state = ruleset.initial_state(setup)
+        moves = 0
+        facets: Counter[tuple[int, str, str]] = Counter()
+        first_facet = None
+        for version, topic, raw in log:
+            body = json.loads(raw)["body"]
+            if body["actor"] is not None and version == body["decision"] + 1:
+                moves += 1
+            need_state = state is not None and version > since
+            if hook is None and not need_state:
+                continue
+            payload = ruleset.events_by_name[topic.partition(".")[2]].model_validate(body["payload"])
+            if need_state:
+                state = ruleset.evolve(state, payload)
+            if hook is not None:
+                for f in hook(payload):
+                    facets[(NO_SEAT if f.seat is None else f.seat, f.key, f.value)] += 1
+                    if f.key == "first_player" and first_facet is None:
+                        first_facet = int(f.value)
+        facts = ruleset.facts(ruleset.setup_model.model_validate(game["setup"]), state) if state is not None \
+            else GameFacts()
+        first = facts.first_player if facts.first_player is not None else first_facet
+        return {"events": len(log), "moves": moves, "facts": facts, "first": first, "facets": facets,
+                "ruleset": ruleset, "setup": game["setup"]}
+
+    def _rows(self, event: LogEvent, game: dict[str, Any], summary: dict[str, Any], updates: list,
+              results: list, seat_facets: list, totals: Counter) -> None:
+        outcome = event.body["outcome"]
+        facts: GameFacts = summary["facts"]
+        gid, gt = event.game_id, game["game_type"]
+        ruleset = summary["ruleset"]
+        groups = ruleset.players_seats(ruleset.setup_model.model_validate(game["setup"]))
+        owner = {seat: i for i, seats in enumerate(groups) for seat in seats}
+        pids = game["player_ids"]
+        first = summary["first"]
+        updates.append((event.position, event.timestamp, summary["events"], summary["moves"], facts.rounds,
+                        first, outcome["termination"], list(outcome["ranks"]), list(outcome["scores"]),
+                        list(outcome["winners"]), gid))
+        winners = set(outcome["winners"])
+        for seat, (rank, score) in enumerate(zip(outcome["ranks"], outcome["scores"])):
+            pid = pids[owner[seat]] if pids and seat in owner else None
+            results.append((gid, gt, seat, pid, len(groups), rank, score, seat in winners,
+                            None if first is None else seat == first, event.position))
+        per_seat: Counter[tuple[int, str, str]] = Counter()
+        for f in facts.seat_facets:
+            per_seat[(f.seat, f.key, f.value)] += 1
+        for (seat, key, value), n in summary["facets"].items():
+            totals[(gt, key, value, seat)] += n
+            if seat != NO_SEAT:
+                per_seat[(seat, key, value)] += n
+        for (seat, key, value), n in sorted(per_seat.items()):
+            seat_facets.append((gid, gt, seat, key, value, n))

@@ -1,0 +1,399 @@
+"""``GameLedger``: the eventsourcing Application that creates games and records moves.
+
+Load -> act -> save, as in the eventsourcing examples, plus the ledger's
+guarantees that need the database: idempotent command ids, optimistic
+concurrency with a bounded retry, seat tokens stored hashed, and the secret
+seed kept out of the event log until the game concludes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from domain.aggregate import Game, command_record
+from domain.core import Command, InvalidCommandError, Model, RuleError, Seat
+from domain.games import find_game
+from domain.integrity import canonical_json
+from services.group_commit import GroupCommitter
+from services.persistence import LedgerMapper
+
+MAX_ENTROPY = 8
+MAX_ENTROPY_LEN = 256
+MAX_COMMAND_ID_LEN = 128
+RETRIES = 4
+
+
+class GameNotFoundError(LookupError):
+    """Raised when no game has the requested id."""
+
+
+class ConcurrencyConflictError(RuntimeError):
+    """Raised when another move was recorded first and this one was not retried."""
+
+
+class CommandIdReusedError(ValueError):
+    """Raised when a command id is reused for a different move in the same game."""
+
+
+@dataclass(frozen=True)
+class SeatToken:
+    player: int
+    seats: tuple[Seat, ...]
+    token: str
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: UUID
+    version: int
+    tokens: tuple[SeatToken, ...]
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game_id: UUID
+    first_version: int
+    last_version: int
+    replayed: bool
+    log_position: int = 0
+    events: tuple[Any, ...] = ()
+    """The recorded ledger events (empty for a replayed command: read them)."""
+    game: Any = None
+    """The game right after this move (``None`` for a replayed command)."""
+
+
+@dataclass(frozen=True)
+class SeatGrant:
+    """What a seat token lets its holder do."""
+
+    game_id: UUID
+    player: int
+    seats: tuple[Seat, ...]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class GameLedger(Application[UUID]):
+    """Every game of every type, as event-sourced ``Game`` aggregates."""
+
+    name = "ledger"
+
+    def __init__(self, env: dict[str, str], snapshot_interval: int = 50) -> None:
+        env = {
+            "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder",
+            "IS_SNAPSHOTTING_ENABLED": "y",
+            "AGGREGATE_CACHE_MAXSIZE": "2000",
+            **env,
+        }
+        self.snapshotting_intervals = {Game: snapshot_interval}
+        self.env_for_peers = dict(env)
+        """Connection settings other applications on the same database reuse."""
+        super().__init__(env)
+        self._seeds: dict[UUID, bytes] = {}
+        self._latest: OrderedDict[UUID, Game] = OrderedDict()
+        self._latest_size = int(env.get("AGGREGATE_CACHE_MAXSIZE", "2000"))
+        self._committer = GroupCommitter(self.save)
+
+    def construct_mapper(self) -> LedgerMapper:
+        return LedgerMapper()
+
+    @property
+    def datastore(self) -> Any:
+        return self.recorder.datastore  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------ create
+
+    def create_game(
+        self,
+        game_type: str,
+        setup: dict[str, Any] | Model,
+        entropy: tuple[str, ...] = (),
+        player_ids: tuple[str, ...] = (),
+    ) -> CreatedGame:
+        """Create a game, returning each player's bearer token (shown only here).
+
+        :raises UnknownGameError: for an unregistered game type.
+        :raises InvalidCommandError: for a malformed setup or entropy.
+        """
+        ruleset = find_game(game_type)
+        parsed = setup if isinstance(setup, ruleset.setup_model) else _parse_setup(ruleset, setup)
+        if not ruleset.min_players <= parsed.players <= ruleset.max_players:
+            raise InvalidCommandError(
+                f"{ruleset.name} takes {ruleset.min_players}-{ruleset.max_players} players"
+            )
+        if len(entropy) > MAX_ENTROPY or any(len(e) > MAX_ENTROPY_LEN for e in entropy):
+            raise InvalidCommandError(
+                f"at most {MAX_ENTROPY} entropy strings of {MAX_ENTROPY_LEN} characters"
+            )
+        seed = secrets.token_bytes(32)
+        if any(len(p) > MAX_ENTROPY_LEN for p in player_ids):
+            raise InvalidCommandError(f"player ids are at most {MAX_ENTROPY_LEN} characters")
+        game = Game.create(ruleset, parsed, seed, tuple(entropy), player_ids=tuple(player_ids))
+        tokens = tuple(
+            SeatToken(player=i, seats=group, token=secrets.token_urlsafe(32))
+            for i, group in enumerate(ruleset.players_seats(parsed))
+        )
+        side = [
+            ("INSERT INTO ledger_game_secrets (game_id, seed) VALUES (%s, %s)", (game.id, seed)),
+            (
+                "INSERT INTO ledger_games (game_id, game_type, players, seats, content, version, player_ids)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (game.id, ruleset.name, parsed.players, game.seat_count, game.content, game.version,
+                 list(game.player_ids)),
+            ),
+            *[
+                (
+                    "INSERT INTO ledger_seat_tokens (token_hash, game_id, player, seats)"
+                    " VALUES (%s, %s, %s, %s)",
+                    (hash_token(t.token), game.id, t.player, list(t.seats)),
+                )
+                for t in tokens
+            ],
+        ]
+        self.save(game, side_effects=side)
+        self._seeds[game.id] = seed
+        return CreatedGame(game_id=game.id, version=game.version, tokens=tokens)
+
+    # ------------------------------------------------------------ moves
+
+    def submit(
+        self,
+        game_id: UUID,
+        command: Command,
+        actor: Seat,
+        command_id: str,
+        expected_version: int | None = None,
+    ) -> MoveResult:
+        """Decide and record one move, exactly once per ``command_id``.
+
+        Without ``expected_version`` a lost race is retried against the new
+        state (a simultaneous choice by another seat should not fail); with it,
+        a lost race is reported.
+
+        :raises GameNotFoundError, ConcurrencyConflictError, CommandIdReusedError:
+        :raises RuleError: when the rules refuse the move.
+        """
+        if not command_id or len(command_id) > MAX_COMMAND_ID_LEN:
+            raise InvalidCommandError(f"command_id must be 1-{MAX_COMMAND_ID_LEN} characters")
+        request_hash = hashlib.sha256(
+            canonical_json({"actor": actor, "command": command_record(command)})
+        ).hexdigest()
+        for attempt in range(RETRIES):
+            # The common path makes no read round trip: the game comes from the
+            # write cache, and a duplicate command id or a stale cache shows up
+            # as a conflict when saving, which is when we look things up.
+            game = self._for_write(game_id, fresh=attempt > 0 or expected_version is not None)
+            if expected_version is not None and game.version != expected_version:
+                previous = self._recorded_command(game_id, command_id, request_hash)
+                if previous is not None:
+                    return previous
+                raise ConcurrencyConflictError(
+                    f"game is at version {game.version}, not {expected_version}"
+                )
+            try:
+                new_events = game.act(command, actor, self.seed_of(game_id), command_id)
+            except RuleError:
+                previous = self._recorded_command(game_id, command_id, request_hash)
+                if previous is not None:
+                    return previous  # a retry of a move that was already recorded
+                raise
+            first, last = new_events[0].originator_version, new_events[-1].originator_version
+            side = [
+                (
+                    "INSERT INTO ledger_commands (game_id, command_id, actor, request_hash,"
+                    " first_version, last_version) VALUES (%s, %s, %s, %s, %s, %s)",
+                    (game_id, command_id, actor, request_hash, first, last),
+                ),
+                (
+                    "UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
+                    " winners = %s WHERE game_id = %s",
+                    (
+                        last,
+                        "ended" if game.is_over else "active",
+                        game.modified_on if game.is_over else None,
+                        list(game.outcome.winners) if game.outcome else None,
+                        game_id,
+                    ),
+                ),
+            ]
+            try:
+                recordings = self._committer.commit(game, side)
+            except IntegrityError:
+                self._latest.pop(game_id, None)
+                previous = self._recorded_command(game_id, command_id, request_hash)
+                if previous is not None:
+                    return previous
+                if expected_version is not None:
+                    raise ConcurrencyConflictError("another move was recorded first") from None
+                continue
+            self._remember(game)
+            return MoveResult(
+                game_id, first, last, replayed=False, log_position=recordings[-1].notification.id,
+                events=tuple(new_events), game=game,
+            )
+        raise ConcurrencyConflictError("too much contention on this game; retry the command")
+
+    def _for_write(self, game_id: UUID, fresh: bool) -> Game:
+        """The latest game this process saved (no round trip), or a fresh load."""
+        cached = None if fresh else self._latest.get(game_id)
+        if cached is None:
+            return self.load(game_id)
+        return _shell(cached)
+
+    def latest(self, game_id: UUID) -> Game:
+        """The game as this process last saw it (may lag another process's move;
+        for routing a move, never for answering a read)."""
+        return self._for_write(game_id, fresh=False)
+
+    def _remember(self, game: Game) -> None:
+        self._latest[game.id] = game
+        self._latest.move_to_end(game.id)
+        while len(self._latest) > self._latest_size:
+            self._latest.popitem(last=False)
+
+    def _recorded_command(
+        self, game_id: UUID, command_id: str, request_hash: str
+    ) -> MoveResult | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT c.request_hash, c.first_version, c.last_version, e.notification_id"
+                " FROM ledger_commands c JOIN ledger_events e"
+                " ON e.originator_id = c.game_id AND e.originator_version = c.last_version"
+                " WHERE c.game_id = %s AND c.command_id = %s",
+                (game_id, command_id),
+            )
+            row = curs.fetchone()
+        if row is None:
+            return None
+        if row["request_hash"] != request_hash:
+            raise CommandIdReusedError(
+                f"command_id {command_id!r} was already used for a different move"
+            )
+        return MoveResult(
+            game_id, row["first_version"], row["last_version"], replayed=True, log_position=row["notification_id"]
+        )
+
+    # ------------------------------------------------------------ reads
+
+    def load(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game now, or as it was at ``version`` (point-in-time).
+
+        Cached aggregates are shared, so a private shallow copy is returned:
+        states are immutable, only the aggregate shell and its pending list
+        change when a move is decided.
+
+        :raises GameNotFoundError:
+        """
+        try:
+            if version is not None:
+                return self.repository.get(game_id, version=version)
+            cached = self.repository.get(game_id, deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            raise GameNotFoundError(f"game {game_id} not found") from None
+        return _shell(cached)
+
+    def read_events(
+        self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Any]:
+        """Ledger events with ``after < version <= upto``, oldest first."""
+        return list(self.events.get(game_id, gt=after, lte=upto, limit=limit))
+
+    def read_records(self, game_id: UUID) -> list[tuple[int, str, bytes]]:
+        """The raw stored rows ``(version, type, record bytes)``, for audits."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                f"SELECT originator_version, topic, state FROM {self.recorder.events_table_name}"  # type: ignore[attr-defined]
+                " WHERE originator_id = %s ORDER BY originator_version",
+                (game_id,),
+            )
+            return [(r["originator_version"], r["topic"], bytes(r["state"])) for r in curs.fetchall()]
+
+    def frames(self, game_id: UUID, after: int, limit: int) -> list[tuple[Any, Game]]:
+        """Events after ``after`` with the game as it stood right after each one."""
+        events = self.read_events(game_id, after, None, limit)
+        if not events:
+            self.load(game_id)  # raises GameNotFoundError for an unknown game
+            return []
+        game = self.load(game_id, after) if after >= 1 else None
+        frames = []
+        for event in events:
+            game = event.mutate(game)
+            frames.append((event, _shell(game)))
+        return frames
+
+    def seed_of(self, game_id: UUID) -> bytes:
+        """The secret seed (server side only; revealed in the concluding event)."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute("SELECT seed FROM ledger_game_secrets WHERE game_id = %s", (game_id,))
+                row = curs.fetchone()
+            if row is None:
+                raise GameNotFoundError(f"game {game_id} not found")
+            seed = bytes(row["seed"])
+            if len(self._seeds) >= 100_000:
+                self._seeds.pop(next(iter(self._seeds)))
+            self._seeds[game_id] = seed
+        return seed
+
+    def grant_for_token(self, token: str) -> SeatGrant | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT game_id, player, seats FROM ledger_seat_tokens WHERE token_hash = %s",
+                (hash_token(token),),
+            )
+            row = curs.fetchone()
+        if row is None:
+            return None
+        return SeatGrant(row["game_id"], row["player"], tuple(row["seats"]))
+
+    def list_games(
+        self, limit: int, before: tuple[Any, UUID] | None = None, game_type: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Newest first, keyset-paginated on ``(created_at, game_id)``."""
+        where, params = [], []
+        if game_type:
+            where.append("game_type = %s")
+            params.append(game_type)
+        if before is not None:
+            where.append("(created_at, game_id) < (%s, %s)")
+            params.extend(before)
+        sql = "SELECT * FROM ledger_games"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
+        params.append(limit)
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(sql, params)
+            return list(curs.fetchall())
+
+
+def _shell(game: Game) -> Game:
+    """A private copy of a shared aggregate: states are immutable, so only the
+    shell and its pending-events list need copying before deciding a move."""
+    copy = object.__new__(Game)
+    copy.__dict__.update(game.__dict__)
+    copy._pending_events = []
+    return copy
+
+
+def _parse_setup(ruleset: Any, raw: dict[str, Any]) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return ruleset.setup_model.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in exc.errors()
+        )
+        raise InvalidCommandError(f"malformed {ruleset.name} setup: {problems}") from None

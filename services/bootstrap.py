@@ -1,0 +1,60 @@
+"""The composition root: settings -> database -> ledger application.
+
+Everything that reads the environment or decides which database to use lives
+here, so tests and the CLI build the same object graph with other settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from services.application import GameLedger
+from services.database import embedded_url, eventsourcing_env
+from services.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Wiring:
+    settings: Settings
+    database_url: str
+    ledger: GameLedger
+    admin_token: str
+
+
+def database_url(settings: Settings) -> str:
+    return settings.database_url or embedded_url(settings.data_dir)
+
+
+def admin_token(settings: Settings) -> str:
+    """The configured admin token, or one generated once and kept in data_dir."""
+    if settings.admin_token is not None:
+        return settings.admin_token.get_secret_value()
+    path: Path = settings.data_dir / "admin-token"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(token + "\n")
+    log.warning("generated an admin token in %s", path)
+    return token
+
+
+def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
+    url = url or database_url(settings)
+    env = eventsourcing_env(url, settings.pool_size)
+    env["AGGREGATE_CACHE_MAXSIZE"] = str(settings.cache_size)
+    return GameLedger(env, snapshot_interval=settings.snapshot_interval)
+
+
+def wire(settings: Settings | None = None) -> Wiring:
+    settings = settings or Settings()
+    url = database_url(settings)
+    return Wiring(settings, url, build_ledger(settings, url), admin_token(settings))

@@ -1,0 +1,254 @@
+"""How games are stored: the event mapper, the recorder and the ledger's own tables.
+
+Why a custom mapper: eventsourcing's default stores the Python class path and
+pickled-ish dict state.  We store each game event under its stable type name
+(``thalara.CardPlayed``) with a canonical-JSON record that carries the hash
+chain, so the rows are readable by any language and hashable by an auditor
+without this code.
+
+Why a recorder subclass: a move's command-id row (idempotency), a new game's
+seat tokens and secret seed, and the ``ledger_games`` listing row must commit
+in the *same transaction* as the events, or a crash could leave a move stored
+without its idempotency key (and a retry would apply it twice).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime
+from typing import Any, Sequence
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+
+from domain.aggregate import (
+    CONCLUDED_TYPE,
+    CREATED_TYPE,
+    Game,
+    concluded_body,
+    created_body,
+    decided_body,
+    record_type,
+)
+from domain.core import Outcome
+from domain.games import all_games, find_game
+from domain.integrity import ALG, canonical_json
+
+SNAPSHOT_TYPE = "ledger.Snapshot"
+NOTIFY_CHANNEL = "ledger_game_events"
+
+
+def _game_of_event_class() -> dict[type, str]:
+    return {cls: game.name for game in all_games() for cls in game.event_types}
+
+
+class LedgerMapper(Mapper[UUID]):
+    """Stores ledger events as ``(type name, canonical JSON record)``."""
+
+    def __init__(self) -> None:
+        super().__init__(transcoder=JSONTranscoder())
+        self._games: dict[type, str] | None = None
+
+    def _game_type_of(self, payload: Any) -> str:
+        if self._games is None or type(payload) not in self._games:
+            self._games = _game_of_event_class()
+        return self._games[type(payload)]
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        fields = vars(domain_event)
+        if isinstance(domain_event, Game.Snapshot):
+            topic = SNAPSHOT_TYPE
+            record: dict[str, Any] = {
+                "timestamp": domain_event.timestamp.isoformat(),
+                "aggregate": encode_aggregate_state(domain_event.state),
+            }
+        else:
+            if isinstance(domain_event, Game.Created):
+                topic, body = CREATED_TYPE, created_body(fields)
+            elif isinstance(domain_event, Game.Concluded):
+                topic, body = CONCLUDED_TYPE, concluded_body(fields)
+            elif isinstance(domain_event, Game.Decided):
+                topic = record_type(self._game_type_of(domain_event.payload), domain_event)
+                body = decided_body(fields)
+            else:
+                raise TypeError(f"cannot store {domain_event!r}")
+            record = {
+                "alg": ALG,
+                "timestamp": domain_event.timestamp.isoformat(),
+                "prev_hash": domain_event.prev_hash,
+                "hash": domain_event.hash,
+                "body": body,
+            }
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=topic,
+            state=canonical_json(record),
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        record = json.loads(stored_event.state)
+        return decode_record(
+            stored_event.originator_id, stored_event.originator_version, stored_event.topic, record
+        )
+
+
+def decode_record(originator_id: Any, version: int, topic: str, record: dict[str, Any]) -> Any:
+    """Rebuild a ledger event (or snapshot) from its stored record."""
+    originator_id = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+    timestamp = datetime.fromisoformat(record["timestamp"])
+    common = {"originator_id": originator_id, "originator_version": version, "timestamp": timestamp}
+    if topic == SNAPSHOT_TYPE:
+        return Game.Snapshot(
+            **common, topic=f"{Game.__module__}:{Game.__qualname__}",
+            state=decode_aggregate_state(record["aggregate"]),
+        )
+    chain = {"prev_hash": record["prev_hash"], "hash": record["hash"]}
+    body = record["body"]
+    if topic == CREATED_TYPE:
+        ruleset = find_game(body["game_type"])
+        return Game.Created(
+            **common, **chain,
+            originator_topic=f"{Game.__module__}:{Game.__qualname__}",
+            game_type=body["game_type"],
+            setup=ruleset.setup_model.model_validate(body["setup"]),
+            seat_count=body["seat_count"],
+            seed_commitment=body["seed_commitment"],
+            rng_scheme=body["rng_scheme"],
+            entropy=tuple(body["entropy"]),
+            content=body["content"],
+            player_ids=tuple(body.get("player_ids", ())),
+        )
+    if topic == CONCLUDED_TYPE:
+        return Game.Concluded(
+            **common, **chain, outcome=Outcome.model_validate(body["outcome"]),
+            seed=body["seed"], decision=body["decision"],
+        )
+    game_type, _, name = topic.partition(".")
+    payload_cls = find_game(game_type).events_by_name[name]
+    return Game.Decided(
+        **common, **chain,
+        payload=payload_cls.model_validate(body["payload"]),
+        decision=body["decision"], actor=body["actor"],
+        command_id=body["command_id"], command=body["command"],
+    )
+
+
+_DATETIMES = ("_created_on", "_modified_on")
+
+
+def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
+    out = dict(state)
+    for key in _DATETIMES:
+        out[key] = state[key].isoformat()
+    out["setup"] = state["setup"].model_dump(mode="json")
+    out["state"] = state["state"].model_dump(mode="json")
+    out["outcome"] = state["outcome"].model_dump(mode="json") if state["outcome"] else None
+    out["entropy"] = list(state["entropy"])
+    out["player_ids"] = list(state["player_ids"])
+    return out
+
+
+def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
+    ruleset = find_game(data["game_type"])
+    out = dict(data)
+    for key in _DATETIMES:
+        out[key] = datetime.fromisoformat(data[key])
+    out["setup"] = ruleset.setup_model.model_validate(data["setup"])
+    out["state"] = ruleset.state_model.model_validate(data["state"])
+    out["outcome"] = Outcome.model_validate(data["outcome"]) if data["outcome"] else None
+    out["entropy"] = tuple(data["entropy"])
+    out["player_ids"] = tuple(data["player_ids"])
+    return out
+
+
+LEDGER_DDL = """
+CREATE TABLE IF NOT EXISTS ledger_games (
+    game_id uuid PRIMARY KEY,
+    game_type text NOT NULL,
+    players int NOT NULL,
+    seats int NOT NULL,
+    content text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    status text NOT NULL DEFAULT 'active',
+    version bigint NOT NULL,
+    ended_at timestamptz,
+    winners int[],
+    player_ids text[] NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS ledger_games_created ON ledger_games (created_at DESC, game_id);
+CREATE TABLE IF NOT EXISTS ledger_commands (
+    game_id uuid NOT NULL,
+    command_id text NOT NULL,
+    actor int NOT NULL,
+    request_hash text NOT NULL,
+    first_version bigint NOT NULL,
+    last_version bigint NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (game_id, command_id)
+);
+CREATE TABLE IF NOT EXISTS ledger_seat_tokens (
+    token_hash text PRIMARY KEY,
+    game_id uuid NOT NULL,
+    player int NOT NULL,
+    seats int[] NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS ledger_game_secrets (
+    game_id uuid PRIMARY KEY,
+    seed bytea NOT NULL
+);
+CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'ledger events are append-only: % on % refused', TG_OP, TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END
+$$;
+"""
+
+APPEND_ONLY_DDL = """
+CREATE OR REPLACE TRIGGER {table}_append_only
+    BEFORE UPDATE OR DELETE ON {table}
+    FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE OR REPLACE TRIGGER {table}_no_truncate
+    BEFORE TRUNCATE ON {table}
+    FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+"""
+
+
+class LedgerRecorder(PostgresApplicationRecorder):
+    """The events recorder plus the ledger's tables, triggers and side writes."""
+
+    def create_table(self) -> None:
+        for attempt in range(5):
+            try:
+                super().create_table()
+                break
+            except IntegrityError:  # another process created the same table at the same moment
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+    def _create_table(self, curs: Any) -> None:
+        # One transaction, serialised across processes: ``CREATE OR REPLACE
+        # FUNCTION``/``TRIGGER`` fail with "tuple concurrently updated" when
+        # several workers (``LEDGER_WORKERS``) or test processes start at once.
+        curs.execute("SELECT pg_advisory_xact_lock(7301)")
+        super()._create_table(curs)
+        curs.execute(LEDGER_DDL)
+        curs.execute(APPEND_ONLY_DDL.format(table=self.events_table_name))
+
+    def _insert_events(
+        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> None:
+        for statement, params in kwargs.get("side_effects", ()):
+            curs.execute(statement, params)
+        heads: dict[Any, int] = {}
+        for event in stored_events:
+            heads[event.originator_id] = max(heads.get(event.originator_id, 0), event.originator_version)
+        for game_id, version in heads.items():
+            curs.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{game_id}:{version}"))
+        super()._insert_events(curs, stored_events, **kwargs)

@@ -1,0 +1,271 @@
+"""The ledger's guarantees, each checked against a real PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import threading
+import uuid
+
+import psycopg
+import pytest
+
+from domain.audit import audit_records
+from domain.core import IllegalCommandError, InvalidCommandError
+from domain.games import find_game
+from domain.integrity import canonical_json, event_hash
+from services.application import CommandIdReusedError, ConcurrencyConflictError, GameLedger
+
+pytestmark = pytest.mark.postgres
+THALARA = find_game("thalara")
+SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
+
+
+def random_move(ledger: GameLedger, game_id: uuid.UUID, rnd: random.Random) -> bool:
+    game = ledger.load(game_id)
+    if game.is_over:
+        return False
+    seat = rnd.choice(game.to_act())
+    command = THALARA.pick_random_command(game.state, seat, rnd)
+    ledger.submit(game_id, command, seat, str(uuid.uuid4()))
+    return True
+
+
+def play_to_end(ledger: GameLedger, game_id: uuid.UUID, seed: int = 0) -> None:
+    rnd = random.Random(seed)
+    for _ in range(5000):
+        if not random_move(ledger, game_id, rnd):
+            return
+    raise AssertionError("game did not end")
+
+
+def event_count(conn: psycopg.Connection, game_id: uuid.UUID) -> int:
+    return conn.execute(
+        "SELECT count(*) FROM ledger_events WHERE originator_id = %s", (game_id,)
+    ).fetchone()[0]
+
+
+def test_event_rows_cannot_be_updated_deleted_or_truncated(ledger, database_url):
+    created = ledger.create_game("thalara", SETUP)
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        for statement in (
+            "UPDATE ledger_events SET topic = 'x' WHERE originator_id = %s",
+            "DELETE FROM ledger_events WHERE originator_id = %s",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+                conn.execute(statement, (created.game_id,))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            conn.execute("TRUNCATE ledger_events")
+        assert event_count(conn, created.game_id) == ledger.load(created.game_id).version
+
+
+def test_a_retried_command_returns_the_original_result_and_stores_nothing(ledger, fresh_ledger, superuser):
+    created = ledger.create_game("thalara", SETUP)
+    game = ledger.load(created.game_id)
+    seat = game.to_act()[0]
+    command = THALARA.pick_random_command(game.state, seat, random.Random(3))
+    first = ledger.submit(created.game_id, command, seat, "cmd-1")
+    before = event_count(superuser, created.game_id)
+    again = ledger.submit(created.game_id, command, seat, "cmd-1")
+    after_restart = fresh_ledger.submit(created.game_id, command, seat, "cmd-1")
+    assert not first.replayed and again.replayed and after_restart.replayed
+    assert (again.first_version, again.last_version) == (first.first_version, first.last_version)
+    assert (after_restart.first_version, after_restart.last_version) == (first.first_version, first.last_version)
+    assert event_count(superuser, created.game_id) == before
+
+
+def test_a_command_id_reused_for_another_move_is_refused(ledger, superuser):
+    created = ledger.create_game("thalara", SETUP)
+    game = ledger.load(created.game_id)
+    seat = game.to_act()[0]
+    rnd = random.Random(5)
+    ledger.submit(created.game_id, THALARA.pick_random_command(game.state, seat, rnd), seat, "same")
+    game = ledger.load(created.game_id)
+    other = game.to_act()[0]
+    before = event_count(superuser, created.game_id)
+    with pytest.raises(CommandIdReusedError):
+        ledger.submit(created.game_id, THALARA.pick_random_command(game.state, other, rnd), other, "same")
+    assert event_count(superuser, created.game_id) == before
+
+
+def test_illegal_and_malformed_moves_store_nothing(ledger, superuser):
+    created = ledger.create_game("thalara", SETUP)
+    game = ledger.load(created.game_id)
+    seat = game.to_act()[0]
+    before = event_count(superuser, created.game_id)
+    PlayCard = THALARA.commands_by_name["PlayCard"]
+    with pytest.raises(IllegalCommandError) as illegal:
+        ledger.submit(created.game_id, PlayCard(card=game.state.players[seat].supply[0], conflict=game.state.conflicts[0].artifact), seat, "bad-1")
+    assert illegal.value.rule
+    with pytest.raises(InvalidCommandError):
+        ledger.submit(created.game_id, PlayCard(card="no-such-card", conflict="x"), seat, "bad-2")
+    with pytest.raises(InvalidCommandError):
+        ledger.submit(created.game_id, PlayCard(card="x", conflict="y"), 7, "bad-3")
+    assert event_count(superuser, created.game_id) == before
+
+
+def test_racing_clients_get_exactly_one_move_per_decision_point(ledger, fresh_ledger):
+    """Both seats race with expected_version on the same decision point."""
+    created = ledger.create_game("thalara", SETUP)
+    game = ledger.load(created.game_id)
+    version = game.version
+    rnd = random.Random(11)
+    moves = {seat: THALARA.pick_random_command(game.state, seat, rnd) for seat in game.to_act()}
+    assert len(moves) == 2  # hand selection is simultaneous
+    results: dict[int, object] = {}
+    barrier = threading.Barrier(len(moves))
+
+    def race(seat: int, app: GameLedger) -> None:
+        barrier.wait()
+        try:
+            results[seat] = app.submit(created.game_id, moves[seat], seat, f"race-{seat}", expected_version=version)
+        except ConcurrencyConflictError as exc:
+            results[seat] = exc
+
+    threads = [
+        threading.Thread(target=race, args=(seat, app))
+        for seat, app in zip(moves, (ledger, fresh_ledger))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    accepted = [r for r in results.values() if not isinstance(r, Exception)]
+    refused = [r for r in results.values() if isinstance(r, ConcurrencyConflictError)]
+    assert len(accepted) == 1 and len(refused) == 1
+    head = fresh_ledger.load(created.game_id)
+    assert head.version == accepted[0].last_version
+
+
+def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(ledger, fresh_ledger, database_url):
+    created = ledger.create_game("thalara", SETUP)
+    game = ledger.load(created.game_id)
+    rnd = random.Random(12)
+    moves = {seat: THALARA.pick_random_command(game.state, seat, rnd) for seat in game.to_act()}
+    errors: list[Exception] = []
+
+    def go(seat: int, app: GameLedger) -> None:
+        try:
+            app.submit(created.game_id, moves[seat], seat, f"retry-{seat}")
+        except Exception as exc:  # noqa: BLE001 - recorded for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=go, args=(s, a)) for s, a in zip(moves, (ledger, fresh_ledger))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    # final state equals a serial replay of the stored events
+    events = [e.payload for e in fresh_ledger.read_events(created.game_id) if hasattr(e, "payload")]
+    live = fresh_ledger.load(created.game_id)
+    assert THALARA.replay(THALARA.initial_state(live.setup), events) == live.state
+    assert all(p.ready for p in live.state.players) or live.state.phase != "select"
+
+
+def test_a_finished_game_audits_ok_and_reveals_the_committed_seed(ledger):
+    created = ledger.create_game("thalara", SETUP, entropy=("alice's dice", "bob"))
+    play_to_end(ledger, created.game_id, seed=21)
+    game = ledger.load(created.game_id)
+    assert game.is_over and game.revealed_seed
+    assert hashlib.sha256(bytes.fromhex(game.revealed_seed)).hexdigest() == game.seed_commitment
+    report = audit_records(str(created.game_id), ledger.read_records(created.game_id))
+    assert report.ok, report.failures
+    assert report.seed_source == "revealed"
+    assert report.decisions_rederived == len({e.decision for e in ledger.read_events(created.game_id)[1:]})
+
+
+def _tamper(superuser: psycopg.Connection, game_id: uuid.UUID, version: int, state: bytes) -> None:
+    """What a DBA with superuser rights could do, bypassing the trigger."""
+    with superuser.transaction():
+        superuser.execute("SET LOCAL session_replication_role = replica")
+        superuser.execute(
+            "UPDATE ledger_events SET state = %s WHERE originator_id = %s AND originator_version = %s",
+            (state, game_id, version),
+        )
+
+
+def test_an_altered_event_row_is_named_by_the_audit(ledger, superuser):
+    created = ledger.create_game("thalara", SETUP)
+    play_to_end(ledger, created.game_id, seed=22)
+    rows = ledger.read_records(created.game_id)
+    version, _, state = rows[9]
+    record = json.loads(state)
+    record["timestamp"] = record["timestamp"].replace("20", "19", 1)
+    _tamper(superuser, created.game_id, version, canonical_json(record))
+    report = audit_records(str(created.game_id), ledger.read_records(created.game_id))
+    assert not report.ok
+    assert report.failures[0].version == version and report.failures[0].check == "hash"
+
+
+def test_a_rewritten_chain_with_a_different_shuffle_fails_rederivation(ledger, superuser):
+    """Even a forger who recomputes every hash cannot fake chance: the seed decides."""
+    created = ledger.create_game("thalara", SETUP)
+    play_to_end(ledger, created.game_id, seed=23)
+    rows = ledger.read_records(created.game_id)
+    gid = str(created.game_id)
+    prev = rows[0][2] and json.loads(rows[0][2])["hash"]
+    forged_at = None
+    for version, topic, state in rows[1:]:
+        record = json.loads(state)
+        if forged_at is None and topic == "thalara.ArtifactsShuffled":
+            order = record["body"]["payload"]["order"]
+            order[0], order[1] = order[1], order[0]  # a "luckier" stack for someone
+            forged_at = version
+        record["prev_hash"] = prev
+        record["hash"] = event_hash(
+            game_id=gid, version=version, type_=topic, timestamp=record["timestamp"],
+            prev_hash=prev, body=record["body"],
+        )
+        prev = record["hash"]
+        _tamper(superuser, created.game_id, version, canonical_json(record))
+    assert forged_at is not None
+    report = audit_records(gid, ledger.read_records(created.game_id))
+    assert not report.ok
+    assert report.failures[0].version == forged_at
+    assert report.failures[0].check in {"rederive", "rules"}
+
+
+def test_a_deleted_event_breaks_the_chain_at_that_point(ledger, superuser):
+    created = ledger.create_game("thalara", SETUP)
+    for seed in range(6):
+        random_move(ledger, created.game_id, random.Random(seed))
+    rows = ledger.read_records(created.game_id)
+    with superuser.transaction():
+        superuser.execute("SET LOCAL session_replication_role = replica")
+        superuser.execute(
+            "DELETE FROM ledger_events WHERE originator_id = %s AND originator_version = %s",
+            (created.game_id, rows[4][0]),
+        )
+    report = audit_records(str(created.game_id), ledger.read_records(created.game_id))
+    assert not report.ok and report.failures[0].version == rows[5][0]
+
+
+def test_rebuilding_from_a_snapshot_equals_a_full_replay(ledger, fresh_ledger, database_url):
+    created = ledger.create_game("thalara", SETUP)
+    play_to_end(ledger, created.game_id, seed=24)
+    with psycopg.connect(database_url) as conn:
+        snapshots = conn.execute(
+            "SELECT count(*) FROM ledger_snapshots WHERE originator_id = %s", (created.game_id,)
+        ).fetchone()[0]
+    assert snapshots >= 2
+    from_snapshot = fresh_ledger.load(created.game_id)
+    events = fresh_ledger.read_events(created.game_id)
+    full = THALARA.replay(
+        THALARA.initial_state(from_snapshot.setup), [e.payload for e in events if hasattr(e, "payload")]
+    )
+    assert from_snapshot.state == full
+    assert from_snapshot.head_hash == events[-1].hash
+    assert from_snapshot.outcome == events[-1].outcome
+
+
+def test_point_in_time_state_equals_a_replay_of_the_prefix(ledger):
+    created = ledger.create_game("thalara", SETUP)
+    play_to_end(ledger, created.game_id, seed=25)
+    events = ledger.read_events(created.game_id)
+    for version in (1, 2, 5, 13, len(events) - 1):
+        past = ledger.load(created.game_id, version)
+        prefix = [e.payload for e in events[:version] if hasattr(e, "payload")]
+        assert past.version == version
+        assert past.state == THALARA.replay(THALARA.initial_state(past.setup), prefix)

@@ -1,0 +1,133 @@
+"""Real PostgreSQL for the integration and e2e tiers (never a mock).
+
+Each test session creates its own fresh database on the server named by
+``LEDGER_TEST_DATABASE_URL`` (default: the local server on 127.0.0.1:5432),
+or, when no server answers, on an embedded ``pgserver`` started for the run.
+The database is dropped at the end of the session.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def _reachable(url: str) -> bool:
+    import psycopg
+
+    try:
+        with psycopg.connect(url, connect_timeout=3):
+            return True
+    except psycopg.OperationalError:
+        return False
+
+
+def _with_dbname(url: str, dbname: str) -> str:
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(url)
+    params["dbname"] = dbname
+    return make_conninfo(**params)
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    url = os.environ.get("LEDGER_TEST_DATABASE_URL", DEFAULT_SERVER)
+    if _reachable(url):
+        yield url
+        return
+    import pgserver
+
+    with tempfile.TemporaryDirectory(prefix="ledger-test-pg-") as datadir:
+        server = pgserver.get_server(datadir, cleanup_mode="stop")
+        try:
+            yield server.get_uri()
+        finally:
+            server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def database_url(server_url: str) -> Iterator[str]:
+    """A fresh, empty database for this test session."""
+    import psycopg
+
+    name = f"ledger_test_{secrets.token_hex(6)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _with_dbname(server_url, name)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            )
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from services.settings import Settings
+
+    return Settings(
+        database_url=database_url,
+        data_dir=tmp_path_factory.mktemp("ledger-data"),
+        admin_token="test-admin-token",
+        snapshot_interval=10,
+        pool_size=4,
+    )
+
+
+@pytest.fixture(scope="session")
+def ledger(settings):  # type: ignore[no-untyped-def]
+    """The ledger application on the session's fresh database."""
+    from services.bootstrap import build_ledger
+
+    app = build_ledger(settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def fresh_ledger(settings):  # type: ignore[no-untyped-def]
+    """Another ledger process on the same database (empty cache: a 'restart')."""
+    from services.bootstrap import build_ledger
+
+    app = build_ledger(settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def superuser(database_url: str):  # type: ignore[no-untyped-def]
+    """A raw connection for tests that play the part of a tampering DBA."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        yield conn
+
+
+@pytest.fixture(scope="module")
+def isolated_ledger(server_url: str, settings):  # type: ignore[no-untyped-def]
+    """A ledger on a database of its own: no background projector touches it."""
+    import psycopg
+
+    from services.bootstrap import build_ledger
+
+    name = f"ledger_iso_{secrets.token_hex(6)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    app = build_ledger(settings, _with_dbname(server_url, name))
+    try:
+        yield app
+    finally:
+        app.close()
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

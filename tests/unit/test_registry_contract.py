@@ -1,0 +1,37 @@
+"""Every registered ruleset honours the decider and protobuf contracts."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.games import REGISTRY, UnknownGameError, all_games, find_game
+from domain.simulate import play_random_game
+from tests.support.contract import assert_proto_contract, assert_replay_equals_live, assert_round_trips
+
+GAMES = all_games()
+
+
+def test_find_game_raises_on_unknown_names():
+    with pytest.raises(UnknownGameError):
+        find_game("chess")
+    assert find_game(" THALARA ").name == "thalara"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_each_game_has_a_complete_protobuf_twin(game):
+    assert_proto_contract(game)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_each_game_plays_to_an_end_and_replays_identically(game):
+    setup = game.setup_model(players=game.min_players)
+    for seed in range(3):
+        play = play_random_game(game, setup, seed)
+        assert game.is_over(play.state) and game.outcome(play.state) is not None
+        assert_replay_equals_live(play)
+        assert_round_trips(play)
+
+
+def test_every_game_has_a_labelled_content_pack():
+    assert {g.name for g in GAMES} == set(REGISTRY)
+    assert all(g.content_label for g in GAMES)
