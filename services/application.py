@@ -23,6 +23,7 @@ from domain.core import Command, InvalidCommandError, Model, RuleError, Seat
 from domain.games import find_game
 from domain.integrity import canonical_json
 from services.group_commit import GroupCommitter
+from services.heads import Heads
 from services.persistence import LedgerMapper
 
 MAX_ENTROPY = 8
@@ -100,7 +101,12 @@ class GameLedger(Application[UUID]):
         """Connection settings other applications on the same database reuse."""
         super().__init__(env)
         self._seeds: dict[UUID, bytes] = {}
-        self._latest: OrderedDict[UUID, Game] = OrderedDict()
+        self._latest: OrderedDict[UUID, tuple[Game, int]] = OrderedDict()
+        """The newest aggregate this process holds per game, with the
+        :class:`Heads` epoch it has been known current since."""
+        self.heads = Heads()
+        """Fed by the server's LISTEN connection; without one, reads always
+        go to the database."""
         self._latest_size = int(env.get("AGGREGATE_CACHE_MAXSIZE", "2000"))
         self._committer = GroupCommitter(self.save)
 
@@ -136,6 +142,7 @@ class GameLedger(Application[UUID]):
                 f"at most {MAX_ENTROPY} entropy strings of {MAX_ENTROPY_LEN} characters"
             )
         seed = secrets.token_bytes(32)
+        epoch = self.heads.epoch
         if any(len(p) > MAX_ENTROPY_LEN for p in player_ids):
             raise InvalidCommandError(f"player ids are at most {MAX_ENTROPY_LEN} characters")
         game = Game.create(ruleset, parsed, seed, tuple(entropy), player_ids=tuple(player_ids))
@@ -162,6 +169,7 @@ class GameLedger(Application[UUID]):
         ]
         self.save(game, side_effects=side)
         self._seeds[game.id] = seed
+        self._remember(game, epoch)
         return CreatedGame(game_id=game.id, version=game.version, tokens=tokens)
 
     # ------------------------------------------------------------ moves
@@ -192,6 +200,7 @@ class GameLedger(Application[UUID]):
             # The common path makes no read round trip: the game comes from the
             # write cache, and a duplicate command id or a stale cache shows up
             # as a conflict when saving, which is when we look things up.
+            epoch = self.heads.epoch  # before anything is read
             game = self._for_write(game_id, fresh=attempt > 0 or expected_version is not None)
             if expected_version is not None and game.version != expected_version:
                 previous = self._recorded_command(game_id, command_id, request_hash)
@@ -236,7 +245,9 @@ class GameLedger(Application[UUID]):
                 if expected_version is not None:
                     raise ConcurrencyConflictError("another move was recorded first") from None
                 continue
-            self._remember(game)
+            self._remember(game, epoch)
+            if self.repository.cache is not None:
+                self.repository.cache.put(game_id, game)  # readers fast-forward nothing
             return MoveResult(
                 game_id, first, last, replayed=False, log_position=recordings[-1].notification.id,
                 events=tuple(new_events), game=game,
@@ -245,21 +256,43 @@ class GameLedger(Application[UUID]):
 
     def _for_write(self, game_id: UUID, fresh: bool) -> Game:
         """The latest game this process saved (no round trip), or a fresh load."""
-        cached = None if fresh else self._latest.get(game_id)
-        if cached is None:
-            return self.load(game_id)
-        return _shell(cached)
+        entry = None if fresh else self._latest.get(game_id)
+        if entry is None:
+            return self.load(game_id, fresh=True)
+        return _shell(entry[0])
 
     def latest(self, game_id: UUID) -> Game:
         """The game as this process last saw it (may lag another process's move;
         for routing a move, never for answering a read)."""
         return self._for_write(game_id, fresh=False)
 
-    def _remember(self, game: Game) -> None:
-        self._latest[game.id] = game
-        self._latest.move_to_end(game.id)
+    def current_in_memory(self, game_id: UUID) -> Game | None:
+        """The game now if memory can answer without a round trip, else ``None``."""
+        entry = self._latest.get(game_id)
+        if entry is not None and self.heads.current(game_id, entry[0].version, entry[1]):
+            return _shell(entry[0])
+        return None
+
+    def held(self, game_id: UUID) -> Game | None:
+        """:meth:`latest` without a round trip, or ``None`` (so an async
+        caller can skip a thread hop on the common path)."""
+        entry = self._latest.get(game_id)
+        return None if entry is None else _shell(entry[0])
+
+    def _remember(self, game: Game, epoch: int) -> None:
+        old = self._latest.get(game.id)
+        if old is not None and old[0].version > game.version:
+            return  # a slower reader must not replace a newer write
+        self._latest[game.id] = (game, epoch)
+        try:
+            self._latest.move_to_end(game.id)
+        except KeyError:  # evicted by another thread meanwhile
+            pass
         while len(self._latest) > self._latest_size:
-            self._latest.popitem(last=False)
+            try:
+                self._latest.popitem(last=False)
+            except KeyError:
+                break
 
     def _recorded_command(
         self, game_id: UUID, command_id: str, request_hash: str
@@ -285,21 +318,29 @@ class GameLedger(Application[UUID]):
 
     # ------------------------------------------------------------ reads
 
-    def load(self, game_id: UUID, version: int | None = None) -> Game:
+    def load(self, game_id: UUID, version: int | None = None, fresh: bool = False) -> Game:
         """The game now, or as it was at ``version`` (point-in-time).
 
-        Cached aggregates are shared, so a private shallow copy is returned:
-        states are immutable, only the aggregate shell and its pending list
-        change when a move is decided.
+        "Now" comes from memory when :attr:`heads` vouches that no process
+        has recorded a newer move (see :mod:`services.heads`), otherwise from
+        the database (``fresh`` forces that).  Cached aggregates are shared,
+        so a private shallow copy is returned: states are immutable, only
+        the aggregate shell and its pending list change when a move is decided.
 
         :raises GameNotFoundError:
         """
+        if version is None and not fresh:
+            current = self.current_in_memory(game_id)
+            if current is not None:
+                return current
+        epoch = self.heads.epoch  # before the read: whatever it returns is current since then
         try:
             if version is not None:
                 return self.repository.get(game_id, version=version)
             cached = self.repository.get(game_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise GameNotFoundError(f"game {game_id} not found") from None
+        self._remember(cached, epoch)
         return _shell(cached)
 
     def read_events(
@@ -317,6 +358,26 @@ class GameLedger(Application[UUID]):
                 (game_id,),
             )
             return [(r["originator_version"], r["topic"], bytes(r["state"])) for r in curs.fetchall()]
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """Snapshot the aggregate in hand when a save crosses an interval.
+
+        The stock path reloads the aggregate from the database and replays it
+        (a SELECT and a rebuild per snapshot, on the commit path); the
+        aggregate just saved is that same state.  The snapshot is taken at
+        the save's last version, which may be a few past the multiple.
+        """
+        interval = self.snapshotting_intervals.get(Game)
+        if self.snapshots is None or not interval:
+            return
+        crossed = {e.originator_id for e in processing_event.events if e.originator_version % interval == 0}
+        snapshots = [
+            Game.Snapshot.take(game)
+            for game_id, game in processing_event.aggregates.items()
+            if game_id in crossed and isinstance(game, Game)
+        ]
+        if snapshots:
+            self.snapshots.put(snapshots)
 
     def frames(self, game_id: UUID, after: int, limit: int) -> list[tuple[Any, Game]]:
         """Events after ``after`` with the game as it stood right after each one."""

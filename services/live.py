@@ -16,14 +16,16 @@ from uuid import UUID
 
 import psycopg
 
+from services.heads import Heads
 from services.persistence import NOTIFY_CHANNEL
 
 log = logging.getLogger(__name__)
 
 
 class EventHub:
-    def __init__(self, url: str, poll_interval: float = 1.0) -> None:
+    def __init__(self, url: str, poll_interval: float = 1.0, heads: Heads | None = None) -> None:
         self._url = url
+        self._heads = heads or Heads()
         self._poll = poll_interval
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
@@ -66,16 +68,18 @@ class EventHub:
             try:
                 async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._heads.listening()
                     self.connected = True
                     for game_id in list(self._waiters):
                         self._wake(game_id)  # catch anything missed while reconnecting
                     async for note in conn.notifies():
-                        self._wake(note.payload.partition(":")[0])
+                        self._wake(self._heads.saw_payload(note.payload))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - reconnect on any failure
                 log.warning("event hub lost its LISTEN connection: %s", exc)
             self.connected = False
+            self._heads.deaf()
             for game_id in list(self._waiters):
                 self._wake(game_id)
             await asyncio.sleep(self._poll)

@@ -81,7 +81,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     resolver = TokenResolver(wiring.admin_token, lookup)
     options = [("grpc.so_reuseport", 1 if wiring.settings.workers > 1 else 0)]
     server = grpc.aio.server(interceptors=[AuthInterceptor(resolver)], options=options)
-    hub = EventHub(wiring.database_url)
+    hub = EventHub(wiring.database_url, heads=wiring.ledger.heads)
     await hub.start()
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(wiring.ledger, hub, executor), server

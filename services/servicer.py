@@ -188,7 +188,7 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             raise PermissionDeniedError("the admin token observes; moves need a seat token")
         if principal.grant is None:
             raise UnauthenticatedError("SubmitMove needs a seat token (authorization: Bearer <token>)")
-        game = await self._run(self._ledger.latest, game_id)
+        game = self._ledger.held(game_id) or await self._run(self._ledger.latest, game_id)
         seat = self._acting_seat(principal, game, request.seat if request.HasField("seat") else None)
         if not request.HasField("move"):
             raise InvalidCommandError("move is required")
@@ -221,11 +221,16 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         at = request.at_version if request.HasField("at_version") else None
+        held = self._ledger.current_in_memory(game_id) if at is None else None
+        if held is not None:  # no I/O needed: answer on the event loop, no thread hop
+            return self._get_game(principal, game_id, at, held)
         return await self._run(self._get_game, principal, game_id, at)
 
-    def _get_game(self, principal: Principal, game_id: UUID, at: int | None) -> pb.GetGameResponse:
+    def _get_game(
+        self, principal: Principal, game_id: UUID, at: int | None, held: Any = None
+    ) -> pb.GetGameResponse:
         """One thread hop for the whole read (each hop costs more than the work)."""
-        head = game = self._ledger.load(game_id)
+        head = game = held or self._ledger.load(game_id)
         if at is not None:
             if not 1 <= at <= head.version:
                 raise InvalidCommandError(f"at_version must be between 1 and {head.version}")
@@ -241,11 +246,16 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, context: Any
     ) -> pb.ListLegalMovesResponse:
+        held = self._ledger.current_in_memory(parse_game_id(request.game_id))
+        if held is not None:  # a page is bounded work and needs no I/O: stay on the loop
+            return self._list_legal_moves(current_principal.get(), request, held)
         return await self._run(self._list_legal_moves, current_principal.get(), request)
 
-    def _list_legal_moves(self, principal: Principal, request: pb.ListLegalMovesRequest) -> pb.ListLegalMovesResponse:
+    def _list_legal_moves(
+        self, principal: Principal, request: pb.ListLegalMovesRequest, held: Any = None
+    ) -> pb.ListLegalMovesResponse:
         game_id = parse_game_id(request.game_id)
-        game = self._ledger.load(game_id)
+        game = held or self._ledger.load(game_id)
         seat = self._acting_seat(principal, game, request.seat if request.HasField("seat") else None)
         page_size = request.page_size or 100
         if not 1 <= page_size <= 1000:

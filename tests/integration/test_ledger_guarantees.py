@@ -269,3 +269,41 @@ def test_point_in_time_state_equals_a_replay_of_the_prefix(ledger):
         prefix = [e.payload for e in events[:version] if hasattr(e, "payload")]
         assert past.version == version
         assert past.state == THALARA.replay(THALARA.initial_state(past.setup), prefix)
+
+
+def test_reads_come_from_memory_only_while_notifications_vouch_for_them(ledger, fresh_ledger):
+    """Two processes on one database: B's held game stays an answer only until
+    A's move is notified (services.heads); without a listener B always reads."""
+    created = ledger.create_game("thalara", SETUP)
+    rnd = random.Random(31)
+    fresh_ledger.heads.listening()
+    held = fresh_ledger.load(created.game_id)
+    random_move(ledger, created.game_id, rnd)  # A records a move B does not know of
+    moved = ledger.load(created.game_id).version
+    assert moved > held.version
+    assert fresh_ledger.load(created.game_id).version == held.version, "served from memory"
+    fresh_ledger.heads.saw(str(created.game_id), moved)  # the NOTIFY arrives
+    assert fresh_ledger.load(created.game_id).version == moved
+    random_move(ledger, created.game_id, rnd)
+    fresh_ledger.heads.deaf()  # the listening connection dropped: nothing held is trusted
+    assert fresh_ledger.load(created.game_id).version == ledger.load(created.game_id).version
+
+
+def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(ledger, fresh_ledger, database_url):
+    created = ledger.create_game("thalara", SETUP)
+    play_to_end(ledger, created.game_id, seed=32)
+    interval = ledger.snapshotting_intervals[type(ledger.load(created.game_id))]
+    with psycopg.connect(database_url) as conn:
+        versions = [r[0] for r in conn.execute(
+            "SELECT originator_version FROM ledger_snapshots WHERE originator_id = %s"
+            " ORDER BY originator_version", (created.game_id,)
+        )]
+    head = ledger.load(created.game_id).version
+    assert len(versions) == head // interval
+    for version in versions:
+        past = fresh_ledger.load(created.game_id, version)
+        replayed = THALARA.replay(
+            THALARA.initial_state(past.setup),
+            [e.payload for e in fresh_ledger.read_events(created.game_id, 0, version) if hasattr(e, "payload")],
+        )
+        assert past.state == replayed

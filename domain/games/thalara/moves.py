@@ -16,11 +16,12 @@ from domain.games.thalara.content import characters
 from domain.games.thalara.evolve import apply
 from domain.games.thalara import events as ev
 from domain.games.thalara.rounds import hand_need
-from domain.games.thalara.spells import card_info, is_requirement_met, spell_of, targets
+from domain.games.thalara.spells import card_info, meets, own_colours, spell_of, targets
 from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, ThalaraState
 
 if TYPE_CHECKING:
     import random
+    from collections import Counter
     from collections.abc import Iterator
 
     from domain.core import Command
@@ -59,12 +60,16 @@ def _remnants_in_hand(state: ThalaraState, seat: int) -> tuple[str, ...]:
 def spell_options(state: ThalaraState, seat: int) -> Iterator[SpellActivation]:
     """Every spell activation ``seat`` may make in ``state`` (card already played)."""
     player = state.players[seat]
+    energy: dict[str, Counter[str]] = {}  # per conflict, computed once for every spell
     for spell_def in characters(state.content)[player.character].spells:
         if spell_def.id in player.spells_used:
             continue
         spell = spell_of(state, spell_def.id)
         for conflict in state.conflicts:
-            if not is_requirement_met(state, conflict, seat, spell):
+            have = energy.get(conflict.artifact)
+            if have is None:
+                have = energy[conflict.artifact] = own_colours(state, conflict, seat)
+            if not meets(have, spell):
                 continue
             if spell.effect.is_targeted:
                 for target in targets(state, conflict, seat, spell):

@@ -44,9 +44,15 @@ def own_colours(state: ThalaraState, conflict: Conflict, seat: int) -> Counter[s
     )
 
 
+def meets(have: Counter[str], spell: Spell) -> bool:
+    """Whether energy ``have`` pays for ``spell`` (requirements are a few colours:
+    counting the tuple beats building a Counter on the legal-move path)."""
+    need = spell.requirement
+    return all(have[colour] >= need.count(colour) for colour in need)
+
+
 def is_requirement_met(state: ThalaraState, conflict: Conflict, seat: int, spell: Spell) -> bool:
-    have = own_colours(state, conflict, seat)
-    return all(have[colour] >= n for colour, n in spell.needs.items())
+    return meets(own_colours(state, conflict, seat), spell)
 
 
 def targets(state: ThalaraState, conflict: Conflict, seat: int, spell: Spell) -> Iterator[str]:
