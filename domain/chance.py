@@ -12,8 +12,7 @@ Scheme ``hmac-sha256-fy/v1``:
    ``commitment = SHA-256(seed)`` (hex) in the game's first event.
 2. ``game_key = HMAC-SHA256(seed, "ledger/game-key/v1|" + game_id + "|" +
    entropy_1 + "|" + ... )`` mixes in the entropy strings players may add at
-   creation, so the server cannot pick a seed after seeing them... and players
-   cannot steer the stream without knowing the seed.
+   creation.  Players cannot steer the stream: they do not know the seed.
 3. Every decision gets its own stream, labelled by the game version it is
    decided at (``"v7"``: the decision that follows event 7).  Block ``i`` of
    a stream is ``HMAC-SHA256(game_key, label + "|" + i as 8-byte big endian)``;
@@ -23,6 +22,23 @@ Scheme ``hmac-sha256-fy/v1``:
 5. ``shuffle``: Fisher-Yates from the last index down: for ``i = len-1 .. 1``
    swap ``i`` with ``randbelow(i + 1)``.
 6. ``roll(sides) = 1 + randbelow(sides)``.
+
+What the commitment proves, and what it does not:
+
+- It proves the seed was fixed when the game was created: the audit checks
+  the revealed seed against the commitment in the first event and re-derives
+  every shuffle and roll, so the server cannot change any chance outcome
+  after creation, nor adapt one to the moves played.
+- It does not prove the seed was drawn fairly.  The server draws the seed in
+  the same ``CreateGame`` call that brings the players' entropy (and the game
+  id is the server's too), so a malicious server could try many seeds before
+  committing and keep one whose opening shuffle or later draws suit it; the
+  entropy, as used now, does not prevent that.  The server also knows the
+  seed during the game, so these guarantees assume it does not leak it.
+- Closing the first gap needs the players' entropy to be contributed *after*
+  the commitment is published (commit, then collect entropy, then decide the
+  opening), so no seed can be chosen knowing the final key.  That is a future
+  option; it would be a new scheme name, not a change to this one.
 """
 
 from __future__ import annotations

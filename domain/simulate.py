@@ -6,16 +6,28 @@ by the :class:`~domain.core.Ruleset` contract, means a new game gets all of
 them for free, and that a simulated game draws exactly the chance the ledger
 would draw (event 1 is the ledger's ``GameCreated``; the opening decision is
 labelled ``v1``; each later decision is labelled by the version it follows).
+
+Live and replayed states are built differently on purpose.  The live state is
+``evolve`` over the event objects the decider returned, as the ledger keeps it
+in memory; :meth:`Playthrough.replayed` rebuilds from each event's *stored
+record* (the aggregate's ``decided_body``, canonical JSON bytes, decoded by type
+name as the ledger's mapper and the auditor do).  So "replay equals live" fails
+when an event does not survive storage (a field excluded from the dump, an
+``Any`` that comes back as a list, a union that decodes as another member),
+which re-running the same evolve over the same objects could never show.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.aggregate import decided_body, record_type
 from domain.chance import HmacRng
 from domain.core import Command, Event, Ruleset, Seat, State
+from domain.integrity import canonical_json
 
 SIM_GAME_ID = "simulation"
 
@@ -38,8 +50,42 @@ class Playthrough:
         """The ledger version of the last event (``GameCreated`` is 1)."""
         return 1 + len(self.events)
 
+    def stored_records(self) -> list[tuple[str, bytes]]:
+        """Each event as the ledger would store it: ``(type name, canonical JSON)``.
+
+        Only the game payload and the ``decided_body`` around it; the envelope
+        (timestamp, hashes) does not affect the state.
+        """
+        return [
+            (record_type(self.ruleset.name, event), canonical_json(_body(event)))
+            for event in self.events
+        ]
+
+    def stored_setup(self) -> Any:
+        """The setup as it comes back from ``GameCreated``'s stored record."""
+        dumped = json.loads(canonical_json(self.setup.model_dump(mode="json")))
+        return self.ruleset.setup_model.model_validate(dumped)
+
     def replayed(self) -> State:
-        return self.ruleset.replay(self.ruleset.initial_state(self.setup), self.events)
+        """The state rebuilt from :meth:`stored_records`, never from the live objects."""
+        events = [decode_event(self.ruleset, type_, data) for type_, data in self.stored_records()]
+        return self.ruleset.replay(self.ruleset.initial_state(self.stored_setup()), events)
+
+
+def _body(event: Event) -> dict[str, Any]:
+    fields = {"payload": event, "decision": 0, "actor": None, "command_id": None, "command": None}
+    return decided_body(fields)
+
+
+def decode_event(ruleset: Ruleset[Any], type_: str, data: bytes) -> Event:
+    """A game event from its stored ``(type name, record body)``, as the mapper reads it.
+
+    :raises KeyError: if the type name is not one of ``ruleset``'s events.
+    """
+    game_type, _, name = type_.partition(".")
+    if game_type != ruleset.name:
+        raise KeyError(f"{type_} is not a {ruleset.name} event")
+    return ruleset.events_by_name[name].model_validate(json.loads(data)["payload"])
 
 
 def rng_for(seed: bytes, version: int, entropy: tuple[str, ...] = ()) -> HmacRng:
