@@ -6,7 +6,8 @@ uniform if the chance source is fair; the view only has to count them per game
 type, and the query turns counts into a chi-square goodness-of-fit test.
 ``topics`` lists the event types of the rulesets that have the hook, so the
 runner's SQL filter skips every other game.  Adding the hook to a game whose
-events are already in the log needs a rebuild (bump ``schema_version``).
+events are already in the log needs a rebuild (bump ``schema_version``;
+schema 2 added Thorgal's dice and shuffles).
 
 Two kinds of distributions:
 
@@ -41,7 +42,7 @@ SHUFFLE = re.compile(r"_shuffle:n=(\d+)$")
 
 class FairnessView(View):
     name = "fairness"
-    schema_version = 1
+    schema_version = 2
     tables = ("fairness_counts",)
     ddl = """
     CREATE TABLE IF NOT EXISTS fairness_counts (

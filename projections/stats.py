@@ -13,8 +13,9 @@ ledger already stores periodic snapshots of the same state, so the view starts
 from the newest one and evolves only the tail (falls back to a full replay
 from ``initial_state`` when there is none, or with ``use_snapshots=False``;
 both give identical rows, which a test checks).  Game payloads are decoded
-only when the ruleset has a facts or event-facet hook; Thorgal gets the
-generic columns only.
+only when the ruleset has a facts or event-facet hook; a ruleset without them
+gets the generic columns only (every registered game has them now; schema 2
+added Thorgal's, so its old rows are rebuilt with rounds and facets).
 
 Conventions:
 
@@ -48,7 +49,7 @@ NO_SEAT = -1
 
 class StatsView(View):
     name = "stats"
-    schema_version = 1
+    schema_version = 2
     topics = (CREATED, CONCLUDED)
     tables = ("stats_games", "stats_seat_results", "stats_seat_facets", "stats_facet_counts")
     ddl = """

@@ -27,7 +27,9 @@ SETUPS = [
     ("thalara", {"players": 2, "mode": "casual_chaos"}),
     ("terralore", {"players": 2}), ("terralore", {"players": 2}), ("terralore", {"players": 2}),
     ("vaalbara", {"players": 3}), ("vaalbara", {"players": 3}),
+    ("thorgal", {"players": 1}), ("thorgal", {"players": 3}),
 ]
+GAME_TYPES = ("thalara", "terralore", "vaalbara", "thorgal")
 
 
 def play(ledger, game_type: str, setup: dict, players: tuple[str, ...], seed: int) -> tuple[uuid.UUID, int]:
@@ -111,7 +113,7 @@ def percentile(values, p):
 
 def test_games_started_and_finished(ledger, world):
     rows = {r["game_type"]: r for r in query(ledger, q.games_count)}
-    for game_type in ("thalara", "terralore", "vaalbara"):
+    for game_type in GAME_TYPES:
         all_of_type = [g for gt, g, _ in world["games"].values() if gt == game_type]
         assert rows[game_type]["started"] == len(all_of_type)
         assert rows[game_type]["finished"] == sum(g.is_over for g in all_of_type)
@@ -127,12 +129,20 @@ def test_moves_count_the_submitted_commands(ledger, world):
         assert rows[game_id]["events"] == sum(isinstance(e, Game.Decided) for e in events)
 
 
-@pytest.mark.parametrize(("game_type", "round_event"), [
-    ("thalara", "RoundStarted"), ("terralore", "TurnStarted"), ("vaalbara", "RoundStarted")])
-def test_length_distributions(ledger, world, game_type, round_event):
+ROUNDS = {
+    "thalara": lambda evs: len(payloads(evs, "RoundStarted")),
+    "terralore": lambda evs: len(payloads(evs, "TurnStarted")),
+    "vaalbara": lambda evs: len(payloads(evs, "RoundStarted")),
+    "thorgal": lambda evs: 1 + len(payloads(evs, "RoundAdvanced")),  # round 1 is never "advanced" to
+}
+
+
+@pytest.mark.parametrize("game_type", GAME_TYPES)
+def test_length_distributions(ledger, world, game_type):
     games = finished(world, game_type)
+    assert games
     expected = {
-        "rounds": [len(payloads(evs, round_event)) for _, _, evs in games],
+        "rounds": [ROUNDS[game_type](evs) for _, _, evs in games],
         "moves": [moves_of(evs) for _, _, evs in games],
         "seconds": [(evs[-1].timestamp - evs[0].timestamp).total_seconds() for _, _, evs in games],
     }
@@ -147,7 +157,7 @@ def test_length_distributions(ledger, world, game_type, round_event):
             assert b["count"] == sum(b["lo"] <= v < b["hi"] for v in values) or metric == "seconds"
 
 
-@pytest.mark.parametrize("game_type", ["thalara", "terralore", "vaalbara"])
+@pytest.mark.parametrize("game_type", GAME_TYPES)
 def test_scores_and_win_rate_by_seat(ledger, world, game_type):
     games = finished(world, game_type)
     scores = [s for _, g, _ in games for s in g.outcome.scores]
@@ -156,10 +166,13 @@ def test_scores_and_win_rate_by_seat(ledger, world, game_type):
     assert got["median"] == pytest.approx(statistics.median(scores))
     expected = Counter()
     for _, g, _ in games:
+        players = len(find_game(game_type).players_seats(g.setup))  # solo Thorgal: 1 player, 2 seats
         for seat in range(len(g.outcome.ranks)):
-            expected[(len(g.outcome.ranks), seat, "games")] += 1
-            expected[(len(g.outcome.ranks), seat, "wins")] += seat in g.outcome.winners
-    for row in query(ledger, q.win_rate_by_seat, game_type):
+            expected[(players, seat, "games")] += 1
+            expected[(players, seat, "wins")] += seat in g.outcome.winners
+    rows = query(ledger, q.win_rate_by_seat, game_type)
+    assert sum(r["games"] for r in rows) == len(scores) > 0
+    for row in rows:
         assert row["games"] == expected[(row["players"], row["seat"], "games")]
         assert row["wins"] == expected[(row["players"], row["seat"], "wins")]
         assert row["win_rate"] == pytest.approx(row["wins"] / row["games"])
@@ -223,6 +236,41 @@ def test_terralore_card_play_frequency(ledger, world):
     assert [r["count"] for r in page] == sorted(counts.values(), reverse=True)[2:5]
 
 
+def test_thorgal_rounds_first_player_characters_and_action_cards(ledger, world):
+    games = finished(world, "thorgal")
+    with ledger.datastore.transaction(commit=False) as curs:
+        curs.execute("SELECT game_id, rounds, first_player, seats, players FROM stats_games"
+                     " WHERE game_type = 'thorgal' AND ended_position IS NOT NULL")
+        rows = {r["game_id"]: r for r in curs.fetchall()}
+    assert set(rows) == {gid for gid, _, _ in games} and len(rows) == 4
+    first, chars, cards = Counter(), Counter(), Counter()
+    for gid, g, evs in games:
+        (started,) = payloads(evs, "AdventureStarted")
+        row = rows[gid]
+        assert (row["rounds"], row["first_player"]) == (g.state.round, started.first)
+        assert row["seats"] == g.state.seats == len(started.characters) and row["players"] <= row["seats"]
+        players = row["players"]
+        for seat, character in enumerate(started.characters):
+            won = seat in g.outcome.winners
+            first[(players, seat == started.first, "games")] += 1
+            first[(players, seat == started.first, "wins")] += won
+            chars[(character, "games")] += 1
+            chars[(character, "wins")] += won
+        for e in payloads(evs, "ChipPlaced"):
+            cards[e.card] += 1
+    got = query(ledger, q.win_rate_by_first_player, "thorgal")
+    assert +Counter({(r["players"], r["first"], k): r[k] for r in got for k in ("games", "wins")}) == +first
+    assert table(query(ledger, q.win_rate_by_facet, "thorgal", "character"), "value") == +chars
+    rows = query(ledger, q.facet_frequency, "thorgal", "action_card", limit=1000)
+    assert {r["value"]: r["count"] for r in rows} == cards and sum(cards.values()) > 0
+    fp = {r["distribution"]: r["observed"] for r in query(ledger, first_player_fairness, "thorgal")}
+    expected = {}
+    for _, _, evs in world["games"].values():
+        for started in payloads(evs, "AdventureStarted"):
+            expected.setdefault(f"first_player:players={started.seats}", [0] * started.seats)[started.first] += 1
+    assert fp == expected
+
+
 def test_player_history_is_paged_in_log_order(ledger, world):
     name = world["names"][0]
     expected = []
@@ -251,6 +299,28 @@ def test_fairness_counts_every_d6_and_shuffle(ledger, world):
     decks = sum(len(payloads(evs, "ClanDeckShuffled")) for gt, _, evs in world["games"].values() if gt == "vaalbara")
     assert clan["total"] == 12 * decks
     assert {r["distribution"] for r in query(ledger, fairness, "thalara")} >= {"artifact_shuffle:n=15"}
+
+
+def test_fairness_counts_every_thorgal_die_face_and_deck_shuffle(ledger, world):
+    thorgal = [evs for gt, _, evs in world["games"].values() if gt == "thorgal"]
+    faces = Counter(f for evs in thorgal for e in payloads(evs, "DiceRolled") for f in e.faces)
+    faces.update(e.face for evs in thorgal for e in payloads(evs, "DieRerolled"))
+    cells: dict[str, Counter] = {}
+    for evs in thorgal:
+        for e in payloads(evs, "DeckShuffled"):
+            n, ranked = len(e.cards), sorted(e.cards)
+            if n >= 2:
+                cell = cells.setdefault(f"{e.deck}_shuffle:n={n}", Counter())
+                cell.update(ranked.index(card) * n + pos for pos, card in enumerate(e.cards))
+    got = {r["distribution"]: r for r in query(ledger, fairness, "thorgal")}
+    assert set(got) == {"d6", *cells} and sum(faces.values()) > 0
+    assert got["d6"]["observed"] == [faces[v] for v in range(6)] and got["d6"]["dof"] == 5
+    for name, counts in cells.items():
+        n = int(name.rsplit("=", 1)[1])
+        assert got[name]["kind"] == "shuffle" and got[name]["dof"] == (n - 1) ** 2
+        assert got[name]["observed"] == [counts[v] for v in range(n * n)]
+        assert 0 <= got[name]["p_value"] <= 1
+    assert "terrain_shuffle:n=6" in cells and got["terrain_shuffle:n=6"]["total"] == 6 * len(thorgal)
 
 
 def test_synthetic_uniform_and_skewed_distributions(ledger, world):

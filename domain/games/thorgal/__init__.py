@@ -105,6 +105,7 @@ from .events import EVENT_TYPES
 from .evolve import apply
 from .state import ThorgalSetup, ThorgalState
 from .views import ThorgalView, redact, view
+from . import stats as _stats
 
 GAME: Ruleset[ThorgalState] = Ruleset(
     name="thorgal",
@@ -129,4 +130,5 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     seats_of_players=rules.seats_of_players,
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
+    facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
 )
