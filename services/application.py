@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import OrderedDict
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -69,6 +70,16 @@ class MoveResult:
     """The recorded ledger events (empty for a replayed command: read them)."""
     game: Any = None
     """The game right after this move (``None`` for a replayed command)."""
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move decided by :meth:`GameLedger.begin`, waiting for its commit."""
+
+    game: Any
+    epoch: int
+    events: tuple[Any, ...]
+    future: Future
 
 
 @dataclass(frozen=True)
@@ -191,11 +202,7 @@ class GameLedger(Application[UUID]):
         :raises GameNotFoundError, ConcurrencyConflictError, CommandIdReusedError:
         :raises RuleError: when the rules refuse the move.
         """
-        if not command_id or len(command_id) > MAX_COMMAND_ID_LEN:
-            raise InvalidCommandError(f"command_id must be 1-{MAX_COMMAND_ID_LEN} characters")
-        request_hash = hashlib.sha256(
-            canonical_json({"actor": actor, "command": command_record(command)})
-        ).hexdigest()
+        request_hash = _request_hash(command_id, command, actor)
         for attempt in range(RETRIES):
             # The common path makes no read round trip: the game comes from the
             # write cache, and a duplicate command id or a stale cache shows up
@@ -210,31 +217,14 @@ class GameLedger(Application[UUID]):
                     f"game is at version {game.version}, not {expected_version}"
                 )
             try:
-                new_events = game.act(command, actor, self.seed_of(game_id), command_id)
+                new_events, side = self._decide(
+                    game, command, actor, command_id, request_hash, self.seed_of(game_id)
+                )
             except RuleError:
                 previous = self._recorded_command(game_id, command_id, request_hash)
                 if previous is not None:
                     return previous  # a retry of a move that was already recorded
                 raise
-            first, last = new_events[0].originator_version, new_events[-1].originator_version
-            side = [
-                (
-                    "INSERT INTO ledger_commands (game_id, command_id, actor, request_hash,"
-                    " first_version, last_version) VALUES (%s, %s, %s, %s, %s, %s)",
-                    (game_id, command_id, actor, request_hash, first, last),
-                ),
-                (
-                    "UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
-                    " winners = %s WHERE game_id = %s",
-                    (
-                        last,
-                        "ended" if game.is_over else "active",
-                        game.modified_on if game.is_over else None,
-                        list(game.outcome.winners) if game.outcome else None,
-                        game_id,
-                    ),
-                ),
-            ]
             try:
                 recordings = self._committer.commit(game, side)
             except IntegrityError:
@@ -245,14 +235,91 @@ class GameLedger(Application[UUID]):
                 if expected_version is not None:
                     raise ConcurrencyConflictError("another move was recorded first") from None
                 continue
-            self._remember(game, epoch)
-            if self.repository.cache is not None:
-                self.repository.cache.put(game_id, game)  # readers fast-forward nothing
-            return MoveResult(
-                game_id, first, last, replayed=False, log_position=recordings[-1].notification.id,
-                events=tuple(new_events), game=game,
-            )
+            return self._recorded(game, epoch, new_events, recordings)
         raise ConcurrencyConflictError("too much contention on this game; retry the command")
+
+    def begin(
+        self,
+        game_id: UUID,
+        command: Command,
+        actor: Seat,
+        command_id: str,
+        expected_version: int | None = None,
+    ) -> PendingMove | None:
+        """:meth:`submit`'s common path without blocking, for an asyncio caller.
+
+        Decides now against the game this process holds (CPU only, no round
+        trip) and queues it for the group committer; returns ``None`` whenever
+        that path does not apply (game or seed not held, a stale
+        ``expected_version``, a refused move: all of these need the database
+        to tell a replayed command from a new one), and the caller must use
+        :meth:`submit` instead.  Await ``future``, then call :meth:`finish`.
+
+        :raises InvalidCommandError: for a malformed command id.
+        """
+        request_hash = _request_hash(command_id, command, actor)
+        entry = self._latest.get(game_id)
+        seed = self._seeds.get(game_id)
+        if entry is None or seed is None:
+            return None
+        epoch = self.heads.epoch
+        game = _shell(entry[0])
+        if expected_version is not None and game.version != expected_version:
+            return None
+        try:
+            new_events, side = self._decide(game, command, actor, command_id, request_hash, seed)
+        except RuleError:
+            return None
+        return PendingMove(game, epoch, tuple(new_events), self._committer.enqueue(game, side))
+
+    def finish(self, pending: PendingMove) -> MoveResult | None:
+        """The result of a :meth:`begin` whose future is done; ``None`` if the
+        save lost a race or met a reused command id (then use :meth:`submit`,
+        which sorts out which)."""
+        error = pending.future.exception()
+        if isinstance(error, IntegrityError):
+            self._latest.pop(pending.game.id, None)
+            return None
+        if error is not None:
+            raise error
+        return self._recorded(pending.game, pending.epoch, list(pending.events), pending.future.result())
+
+    def _decide(
+        self, game: Game, command: Command, actor: Seat, command_id: str, request_hash: str, seed: bytes
+    ) -> tuple[list[Any], list[tuple[str, Any]]]:
+        """Decide on ``game`` (a private shell) and the rows that go with the move."""
+        new_events = game.act(command, actor, seed, command_id)
+        first, last = new_events[0].originator_version, new_events[-1].originator_version
+        side = [
+            (
+                # one statement, not two: each statement costs more client CPU
+                # than the database spends on it (a duplicate command id still
+                # fails the whole transaction on the primary key)
+                "WITH recorded AS (INSERT INTO ledger_commands (game_id, command_id, actor,"
+                " request_hash, first_version, last_version) VALUES (%s, %s, %s, %s, %s, %s))"
+                " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
+                " winners = %s WHERE game_id = %s",
+                (
+                    game.id, command_id, actor, request_hash, first, last,
+                    last,
+                    "ended" if game.is_over else "active",
+                    game.modified_on if game.is_over else None,
+                    list(game.outcome.winners) if game.outcome else None,
+                    game.id,
+                ),
+            ),
+        ]
+        return new_events, side
+
+    def _recorded(self, game: Game, epoch: int, new_events: list[Any], recordings: list[Any]) -> MoveResult:
+        self._remember(game, epoch)
+        if self.repository.cache is not None:
+            self.repository.cache.put(game.id, game)  # readers fast-forward nothing
+        return MoveResult(
+            game.id, new_events[0].originator_version, new_events[-1].originator_version,
+            replayed=False, log_position=recordings[-1].notification.id,
+            events=tuple(new_events), game=game,
+        )
 
     def _for_write(self, game_id: UUID, fresh: bool) -> Game:
         """The latest game this process saved (no round trip), or a fresh load."""
@@ -437,6 +504,16 @@ class GameLedger(Application[UUID]):
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(sql, params)
             return list(curs.fetchall())
+
+
+def _request_hash(command_id: str, command: Command, actor: Seat) -> str:
+    """What a command id stands for, so a reused id with another move is caught.
+
+    :raises InvalidCommandError: for a missing or oversized command id.
+    """
+    if not command_id or len(command_id) > MAX_COMMAND_ID_LEN:
+        raise InvalidCommandError(f"command_id must be 1-{MAX_COMMAND_ID_LEN} characters")
+    return hashlib.sha256(canonical_json({"actor": actor, "command": command_record(command)})).hexdigest()
 
 
 def _shell(game: Game) -> Game:

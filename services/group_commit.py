@@ -46,6 +46,10 @@ class GroupCommitter:
 
         :raises IntegrityError: when this game's save conflicts.
         """
+        return self.enqueue(game, side_effects).result()
+
+    def enqueue(self, game: Any, side_effects: list[tuple[str, Any]]) -> Future:
+        """:meth:`commit` without waiting: a future of the recordings."""
         if self._thread is None:
             with self._start_lock:
                 if self._thread is None:
@@ -53,7 +57,7 @@ class GroupCommitter:
                     self._thread.start()
         item = _Item(game, side_effects)
         self._queue.put(item)
-        return item.future.result()
+        return item.future
 
     def _run(self) -> None:
         while True:

@@ -249,6 +249,9 @@ class LedgerRecorder(PostgresApplicationRecorder):
         heads: dict[Any, int] = {}
         for event in stored_events:
             heads[event.originator_id] = max(heads.get(event.originator_id, 0), event.originator_version)
-        for game_id, version in heads.items():
-            curs.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, f"{game_id}:{version}"))
+        if heads:  # one statement for the whole batch
+            curs.execute(
+                "SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note",
+                (NOTIFY_CHANNEL, [f"{game_id}:{version}" for game_id, version in heads.items()]),
+            )
         super()._insert_events(curs, stored_events, **kwargs)

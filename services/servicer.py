@@ -194,9 +194,15 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             raise InvalidCommandError("move is required")
         command = mapping.command_from_any(game.ruleset, request.move)
         expected = request.expected_version if request.HasField("expected_version") else None
-        result = await self._run(
-            self._ledger.submit, game_id, command, seat, request.command_id, expected
-        )
+        result = None
+        pending = self._ledger.begin(game_id, command, seat, request.command_id, expected)
+        if pending is not None:  # decided on the loop; no thread hop while it commits
+            await asyncio.wait((asyncio.wrap_future(pending.future),))
+            result = self._ledger.finish(pending)
+        if result is None:  # anything that needs the database to sort out
+            result = await self._run(
+                self._ledger.submit, game_id, command, seat, request.command_id, expected
+            )
         if result.game is not None:
             head, events = result.game, list(result.events)
         else:
