@@ -14,6 +14,7 @@ import logging
 from typing import NoReturn
 
 import grpc
+from eventsourcing.persistence import IntegrityError
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
@@ -34,6 +35,11 @@ class PermissionDeniedError(Exception):
     """Raised when a valid token does not allow the requested action."""
 
 
+_FIXED_MESSAGES: dict[type[BaseException], str] = {
+    IntegrityError: "another request changed this first; reload and retry",
+}
+"""Messages for errors whose own text names tables, keys or ids (logged instead)."""
+
 _TABLE: list[tuple[type[BaseException], grpc.StatusCode, str]] = [
     (IllegalCommandError, grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
     (InvalidCommandError, grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED"),
@@ -41,6 +47,10 @@ _TABLE: list[tuple[type[BaseException], grpc.StatusCode, str]] = [
     (CommandIdReusedError, grpc.StatusCode.ALREADY_EXISTS, "COMMAND_ID_REUSED"),
     (GameNotFoundError, grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"),
     (ConcurrencyConflictError, grpc.StatusCode.ABORTED, "CONCURRENT_MOVE"),
+    # A save that lost an optimistic-concurrency race (another process recorded
+    # the same aggregate version first, e.g. two servers starting one round):
+    # the client's request was fine, retrying against the new state is right.
+    (IntegrityError, grpc.StatusCode.ABORTED, "CONCURRENT_WRITE"),
     (UnauthenticatedError, grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED"),
     (PermissionDeniedError, grpc.StatusCode.PERMISSION_DENIED, "PERMISSION_DENIED"),
 ]
@@ -51,6 +61,9 @@ def status_for(exc: BaseException) -> status_pb2.Status:
     for cls, code, reason in _TABLE:
         if isinstance(exc, cls):
             message = exc.message if isinstance(exc, IllegalCommandError) else str(exc).strip("'\"")
+            if cls in _FIXED_MESSAGES:
+                log.info("%s: %s", reason, exc)
+                message = _FIXED_MESSAGES[cls]
             info = error_details_pb2.ErrorInfo(domain=DOMAIN, reason=reason)
             if isinstance(exc, IllegalCommandError):
                 info.reason = "ILLEGAL_MOVE"
