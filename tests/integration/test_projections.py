@@ -1,19 +1,25 @@
-"""Projections: exactly-once under crashes and concurrent runners, rebuildable, and
-ratings equal to openskill called directly on the same results."""
+"""Projections: every view is exactly-once under crashes and concurrent runners
+and rebuildable, and ratings equal openskill called directly on the same results."""
 
 from __future__ import annotations
 
 import random
 import threading
 import uuid
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
 
 import pytest
 from openskill.models import PlackettLuce
 
+from domain.aggregate import Game
 from domain.games import find_game
+from projections import registry
 from projections.base import View
 from projections.ratings import RatingsView, history, leaderboard
 from projections.runner import ViewRunner, wait_for_position
+from services.tournaments import TournamentDesk
 
 pytestmark = pytest.mark.postgres
 
@@ -33,13 +39,17 @@ def finish_game(ledger, game_type: str, setup: dict, player_ids: tuple[str, ...]
     return created.game_id
 
 
-def dump(ledger, tables: tuple[str, ...]) -> dict[str, list]:
+def dump_with(curs, tables: tuple[str, ...]) -> dict[str, list]:  # type: ignore[no-untyped-def]
     out = {}
-    with ledger.datastore.transaction(commit=False) as curs:
-        for table in tables:
-            curs.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3")
-            out[table] = [tuple(r.values()) for r in curs.fetchall()]
+    for table in tables:
+        curs.execute(f"SELECT * FROM {table}")
+        out[table] = sorted((tuple(r.values()) for r in curs.fetchall()), key=repr)
     return out
+
+
+def dump(ledger, tables: tuple[str, ...]) -> dict[str, list]:  # type: ignore[no-untyped-def]
+    with ledger.datastore.transaction(commit=False) as curs:
+        return dump_with(curs, tables)
 
 
 @pytest.fixture
@@ -89,35 +99,137 @@ def test_a_cooperative_game_rates_the_team_against_the_scenario(ledger, names):
     assert (scenario[0]["mu"] > scenario[0]["mu_before"]) == (not won)
 
 
-def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuild(ledger, names):
-    runner = ViewRunner(ledger.datastore, RatingsView(), batch_size=3)
-    runner.ensure_tables()
-    runner.catch_up()
-    for i in range(4):
-        finish_game(ledger, "terralore", {"players": 2}, (names[i % 4], names[(i + 1) % 4]), seed=10 + i)
-    before = runner.status().position
+VIEWS = sorted(registry.VIEWS)
+POLICY_TABLES = {"tournament_results": ("tournaments_events",)}
+"""Views without tables of their own, and the tables their ``apply`` writes."""
+
+
+def tables_of(name: str) -> tuple[str, ...]:
+    return registry.view(name).tables or POLICY_TABLES[name]
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Finished games every view has work for: a round-robin round of two
+    Terralore games (ratings, stats, fairness, tournament results) and a solo
+    Thorgal adventure (a cooperative rating, Thorgal's stats and chance hooks)."""
+
+    tournament_id: uuid.UUID
+    games: dict[uuid.UUID, str]
+
+
+def play_workload(ledger, names, seed: int) -> Workload:  # type: ignore[no-untyped-def]
+    desk = TournamentDesk(ledger.env_for_peers, ledger)
+    tournament, _ = desk.create(f"projections-{seed}", "terralore", "round_robin", 0, 2, {})
+    for name in names:
+        desk.register(tournament.id, name)
+    started = desk.start_round(tournament.id)
+    games = {uuid.UUID(t.game_id): "terralore" for t in started.state.round_records[0].tables}
+    ruleset, rnd = find_game("terralore"), random.Random(seed)
+    for game_id in games:
+        while not (game := ledger.load(game_id)).is_over:
+            seat = rnd.choice(game.to_act())
+            ledger.submit(game_id, ruleset.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+    games[finish_game(ledger, "thorgal", {"players": 1}, (names[0],), seed)] = "thorgal"
+    assert len(games) == 3
+    return Workload(tournament.id, games)
+
+
+def measure(ledger, name: str, work: Workload) -> Counter:  # type: ignore[no-untyped-def]
+    """What the view holds about the workload, counted so that applying an event twice shows."""
+    ids = list(work.games)
+    with ledger.datastore.transaction(commit=False) as curs:
+        if name == "ratings":  # one history row per rated player (and the scenario) per game
+            curs.execute("SELECT game_id AS k, count(*) AS n FROM ratings_history WHERE game_id = ANY(%s)"
+                         " GROUP BY game_id", (ids,))
+        elif name == "stats":  # one result row per seat per game
+            curs.execute("SELECT game_id AS k, count(*) AS n FROM stats_seat_results WHERE game_id = ANY(%s)"
+                         " GROUP BY game_id", (ids,))
+        elif name == "fairness":  # chance draws per game type (a delta: other games add to them too)
+            curs.execute("SELECT game_type AS k, sum(count)::bigint AS n FROM fairness_counts GROUP BY game_type")
+        elif name == "tournament_results":
+            curs.execute("SELECT topic AS k, count(*) AS n FROM tournaments_events WHERE originator_id = %s"
+                         " AND topic = 'tournament.ResultRecorded' GROUP BY topic", (work.tournament_id,))
+        else:
+            raise AssertionError(f"say what view {name!r} keeps about a game")
+        return Counter({r["k"]: r["n"] for r in curs.fetchall()})
+
+
+def expected(ledger, name: str, work: Workload) -> Counter:  # type: ignore[no-untyped-def]
+    """The same counts derived from the ledger's games, never from a view."""
+    out: Counter = Counter()
+    for game_id, game_type in work.games.items():
+        game, ruleset = ledger.load(game_id), find_game(game_type)
+        if name == "ratings":
+            out[game_id] = len(ruleset.players_seats(game.setup)) + (game_type == "thorgal")  # + scenario
+        elif name == "stats":
+            out[game_id] = len(game.outcome.ranks)
+        elif name == "fairness":
+            out[game_type] += sum(len(ruleset.chance_outcomes(e.payload)) for e in ledger.read_events(game_id)
+                                  if isinstance(e, Game.Decided))
+        elif name == "tournament_results" and game_type == "terralore":
+            out["tournament.ResultRecorded"] += 1
+    return +out
+
+
+def applied(before: Counter, after: Counter) -> Counter:
+    delta = Counter(after)
+    delta.subtract(before)
+    return Counter({k: n for k, n in delta.items() if n})
+
+
+def crash_on_first_write(runner: ViewRunner, tables: tuple[str, ...]) -> tuple[Callable[[], None], dict]:
+    """A ``before_commit`` that kills the runner in the first batch that changed the
+    view's tables, and the rows those tables had when that batch began."""
+    real, seen = runner.view.apply, {}
+
+    def apply(curs, events):  # type: ignore[no-untyped-def]
+        rows = dump_with(curs, tables)
+        real(curs, events)
+        if dump_with(curs, tables) != rows:
+            seen.setdefault("rows", rows)
 
     def crash() -> None:
-        raise KeyboardInterrupt("killed mid-batch")
+        if seen:
+            raise KeyboardInterrupt("killed mid-batch")
 
+    runner.view.apply = apply  # type: ignore[method-assign]
+    return crash, seen
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuild(ledger, names, name):
+    tables = tables_of(name)
+    runner = ViewRunner(ledger.datastore, registry.view(name), batch_size=5)
+    runner.ensure_tables()
+    runner.catch_up()
+    work = play_workload(ledger, names, seed=10 + VIEWS.index(name))
+    baseline = measure(ledger, name, work)
+    crash, seen = crash_on_first_write(runner, tables)
     with pytest.raises(KeyboardInterrupt):
-        runner.step(before_commit=crash)
+        while True:
+            before = runner.status().position
+            assert runner.step(before_commit=crash) > 0, "no batch wrote to the view"
     assert runner.status().position == before
-    restarted = ViewRunner(ledger.datastore, RatingsView(), batch_size=3)
+    assert dump(ledger, tables) == {t: sorted(rows, key=repr) for t, rows in seen["rows"].items()}
+    restarted = ViewRunner(ledger.datastore, registry.view(name), batch_size=5)
     restarted.catch_up()
-    caught_up = dump(ledger, RatingsView.tables)
+    caught_up = dump(ledger, tables)
+    assert applied(baseline, measure(ledger, name, work)) == expected(ledger, name, work) != Counter()
     restarted.reset()
     restarted.catch_up()
-    assert dump(ledger, RatingsView.tables) == caught_up
+    assert dump(ledger, tables) == caught_up
 
 
-def test_two_runners_at_once_never_double_apply(ledger, names):
-    first = ViewRunner(ledger.datastore, RatingsView(), batch_size=2)
+@pytest.mark.parametrize("name", VIEWS)
+def test_two_runners_at_once_never_double_apply(ledger, names, name):
+    tables = tables_of(name)
+    first = ViewRunner(ledger.datastore, registry.view(name), batch_size=4)
     first.ensure_tables()
     first.catch_up()
-    for i in range(5):
-        finish_game(ledger, "terralore", {"players": 2}, (names[0], names[1 + i % 3]), seed=20 + i)
-    second = ViewRunner(ledger.datastore, RatingsView(), batch_size=2)
+    work = play_workload(ledger, names, seed=20 + VIEWS.index(name))
+    baseline = measure(ledger, name, work)
+    second = ViewRunner(ledger.datastore, registry.view(name), batch_size=4)
     errors: list[BaseException] = []
 
     def run(r: ViewRunner) -> None:
@@ -132,13 +244,11 @@ def test_two_runners_at_once_never_double_apply(ledger, names):
     for t in threads:
         t.join()
     assert errors == []
-    concurrent = dump(ledger, RatingsView.tables)
+    concurrent = dump(ledger, tables)
+    assert applied(baseline, measure(ledger, name, work)) == expected(ledger, name, work) != Counter()
     first.reset()
     first.catch_up()
-    assert dump(ledger, RatingsView.tables) == concurrent
-    with ledger.datastore.transaction(commit=False) as curs:
-        curs.execute("SELECT games FROM ratings_current WHERE game_type = 'terralore' AND player_id = %s", (names[0],))
-        assert curs.fetchone()["games"] == 5
+    assert dump(ledger, tables) == concurrent
 
 
 class CountingView(View):
