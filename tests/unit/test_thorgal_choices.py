@@ -83,8 +83,13 @@ def test_a_side_plot_may_be_paid_with_another_characters_gossip():
 
 def test_side_plots_are_not_offered_when_nobody_in_the_area_can_pay():
     s = hero(hero(fresh(), 0, goods=(0,) * 6), 1, area="village", goods=(0, 0, 3, 0, 0, 0))
-    s = then(s, Task(op="plots", arg="E1", seat=0))
-    assert s.pending is None or s.pending.kind != "plot"
+    s, ev = do(s.model_copy(update={
+        "phase": "resolve", "act": None, "tasks": (Task(op="plots", arg="E1", seat=0),),
+        "pending": Pending(kind="heal", seat=0, options=("skip",), n=0)}), Choose(choice="skip"))
+    assert not any(isinstance(e, E.DecisionRequested) and e.pending.kind == "plot" for e in ev)
+    assert not any(isinstance(e, (E.GoodsSpent, E.SidePlotChosen)) for e in ev)
+    assert s.pending is None and s.phase == "action"  # nothing to ask: play goes on
+    assert s.hero(1).goods == (0, 0, 3, 0, 0, 0)
 
 
 def test_a_skill_refresh_may_use_another_characters_goods():

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from domain.core import ADMIN, SPECTATOR, Termination, Viewer
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
+from domain.games.thorgal.content import load
 from domain.games.thorgal.state import ThorgalSetup, dec
 from domain.simulate import play_random_game
 from tests.support.contract import (
@@ -20,6 +21,13 @@ from tests.support.contract import (
 SEEDS = st.binary(min_size=32, max_size=32)
 
 
+def wound_area(character: str) -> frozenset[tuple[int, int]]:
+    """The cells of a character's Wound area (``#`` is outside it)."""
+    rows = load().character(character).wound_rows
+    return frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
+                     if ch != "#")
+
+
 def check_invariants(play) -> None:
     state = play.state
     assert GAME.is_over(state)
@@ -30,18 +38,24 @@ def check_invariants(play) -> None:
     # 4 turns in every completed round (the last one may be cut short by a loss)
     assert all(t == 4 for t in state.turns_taken[:-1])
     assert state.turns_taken[-1] <= 4
-    # chips never stay under the same card
+    # chips never stay under the same card; a Wound touches the Wounds already there
     previous = {i: -1 for i in range(4)}
-    for event in play.events:
+    for before, event in zip(play.states, play.events):
         if isinstance(event, E.ChipPlaced):
             assert event.slot != previous[event.chip]
             previous[event.chip] = event.slot
-    # goods never negative, wound tiles never overlap, within the wound area
+        elif isinstance(event, E.WoundPlaced):
+            old = {dec(c) for w in before.hero(event.seat).wounds for c in w.cells}
+            new = [dec(c) for c in event.cells]
+            assert not old or any((r + dr, c + dc) in old for r, c in new
+                                  for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    # goods never negative; wound tiles never overlap and lie inside the wound area
     for s in play.states:
         for hero in s.heroes:
             assert min(hero.goods) >= 0
-            cells = [c for w in hero.wounds for c in w.cells]
+            cells = [dec(c) for w in hero.wounds for c in w.cells]
             assert len(cells) == len(set(cells))
+            assert set(cells) <= wound_area(hero.character), hero
             assert 0 <= hero.threats <= 5
         for site in s.sites:
             assert min(site.assigned) >= 0
@@ -126,3 +140,9 @@ def test_solo_is_one_player_with_two_seats():
 
 def test_cells_are_encoded_compactly():
     assert dec(33) == (1, 1)
+
+
+def test_the_wound_area_excludes_the_cut_corners():
+    area = wound_area("thorgal")  # "#...#" / "....." / "....." / "#...#"
+    assert len(area) == 16 and (0, 0) not in area and (3, 4) not in area
+    assert (0, 1) in area and (3, 3) in area and (4, 0) not in area

@@ -61,14 +61,15 @@ def test_move_only_enters_open_areas_and_the_only_chip_bonus_raises_the_value():
 
 
 def test_collect_gains_the_value_and_the_below_bonus_gives_an_extra_move():
-    s = fresh()
+    s = fresh().model_copy(update={"terrain": ("T1",), "path": (), "collect_tokens": ()})
+    material = s.hero(0).goods[0]
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C05")))
-    cell = s.pending.options[0]
-    s, ev = do(s, Choose(choice=cell))
-    assert any(isinstance(e, E.CollectTokenPlaced) for e in ev)
-    gained = sum(e.n for e in ev if isinstance(e, E.GoodsGained))
-    assert gained == 2 or s.pending.kind == "area_good"
-    assert s.pending.kind == "move" and s.act.action == "move"  # the extra Move 1
+    s, ev = do(s, Choose(choice="cell:0"))  # T1's top-left space: material
+    assert E.CollectTokenPlaced(seat=0, cell=0) in ev
+    assert [e for e in ev if isinstance(e, E.GoodsGained)] == [
+        E.GoodsGained(seat=0, good="material", n=2)]  # Collect 2: the below bonus is an extra Move, not a "+"
+    assert s.hero(0).goods[0] == material + 2
+    assert s.pending.kind == "move" and s.act.action == "move" and s.act.value == 1  # extra Move 1
 
 
 def test_journey_first_tile_touches_the_left_edge_and_the_left_bonus_heals():
@@ -112,12 +113,29 @@ def test_assigning_another_characters_goods_needs_their_consent():
 
 def test_a_refused_owner_cannot_be_asked_again():
     s = fresh()
-    s = hero(s, 1, goods=(0, 2, 0, 0, 0, 0))
+    s = hero(hero(s, 0, goods=(0, 1, 0, 0, 0, 0)), 1, goods=(0, 2, 0, 0, 0, 0))
+    s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=0))
+    s, _ = do(s, Choose(choice="loc:smithy"))
+    assert s.pending.options == ("give:0:ore", "give:1:ore", "stop")
+    s, _ = do(s, Choose(choice="give:1:ore"))
+    s, ev = do(s, Choose(choice="refuse"), seat=1)
+    assert not any(isinstance(e, E.GoodsAssigned) for e in ev)
+    assert s.pending.kind == "assign_good" and s.pending.seat == 0
+    assert s.pending.options == ("give:0:ore", "stop")  # seat 1 is never asked again
+    s, _ = do(s, Choose(choice="give:0:ore"))
+    assert s.pending is None and s.site("smithy").assigned == (0, 1, 0, 0, 0, 0)
+    assert s.hero(1).goods[1] == 2  # the refusal kept seat 1's ore
+
+
+def test_a_refusal_with_nobody_else_to_give_ends_the_assign():
+    s = hero(hero(fresh(), 0, goods=(0,) * 6), 1, goods=(0, 2, 0, 0, 0, 0))
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=0))
     s, _ = do(s, Choose(choice="loc:smithy"))
     s, _ = do(s, Choose(choice="give:1:ore"))
-    s, _ = do(s, Choose(choice="refuse"), seat=1)
-    assert s.pending is None or all(not o.startswith("give:1") for o in s.pending.options)
+    s, ev = do(s, Choose(choice="refuse"), seat=1)
+    assert s.pending is None and s.phase == "action"  # no question left: the next turn
+    assert E.ActionEnded(seat=0, action="assign") in ev
+    assert s.site("smithy").assigned == (0,) * 6 and s.hero(1).goods[1] == 2
 
 
 def test_sacrifice_gains_every_wound_then_resolves_the_location():

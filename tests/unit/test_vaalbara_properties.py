@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from domain.core import SPECTATOR, Viewer
 from domain.games.vaalbara import GAME
 from domain.games.vaalbara import events as ev
-from domain.games.vaalbara.content import CHARACTERS, PACK, ROUNDS, STARTING_VP
+from domain.games.vaalbara.content import CHARACTERS, LANDS, PACK, ROUNDS, STARTING_VP
 from domain.games.vaalbara.state import OVER, VaalbaraSetup, VaalbaraState
 from domain.simulate import Playthrough, play_random_game, rng_for
 from tests.support.contract import (
@@ -43,6 +43,7 @@ def assert_cards_conserved(state: VaalbaraState, players: int) -> None:
 
 
 def vp_from_events(events: list, players: int) -> list[int]:
+    """VP as the log's point events add up (bookkeeping only, not the rules)."""
     vp = [STARTING_VP] * players
     for event in events:
         if isinstance(event, ev.PointsScored):
@@ -50,6 +51,101 @@ def vp_from_events(events: list, players: int) -> list[int]:
         elif isinstance(event, ev.PointsStolen):
             vp[event.thief] += event.points or 0
             vp[event.victim] -= event.points or 0
+    return vp
+
+
+# --------------------------------------------------------------- a referee
+#
+# VP recomputed from the printed rules and the facts of the game (who took
+# which Land into which Realm, who played which character, who revealed a
+# Fighter), never from the points the events carry: a wrong Land reward, a
+# missing Farmer doubling or a wrong character payout makes the totals differ.
+
+
+def _kinds(realm: tuple[str, ...]) -> list[str]:
+    return [LANDS[card].type for card in realm]
+
+
+def _neighbours(n: int, seat: int) -> set[int]:
+    return {(seat - 1) % n, (seat + 1) % n} - {seat}
+
+
+def _printed_land_reward(state: VaalbaraState, seat: int, card: str,
+                         realm: tuple[str, ...]) -> int:
+    """The reward printed on ``card`` joining ``seat``'s Realm (now ``realm``)."""
+    kind, kinds = LANDS[card].type, _kinds(realm)
+    if kind == "meadow":  # 1 per Meadow in your and your neighbours' Realms
+        return kinds.count("meadow") + sum(
+            _kinds(state.players[n].realm).count("meadow")
+            for n in _neighbours(len(state.players), seat))
+    if kind == "forest":  # the printed value, 3 to 6
+        value = LANDS[card].value
+        assert value is not None and 3 <= value <= 6
+        return value
+    if kind == "mountain":  # 10 for the 2nd, 20 more for the 4th
+        return {2: 10, 4: 20}.get(kinds.count("mountain"), 0)
+    if kind == "field":
+        return 2 * kinds.count("field")
+    if kind == "village":
+        return 2 * len(set(kinds))
+    assert kind == "river"  # initiative (max 6) x Rivers
+    return min(6, CHARACTERS.index(state.revealed[seat]) + 1) * kinds.count("river")
+
+
+def _turn_key(state: VaalbaraState, seat: int) -> tuple[int, int]:
+    omens = LANDS[state.land_deck[0]].omens
+    return (CHARACTERS.index(state.revealed[seat]), omens.index(state.players[seat].clan))
+
+
+def _character_points(state: VaalbaraState, seat: int, vp: list[int]) -> dict[int, int]:
+    """VP changes of ``seat``'s character action, from the table it resolves on."""
+    character = state.revealed[seat]
+    others = _neighbours(len(state.players), seat)
+    mine = _turn_key(state, seat)
+    if character == "hunter" and all(mine < _turn_key(state, n) for n in others):
+        return {seat: 3}
+    if character == "crafter" and all(mine > _turn_key(state, n) for n in others):
+        return {seat: 5}
+    if character == "oracle":
+        odd = sum((CHARACTERS.index(state.revealed[n]) + 1) % 2 for n in others)
+        return {seat: 2 * odd}
+    if character == "carpenter":  # before the Land action: the Realm so far
+        return {seat: 3 * _kinds(state.players[seat].realm).count("forest")}
+    if character == "falconer" and state.done:
+        victim = state.done[-1]
+        stolen = min(2, vp[victim])
+        return {seat: stolen, victim: -stolen}
+    return {}
+
+
+def vp_by_the_rules(play: Playthrough) -> list[int]:
+    players = play.setup.players
+    vp = [STARTING_VP] * players
+    for i, event in enumerate(play.events):
+        before = play.states[i]
+        gains: dict[int, int] = {}
+        match event:
+            case ev.LandTaken(seat=seat, card=card):
+                reward = _printed_land_reward(
+                    before, seat, card, before.players[seat].realm + (card,))
+                doubled = before.revealed[seat] == "farmer"
+                gains = {seat: reward * (2 if doubled else 1)}
+            case ev.RealmLandSwapped(seat=seat, card=card, new_card=new):
+                realm = tuple(new if c == card else c for c in before.players[seat].realm)
+                gains = {seat: _printed_land_reward(before, seat, new, realm)}
+            case ev.FighterRevealed(seat=seat):
+                gains = {seat: 1}
+            case ev.CharacterDiscarded(seat=seat, character="bard"):
+                target = play.events[i - 1]  # the Bard's chosen player
+                assert isinstance(target, ev.PointsScored) and target.seat != seat
+                gains = {target.seat: 2}
+            case ev.CharacterDiscarded(seat=seat):
+                gains = _character_points(before, seat, vp)
+            case ev.GameEnded():
+                for seat, p in enumerate(before.players):
+                    gains[seat] = {5: 5, 6: 10}.get(len(set(_kinds(p.realm))), 0)
+        for seat, n in gains.items():
+            vp[seat] += n
     return vp
 
 
@@ -81,6 +177,7 @@ def assert_game_invariants(play: Playthrough) -> None:
     assert all(len(p.realm) == ROUNDS for p in final.players)
     live = [p.vp for p in final.players]
     assert vp_from_events(play.events, players) == live
+    assert vp_by_the_rules(play) == live
     assert list(final.final_scores) == live
     outcome = GAME.outcome(final)
     assert outcome is not None and sorted(outcome.ranks) == list(range(1, players + 1))
