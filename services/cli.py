@@ -219,7 +219,13 @@ def replay(
 
 
 @app.command()
-def project() -> None:
+def project(
+    metrics_port: Optional[int] = typer.Option(
+        None, min=0, max=65535,
+        help="Serve Prometheus /metrics (projection lag and position) on this port; 0 = off. "
+        "Default: LEDGER_METRICS_PORT.",
+    ),
+) -> None:
     """Run the projection views as their own process (follows the log live)."""
     import signal
     import threading
@@ -229,6 +235,12 @@ def project() -> None:
     from services.bootstrap import database_url
 
     settings = Settings()
+    port = settings.metrics_port if metrics_port is None else metrics_port
+    if port:  # first, so a port in use fails before anything runs
+        from prometheus_client import start_http_server
+
+        start_http_server(port)
+        console.print(f"metrics on :{port}/metrics")
     ledger = build_ledger(settings)
     projector = Projector(registry.runners(ledger.datastore), database_url(settings))
     projector.start()
