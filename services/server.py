@@ -124,7 +124,7 @@ def serve_worker(settings_json: str, admin_token: str, index: int) -> None:
 
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s w{index} %(levelname)s %(name)s: %(message)s")
     settings = Settings.model_validate_json(settings_json).model_copy(
-        update={"admin_token": SecretStr(admin_token), "projections": index == 0 and Settings().projections}
+        update={"admin_token": SecretStr(admin_token), "projections": False}  # the supervisor runs them
     )
     asyncio.run(serve(wire(settings)))
 
@@ -144,6 +144,12 @@ def serve_workers(wiring: Wiring) -> None:
                  for i in range(settings.workers)]
     for process in processes:
         process.start()
+    # The supervisor is otherwise idle: running the views here keeps their
+    # CPU (and GIL) out of every serving process.
+    projector = None
+    if settings.projections:
+        projector = Projector(registry.runners(wiring.ledger.datastore), wiring.database_url)
+        projector.start()
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -154,6 +160,8 @@ def serve_workers(wiring: Wiring) -> None:
             process.terminate()
     for process in processes:
         process.join(10)
+    if projector is not None:
+        projector.stop()
     failed = [p.exitcode for p in processes if p.exitcode not in (0, None, -signal.SIGTERM)]
     if failed and not stop.is_set():
         # a worker that died on its own is an outage, not a clean stop

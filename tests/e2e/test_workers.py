@@ -24,7 +24,36 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_two_worker_processes_serve_complete_games_on_one_port(database_url, tmp_path):
+@pytest.fixture
+def own_database(server_url):  # type: ignore[no-untyped-def]
+    """A database no other test's projector touches, so view progress is ours."""
+    import secrets
+
+    import psycopg
+
+    from tests.support.database import _with_dbname
+
+    name = f"ledger_workers_{secrets.token_hex(5)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _with_dbname(server_url, name)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _views_caught_up(database_url: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(database_url) as conn:
+        head = conn.execute("SELECT coalesce(max(notification_id), 0) FROM ledger_events").fetchone()[0]
+        rows = conn.execute("SELECT position FROM projection_tracking").fetchall()
+    return head > 0 and len(rows) >= 4 and all(position >= head for (position,) in rows)
+
+
+def test_two_worker_processes_serve_complete_games_on_one_port(own_database, tmp_path):
+    database_url = own_database
     port = _free_port()
     env = {**os.environ, "LEDGER_DATABASE_URL": database_url, "LEDGER_ADMIN_TOKEN": "workers-admin",
            "LEDGER_DATA_DIR": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path)}
@@ -48,6 +77,10 @@ def test_two_worker_processes_serve_complete_games_on_one_port(database_url, tmp
             table = create(conn, "terralore", players=2)
             assert play_to_end(conn, table, seed=seed) > 2
             conn.channel.close()
+        deadline = time.monotonic() + 30  # the supervisor process runs the views
+        while not _views_caught_up(database_url):
+            assert time.monotonic() < deadline, "projections did not catch up with --workers 2"
+            time.sleep(0.3)
     finally:
         server.terminate()
         output, _ = server.communicate(timeout=30)
