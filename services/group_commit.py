@@ -20,8 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from eventsourcing.persistence import IntegrityError
+from prometheus_client import Histogram
 
 log = logging.getLogger(__name__)
+
+BATCH = Histogram(
+    "ledger_group_commit_moves", "Moves saved per group-commit transaction",
+    buckets=(1, 2, 4, 8, 16, 32, 64),
+)
 
 
 @dataclass
@@ -80,6 +86,7 @@ class GroupCommitter:
     def _commit(self, batch: list[_Item]) -> None:
         self.batches += 1
         self.moves += len(batch)
+        BATCH.observe(len(batch))
         if len(batch) == 1:
             item = batch[0]
             try:
@@ -87,12 +94,16 @@ class GroupCommitter:
             except BaseException as exc:  # noqa: BLE001 - handed to the caller
                 item.future.set_exception(exc)
             return
+        # Saving collects (and so clears) each aggregate's pending events; a
+        # failed batch must put them back, or the retries would save nothing.
+        pending = [list(i.game._pending_events) for i in batch]
         try:
             recordings = self._save(
                 *[i.game for i in batch], side_effects=[s for i in batch for s in i.side_effects]
             )
         except IntegrityError:
-            for item in batch:
+            for item, events in zip(batch, pending):
+                item.game._pending_events = events
                 self._commit([item])
             return
         except BaseException as exc:  # noqa: BLE001
