@@ -44,6 +44,9 @@ class Playthrough:
         default_factory=list
     )
     states: list[State] = field(default_factory=list)
+    _replayed: tuple[tuple[Any, ...], State] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def version(self) -> int:
@@ -53,8 +56,9 @@ class Playthrough:
     def stored_records(self) -> list[tuple[str, bytes]]:
         """Each event as the ledger would store it: ``(type name, canonical JSON)``.
 
-        Only the game payload and the ``decided_body`` around it; the envelope
-        (timestamp, hashes) does not affect the state.
+        The ``decided_body`` around each payload, with placeholder decision,
+        actor and command (they, the timestamp and the hashes never reach
+        ``evolve``).
         """
         return [
             (record_type(self.ruleset.name, event), canonical_json(_body(event)))
@@ -67,9 +71,20 @@ class Playthrough:
         return self.ruleset.setup_model.model_validate(dumped)
 
     def replayed(self) -> State:
-        """The state rebuilt from :meth:`stored_records`, never from the live objects."""
-        events = [decode_event(self.ruleset, type_, data) for type_, data in self.stored_records()]
-        return self.ruleset.replay(self.ruleset.initial_state(self.stored_setup()), events)
+        """The state rebuilt from :meth:`stored_records`, never from the live objects.
+
+        Cached while the setup and the list of event objects stay the same
+        (callers ask once per viewer).
+        """
+        key = (self.setup, *self.events)  # held, so compared by identity safely
+        cached = self._replayed
+        if cached is None or len(cached[0]) != len(key) or any(
+            a is not b for a, b in zip(cached[0], key)
+        ):
+            events = [decode_event(self.ruleset, t, data) for t, data in self.stored_records()]
+            state = self.ruleset.replay(self.ruleset.initial_state(self.stored_setup()), events)
+            cached = self._replayed = (key, state)
+        return cached[1]
 
 
 def _body(event: Event) -> dict[str, Any]:

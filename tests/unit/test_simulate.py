@@ -19,7 +19,7 @@ from domain.core import (
 )
 from domain.games import all_games
 from domain.integrity import canonical_json
-from domain.simulate import decode_event, play_random_game
+from domain.simulate import apply, decode_event, play_random_game
 from tests.support.contract import assert_replay_equals_live
 
 
@@ -127,3 +127,19 @@ def test_real_games_replay_from_stored_records_equal_live(game: Ruleset[Any]):
     assert decoded == play.events
     assert all(a is not b for a, b in zip(decoded, play.events))
     assert play.replayed() == play.state
+
+
+def test_replayed_follows_events_applied_after_an_earlier_call():
+    game = toy_ruleset(note="")
+    play = play_random_game(game, CountSetup(), 4)
+    first = play.replayed()
+    assert play.replayed() is first
+    apply(play, 0, Add(), (Added(amount=100),))
+    assert play.replayed() == play.state and play.replayed().total == first.total + 100
+
+
+def test_replayed_notices_an_event_swapped_in_place():
+    play = play_random_game(toy_ruleset(note=""), CountSetup(), 5)
+    before = play.replayed()
+    play.events[1] = Added(amount=play.events[1].amount + 1)
+    assert play.replayed().total == before.total + 1
