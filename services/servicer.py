@@ -197,7 +197,10 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         result = None
         pending = self._ledger.begin(game_id, command, seat, request.command_id, expected)
         if pending is not None:  # decided on the loop; no thread hop while it commits
-            await asyncio.wait((asyncio.wrap_future(pending.future),))
+            try:
+                await asyncio.wrap_future(pending.future)
+            except Exception:  # noqa: BLE001 - finish() reads the outcome from the future itself
+                pass
             result = self._ledger.finish(pending)
         if result is None:  # anything that needs the database to sort out
             result = await self._run(
