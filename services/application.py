@@ -31,6 +31,8 @@ MAX_ENTROPY = 8
 MAX_ENTROPY_LEN = 256
 MAX_COMMAND_ID_LEN = 128
 RETRIES = 4
+RECENT_EVENTS = 64
+"""Events kept in memory per game for live streams (older ones are read)."""
 
 
 class GameNotFoundError(LookupError):
@@ -112,9 +114,10 @@ class GameLedger(Application[UUID]):
         """Connection settings other applications on the same database reuse."""
         super().__init__(env)
         self._seeds: dict[UUID, bytes] = {}
-        self._latest: OrderedDict[UUID, tuple[Game, int]] = OrderedDict()
-        """The newest aggregate this process holds per game, with the
-        :class:`Heads` epoch it has been known current since."""
+        self._latest: OrderedDict[UUID, tuple[Game, int, tuple[Any, ...]]] = OrderedDict()
+        """The newest aggregate this process holds per game, the :class:`Heads`
+        epoch it has been known current since, and the last few events this
+        process recorded for it (contiguous, ending at the aggregate's version)."""
         self.heads = Heads()
         """Fed by the server's LISTEN connection; without one, reads always
         go to the database."""
@@ -312,7 +315,11 @@ class GameLedger(Application[UUID]):
         return new_events, side
 
     def _recorded(self, game: Game, epoch: int, new_events: list[Any], recordings: list[Any]) -> MoveResult:
-        self._remember(game, epoch)
+        old = self._latest.get(game.id)
+        recent: tuple[Any, ...] = ()
+        if old is not None and old[0].version == new_events[0].originator_version - 1:
+            recent = old[2]
+        self._remember(game, epoch, (recent + tuple(new_events))[-RECENT_EVENTS:])
         if self.repository.cache is not None:
             self.repository.cache.put(game.id, game)  # readers fast-forward nothing
         return MoveResult(
@@ -346,11 +353,26 @@ class GameLedger(Application[UUID]):
         entry = self._latest.get(game_id)
         return None if entry is None else _shell(entry[0])
 
-    def _remember(self, game: Game, epoch: int) -> None:
+    def recent_events(self, game_id: UUID, after: int) -> tuple[Game, list[Any]] | None:
+        """The game now and its events after ``after``, from memory, or ``None``
+        when memory cannot vouch for them (then read the store)."""
+        entry = self._latest.get(game_id)  # one read: a consistent triple
+        if entry is None or not self.heads.current(game_id, entry[0].version, entry[1]):
+            return None
+        game, _, recent = entry
+        if after >= game.version:
+            return _shell(game), []
+        if not recent or recent[0].originator_version > after + 1:
+            return None
+        return _shell(game), [e for e in recent if e.originator_version > after]
+
+    def _remember(self, game: Game, epoch: int, recent: tuple[Any, ...] = ()) -> None:
         old = self._latest.get(game.id)
         if old is not None and old[0].version > game.version:
             return  # a slower reader must not replace a newer write
-        self._latest[game.id] = (game, epoch)
+        if not recent and old is not None and old[0].version == game.version:
+            recent = old[2]
+        self._latest[game.id] = (game, epoch, recent)
         try:
             self._latest.move_to_end(game.id)
         except KeyError:  # evicted by another thread meanwhile

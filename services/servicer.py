@@ -303,13 +303,17 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         viewer = principal.viewer_for(game_id)
         wakeup = self._hub.subscribe(game_id)
         try:
-            head = await self._run(self._ledger.load, game_id)
+            head = self._ledger.current_in_memory(game_id) or await self._run(self._ledger.load, game_id)
             last = request.after_version
             while True:
                 wakeup.clear()
-                batch = await self._run(self._ledger.read_events, game_id, last, None, 256)
-                if batch:
-                    head = await self._run(self._ledger.load, game_id)
+                recent = self._ledger.recent_events(game_id, last)  # live tail: no I/O, no thread hop
+                if recent is not None:
+                    head, batch = recent
+                else:
+                    batch = await self._run(self._ledger.read_events, game_id, last, None, 256)
+                    if batch:
+                        head = await self._run(self._ledger.load, game_id)
                 for event in batch:
                     yield presenters.event_message(head, event, viewer, show_hashes=head.is_over or viewer.admin)
                     last = event.originator_version

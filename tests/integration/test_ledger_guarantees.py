@@ -307,3 +307,24 @@ def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(ledger, f
             [e.payload for e in fresh_ledger.read_events(created.game_id, 0, version) if hasattr(e, "payload")],
         )
         assert past.state == replayed
+
+
+def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(ledger, fresh_ledger):
+    created = ledger.create_game("thalara", SETUP)
+    ledger.heads.listening()
+    rnd = random.Random(33)
+    start = ledger.load(created.game_id).version
+    for _ in range(4):
+        random_move(ledger, created.game_id, rnd)
+    head, tail = ledger.recent_events(created.game_id, start)
+    stored = ledger.read_events(created.game_id, start)
+    assert [(e.originator_version, e.hash) for e in tail] == [(e.originator_version, e.hash) for e in stored]
+    assert head.version == stored[-1].originator_version
+    assert ledger.recent_events(created.game_id, head.version) is not None
+    assert ledger.recent_events(created.game_id, head.version)[1] == []
+    assert ledger.recent_events(created.game_id, 0) is None, "creation events are not held: read them"
+    random_move(fresh_ledger, created.game_id, rnd)  # another process moves
+    ledger.heads.saw(str(created.game_id), fresh_ledger.load(created.game_id).version)
+    assert ledger.recent_events(created.game_id, start) is None
+    ledger.heads.deaf()
+    assert ledger.recent_events(created.game_id, head.version) is None
