@@ -22,5 +22,11 @@ def view(name: str) -> View:
     return getattr(importlib.import_module(module), cls)()
 
 
-def runners(datastore: Any, names: list[str] | None = None, batch_size: int = 500) -> list[ViewRunner]:
-    return [ViewRunner(datastore, view(n), batch_size=batch_size) for n in (names or list(VIEWS))]
+def runners(
+    datastore: Any, names: list[str] | None = None, batch_size: int = 500, create_tables: bool = True
+) -> list[ViewRunner]:
+    """One runner per view; ``create_tables=False`` (``LEDGER_CREATE_TABLES``) makes them do no DDL."""
+    return [
+        ViewRunner(datastore, view(n), batch_size=batch_size, create_tables=create_tables)
+        for n in (names or list(VIEWS))
+    ]

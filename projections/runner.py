@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import psycopg
+from eventsourcing.persistence import ProgrammingError
 from prometheus_client import Gauge
 
 from projections.base import LogEvent, View
@@ -40,6 +41,12 @@ LAG = Gauge("ledger_projection_lag_events", "Events in the log not yet applied b
 POSITION = Gauge("ledger_projection_position", "Last log position applied by the view", ["view"])
 
 
+class SetupRequiredError(RuntimeError):
+    """Raised when the service may not create tables (``LEDGER_CREATE_TABLES=false``)
+    and the database lacks a table, a view's tracking row or a grant:
+    the owner must run ``ledger db setup`` first."""
+
+
 @dataclass(frozen=True)
 class ViewStatus:
     view: str
@@ -54,14 +61,26 @@ class ViewStatus:
 class ViewRunner:
     """Applies the log to one view."""
 
-    def __init__(self, datastore: Any, view: View, events_table: str = "ledger_events", batch_size: int = 500):
+    def __init__(self, datastore: Any, view: View, events_table: str = "ledger_events", batch_size: int = 500,
+                 create_tables: bool = True):
         self.datastore = datastore
         self.view = view
         self.events_table = events_table
         self.batch_size = batch_size
+        self.create_tables = create_tables
+        """False: :meth:`ensure_tables` only checks (no DDL, for a role that owns nothing)."""
 
     def ensure_tables(self) -> None:
-        """Create tables; rebuild from scratch if the view's schema version changed."""
+        """Create tables; rebuild from scratch if the view's schema version changed.
+
+        With ``create_tables=False`` nothing is created or reset: the view's
+        tracking row must exist at the current schema version.
+
+        :raises SetupRequiredError: when ``create_tables=False`` and it does not.
+        """
+        if not self.create_tables:
+            self._check_ready()
+            return
         with self.datastore.transaction(commit=True) as curs:
             curs.execute("SELECT pg_advisory_xact_lock(7302)")
             curs.execute(TRACKING_DDL)
@@ -80,6 +99,22 @@ class ViewRunner:
                     "UPDATE projection_tracking SET position = 0, schema_version = %s WHERE view = %s",
                     (self.view.schema_version, self.view.name),
                 )
+
+    def _check_ready(self) -> None:
+        try:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute("SELECT schema_version FROM projection_tracking WHERE view = %s", (self.view.name,))
+                row = curs.fetchone()
+        except (psycopg.ProgrammingError, ProgrammingError) as exc:  # no table or no grant
+            raise SetupRequiredError(
+                f"view {self.view.name}: {exc}; run `ledger db setup`"
+            ) from None
+        if row is None or row["schema_version"] != self.view.schema_version:
+            found = "no tracking row" if row is None else f"schema version {row['schema_version']}"
+            raise SetupRequiredError(
+                f"view {self.view.name} needs schema version {self.view.schema_version}, the database has "
+                f"{found}; run `ledger db setup` as the owner (it creates and rebuilds views)"
+            )
 
     def step(self, before_commit: Callable[[], None] | None = None) -> int:
         """Apply one batch; returns how many log positions it advanced."""

@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from services import db_roles
 from services.application import GameLedger
 from services.database import embedded_url, eventsourcing_env
 from services.settings import Settings
@@ -48,10 +49,38 @@ def admin_token(settings: Settings) -> str:
 
 
 def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
+    """The ledger on ``url``; with ``create_tables`` off, no DDL and a check first.
+
+    :raises SetupRequiredError: when ``settings.create_tables`` is false and
+        the database lacks a table, grant or view (``ledger db setup``).
+    """
     url = url or database_url(settings)
-    env = eventsourcing_env(url, settings.pool_size)
+    env = eventsourcing_env(url, settings.pool_size, settings.create_tables)
     env["AGGREGATE_CACHE_MAXSIZE"] = str(settings.cache_size)
+    if not settings.create_tables:
+        db_roles.check_ready(url)
+        env["APPLICATION_RECORDER_TOPIC"] = db_roles.SERVICE_ROLE_RECORDER
     return GameLedger(env, snapshot_interval=settings.snapshot_interval)
+
+
+def setup_database(settings: Settings, service_role: str | None = None) -> db_roles.SetupReport:
+    """What a first start creates (ledger, tournaments, every view), plus the grants.
+
+    Run as the owner: the same code paths as a normal start with
+    ``create_tables`` on, then :func:`services.db_roles.finish_setup`.
+    """
+    from projections import registry
+    from services.tournaments import TournamentDesk
+
+    ledger = build_ledger(settings.model_copy(update={"create_tables": True}))
+    try:
+        TournamentDesk(ledger.env_for_peers, ledger).close()
+        for runner in registry.runners(ledger.datastore):
+            runner.ensure_tables()
+        with ledger.datastore.transaction(commit=True) as curs:
+            return db_roles.finish_setup(curs, ledger.datastore.schema, service_role)
+    finally:
+        ledger.close()
 
 
 def wire(settings: Settings | None = None) -> Wiring:

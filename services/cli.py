@@ -24,6 +24,8 @@ games_app = typer.Typer(help="Inspect stored games.", no_args_is_help=True)
 app.add_typer(games_app, name="games")
 projections_app = typer.Typer(help="Inspect and rebuild the read models.", no_args_is_help=True)
 app.add_typer(projections_app, name="projections")
+db_app = typer.Typer(help="Set up the database: tables, triggers, grants.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
 console = Console()
 
 
@@ -286,6 +288,43 @@ def projections_rebuild(name: str = typer.Argument(..., help="View name (see `st
         task = progress.add_task(f"rebuilding {name}", total=runner.status().head or 1)
         applied = runner.catch_up(lambda position, head: progress.update(task, completed=position, total=head or 1))
     console.print(f"[green]rebuilt {name}[/]: {applied} log positions applied")
+
+
+@db_app.command("setup")
+def db_setup(
+    service_role: Optional[str] = typer.Option(
+        None, help="Grant this existing LOGIN role exactly what the service needs "
+        "(it then runs with LEDGER_CREATE_TABLES=false).",
+    ),
+) -> None:
+    """Create every table, trigger and function as the owner (LEDGER_DATABASE_URL).
+
+    Idempotent.  With --service-role, earlier grants to that role are replaced
+    by SELECT/INSERT on the append-only tables (never UPDATE, DELETE or
+    TRUNCATE), the updates the side tables and views need, the events
+    sequences and the events-lock function (services/db_roles.py).
+    """
+    from projections.runner import SetupRequiredError
+    from services.bootstrap import setup_database
+    from services.db_roles import ServiceRoleError
+
+    try:
+        report = setup_database(Settings(), service_role)
+    except (SetupRequiredError, ServiceRoleError) as exc:
+        console.print(f"[red]{exc}[/]")
+        raise typer.Exit(2) from None
+    console.print("[green]tables, triggers and functions are in place[/]")
+    if report.role is None:
+        return
+    table = Table("table", f"granted to {report.role}")
+    for name, privileges in report.tables.items():
+        table.add_row(name, ", ".join(privileges))
+    for sequence in report.sequences:
+        table.add_row(sequence, "USAGE, SELECT")
+    table.add_row("ledger_lock_events(text)", "EXECUTE")
+    console.print(table)
+    if report.not_granted:
+        console.print(f"[yellow]not granted (unknown to services/db_roles.py)[/]: {', '.join(report.not_granted)}")
 
 
 @app.command()

@@ -32,8 +32,12 @@ def embedded_url(data_dir: Path) -> str:
     return _embedded.get_uri()
 
 
-def eventsourcing_env(url: str, pool_size: int) -> dict[str, str]:
-    """Translate a libpq URL into eventsourcing's ``POSTGRES_*`` settings."""
+def eventsourcing_env(url: str, pool_size: int, create_tables: bool = True) -> dict[str, str]:
+    """Translate a libpq URL into eventsourcing's ``POSTGRES_*`` settings.
+
+    ``create_tables=False`` is eventsourcing's ``CREATE_TABLE=no``: its
+    recorders then run no DDL (see ``LEDGER_CREATE_TABLES``).
+    """
     params = conninfo_to_dict(url)
     return {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
@@ -45,5 +49,6 @@ def eventsourcing_env(url: str, pool_size: int) -> dict[str, str]:
         "POSTGRES_POOL_SIZE": str(pool_size),
         "POSTGRES_MAX_OVERFLOW": str(pool_size),
         "POSTGRES_CONNECT_TIMEOUT": "10",
+        "CREATE_TABLE": "yes" if create_tables else "no",
         "POSTGRES_PRE_PING": "n",  # a SELECT 1 per checkout cost ~6 round trips a move; eventsourcing retries broken connections
     }

@@ -39,3 +39,8 @@ class Settings(BaseSettings):
     projections: bool = Field(
         default=True, description="Run the projection views inside `ledger serve` (else run `ledger project`)."
     )
+    create_tables: bool = Field(
+        default=True,
+        description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
+        "service role that does not own the schema (the owner runs `ledger db setup` first).",
+    )

@@ -32,6 +32,7 @@ from uuid import UUID
 import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent
+from eventsourcing.utils import strtobool
 from psycopg.types.json import Jsonb
 
 from domain.core import InvalidCommandError
@@ -46,6 +47,7 @@ from services.application import (
     GameNotFoundError,
     hash_token,
 )
+from services.db_roles import SERVICE_ROLE_RECORDER
 
 log = logging.getLogger(__name__)
 
@@ -124,15 +126,20 @@ class TournamentDesk(Application[UUID]):
     name = "tournaments"
 
     def __init__(self, env: dict[str, str], ledger: GameLedger) -> None:
+        # CREATE_TABLE=no (LEDGER_CREATE_TABLES=false): no DDL, and the events
+        # table is locked through the owner's function (services/db_roles.py)
+        create_tables = strtobool(env.get("CREATE_TABLE") or "yes")
         super().__init__({
             **env,
-            "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder",
+            "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder"
+            if create_tables else SERVICE_ROLE_RECORDER,
             "AGGREGATE_CACHE_MAXSIZE": "200",
             "IS_SNAPSHOTTING_ENABLED": "n",
         })
         self.ledger = ledger
-        with self.recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
-            curs.execute(TOURNAMENT_DDL)
+        if create_tables:
+            with self.recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
+                curs.execute(TOURNAMENT_DDL)
 
     def construct_mapper(self) -> TournamentMapper:
         return TournamentMapper()
