@@ -244,7 +244,9 @@ def project(
         start_http_server(port)
         console.print(f"metrics on :{port}/metrics")
     ledger = build_ledger(settings)
-    projector = Projector(registry.runners(ledger.datastore), database_url(settings))
+    projector = Projector(
+        registry.runners(ledger.datastore, create_tables=settings.create_tables), database_url(settings)
+    )
     projector.start()
     console.print(f"projecting {', '.join(r.view.name for r in projector.runners)}; Ctrl-C to stop")
     stop = threading.Event()
@@ -261,9 +263,10 @@ def projections_status() -> None:
     """Each view's position and lag behind the head of the log."""
     from projections import registry
 
-    ledger = build_ledger(Settings())
+    settings = Settings()
+    ledger = build_ledger(settings)
     table = Table("view", "position", "head", "lag")
-    for runner in registry.runners(ledger.datastore):
+    for runner in registry.runners(ledger.datastore, create_tables=settings.create_tables):
         runner.ensure_tables()
         status = runner.status()
         table.add_row(status.view, str(status.position), str(status.head), str(status.lag))

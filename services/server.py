@@ -86,7 +86,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(wiring.ledger, hub, executor), server
     )
-    runners = registry.runners(wiring.ledger.datastore)
+    runners = registry.runners(wiring.ledger.datastore, create_tables=wiring.settings.create_tables)
     projector = None
     if wiring.settings.projections:
         projector = Projector(runners, wiring.database_url)
@@ -136,7 +136,7 @@ def serve_workers(wiring: Wiring) -> None:
     settings = wiring.settings.model_copy(update={"database_url": wiring.database_url})
     # Create every table once, here; the workers repeat the DDL under an advisory lock.
     TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger).close()
-    for runner in registry.runners(wiring.ledger.datastore):
+    for runner in registry.runners(wiring.ledger.datastore, create_tables=wiring.settings.create_tables):
         runner.ensure_tables()
     payload = settings.model_dump_json(exclude={"admin_token"})
     context = multiprocessing.get_context("spawn")
@@ -148,7 +148,9 @@ def serve_workers(wiring: Wiring) -> None:
     # CPU (and GIL) out of every serving process.
     projector = None
     if settings.projections:
-        projector = Projector(registry.runners(wiring.ledger.datastore), wiring.database_url)
+        projector = Projector(
+            registry.runners(wiring.ledger.datastore, create_tables=settings.create_tables), wiring.database_url
+        )
         projector.start()
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

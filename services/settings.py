@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, description="Prometheus /metrics port.")
     workers: int = Field(
         default=1, ge=1, le=64,
-        description="Server processes sharing the port (SO_REUSEPORT); projections run in the first.",
+        description="Server processes sharing the port (SO_REUSEPORT); the supervisor runs the projections.",
     )
     projections: bool = Field(
         default=True, description="Run the projection views inside `ledger serve` (else run `ledger project`)."

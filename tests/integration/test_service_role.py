@@ -17,7 +17,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from eventsourcing.persistence import ProgrammingError
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from typer.testing import CliRunner
 
@@ -265,11 +264,6 @@ def test_setup_refuses_a_service_role_that_could_undo_the_triggers(
             conn.execute(f'DROP ROLE IF EXISTS "{role}"')
 
 
-@pytest.mark.xfail(
-    strict=True, raises=ProgrammingError,
-    reason="projections/tournament_results.py still runs LOCK TABLE tournaments_events itself, which "
-    "PostgreSQL 15 allows only with UPDATE/DELETE/TRUNCATE; it should call ledger_lock_events()",
-)
 def test_the_service_role_records_a_tournament_result(deployment, service_ledger):
     desk = TournamentDesk(service_ledger.env_for_peers, service_ledger)
     try:
@@ -283,11 +277,60 @@ def test_the_service_role_records_a_tournament_result(deployment, service_ledger
             service_ledger.submit(game_id, ruleset.pick_random_command(game.state, seat, rnd), seat,
                                   str(uuid.uuid4()))
         (runner,) = registry.runners(service_ledger.datastore, ["tournament_results"], create_tables=False)
-        try:
-            runner.catch_up()
-        except ProgrammingError as exc:  # the known gap, and no other failure
-            assert "permission denied for table tournaments_events" in str(exc)
-            raise
+        runner.catch_up()
         assert desk.load(tournament.id).state.finished
     finally:
         desk.close()
+
+
+def test_ledger_serve_runs_as_the_service_role_with_its_views(deployment: Deployment, tmp_path: Path) -> None:
+    """The whole server, projections included, as a role that owns nothing."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from services.client import Connection, create, play_to_end
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "LEDGER_DATABASE_URL": deployment.service_url, "LEDGER_CREATE_TABLES": "false",
+           "LEDGER_ADMIN_TOKEN": "svc-admin", "LEDGER_DATA_DIR": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "serve", "--listen", f"127.0.0.1:{port}"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = health_pb2_grpc.HealthStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
+                if health.Check(health_pb2.HealthCheckRequest(), timeout=2).status == health_pb2.HealthCheckResponse.SERVING:
+                    break
+            except grpc.RpcError:
+                pass
+            assert time.monotonic() < deadline and server.poll() is None, "serve did not start as the service role"
+            time.sleep(0.5)
+        conn = Connection.open(f"127.0.0.1:{port}")
+        assert play_to_end(conn, create(conn, "terralore", players=2), seed=3) > 2
+        conn.channel.close()
+        deadline = time.monotonic() + 30
+        while True:
+            with psycopg.connect(deployment.owner_url) as owner:
+                head = owner.execute("SELECT max(notification_id) FROM ledger_events").fetchone()[0]
+                behind = owner.execute(
+                    "SELECT count(*) FROM projection_tracking WHERE position < %s", (head,)
+                ).fetchone()[0]
+            if behind == 0:
+                break
+            assert time.monotonic() < deadline and server.poll() is None, "views did not catch up"
+            time.sleep(0.3)
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=30)
+    assert "permission denied" not in output, output
