@@ -60,14 +60,14 @@ def _collected(ctx: Ctx, p: object, choice: str) -> None:
 def _discard_collect(ctx: Ctx, t: Task) -> None:
     cards = sorted({dec(c)[1] // 3 for c in ctx.state.collect_tokens})
     if cards and t.n > 0:
-        ctx.ask("discard_collect", t.seat, [*(f"card:{k}" for k in cards), "skip"], n=t.n)
+        ctx.ask("discard_collect", t.seat, [*(f"terrain:{k}" for k in cards), "proceed"], n=t.n)
 
 
 @resume("discard_collect")
 def _discarded_collect(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "skip":
+    if choice == "proceed":
         return
-    k = int(choice[5:])
+    k = int(choice[8:])
     cells = tuple(c for c in ctx.state.collect_tokens if dec(c)[1] // 3 == k)
     ctx.emit(E.CollectTokensDiscarded(cells=cells))
     ctx.schedule(Task(op="discard_collect", n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
@@ -120,7 +120,7 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
                if h.area == area and h.seat not in act.refused
                for i, g in enumerate(GOODS) if h.goods[i] and have[i] < need[i]]
     if options:
-        ctx.ask("assign_good", seat, [*options, "stop"], loc=lid)
+        ctx.ask("assign_good", seat, [*options, "proceed"], loc=lid)
 
 
 @resume("assign")
@@ -130,11 +130,11 @@ def _assign_at(ctx: Ctx, p: object, choice: str) -> None:
 
 @resume("assign_good")
 def _assign_good(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "stop":
+    if choice == "proceed":
         return
     _, owner, good = choice.split(":")
     if int(owner) != p.seat:  # type: ignore[attr-defined]
-        ctx.ask("consent", int(owner), ("agree", "refuse"), arg=choice, n=p.seat, loc=p.loc)  # type: ignore[attr-defined]
+        ctx.ask("consent", int(owner), ("agree", "refuse"), arg=good, n=p.seat, loc=p.loc)  # type: ignore[attr-defined]
         return
     _give(ctx, p.seat, p.loc, int(owner), good)  # type: ignore[attr-defined]
 
@@ -149,7 +149,7 @@ def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
 
 @resume("consent")
 def _consent(ctx: Ctx, p: object, choice: str) -> None:
-    _, owner, good = p.arg.split(":")  # type: ignore[attr-defined]
+    owner, good = p.seat, p.arg  # type: ignore[attr-defined]
     if choice == "agree":
         _give(ctx, p.n, p.loc, int(owner), good)  # type: ignore[attr-defined]
         return
@@ -182,9 +182,9 @@ def craft(ctx: Ctx, seat: int) -> None:
     act = ctx.state.act
     assert act is not None
     if act.done < act.value and ctx.state.display:
-        ctx.ask("craft", seat, [*(f"take:{i}" for i in dict.fromkeys(ctx.state.display)), "done"])
+        ctx.ask("craft", seat, [*(f"take:{i}" for i in dict.fromkeys(ctx.state.display)), "proceed"])
     elif ctx.state.display:
-        ctx.ask("craft_discard", seat, [*(f"discard:{i}" for i in dict.fromkeys(ctx.state.display)), "keep"])
+        ctx.ask("craft_discard", seat, [*(f"discard:{i}" for i in dict.fromkeys(ctx.state.display)), "proceed"])
 
 
 @resume("craft")
@@ -192,7 +192,7 @@ def _crafted(ctx: Ctx, p: object, choice: str) -> None:
     seat = p.seat  # type: ignore[attr-defined]
     act = ctx.state.act
     assert act is not None
-    if choice == "done":
+    if choice == "proceed":
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.value})))
     else:
         ctx.emit(E.ItemGained(seat=seat, item=choice[5:], source="display"))
@@ -202,6 +202,6 @@ def _crafted(ctx: Ctx, p: object, choice: str) -> None:
 
 @resume("craft_discard")
 def _craft_discard(ctx: Ctx, p: object, choice: str) -> None:
-    if choice != "keep":
+    if choice != "proceed":
         ctx.emit(E.CardDiscarded(deck="items", card=choice[8:], source="display"))
     refill(ctx)

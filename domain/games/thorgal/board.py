@@ -33,12 +33,12 @@ def _plots(ctx: Ctx, t: Task) -> None:
     if t.loc:
         ctx.emit(E.LocationMarked(location=t.loc, token="entry"))
     if can_pay(ctx.state, t.seat, (ctx.c.adventure.plot_cost,)):
-        ctx.ask("plot", t.seat, ("plot:0", "plot:1", "skip"), arg=t.arg)
+        ctx.ask("plot", t.seat, ("plot:0", "plot:1", "proceed"), arg=t.arg)
 
 
 @resume("plot")
 def _plot(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "skip":
+    if choice == "proceed":
         return
     seat = p.seat  # type: ignore[attr-defined]
     ctx.schedule(*pay(seat, (ctx.c.adventure.plot_cost,),
@@ -155,7 +155,7 @@ def _token_task(kind: str, need: str, skip: str) -> None:
         lid = choice[4:]
         goods = tuple(dict.fromkeys(ctx.c.location(lid).cost)) if kind == "cost" else ()
         if len(goods) > 1:
-            ctx.ask("cost_good", p.seat, goods, arg=lid, n=p.n)  # type: ignore[attr-defined]
+            ctx.ask("cost_good", p.seat, [f"good:{g}" for g in goods], arg=lid, n=p.n)  # type: ignore[attr-defined]
             return
         ctx.emit(E.LocationMarked(location=lid, token=kind, good=goods[0] if goods else ""))
         _again(ctx, p, op)
@@ -163,7 +163,7 @@ def _token_task(kind: str, need: str, skip: str) -> None:
 
 @resume("cost_good")
 def _cost_good(ctx: Ctx, p: object, choice: str) -> None:
-    ctx.emit(E.LocationMarked(location=p.arg, token="cost", good=choice))  # type: ignore[attr-defined]
+    ctx.emit(E.LocationMarked(location=p.arg, token="cost", good=choice[5:]))  # type: ignore[attr-defined]
     _again(ctx, p, "cost_token")
 
 

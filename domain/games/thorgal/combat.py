@@ -90,7 +90,7 @@ def ask_upgrade(ctx: Ctx, seat: int) -> None:
     assert act is not None and combat is not None
     options = [f"die:{i}" for i, d in enumerate(combat.dice) if d != DIE_ORDER[-1]]
     if act.upgrades > 0 and options:
-        ctx.ask("upgrade_die", seat, [*options, "roll"])
+        ctx.ask("upgrade_die", seat, [*options, "proceed"])
         return
     faces = tuple(ctx.rng.randbelow(6) for _ in combat.dice)
     ctx.emit(E.DiceRolled(faces=faces))
@@ -102,7 +102,7 @@ def _upgraded(ctx: Ctx, p: object, choice: str) -> None:
     seat = p.seat  # type: ignore[attr-defined]
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
-    if choice == "roll":
+    if choice == "proceed":
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"upgrades": 0})))
     else:
         i = int(choice[4:])
@@ -135,7 +135,7 @@ def _ask_mods(ctx: Ctx, seat: int) -> None:
             and not any(m.kind in PRE_ROLL_ONLY for m in skill.mods)):
         options.append("skill")
     if options:
-        ctx.ask("combat_mod", seat, [*options, "place"])
+        ctx.ask("combat_mod", seat, [*options, "proceed"])
         return
     _start_placing(ctx, seat)
 
@@ -159,7 +159,7 @@ def _modded(ctx: Ctx, p: object, choice: str) -> None:
     seat = p.seat  # type: ignore[attr-defined]
     act = ctx.state.act
     assert act is not None
-    if choice == "place":
+    if choice == "proceed":
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0})))
         _start_placing(ctx, seat)
         return

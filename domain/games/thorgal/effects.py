@@ -38,12 +38,12 @@ def _gain_area(ctx: Ctx, t: Task) -> None:
     if len(sources) == 1:
         ctx.emit(E.GoodsGained(seat=seat, good=sources[0], n=t.n))
     elif sources:
-        ctx.ask("area_good", seat, sources, n=t.n)
+        ctx.ask("area_good", seat, [f"good:{g}" for g in sources], n=t.n)
 
 
 @resume("area_good")
 def _area_good(ctx: Ctx, p: object, choice: str) -> None:
-    ctx.emit(E.GoodsGained(seat=p.seat, good=choice, n=p.n))  # type: ignore[attr-defined]
+    ctx.emit(E.GoodsGained(seat=p.seat, good=choice[5:], n=p.n))  # type: ignore[attr-defined]
 
 
 @handler("lose")
@@ -125,12 +125,12 @@ def _heal(ctx: Ctx, t: Task) -> None:
     options = [f"tile:{i}" for i, w in enumerate(ctx.state.hero(seat).wounds)
                if P.size(w.shape) <= limit]
     if options and t.n > 0:
-        ctx.ask("heal", seat, [*options, "skip"], n=t.n, arg=t.arg)
+        ctx.ask("heal", seat, [*options, "proceed"], n=t.n, arg=t.arg)
 
 
 @resume("heal")
 def _healed(ctx: Ctx, p: object, choice: str) -> None:
-    if choice != "skip":
+    if choice != "proceed":
         ctx.emit(E.WoundHealed(seat=p.seat, index=int(choice[5:])))  # type: ignore[attr-defined]
         if p.n > 1:  # type: ignore[attr-defined]
             ctx.schedule(Task(op="heal", n=p.n - 1, arg=p.arg, seat=p.seat))  # type: ignore[attr-defined]
@@ -160,12 +160,13 @@ def _threat_all(ctx: Ctx, t: Task) -> None:
 @handler("xp")
 def _xp(ctx: Ctx, t: Task) -> None:
     if t.n > 0:
-        ctx.ask("xp", actor(ctx, t), ("combat", "journey"), n=t.n)
+        ctx.ask("xp", actor(ctx, t), ("track:combat", "track:journey"), n=t.n)
 
 
 @resume("xp")
 def _xp_chosen(ctx: Ctx, p: object, choice: str) -> None:
     seat, n = p.seat, p.n  # type: ignore[attr-defined]
+    choice = choice[6:]
     if n > 1:
         ctx.schedule(Task(op="xp", n=n - 1, seat=seat))
     hero = ctx.state.hero(seat)
@@ -206,14 +207,14 @@ def refill(ctx: Ctx) -> None:
 @handler("item_pick")
 def _item_pick(ctx: Ctx, t: Task) -> None:
     if ctx.state.display and t.n > 0:
-        ctx.ask("pick_item", actor(ctx, t), [*ctx.state.display, "skip"], n=t.n)
+        ctx.ask("pick_item", actor(ctx, t), [*(f"take:{i}" for i in ctx.state.display), "proceed"], n=t.n)
 
 
 @resume("pick_item")
 def _picked(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "skip":
+    if choice == "proceed":
         return
-    ctx.emit(E.ItemGained(seat=p.seat, item=choice, source="display"))  # type: ignore[attr-defined]
+    ctx.emit(E.ItemGained(seat=p.seat, item=choice[5:], source="display"))  # type: ignore[attr-defined]
     refill(ctx)
     ctx.schedule(Task(op="item_pick", n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
 

@@ -15,10 +15,13 @@ from . import events as E
 from . import polyomino as P
 from .content import Content, Effect, load
 from .evolve import apply
+from .options import parse_option
 from .state import Pending, Task, ThorgalState, dec, enc
 
 HANDLERS: dict[str, Callable[[Ctx, Task], None]] = {}
 RESUME: dict[str, Callable[..., None]] = {}
+PLACING = ("place_wound", "place_journey", "place_combat")
+"""Question kinds answered by ``PlaceTile`` rather than ``Choose``."""
 
 
 def handler(op: str) -> Callable[[Callable[[Ctx, Task], None]], Callable[[Ctx, Task], None]]:
@@ -54,8 +57,13 @@ class Ctx:
 
     def ask(self, kind: str, seat: int, options: tuple[str, ...] | list[str],
             arg: str = "", n: int = 0, loc: str = "") -> None:
-        self.emit(E.DecisionRequested(pending=Pending(
-            kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc)))
+        """Open a question; ``options`` are shapes for tile kinds, else option names."""
+        if kind in PLACING:
+            pending = Pending(kind=kind, seat=seat, shapes=tuple(options), arg=arg, n=n, loc=loc)
+        else:
+            pending = Pending(kind=kind, seat=seat, options=tuple(map(parse_option, options)),
+                              arg=arg, n=n, loc=loc)
+        self.emit(E.DecisionRequested(pending=pending))
 
     def end(self, won: bool, reason: str) -> None:
         if self.state.phase != "over":

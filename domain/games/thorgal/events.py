@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from domain.core import Event
 
+from .options import Option
 from .state import Act, Combat, Pending, Task
 
 
@@ -62,9 +63,12 @@ class DecisionRequested(Event):
 
 
 class DecisionMade(Event):
+    """``seat`` answered a ``kind`` question: with ``option`` (``Choose``), or, for
+    a tile, with the placement recorded by the next event."""
+
     seat: int
     kind: str
-    choice: str
+    option: Option | None = None
 
 
 class TurnBegan(Event):

@@ -122,7 +122,7 @@ def _prepare(ctx: Ctx, seat: int) -> None:
     if not hero.skill_active and can_pay(ctx.state, seat, skill.refresh):
         options.append("refresh")
     if options:
-        ctx.ask("prepare", seat, [*options, "go"])
+        ctx.ask("prepare", seat, [*options, "proceed"])
     else:
         _go(ctx, seat)
 
@@ -145,7 +145,7 @@ def _prepared(ctx: Ctx, p: object, choice: str) -> None:
     seat = p.seat  # type: ignore[attr-defined]
     again = Task(op="prepare", seat=seat)
     skill = ctx.c.character(ctx.state.hero(seat).character).skill
-    if choice == "go":
+    if choice == "proceed":
         _go(ctx, seat)
     elif choice.startswith("item:"):
         use_item(ctx, seat, choice[5:], again)
@@ -173,12 +173,12 @@ def _action_card(ctx: Ctx, t: Task) -> None:
             ctx.c.card(c).actions[0] == new.actions[0] for c in ctx.state.row):
         return
     ctx.ask("swap", ctx.state.act.seat if ctx.state.act else ctx.state.first,
-            ("swap", "keep"), arg=t.arg)
+            (f"swap:{t.arg}", "proceed"), arg=t.arg)
 
 
 @resume("swap")
 def _swap(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "keep":
+    if choice == "proceed":
         return
     new = ctx.c.card(p.arg)  # type: ignore[attr-defined]
     old = next(c for c in ctx.state.row if ctx.c.card(c).actions[0] == new.actions[0])

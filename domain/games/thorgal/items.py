@@ -80,12 +80,12 @@ def _after_items(ctx: Ctx, t: Task) -> None:
     options = [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(t.seat).items)
                if fits(ctx, i, t.arg) and ctx.c.item(i).timing == "after"]
     if options and ctx.state.act is not None:
-        ctx.ask("after_item", t.seat, [*options, "done"], arg=t.arg)
+        ctx.ask("after_item", t.seat, [*options, "proceed"], arg=t.arg)
 
 
 @resume("after_item")
 def _after_item(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "done":
+    if choice == "proceed":
         return
     seat, action = p.seat, p.arg  # type: ignore[attr-defined]
     use_item(ctx, seat, choice[5:], Task(op="after_items", arg=action, seat=seat))

@@ -59,7 +59,7 @@ def _pay(ctx: Ctx, t: Task) -> None:
             return
         if holders != [t.seat]:
             ctx.schedule(t)
-            ctx.ask("pay_from", t.seat, [*(f"from:{s}" for s in holders), "cancel"], arg=good)
+            ctx.ask("pay_from", t.seat, [*(f"seat:{s}" for s in holders), "cancel"], arg=good)
             return
         t = t.model_copy(update={"payers": t.payers + (t.seat,)})
     spent = Counter(zip(t.payers, units))

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from domain.core import Model, State
 
+from .options import Option
+
 WIDTH = 32
 
 
@@ -48,11 +50,17 @@ class Task(Model):
 
 
 class Pending(Model):
-    """The one open question: who answers, what kind, which answers are legal."""
+    """The one open question: who answers, what kind, which answers are legal.
+
+    A ``place_wound``/``place_journey``/``place_combat`` question is answered by
+    ``PlaceTile`` with one of ``shapes``; every other kind by ``Choose`` with one
+    of ``options``.
+    """
 
     kind: str
     seat: int
-    options: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+    shapes: tuple[str, ...] = ()
     arg: str = ""
     n: int = 0
     loc: str = ""

@@ -56,11 +56,11 @@ def routes(ctx: Ctx, seat: int, budget: int) -> dict[str, list[tuple[int, int, i
 
 
 def route_options(ctx: Ctx, seat: int, budget: int) -> dict[str, tuple[str, int, int, int]]:
-    """Option string -> (area, reds, blues, borders); the route is named only when it matters."""
+    """Option name (``area:X:red<r>:blue<b>``) -> (area, reds, blues, borders)."""
     out = {}
     for area, ways in sorted(routes(ctx, seat, budget).items()):
         for reds, blues, borders in ways:
-            name = f"area:{area}" if len(ways) == 1 else f"area:{area}:red{reds}:blue{blues}"
+            name = f"area:{area}:red{reds}:blue{blues}"
             out[name] = (area, reds, blues, borders)
     return out
 
