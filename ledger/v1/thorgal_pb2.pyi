@@ -17,15 +17,13 @@ class Move(_message.Message):
     def __init__(self, take_action: _Optional[_Union[TakeAction, _Mapping]] = ..., choose: _Optional[_Union[Choose, _Mapping]] = ..., place_tile: _Optional[_Union[PlaceTile, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("adventure_started", "deck_shuffled", "cards_drawn", "card_discarded", "tasks_scheduled", "task_popped", "decision_requested", "decision_made", "turn_began", "chip_placed", "action_prepared", "action_ended", "character_moved", "goods_gained", "goods_spent", "wound_placed", "wound_healed", "threats_changed", "experience_gained", "item_gained", "item_used", "skill_used", "skill_refreshed", "journey_tile_placed", "collect_token_placed", "collect_tokens_discarded", "goods_assigned", "assigned_goods_discarded", "enemies_changed", "location_marked", "combat_began", "dice_rolled", "die_upgraded", "die_added", "die_rerolled", "critical_activated", "combat_tile_placed", "combat_tile_dropped", "combat_ended", "entry_read", "side_plot_chosen", "action_card_swapped", "special_card_gained", "round_advanced", "chips_flipped", "first_player_passed", "adventure_ended", "tasks_dropped")
+    __slots__ = ("adventure_started", "deck_shuffled", "cards_drawn", "card_discarded", "choice_offered", "choice_made", "turn_began", "chip_placed", "action_prepared", "action_ended", "character_moved", "goods_gained", "goods_spent", "wound_placed", "wound_healed", "threats_changed", "experience_gained", "item_gained", "item_used", "skill_used", "skill_refreshed", "journey_tile_placed", "collect_token_placed", "collect_tokens_discarded", "goods_assigned", "assigned_goods_discarded", "enemies_changed", "location_marked", "combat_began", "dice_rolled", "die_upgraded", "die_added", "die_rerolled", "critical_activated", "combat_tile_placed", "combat_tile_dropped", "combat_ended", "entry_read", "side_plot_chosen", "action_card_swapped", "special_card_gained", "round_advanced", "chips_flipped", "first_player_passed", "adventure_ended", "tasks_dropped", "wound_rolled")
     ADVENTURE_STARTED_FIELD_NUMBER: _ClassVar[int]
     DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
     CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
     CARD_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    TASKS_SCHEDULED_FIELD_NUMBER: _ClassVar[int]
-    TASK_POPPED_FIELD_NUMBER: _ClassVar[int]
-    DECISION_REQUESTED_FIELD_NUMBER: _ClassVar[int]
-    DECISION_MADE_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_OFFERED_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_MADE_FIELD_NUMBER: _ClassVar[int]
     TURN_BEGAN_FIELD_NUMBER: _ClassVar[int]
     CHIP_PLACED_FIELD_NUMBER: _ClassVar[int]
     ACTION_PREPARED_FIELD_NUMBER: _ClassVar[int]
@@ -66,14 +64,13 @@ class Event(_message.Message):
     FIRST_PLAYER_PASSED_FIELD_NUMBER: _ClassVar[int]
     ADVENTURE_ENDED_FIELD_NUMBER: _ClassVar[int]
     TASKS_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    WOUND_ROLLED_FIELD_NUMBER: _ClassVar[int]
     adventure_started: AdventureStarted
     deck_shuffled: DeckShuffled
     cards_drawn: CardsDrawn
     card_discarded: CardDiscarded
-    tasks_scheduled: TasksScheduled
-    task_popped: TaskPopped
-    decision_requested: DecisionRequested
-    decision_made: DecisionMade
+    choice_offered: ChoiceOffered
+    choice_made: ChoiceMade
     turn_began: TurnBegan
     chip_placed: ChipPlaced
     action_prepared: ActionPrepared
@@ -114,7 +111,8 @@ class Event(_message.Message):
     first_player_passed: FirstPlayerPassed
     adventure_ended: AdventureEnded
     tasks_dropped: TasksDropped
-    def __init__(self, adventure_started: _Optional[_Union[AdventureStarted, _Mapping]] = ..., deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., card_discarded: _Optional[_Union[CardDiscarded, _Mapping]] = ..., tasks_scheduled: _Optional[_Union[TasksScheduled, _Mapping]] = ..., task_popped: _Optional[_Union[TaskPopped, _Mapping]] = ..., decision_requested: _Optional[_Union[DecisionRequested, _Mapping]] = ..., decision_made: _Optional[_Union[DecisionMade, _Mapping]] = ..., turn_began: _Optional[_Union[TurnBegan, _Mapping]] = ..., chip_placed: _Optional[_Union[ChipPlaced, _Mapping]] = ..., action_prepared: _Optional[_Union[ActionPrepared, _Mapping]] = ..., action_ended: _Optional[_Union[ActionEnded, _Mapping]] = ..., character_moved: _Optional[_Union[CharacterMoved, _Mapping]] = ..., goods_gained: _Optional[_Union[GoodsGained, _Mapping]] = ..., goods_spent: _Optional[_Union[GoodsSpent, _Mapping]] = ..., wound_placed: _Optional[_Union[WoundPlaced, _Mapping]] = ..., wound_healed: _Optional[_Union[WoundHealed, _Mapping]] = ..., threats_changed: _Optional[_Union[ThreatsChanged, _Mapping]] = ..., experience_gained: _Optional[_Union[ExperienceGained, _Mapping]] = ..., item_gained: _Optional[_Union[ItemGained, _Mapping]] = ..., item_used: _Optional[_Union[ItemUsed, _Mapping]] = ..., skill_used: _Optional[_Union[SkillUsed, _Mapping]] = ..., skill_refreshed: _Optional[_Union[SkillRefreshed, _Mapping]] = ..., journey_tile_placed: _Optional[_Union[JourneyTilePlaced, _Mapping]] = ..., collect_token_placed: _Optional[_Union[CollectTokenPlaced, _Mapping]] = ..., collect_tokens_discarded: _Optional[_Union[CollectTokensDiscarded, _Mapping]] = ..., goods_assigned: _Optional[_Union[GoodsAssigned, _Mapping]] = ..., assigned_goods_discarded: _Optional[_Union[AssignedGoodsDiscarded, _Mapping]] = ..., enemies_changed: _Optional[_Union[EnemiesChanged, _Mapping]] = ..., location_marked: _Optional[_Union[LocationMarked, _Mapping]] = ..., combat_began: _Optional[_Union[CombatBegan, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., die_upgraded: _Optional[_Union[DieUpgraded, _Mapping]] = ..., die_added: _Optional[_Union[DieAdded, _Mapping]] = ..., die_rerolled: _Optional[_Union[DieRerolled, _Mapping]] = ..., critical_activated: _Optional[_Union[CriticalActivated, _Mapping]] = ..., combat_tile_placed: _Optional[_Union[CombatTilePlaced, _Mapping]] = ..., combat_tile_dropped: _Optional[_Union[CombatTileDropped, _Mapping]] = ..., combat_ended: _Optional[_Union[CombatEnded, _Mapping]] = ..., entry_read: _Optional[_Union[EntryRead, _Mapping]] = ..., side_plot_chosen: _Optional[_Union[SidePlotChosen, _Mapping]] = ..., action_card_swapped: _Optional[_Union[ActionCardSwapped, _Mapping]] = ..., special_card_gained: _Optional[_Union[SpecialCardGained, _Mapping]] = ..., round_advanced: _Optional[_Union[RoundAdvanced, _Mapping]] = ..., chips_flipped: _Optional[_Union[ChipsFlipped, _Mapping]] = ..., first_player_passed: _Optional[_Union[FirstPlayerPassed, _Mapping]] = ..., adventure_ended: _Optional[_Union[AdventureEnded, _Mapping]] = ..., tasks_dropped: _Optional[_Union[TasksDropped, _Mapping]] = ...) -> None: ...
+    wound_rolled: WoundRolled
+    def __init__(self, adventure_started: _Optional[_Union[AdventureStarted, _Mapping]] = ..., deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., card_discarded: _Optional[_Union[CardDiscarded, _Mapping]] = ..., choice_offered: _Optional[_Union[ChoiceOffered, _Mapping]] = ..., choice_made: _Optional[_Union[ChoiceMade, _Mapping]] = ..., turn_began: _Optional[_Union[TurnBegan, _Mapping]] = ..., chip_placed: _Optional[_Union[ChipPlaced, _Mapping]] = ..., action_prepared: _Optional[_Union[ActionPrepared, _Mapping]] = ..., action_ended: _Optional[_Union[ActionEnded, _Mapping]] = ..., character_moved: _Optional[_Union[CharacterMoved, _Mapping]] = ..., goods_gained: _Optional[_Union[GoodsGained, _Mapping]] = ..., goods_spent: _Optional[_Union[GoodsSpent, _Mapping]] = ..., wound_placed: _Optional[_Union[WoundPlaced, _Mapping]] = ..., wound_healed: _Optional[_Union[WoundHealed, _Mapping]] = ..., threats_changed: _Optional[_Union[ThreatsChanged, _Mapping]] = ..., experience_gained: _Optional[_Union[ExperienceGained, _Mapping]] = ..., item_gained: _Optional[_Union[ItemGained, _Mapping]] = ..., item_used: _Optional[_Union[ItemUsed, _Mapping]] = ..., skill_used: _Optional[_Union[SkillUsed, _Mapping]] = ..., skill_refreshed: _Optional[_Union[SkillRefreshed, _Mapping]] = ..., journey_tile_placed: _Optional[_Union[JourneyTilePlaced, _Mapping]] = ..., collect_token_placed: _Optional[_Union[CollectTokenPlaced, _Mapping]] = ..., collect_tokens_discarded: _Optional[_Union[CollectTokensDiscarded, _Mapping]] = ..., goods_assigned: _Optional[_Union[GoodsAssigned, _Mapping]] = ..., assigned_goods_discarded: _Optional[_Union[AssignedGoodsDiscarded, _Mapping]] = ..., enemies_changed: _Optional[_Union[EnemiesChanged, _Mapping]] = ..., location_marked: _Optional[_Union[LocationMarked, _Mapping]] = ..., combat_began: _Optional[_Union[CombatBegan, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., die_upgraded: _Optional[_Union[DieUpgraded, _Mapping]] = ..., die_added: _Optional[_Union[DieAdded, _Mapping]] = ..., die_rerolled: _Optional[_Union[DieRerolled, _Mapping]] = ..., critical_activated: _Optional[_Union[CriticalActivated, _Mapping]] = ..., combat_tile_placed: _Optional[_Union[CombatTilePlaced, _Mapping]] = ..., combat_tile_dropped: _Optional[_Union[CombatTileDropped, _Mapping]] = ..., combat_ended: _Optional[_Union[CombatEnded, _Mapping]] = ..., entry_read: _Optional[_Union[EntryRead, _Mapping]] = ..., side_plot_chosen: _Optional[_Union[SidePlotChosen, _Mapping]] = ..., action_card_swapped: _Optional[_Union[ActionCardSwapped, _Mapping]] = ..., special_card_gained: _Optional[_Union[SpecialCardGained, _Mapping]] = ..., round_advanced: _Optional[_Union[RoundAdvanced, _Mapping]] = ..., chips_flipped: _Optional[_Union[ChipsFlipped, _Mapping]] = ..., first_player_passed: _Optional[_Union[FirstPlayerPassed, _Mapping]] = ..., adventure_ended: _Optional[_Union[AdventureEnded, _Mapping]] = ..., tasks_dropped: _Optional[_Union[TasksDropped, _Mapping]] = ..., wound_rolled: _Optional[_Union[WoundRolled, _Mapping]] = ...) -> None: ...
 
 class TakeAction(_message.Message):
     __slots__ = ("chip", "slot", "option")
@@ -386,12 +384,6 @@ class CardDiscarded(_message.Message):
     source: str
     def __init__(self, deck: _Optional[str] = ..., card: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
 
-class TasksScheduled(_message.Message):
-    __slots__ = ("tasks",)
-    TASKS_FIELD_NUMBER: _ClassVar[int]
-    tasks: _containers.RepeatedCompositeFieldContainer[Task]
-    def __init__(self, tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
-
 class Task(_message.Message):
     __slots__ = ("op", "n", "arg", "seat", "loc", "payers", "refused")
     OP_FIELD_NUMBER: _ClassVar[int]
@@ -416,17 +408,13 @@ class TasksDropped(_message.Message):
     n: int
     def __init__(self, n: _Optional[int] = ...) -> None: ...
 
-class TaskPopped(_message.Message):
-    __slots__ = ("task",)
-    TASK_FIELD_NUMBER: _ClassVar[int]
-    task: Task
-    def __init__(self, task: _Optional[_Union[Task, _Mapping]] = ...) -> None: ...
-
-class DecisionRequested(_message.Message):
-    __slots__ = ("pending",)
+class ChoiceOffered(_message.Message):
+    __slots__ = ("pending", "tasks")
     PENDING_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
     pending: Pending
-    def __init__(self, pending: _Optional[_Union[Pending, _Mapping]] = ...) -> None: ...
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    def __init__(self, pending: _Optional[_Union[Pending, _Mapping]] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
 
 class Pending(_message.Message):
     __slots__ = ("kind", "seat", "options", "arg", "n", "loc", "shapes")
@@ -446,7 +434,7 @@ class Pending(_message.Message):
     shapes: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ..., shapes: _Optional[_Iterable[str]] = ...) -> None: ...
 
-class DecisionMade(_message.Message):
+class ChoiceMade(_message.Message):
     __slots__ = ("seat", "kind", "option")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -557,6 +545,16 @@ class WoundPlaced(_message.Message):
     shape: str
     cells: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, seat: _Optional[int] = ..., shape: _Optional[str] = ..., cells: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class WoundRolled(_message.Message):
+    __slots__ = ("seat", "die", "shape")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    die: str
+    shape: str
+    def __init__(self, seat: _Optional[int] = ..., die: _Optional[str] = ..., shape: _Optional[str] = ...) -> None: ...
 
 class WoundHealed(_message.Message):
     __slots__ = ("seat", "index")

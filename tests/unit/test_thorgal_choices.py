@@ -87,7 +87,7 @@ def test_side_plots_are_not_offered_when_nobody_in_the_area_can_pay():
     s, ev = do(s.model_copy(update={
         "phase": "resolve", "act": None, "tasks": (Task(op="plots", arg="E1", seat=0),),
         "pending": Pending(kind="heal", seat=0, options=(PROCEED,), n=0)}), choose("proceed"))
-    assert not any(isinstance(e, E.DecisionRequested) and e.pending.kind == "plot" for e in ev)
+    assert not any(isinstance(e, E.ChoiceOffered) and e.pending.kind == "plot" for e in ev)
     assert not any(isinstance(e, (E.GoodsSpent, E.SidePlotChosen)) for e in ev)
     assert s.pending is None and s.phase == "action"  # nothing to ask: play goes on
     assert s.hero(1).goods == (0, 0, 3, 0, 0, 0)
@@ -155,7 +155,7 @@ def test_a_combat_item_can_be_used_in_the_reroll_step():
     from domain.chance import HmacRng
 
     ctx = Ctx(s, HmacRng(b"k" * 32, "t"))
-    ctx.emit(E.DecisionMade(seat=0, kind="heal", option=PROCEED))
+    ctx.emit(E.ChoiceMade(seat=0, kind="heal", option=PROCEED))
     _ask_mods(ctx, 0)
     s = ctx.state
     assert s.pending.kind == "combat_mod" and opts(s) == ("item:bow", "skill", "proceed")

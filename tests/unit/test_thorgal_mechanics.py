@@ -26,7 +26,7 @@ def rolled(state, faces, dice=("yellow",), **act):
         "phase": "resolve", "combat": c, "act": Act(seat=0, action="combat", value=1, **act),
         "pending": Pending(kind="heal", seat=0, options=(PROCEED,))})
     ctx = Ctx(s, HmacRng(b"k" * 32, "t"))
-    ctx.emit(E.DecisionMade(seat=0, kind="heal", option=PROCEED))
+    ctx.emit(E.ChoiceMade(seat=0, kind="heal", option=PROCEED))
     _ask_mods(ctx, 0)
     return ctx.state
 

@@ -67,7 +67,7 @@ def test_the_decision_records_the_typed_option():
     s = hero(fresh(), 0, area="forest", goods=(0, 0, 0, 1, 0, 0))
     s = moving(s, 3)
     _, ev = do(s, Choose(option=parse_option("area:ruins:red1:blue0")))
-    assert E.DecisionMade(seat=0, kind="move", option=parse_option("area:ruins:red1:blue0")) in ev
+    assert E.ChoiceMade(seat=0, kind="move", option=parse_option("area:ruins:red1:blue0")) in ev
     assert opts(s)[0].startswith("area:")
     assert PROCEED not in GAME.view(s, ADMIN).pending.options
 

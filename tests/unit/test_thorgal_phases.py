@@ -14,7 +14,7 @@ from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import do, fresh, hero, choose, opts, PROCEED
 
 C = load()
-SHOWN = (E.TaskPopped, E.TasksScheduled, E.DecisionRequested, E.DecisionMade)
+SHOWN = (E.ChoiceOffered, E.ChoiceMade)
 
 
 def facts(events):

@@ -96,7 +96,7 @@ def test_a_scripted_solo_team_walks_to_the_citadel_and_defeats_the_warlord():
 
 def test_random_legal_play_both_wins_and_loses_over_a_fixed_sweep():
     results = set()
-    for i in range(100):  # the first random win is at seed 0 (then 33, 62, 68, 79...)
+    for i in range(100):  # the first random win is at seed 68 (then 93)
         play = play_random_game(GAME, ThorgalSetup(players=1 + i % 4), i.to_bytes(32, "big"))
         results.add(GAME.outcome(play.state).termination)
         if len(results) == 2:

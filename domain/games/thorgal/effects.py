@@ -222,6 +222,7 @@ def _picked(ctx: Ctx, p: object, choice: str) -> None:
 @handler("roll_wound")
 def _roll_wound(ctx: Ctx, t: Task) -> None:
     face = ctx.c.die(t.arg).faces[ctx.rng.randbelow(6)].split(":")[0]
+    ctx.emit(E.WoundRolled(seat=actor(ctx, t), die=t.arg, shape=face))
     ctx.schedule(wound(actor(ctx, t), face))
 
 

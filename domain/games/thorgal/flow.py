@@ -24,6 +24,7 @@ def after_tasks(ctx: Ctx) -> bool:
         ctx.emit(E.ActionEnded(seat=s.act.seat, action=s.act.action))
     done = s.turns_taken[s.round - 1] if len(s.turns_taken) >= s.round else 0
     if done < 4:
+        assert not ctx.tasks
         ctx.emit(E.TurnBegan(round=s.round, turn=done, seat=(s.first + done) % s.seats))
         return False
     ctx.schedule(Task(op="event_phase", seat=s.first))
@@ -190,6 +191,7 @@ def _swap(ctx: Ctx, p: object, choice: str) -> None:
 @handler("begin_round")
 def _begin_round(ctx: Ctx, t: Task) -> None:
     s = ctx.state
+    assert not ctx.tasks, "a round begins with nothing left to resolve"
     ctx.emit(E.TurnBegan(round=s.round, turn=0, seat=s.first))
 
 

@@ -55,7 +55,7 @@ def _pay(ctx: Ctx, t: Task) -> None:
         holders = [h.seat for h in ctx.state.heroes
                    if h.area == area and h.seat not in t.refused and _left(ctx.state, t, h.seat, good) > 0]
         if not holders:
-            ctx.emit(E.TasksDropped(n=t.n))
+            ctx.drop(t.n)
             return
         if holders != [t.seat]:
             ctx.schedule(t)
@@ -68,17 +68,16 @@ def _pay(ctx: Ctx, t: Task) -> None:
 
 
 def _reschedule(ctx: Ctx, **update: object) -> None:
-    t = ctx.state.tasks[0]
-    ctx.emit(E.TaskPopped(task=t))
+    t = ctx.pop()
     ctx.schedule(t.model_copy(update=update))
 
 
 @resume("pay_from")
 def _pay_from(ctx: Ctx, p: object, choice: str) -> None:
-    t = ctx.state.tasks[0]
+    t = ctx.tasks[0]
     if choice == "cancel":
-        ctx.emit(E.TaskPopped(task=t))
-        ctx.emit(E.TasksDropped(n=t.n))
+        ctx.pop()
+        ctx.drop(t.n)
         return
     owner = int(choice[5:])
     if owner == t.seat:
@@ -89,7 +88,7 @@ def _pay_from(ctx: Ctx, p: object, choice: str) -> None:
 
 @resume("pay_consent")
 def _pay_consent(ctx: Ctx, p: object, choice: str) -> None:
-    t = ctx.state.tasks[0]
+    t = ctx.tasks[0]
     owner = p.seat  # type: ignore[attr-defined]
     if choice == "agree":
         _reschedule(ctx, payers=t.payers + (owner,))

@@ -112,13 +112,13 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
             if command.option not in p.options:
                 raise IllegalCommandError("thorgal.not-an-option",
                                           f"{notation(command.option)!r} is not an option")
-            ctx.emit(E.DecisionMade(seat=actor, kind=p.kind, option=command.option))
+            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
             RESUME[p.kind](ctx, p, notation(command.option))
         else:
             if p.kind not in PLACING:
                 raise IllegalCommandError("thorgal.not-placing", "no tile is to be placed now")
             cells = _placement(state, actor, command)
-            ctx.emit(E.DecisionMade(seat=actor, kind=p.kind))
+            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind))
             RESUME[p.kind](ctx, p, command.shape, cells)
     else:
         raise InvalidCommandError(f"unknown command {type(command).__name__}")

@@ -5,7 +5,9 @@ actions and bonuses in a fixed order, and almost every step can stop for a
 player's choice (ambiguity is resolved by the players, as a move).  Keeping
 the remaining steps as data (``tasks``) plus the one open question
 (``pending``) makes every choice an ordinary command and keeps ``evolve``
-trivial.  Cells of grids are encoded as ``row * 32 + col`` ints so they cross
+trivial.  ``tasks`` is the stack as it stood at the last stop (the last
+``ChoiceOffered``; empty once a turn begins): inside a decision the engine
+keeps its own copy and logs no pushes or pops.  Cells of grids are encoded as ``row * 32 + col`` ints so they cross
 the API as plain repeated ints.
 """
 
