@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from domain.games.thorgal import events as E
-from domain.games.thorgal.commands import Choose, TakeAction
+from domain.games.thorgal.commands import TakeAction
 from domain.games.thorgal.state import Act, Combat, Pending, Task
-from domain.games.thorgal.options import parse_option
-from tests.unit.test_thorgal_rules import do, fresh, hero, choose, opts, PROCEED
+from domain.games.thorgal.options import PROCEED, parse_option
+from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
 
 def then(state, *tasks, act=None, round=None):

@@ -10,8 +10,8 @@ from domain.games.thorgal.commands import Choose, PlaceTile
 from domain.games.thorgal.engine import Ctx
 from domain.games.thorgal.state import Act, Combat, Pending, Task, Tile
 from tests.unit.test_thorgal_choices import then
-from domain.games.thorgal.options import notation
-from tests.unit.test_thorgal_rules import do, fresh, hero, choose, opts, PROCEED
+from domain.games.thorgal.options import PROCEED, notation
+from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
 WOUNDED = (Tile(shape="I1", cells=(0,)),)
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal.commands import Choose
 from domain.games.thorgal.content import load
 from domain.games.thorgal.state import Act, Chip, Pending, Task, Tile, enc
+from domain.games.thorgal.options import PROCEED
 from tests.unit.test_thorgal_choices import then
-from tests.unit.test_thorgal_rules import do, fresh, hero, choose, opts, PROCEED
+from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
 C = load()
 SHOWN = (E.ChoiceOffered, E.ChoiceMade)

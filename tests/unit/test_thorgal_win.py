@@ -12,9 +12,9 @@ from domain.core import Termination
 from domain.games.thorgal import GAME
 from domain.games.thorgal.commands import Choose, PlaceTile, TakeAction
 from domain.games.thorgal.content import load
+from domain.games.thorgal.options import notation, parse_option
 from domain.games.thorgal.state import ThorgalSetup
 from domain.simulate import play_random_game, rng_for
-from domain.games.thorgal.options import notation, parse_option
 
 WIN_SEED = b"thorgal-scripted-win".ljust(32, b".")
 C = load()

@@ -11,7 +11,7 @@ on the stack, which is all a replay needs (see ``events.py``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from domain.core import Event, Rng
 
@@ -19,7 +19,7 @@ from . import events as E
 from . import polyomino as P
 from .content import Content, Effect, load
 from .evolve import apply
-from .options import parse_option
+from .options import Option
 from .state import Pending, Task, ThorgalState, dec, enc
 
 HANDLERS: dict[str, Callable[[Ctx, Task], None]] = {}
@@ -71,14 +71,17 @@ class Ctx:
         del self.tasks[:n]
         self.emit(E.TasksDropped(n=n))
 
-    def ask(self, kind: str, seat: int, options: tuple[str, ...] | list[str],
+    def ask(self, kind: str, seat: int, options: Sequence[Option],
             arg: str = "", n: int = 0, loc: str = "") -> None:
-        """Open a question; ``options`` are shapes for tile kinds, else option names."""
-        if kind in PLACING:
-            pending = Pending(kind=kind, seat=seat, shapes=tuple(options), arg=arg, n=n, loc=loc)
-        else:
-            pending = Pending(kind=kind, seat=seat, options=tuple(map(parse_option, options)),
-                              arg=arg, n=n, loc=loc)
+        """Open a question answered by ``Choose`` with one of ``options``."""
+        self._offer(Pending(kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc))
+
+    def ask_tile(self, kind: str, seat: int, shapes: Sequence[str], n: int = 0) -> None:
+        """Open a question answered by ``PlaceTile`` with one of ``shapes``."""
+        assert kind in PLACING
+        self._offer(Pending(kind=kind, seat=seat, shapes=tuple(shapes), n=n))
+
+    def _offer(self, pending: Pending) -> None:
         self.emit(E.ChoiceOffered(pending=pending, tasks=tuple(self.tasks)))
 
     def end(self, won: bool, reason: str) -> None:

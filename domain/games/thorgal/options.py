@@ -6,10 +6,11 @@ messages, so a client in another language builds a ``Choose`` from the
 ``.proto`` file alone and the view shows the options in exactly the form
 ``Choose`` accepts.  ``Pending.kind`` says what the question is about.
 
-:func:`notation` gives each option a short text name (``give:1:ore``,
-``area:forest:red0:blue1``, ``proceed``), like SAN in chess: for tests,
-logs and the resolution engine's dispatch, never on the wire.
-:func:`parse_option` reads it back.
+The rules build options with the constructors below and resume with the
+typed answer.  :func:`notation` gives each option a short text name
+(``give:1:ore``, ``area:forest:red0:blue1``, ``proceed``), like SAN in chess:
+for tests, logs and error messages, never on the wire.  :func:`parse_option`
+reads it back.
 
 >>> notation(Option(give_good=GiveGood(from_seat=1, good="ore")))
 'give:1:ore'
@@ -211,6 +212,87 @@ class Option(Model):
                 return name, value
         raise AssertionError("validated Option has a field set")
 
+
+# ------------------------------------------------------------ constructors
+
+
+def use_item(item: str) -> Option:
+    return Option(use_item=UseItem(item=item))
+
+
+def swap_action_card(card: str) -> Option:
+    return Option(swap_action_card=SwapActionCard(card=card))
+
+
+def collect_at(cell: int) -> Option:
+    return Option(collect_at=CollectAt(cell=cell))
+
+
+def discard_collect_tokens(terrain: int) -> Option:
+    return Option(discard_collect_tokens=DiscardCollectTokens(terrain=terrain))
+
+
+def pick_location(location: str) -> Option:
+    return Option(pick_location=PickLocation(location=location))
+
+
+def give_good(from_seat: int, good: str) -> Option:
+    return Option(give_good=GiveGood(from_seat=from_seat, good=good))
+
+
+def take_item(item: str) -> Option:
+    return Option(take_item=TakeItem(item=item))
+
+
+def discard_item(item: str) -> Option:
+    return Option(discard_item=DiscardItem(item=item))
+
+
+def pick_side_plot(plot: int) -> Option:
+    return Option(pick_side_plot=PickSidePlot(plot=plot))
+
+
+def pick_enemy(location: str, index: int) -> Option:
+    return Option(pick_enemy=PickEnemy(location=location, index=index))
+
+
+def pick_good(good: str) -> Option:
+    return Option(pick_good=PickGood(good=good))
+
+
+def pick_enemy_card(card: str) -> Option:
+    return Option(pick_enemy_card=PickEnemyCard(card=card))
+
+
+def upgrade_die(die: int) -> Option:
+    return Option(upgrade_die=UpgradeDie(die=die))
+
+
+def reroll_die(die: int) -> Option:
+    return Option(reroll_die=RerollDie(die=die))
+
+
+def activate_critical(die: int) -> Option:
+    return Option(activate_critical=ActivateCritical(die=die))
+
+
+def pick_payer(seat: int) -> Option:
+    return Option(pick_payer=PickPayer(seat=seat))
+
+
+def heal_wound(index: int) -> Option:
+    return Option(heal_wound=HealWound(index=index))
+
+
+def pick_track(track: str) -> Option:
+    return Option(pick_track=PickTrack(track=track))
+
+
+def move_to(area: str, reds: int, blues: int) -> Option:
+    return Option(move_to=MoveTo(area=area, reds=reds, blues=blues))
+
+
+# ------------------------------------------------------------ text names
 
 _WORDS: dict[str, Option] = {}
 _PREFIX = {

@@ -113,7 +113,7 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
                 raise IllegalCommandError("thorgal.not-an-option",
                                           f"{notation(command.option)!r} is not an option")
             ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
-            RESUME[p.kind](ctx, p, notation(command.option))
+            RESUME[p.kind](ctx, p, command.option)
         else:
             if p.kind not in PLACING:
                 raise IllegalCommandError("thorgal.not-placing", "no tile is to be placed now")
