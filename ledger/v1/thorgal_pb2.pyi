@@ -417,7 +417,7 @@ class ChoiceOffered(_message.Message):
     def __init__(self, pending: _Optional[_Union[Pending, _Mapping]] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
 
 class Pending(_message.Message):
-    __slots__ = ("kind", "seat", "options", "arg", "n", "loc", "shapes")
+    __slots__ = ("kind", "seat", "options", "arg", "n", "loc", "shapes", "chosen")
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -425,6 +425,7 @@ class Pending(_message.Message):
     N_FIELD_NUMBER: _ClassVar[int]
     LOC_FIELD_NUMBER: _ClassVar[int]
     SHAPES_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_FIELD_NUMBER: _ClassVar[int]
     kind: str
     seat: int
     options: _containers.RepeatedCompositeFieldContainer[Option]
@@ -432,7 +433,8 @@ class Pending(_message.Message):
     n: int
     loc: str
     shapes: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ..., shapes: _Optional[_Iterable[str]] = ...) -> None: ...
+    chosen: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ..., shapes: _Optional[_Iterable[str]] = ..., chosen: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ChoiceMade(_message.Message):
     __slots__ = ("seat", "kind", "option")

@@ -60,7 +60,7 @@ def _ask_order(ctx: Ctx, seat: int, chosen: tuple[str, ...]) -> None:
     assert combat is not None
     rest = [c for c in combat.cards if c not in chosen]
     if len(rest) > 1:
-        ctx.ask("enemy_order", seat, [*map(O.pick_enemy_card, rest)], arg=",".join(chosen))
+        ctx.ask("enemy_order", seat, [*map(O.pick_enemy_card, rest)], chosen=chosen)
         return
     _lay_out(ctx, seat, (*chosen, *rest))
 
@@ -68,8 +68,7 @@ def _ask_order(ctx: Ctx, seat: int, chosen: tuple[str, ...]) -> None:
 @resume("enemy_order")
 def _ordered(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_enemy_card is not None
-    chosen = tuple(c for c in p.arg.split(",") if c)
-    _ask_order(ctx, p.seat, (*chosen, choice.pick_enemy_card.card))
+    _ask_order(ctx, p.seat, (*p.chosen, choice.pick_enemy_card.card))
 
 
 def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:

@@ -71,10 +71,11 @@ class Ctx:
         del self.tasks[:n]
         self.emit(E.TasksDropped(n=n))
 
-    def ask(self, kind: str, seat: int, options: Sequence[Option],
-            arg: str = "", n: int = 0, loc: str = "") -> None:
+    def ask(self, kind: str, seat: int, options: Sequence[Option], arg: str = "",
+            n: int = 0, loc: str = "", chosen: tuple[str, ...] = ()) -> None:
         """Open a question answered by ``Choose`` with one of ``options``."""
-        self._offer(Pending(kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc))
+        self._offer(Pending(kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc,
+                            chosen=chosen))
 
     def ask_tile(self, kind: str, seat: int, shapes: Sequence[str], n: int = 0) -> None:
         """Open a question answered by ``PlaceTile`` with one of ``shapes``."""

@@ -66,6 +66,8 @@ class Pending(Model):
     arg: str = ""
     n: int = 0
     loc: str = ""
+    chosen: tuple[str, ...] = ()
+    """``enemy_order`` only: the Enemy cards already laid out, left to right."""
 
 
 class Tile(Model):
