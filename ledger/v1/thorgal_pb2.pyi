@@ -17,15 +17,13 @@ class Move(_message.Message):
     def __init__(self, take_action: _Optional[_Union[TakeAction, _Mapping]] = ..., choose: _Optional[_Union[Choose, _Mapping]] = ..., place_tile: _Optional[_Union[PlaceTile, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("adventure_started", "deck_shuffled", "cards_drawn", "card_discarded", "tasks_scheduled", "task_popped", "decision_requested", "decision_made", "turn_began", "chip_placed", "action_prepared", "action_ended", "character_moved", "goods_gained", "goods_spent", "wound_placed", "wound_healed", "threats_changed", "experience_gained", "item_gained", "item_used", "skill_used", "skill_refreshed", "journey_tile_placed", "collect_token_placed", "collect_tokens_discarded", "goods_assigned", "assigned_goods_discarded", "enemies_changed", "location_marked", "combat_began", "dice_rolled", "die_upgraded", "die_added", "die_rerolled", "critical_activated", "combat_tile_placed", "combat_tile_dropped", "combat_ended", "entry_read", "side_plot_chosen", "action_card_swapped", "special_card_gained", "round_advanced", "chips_flipped", "first_player_passed", "adventure_ended", "tasks_dropped")
+    __slots__ = ("adventure_started", "deck_shuffled", "cards_drawn", "card_discarded", "choice_offered", "choice_made", "turn_began", "chip_placed", "action_prepared", "action_ended", "character_moved", "goods_gained", "goods_spent", "wound_placed", "wound_healed", "threats_changed", "experience_gained", "item_gained", "item_used", "skill_used", "skill_refreshed", "journey_tile_placed", "collect_token_placed", "collect_tokens_discarded", "goods_assigned", "assigned_goods_discarded", "enemies_changed", "location_marked", "combat_began", "dice_rolled", "die_upgraded", "die_added", "die_rerolled", "critical_activated", "combat_tile_placed", "combat_tile_dropped", "combat_ended", "entry_read", "side_plot_chosen", "action_card_swapped", "special_card_gained", "round_advanced", "chips_flipped", "first_player_passed", "adventure_ended", "tasks_dropped", "wound_rolled")
     ADVENTURE_STARTED_FIELD_NUMBER: _ClassVar[int]
     DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
     CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
     CARD_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    TASKS_SCHEDULED_FIELD_NUMBER: _ClassVar[int]
-    TASK_POPPED_FIELD_NUMBER: _ClassVar[int]
-    DECISION_REQUESTED_FIELD_NUMBER: _ClassVar[int]
-    DECISION_MADE_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_OFFERED_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_MADE_FIELD_NUMBER: _ClassVar[int]
     TURN_BEGAN_FIELD_NUMBER: _ClassVar[int]
     CHIP_PLACED_FIELD_NUMBER: _ClassVar[int]
     ACTION_PREPARED_FIELD_NUMBER: _ClassVar[int]
@@ -66,14 +64,13 @@ class Event(_message.Message):
     FIRST_PLAYER_PASSED_FIELD_NUMBER: _ClassVar[int]
     ADVENTURE_ENDED_FIELD_NUMBER: _ClassVar[int]
     TASKS_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    WOUND_ROLLED_FIELD_NUMBER: _ClassVar[int]
     adventure_started: AdventureStarted
     deck_shuffled: DeckShuffled
     cards_drawn: CardsDrawn
     card_discarded: CardDiscarded
-    tasks_scheduled: TasksScheduled
-    task_popped: TaskPopped
-    decision_requested: DecisionRequested
-    decision_made: DecisionMade
+    choice_offered: ChoiceOffered
+    choice_made: ChoiceMade
     turn_began: TurnBegan
     chip_placed: ChipPlaced
     action_prepared: ActionPrepared
@@ -114,7 +111,8 @@ class Event(_message.Message):
     first_player_passed: FirstPlayerPassed
     adventure_ended: AdventureEnded
     tasks_dropped: TasksDropped
-    def __init__(self, adventure_started: _Optional[_Union[AdventureStarted, _Mapping]] = ..., deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., card_discarded: _Optional[_Union[CardDiscarded, _Mapping]] = ..., tasks_scheduled: _Optional[_Union[TasksScheduled, _Mapping]] = ..., task_popped: _Optional[_Union[TaskPopped, _Mapping]] = ..., decision_requested: _Optional[_Union[DecisionRequested, _Mapping]] = ..., decision_made: _Optional[_Union[DecisionMade, _Mapping]] = ..., turn_began: _Optional[_Union[TurnBegan, _Mapping]] = ..., chip_placed: _Optional[_Union[ChipPlaced, _Mapping]] = ..., action_prepared: _Optional[_Union[ActionPrepared, _Mapping]] = ..., action_ended: _Optional[_Union[ActionEnded, _Mapping]] = ..., character_moved: _Optional[_Union[CharacterMoved, _Mapping]] = ..., goods_gained: _Optional[_Union[GoodsGained, _Mapping]] = ..., goods_spent: _Optional[_Union[GoodsSpent, _Mapping]] = ..., wound_placed: _Optional[_Union[WoundPlaced, _Mapping]] = ..., wound_healed: _Optional[_Union[WoundHealed, _Mapping]] = ..., threats_changed: _Optional[_Union[ThreatsChanged, _Mapping]] = ..., experience_gained: _Optional[_Union[ExperienceGained, _Mapping]] = ..., item_gained: _Optional[_Union[ItemGained, _Mapping]] = ..., item_used: _Optional[_Union[ItemUsed, _Mapping]] = ..., skill_used: _Optional[_Union[SkillUsed, _Mapping]] = ..., skill_refreshed: _Optional[_Union[SkillRefreshed, _Mapping]] = ..., journey_tile_placed: _Optional[_Union[JourneyTilePlaced, _Mapping]] = ..., collect_token_placed: _Optional[_Union[CollectTokenPlaced, _Mapping]] = ..., collect_tokens_discarded: _Optional[_Union[CollectTokensDiscarded, _Mapping]] = ..., goods_assigned: _Optional[_Union[GoodsAssigned, _Mapping]] = ..., assigned_goods_discarded: _Optional[_Union[AssignedGoodsDiscarded, _Mapping]] = ..., enemies_changed: _Optional[_Union[EnemiesChanged, _Mapping]] = ..., location_marked: _Optional[_Union[LocationMarked, _Mapping]] = ..., combat_began: _Optional[_Union[CombatBegan, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., die_upgraded: _Optional[_Union[DieUpgraded, _Mapping]] = ..., die_added: _Optional[_Union[DieAdded, _Mapping]] = ..., die_rerolled: _Optional[_Union[DieRerolled, _Mapping]] = ..., critical_activated: _Optional[_Union[CriticalActivated, _Mapping]] = ..., combat_tile_placed: _Optional[_Union[CombatTilePlaced, _Mapping]] = ..., combat_tile_dropped: _Optional[_Union[CombatTileDropped, _Mapping]] = ..., combat_ended: _Optional[_Union[CombatEnded, _Mapping]] = ..., entry_read: _Optional[_Union[EntryRead, _Mapping]] = ..., side_plot_chosen: _Optional[_Union[SidePlotChosen, _Mapping]] = ..., action_card_swapped: _Optional[_Union[ActionCardSwapped, _Mapping]] = ..., special_card_gained: _Optional[_Union[SpecialCardGained, _Mapping]] = ..., round_advanced: _Optional[_Union[RoundAdvanced, _Mapping]] = ..., chips_flipped: _Optional[_Union[ChipsFlipped, _Mapping]] = ..., first_player_passed: _Optional[_Union[FirstPlayerPassed, _Mapping]] = ..., adventure_ended: _Optional[_Union[AdventureEnded, _Mapping]] = ..., tasks_dropped: _Optional[_Union[TasksDropped, _Mapping]] = ...) -> None: ...
+    wound_rolled: WoundRolled
+    def __init__(self, adventure_started: _Optional[_Union[AdventureStarted, _Mapping]] = ..., deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., card_discarded: _Optional[_Union[CardDiscarded, _Mapping]] = ..., choice_offered: _Optional[_Union[ChoiceOffered, _Mapping]] = ..., choice_made: _Optional[_Union[ChoiceMade, _Mapping]] = ..., turn_began: _Optional[_Union[TurnBegan, _Mapping]] = ..., chip_placed: _Optional[_Union[ChipPlaced, _Mapping]] = ..., action_prepared: _Optional[_Union[ActionPrepared, _Mapping]] = ..., action_ended: _Optional[_Union[ActionEnded, _Mapping]] = ..., character_moved: _Optional[_Union[CharacterMoved, _Mapping]] = ..., goods_gained: _Optional[_Union[GoodsGained, _Mapping]] = ..., goods_spent: _Optional[_Union[GoodsSpent, _Mapping]] = ..., wound_placed: _Optional[_Union[WoundPlaced, _Mapping]] = ..., wound_healed: _Optional[_Union[WoundHealed, _Mapping]] = ..., threats_changed: _Optional[_Union[ThreatsChanged, _Mapping]] = ..., experience_gained: _Optional[_Union[ExperienceGained, _Mapping]] = ..., item_gained: _Optional[_Union[ItemGained, _Mapping]] = ..., item_used: _Optional[_Union[ItemUsed, _Mapping]] = ..., skill_used: _Optional[_Union[SkillUsed, _Mapping]] = ..., skill_refreshed: _Optional[_Union[SkillRefreshed, _Mapping]] = ..., journey_tile_placed: _Optional[_Union[JourneyTilePlaced, _Mapping]] = ..., collect_token_placed: _Optional[_Union[CollectTokenPlaced, _Mapping]] = ..., collect_tokens_discarded: _Optional[_Union[CollectTokensDiscarded, _Mapping]] = ..., goods_assigned: _Optional[_Union[GoodsAssigned, _Mapping]] = ..., assigned_goods_discarded: _Optional[_Union[AssignedGoodsDiscarded, _Mapping]] = ..., enemies_changed: _Optional[_Union[EnemiesChanged, _Mapping]] = ..., location_marked: _Optional[_Union[LocationMarked, _Mapping]] = ..., combat_began: _Optional[_Union[CombatBegan, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., die_upgraded: _Optional[_Union[DieUpgraded, _Mapping]] = ..., die_added: _Optional[_Union[DieAdded, _Mapping]] = ..., die_rerolled: _Optional[_Union[DieRerolled, _Mapping]] = ..., critical_activated: _Optional[_Union[CriticalActivated, _Mapping]] = ..., combat_tile_placed: _Optional[_Union[CombatTilePlaced, _Mapping]] = ..., combat_tile_dropped: _Optional[_Union[CombatTileDropped, _Mapping]] = ..., combat_ended: _Optional[_Union[CombatEnded, _Mapping]] = ..., entry_read: _Optional[_Union[EntryRead, _Mapping]] = ..., side_plot_chosen: _Optional[_Union[SidePlotChosen, _Mapping]] = ..., action_card_swapped: _Optional[_Union[ActionCardSwapped, _Mapping]] = ..., special_card_gained: _Optional[_Union[SpecialCardGained, _Mapping]] = ..., round_advanced: _Optional[_Union[RoundAdvanced, _Mapping]] = ..., chips_flipped: _Optional[_Union[ChipsFlipped, _Mapping]] = ..., first_player_passed: _Optional[_Union[FirstPlayerPassed, _Mapping]] = ..., adventure_ended: _Optional[_Union[AdventureEnded, _Mapping]] = ..., tasks_dropped: _Optional[_Union[TasksDropped, _Mapping]] = ..., wound_rolled: _Optional[_Union[WoundRolled, _Mapping]] = ...) -> None: ...
 
 class TakeAction(_message.Message):
     __slots__ = ("chip", "slot", "option")
@@ -127,22 +125,220 @@ class TakeAction(_message.Message):
     def __init__(self, chip: _Optional[int] = ..., slot: _Optional[int] = ..., option: _Optional[int] = ...) -> None: ...
 
 class Choose(_message.Message):
-    __slots__ = ("choice",)
-    CHOICE_FIELD_NUMBER: _ClassVar[int]
-    choice: str
-    def __init__(self, choice: _Optional[str] = ...) -> None: ...
+    __slots__ = ("option",)
+    OPTION_FIELD_NUMBER: _ClassVar[int]
+    option: Option
+    def __init__(self, option: _Optional[_Union[Option, _Mapping]] = ...) -> None: ...
 
 class PlaceTile(_message.Message):
-    __slots__ = ("shape", "orientation", "row", "col")
+    __slots__ = ("shape", "rotation", "mirrored", "row", "col")
     SHAPE_FIELD_NUMBER: _ClassVar[int]
-    ORIENTATION_FIELD_NUMBER: _ClassVar[int]
+    ROTATION_FIELD_NUMBER: _ClassVar[int]
+    MIRRORED_FIELD_NUMBER: _ClassVar[int]
     ROW_FIELD_NUMBER: _ClassVar[int]
     COL_FIELD_NUMBER: _ClassVar[int]
     shape: str
-    orientation: int
+    rotation: int
+    mirrored: bool
     row: int
     col: int
-    def __init__(self, shape: _Optional[str] = ..., orientation: _Optional[int] = ..., row: _Optional[int] = ..., col: _Optional[int] = ...) -> None: ...
+    def __init__(self, shape: _Optional[str] = ..., rotation: _Optional[int] = ..., mirrored: _Optional[bool] = ..., row: _Optional[int] = ..., col: _Optional[int] = ...) -> None: ...
+
+class Option(_message.Message):
+    __slots__ = ("proceed", "consent", "use_item", "use_skill", "refresh_skill", "swap_action_card", "collect_at", "discard_collect_tokens", "pick_location", "give_good", "take_item", "discard_item", "pick_side_plot", "pick_enemy", "pick_good", "pick_enemy_card", "upgrade_die", "reroll_die", "activate_critical", "pick_payer", "cancel_payment", "heal_wound", "pick_track", "move_to")
+    PROCEED_FIELD_NUMBER: _ClassVar[int]
+    CONSENT_FIELD_NUMBER: _ClassVar[int]
+    USE_ITEM_FIELD_NUMBER: _ClassVar[int]
+    USE_SKILL_FIELD_NUMBER: _ClassVar[int]
+    REFRESH_SKILL_FIELD_NUMBER: _ClassVar[int]
+    SWAP_ACTION_CARD_FIELD_NUMBER: _ClassVar[int]
+    COLLECT_AT_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_COLLECT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    PICK_LOCATION_FIELD_NUMBER: _ClassVar[int]
+    GIVE_GOOD_FIELD_NUMBER: _ClassVar[int]
+    TAKE_ITEM_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_ITEM_FIELD_NUMBER: _ClassVar[int]
+    PICK_SIDE_PLOT_FIELD_NUMBER: _ClassVar[int]
+    PICK_ENEMY_FIELD_NUMBER: _ClassVar[int]
+    PICK_GOOD_FIELD_NUMBER: _ClassVar[int]
+    PICK_ENEMY_CARD_FIELD_NUMBER: _ClassVar[int]
+    UPGRADE_DIE_FIELD_NUMBER: _ClassVar[int]
+    REROLL_DIE_FIELD_NUMBER: _ClassVar[int]
+    ACTIVATE_CRITICAL_FIELD_NUMBER: _ClassVar[int]
+    PICK_PAYER_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_PAYMENT_FIELD_NUMBER: _ClassVar[int]
+    HEAL_WOUND_FIELD_NUMBER: _ClassVar[int]
+    PICK_TRACK_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TO_FIELD_NUMBER: _ClassVar[int]
+    proceed: Proceed
+    consent: Consent
+    use_item: UseItem
+    use_skill: UseSkill
+    refresh_skill: RefreshSkill
+    swap_action_card: SwapActionCard
+    collect_at: CollectAt
+    discard_collect_tokens: DiscardCollectTokens
+    pick_location: PickLocation
+    give_good: GiveGood
+    take_item: TakeItem
+    discard_item: DiscardItem
+    pick_side_plot: PickSidePlot
+    pick_enemy: PickEnemy
+    pick_good: PickGood
+    pick_enemy_card: PickEnemyCard
+    upgrade_die: UpgradeDie
+    reroll_die: RerollDie
+    activate_critical: ActivateCritical
+    pick_payer: PickPayer
+    cancel_payment: CancelPayment
+    heal_wound: HealWound
+    pick_track: PickTrack
+    move_to: MoveTo
+    def __init__(self, proceed: _Optional[_Union[Proceed, _Mapping]] = ..., consent: _Optional[_Union[Consent, _Mapping]] = ..., use_item: _Optional[_Union[UseItem, _Mapping]] = ..., use_skill: _Optional[_Union[UseSkill, _Mapping]] = ..., refresh_skill: _Optional[_Union[RefreshSkill, _Mapping]] = ..., swap_action_card: _Optional[_Union[SwapActionCard, _Mapping]] = ..., collect_at: _Optional[_Union[CollectAt, _Mapping]] = ..., discard_collect_tokens: _Optional[_Union[DiscardCollectTokens, _Mapping]] = ..., pick_location: _Optional[_Union[PickLocation, _Mapping]] = ..., give_good: _Optional[_Union[GiveGood, _Mapping]] = ..., take_item: _Optional[_Union[TakeItem, _Mapping]] = ..., discard_item: _Optional[_Union[DiscardItem, _Mapping]] = ..., pick_side_plot: _Optional[_Union[PickSidePlot, _Mapping]] = ..., pick_enemy: _Optional[_Union[PickEnemy, _Mapping]] = ..., pick_good: _Optional[_Union[PickGood, _Mapping]] = ..., pick_enemy_card: _Optional[_Union[PickEnemyCard, _Mapping]] = ..., upgrade_die: _Optional[_Union[UpgradeDie, _Mapping]] = ..., reroll_die: _Optional[_Union[RerollDie, _Mapping]] = ..., activate_critical: _Optional[_Union[ActivateCritical, _Mapping]] = ..., pick_payer: _Optional[_Union[PickPayer, _Mapping]] = ..., cancel_payment: _Optional[_Union[CancelPayment, _Mapping]] = ..., heal_wound: _Optional[_Union[HealWound, _Mapping]] = ..., pick_track: _Optional[_Union[PickTrack, _Mapping]] = ..., move_to: _Optional[_Union[MoveTo, _Mapping]] = ...) -> None: ...
+
+class Proceed(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Consent(_message.Message):
+    __slots__ = ("agree",)
+    AGREE_FIELD_NUMBER: _ClassVar[int]
+    agree: bool
+    def __init__(self, agree: _Optional[bool] = ...) -> None: ...
+
+class UseItem(_message.Message):
+    __slots__ = ("item",)
+    ITEM_FIELD_NUMBER: _ClassVar[int]
+    item: str
+    def __init__(self, item: _Optional[str] = ...) -> None: ...
+
+class UseSkill(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RefreshSkill(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class SwapActionCard(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    def __init__(self, card: _Optional[str] = ...) -> None: ...
+
+class CollectAt(_message.Message):
+    __slots__ = ("cell",)
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    cell: int
+    def __init__(self, cell: _Optional[int] = ...) -> None: ...
+
+class DiscardCollectTokens(_message.Message):
+    __slots__ = ("terrain",)
+    TERRAIN_FIELD_NUMBER: _ClassVar[int]
+    terrain: int
+    def __init__(self, terrain: _Optional[int] = ...) -> None: ...
+
+class PickLocation(_message.Message):
+    __slots__ = ("location",)
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    def __init__(self, location: _Optional[str] = ...) -> None: ...
+
+class GiveGood(_message.Message):
+    __slots__ = ("from_seat", "good")
+    FROM_SEAT_FIELD_NUMBER: _ClassVar[int]
+    GOOD_FIELD_NUMBER: _ClassVar[int]
+    from_seat: int
+    good: str
+    def __init__(self, from_seat: _Optional[int] = ..., good: _Optional[str] = ...) -> None: ...
+
+class TakeItem(_message.Message):
+    __slots__ = ("item",)
+    ITEM_FIELD_NUMBER: _ClassVar[int]
+    item: str
+    def __init__(self, item: _Optional[str] = ...) -> None: ...
+
+class DiscardItem(_message.Message):
+    __slots__ = ("item",)
+    ITEM_FIELD_NUMBER: _ClassVar[int]
+    item: str
+    def __init__(self, item: _Optional[str] = ...) -> None: ...
+
+class PickSidePlot(_message.Message):
+    __slots__ = ("plot",)
+    PLOT_FIELD_NUMBER: _ClassVar[int]
+    plot: int
+    def __init__(self, plot: _Optional[int] = ...) -> None: ...
+
+class PickEnemy(_message.Message):
+    __slots__ = ("location", "index")
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    location: str
+    index: int
+    def __init__(self, location: _Optional[str] = ..., index: _Optional[int] = ...) -> None: ...
+
+class PickGood(_message.Message):
+    __slots__ = ("good",)
+    GOOD_FIELD_NUMBER: _ClassVar[int]
+    good: str
+    def __init__(self, good: _Optional[str] = ...) -> None: ...
+
+class PickEnemyCard(_message.Message):
+    __slots__ = ("card",)
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    def __init__(self, card: _Optional[str] = ...) -> None: ...
+
+class UpgradeDie(_message.Message):
+    __slots__ = ("die",)
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    die: int
+    def __init__(self, die: _Optional[int] = ...) -> None: ...
+
+class RerollDie(_message.Message):
+    __slots__ = ("die",)
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    die: int
+    def __init__(self, die: _Optional[int] = ...) -> None: ...
+
+class ActivateCritical(_message.Message):
+    __slots__ = ("die",)
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    die: int
+    def __init__(self, die: _Optional[int] = ...) -> None: ...
+
+class PickPayer(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    def __init__(self, seat: _Optional[int] = ...) -> None: ...
+
+class CancelPayment(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class HealWound(_message.Message):
+    __slots__ = ("index",)
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    def __init__(self, index: _Optional[int] = ...) -> None: ...
+
+class PickTrack(_message.Message):
+    __slots__ = ("track",)
+    TRACK_FIELD_NUMBER: _ClassVar[int]
+    track: str
+    def __init__(self, track: _Optional[str] = ...) -> None: ...
+
+class MoveTo(_message.Message):
+    __slots__ = ("area", "reds", "blues")
+    AREA_FIELD_NUMBER: _ClassVar[int]
+    REDS_FIELD_NUMBER: _ClassVar[int]
+    BLUES_FIELD_NUMBER: _ClassVar[int]
+    area: str
+    reds: int
+    blues: int
+    def __init__(self, area: _Optional[str] = ..., reds: _Optional[int] = ..., blues: _Optional[int] = ...) -> None: ...
 
 class AdventureStarted(_message.Message):
     __slots__ = ("seats", "characters", "first")
@@ -188,12 +384,6 @@ class CardDiscarded(_message.Message):
     source: str
     def __init__(self, deck: _Optional[str] = ..., card: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
 
-class TasksScheduled(_message.Message):
-    __slots__ = ("tasks",)
-    TASKS_FIELD_NUMBER: _ClassVar[int]
-    tasks: _containers.RepeatedCompositeFieldContainer[Task]
-    def __init__(self, tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
-
 class Task(_message.Message):
     __slots__ = ("op", "n", "arg", "seat", "loc", "payers", "refused")
     OP_FIELD_NUMBER: _ClassVar[int]
@@ -218,43 +408,43 @@ class TasksDropped(_message.Message):
     n: int
     def __init__(self, n: _Optional[int] = ...) -> None: ...
 
-class TaskPopped(_message.Message):
-    __slots__ = ("task",)
-    TASK_FIELD_NUMBER: _ClassVar[int]
-    task: Task
-    def __init__(self, task: _Optional[_Union[Task, _Mapping]] = ...) -> None: ...
-
-class DecisionRequested(_message.Message):
-    __slots__ = ("pending",)
+class ChoiceOffered(_message.Message):
+    __slots__ = ("pending", "tasks")
     PENDING_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
     pending: Pending
-    def __init__(self, pending: _Optional[_Union[Pending, _Mapping]] = ...) -> None: ...
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    def __init__(self, pending: _Optional[_Union[Pending, _Mapping]] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
 
 class Pending(_message.Message):
-    __slots__ = ("kind", "seat", "options", "arg", "n", "loc")
+    __slots__ = ("kind", "seat", "options", "arg", "n", "loc", "shapes", "chosen")
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     ARG_FIELD_NUMBER: _ClassVar[int]
     N_FIELD_NUMBER: _ClassVar[int]
     LOC_FIELD_NUMBER: _ClassVar[int]
+    SHAPES_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_FIELD_NUMBER: _ClassVar[int]
     kind: str
     seat: int
-    options: _containers.RepeatedScalarFieldContainer[str]
+    options: _containers.RepeatedCompositeFieldContainer[Option]
     arg: str
     n: int
     loc: str
-    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[str]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ...) -> None: ...
+    shapes: _containers.RepeatedScalarFieldContainer[str]
+    chosen: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ..., shapes: _Optional[_Iterable[str]] = ..., chosen: _Optional[_Iterable[str]] = ...) -> None: ...
 
-class DecisionMade(_message.Message):
-    __slots__ = ("seat", "kind", "choice")
+class ChoiceMade(_message.Message):
+    __slots__ = ("seat", "kind", "option")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
-    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    OPTION_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: str
-    choice: str
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., choice: _Optional[str] = ...) -> None: ...
+    option: Option
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[str] = ..., option: _Optional[_Union[Option, _Mapping]] = ...) -> None: ...
 
 class TurnBegan(_message.Message):
     __slots__ = ("round", "turn", "seat")
@@ -357,6 +547,16 @@ class WoundPlaced(_message.Message):
     shape: str
     cells: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, seat: _Optional[int] = ..., shape: _Optional[str] = ..., cells: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class WoundRolled(_message.Message):
+    __slots__ = ("seat", "die", "shape")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    die: str
+    shape: str
+    def __init__(self, seat: _Optional[int] = ..., die: _Optional[str] = ..., shape: _Optional[str] = ...) -> None: ...
 
 class WoundHealed(_message.Message):
     __slots__ = ("seat", "index")

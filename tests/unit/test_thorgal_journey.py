@@ -14,11 +14,11 @@ from domain.core import IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal import polyomino as P
-from domain.games.thorgal.commands import Choose, PlaceTile
+from domain.games.thorgal.commands import PlaceTile
 from domain.games.thorgal.content import load
 from domain.games.thorgal.state import Act, Task, Tile, enc
 from tests.unit.test_thorgal_choices import then
-from tests.unit.test_thorgal_rules import do, fresh, hero
+from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
 C = load()
 
@@ -56,35 +56,35 @@ def test_the_sample_map_has_a_double_and_impassable_borders():
 def test_a_double_border_is_out_of_reach_of_a_move_of_one():
     s = moving(alone_in("forest"), 1)
     # Fjord (Red), Village (green); not the Shrine (Blue, no magic), not the Pass (double)
-    assert s.pending.kind == "move" and s.pending.options == (
-        "area:fjord",
-        "area:village",
+    assert s.pending.kind == "move" and opts(s) == (
+        "area:fjord:red1:blue0",
+        "area:village:red0:blue0",
     )
 
 
 def test_a_double_border_costs_two_of_the_move_value():
     s = moving(alone_in("forest"), 2)
-    assert "area:pass" in s.pending.options
-    s, ev = do(s, Choose(choice="area:pass"))
+    assert "area:pass:red0:blue0" in opts(s)
+    s, ev = do(s, choose("area:pass:red0:blue0"))
     assert moved(ev) == [E.CharacterMoved(seat=0, area="pass", borders=2)]
     assert s.hero(0).area == "pass" and s.hero(0).threats == 0
 
 
 def test_an_impassable_border_is_never_crossed_even_when_it_is_the_shortest_way():
     s = moving(alone_in("pass"), 1)
-    assert s.pending.options == (
-        "area:citadel",
+    assert opts(s) == (
+        "area:citadel:red0:blue0",
     )  # not the Ruins next door, not the Forest
     s = moving(alone_in("pass"), 3)
-    assert "area:ruins" in s.pending.options  # only around, through the Citadel
-    s, ev = do(s, Choose(choice="area:ruins"))
+    assert "area:ruins:red1:blue0" in opts(s)  # only around, through the Citadel
+    s, ev = do(s, choose("area:ruins:red1:blue0"))
     assert moved(ev) == [E.CharacterMoved(seat=0, area="ruins", borders=2)]
     assert s.hero(0).threats == 1  # the Citadel-Ruins Border is Red
 
 
 def test_the_village_never_leads_straight_to_the_shrine():
     s = moving(alone_in("village", goods=(0, 0, 0, 5, 0, 0)), 1, round=2)
-    assert s.pending.options == ("area:fjord", "area:forest")  # Citadel still closed
+    assert opts(s) == ("area:fjord:red0:blue0", "area:forest:red0:blue0")  # Citadel still closed
 
 
 # ------------------------------------------------------------------ journey
@@ -118,7 +118,7 @@ def place(state, shape, cells):
         if (
             isinstance(cmd, PlaceTile)
             and cmd.shape == shape
-            and P.cells_at(shape, cmd.orientation, cmd.row, cmd.col) == want
+            and P.cells_posed(shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col) == want
         ):
             return do(state, cmd)
     raise AssertionError(f"{shape} on {sorted(want)} is not a legal placement")
@@ -138,14 +138,14 @@ def drawn(events):
 )
 def test_the_journey_offers_the_tiles_at_or_below_the_tracker(level, tiles):
     s = journeying(fresh(), level=level)
-    assert s.pending.kind == "place_journey" and s.pending.options == tiles
+    assert s.pending.kind == "place_journey" and opts(s) == tiles
     assert {c.shape for c in GAME.legal_commands(s, 0)} == set(tiles)
 
 
 def test_a_tile_above_the_tracker_is_refused():
     s = journeying(fresh(), level=3)
     with pytest.raises(IllegalCommandError) as err:
-        do(s, PlaceTile(shape="L4", orientation=0, row=0, col=0))
+        do(s, PlaceTile(shape="L4", rotation=0, row=0, col=0))
     assert err.value.rule == "thorgal.tile-not-offered"
 
 
@@ -208,7 +208,7 @@ def test_an_exhausted_terrain_deck_with_a_tile_in_the_last_column_ends_journeys(
     still = journeying(fresh(), terrain=("T1",), deck=("T2",), path=last)
     assert still.pending.kind == "place_journey"  # cards left: the rule does not apply
     assert {
-        frozenset(P.cells_at(c.shape, c.orientation, c.row, c.col))
+        frozenset(P.cells_posed(c.shape, c.rotation, c.mirrored, c.row, c.col))
         for c in GAME.legal_commands(still, 0)
     } == {frozenset({(1, 2), (2, 2)})}
     s = journeying(fresh(), terrain=("T1",), deck=(), path=last)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from domain.chance import HmacRng
 from domain.games.thorgal import events as E
 from domain.games.thorgal.combat import _ask_mods
-from domain.games.thorgal.commands import Choose, TakeAction
+from domain.games.thorgal.commands import TakeAction
 from domain.games.thorgal.engine import Ctx
 from domain.games.thorgal.state import Act, Chip, Combat, Pending, Task
+from domain.games.thorgal.options import PROCEED
 from tests.unit.test_thorgal_choices import then
-from tests.unit.test_thorgal_rules import do, fresh, hero, slot
+from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts, slot
 
 
 def fighting(state, **act):
@@ -24,9 +25,9 @@ def rolled(state, faces, dice=("yellow",), **act):
                dice=dice, faces=faces, critical=(False,) * len(dice), rolled=True)
     s = hero(state, 0, area="forest", items=(), skill_active=False).model_copy(update={
         "phase": "resolve", "combat": c, "act": Act(seat=0, action="combat", value=1, **act),
-        "pending": Pending(kind="heal", seat=0, options=("skip",))})
+        "pending": Pending(kind="heal", seat=0, options=(PROCEED,))})
     ctx = Ctx(s, HmacRng(b"k" * 32, "t"))
-    ctx.emit(E.DecisionMade(seat=0, kind="heal", choice="skip"))
+    ctx.emit(E.ChoiceMade(seat=0, kind="heal", option=PROCEED))
     _ask_mods(ctx, 0)
     return ctx.state
 
@@ -36,27 +37,27 @@ def rolled(state, faces, dice=("yellow",), **act):
 
 def test_a_die_upgrade_raises_one_die_colour_before_the_roll():
     s = fighting(hero(fresh(), 0, area="forest", items=()), upgrades=1)
-    s, _ = do(s, Choose(choice="enemy:wolf_den:0"))
+    s, _ = do(s, choose("enemy:wolf_den:0"))
     assert s.pending.kind == "prepare"  # the Skill may be used before the roll
-    s, _ = do(s, Choose(choice="go"))
-    assert s.pending.kind == "upgrade_die" and s.pending.options[-1] == "roll"
-    s, ev = do(s, Choose(choice="die:0"))
+    s, _ = do(s, choose("proceed"))
+    assert s.pending.kind == "upgrade_die" and opts(s)[-1] == "proceed"
+    s, ev = do(s, choose("die:0"))
     assert E.DieUpgraded(index=0, colour="orange") in ev  # Thorgal's yellow die
     assert any(isinstance(e, E.DiceRolled) for e in ev)  # no upgrade left: roll
 
 
 def test_a_reroll_rerolls_one_die():
     s = rolled(fresh(), (0, 0), dice=("yellow", "orange"), rerolls=1)
-    assert s.pending.options == ("reroll:0", "reroll:1", "place")
-    s, ev = do(s, Choose(choice="reroll:1"))
+    assert opts(s) == ("reroll:0", "reroll:1", "proceed")
+    s, ev = do(s, choose("reroll:1"))
     assert [e.index for e in ev if isinstance(e, E.DieRerolled)] == [1]
     assert s.act.rerolls == 0
 
 
 def test_a_critical_uses_the_black_shape_only_when_activated():
     s = rolled(fresh(), (4,), criticals=1)  # yellow face 4 = "I1:I3"
-    assert s.pending.options == ("crit:0", "place")
-    s, ev = do(s, Choose(choice="crit:0"))
+    assert opts(s) == ("crit:0", "proceed")
+    s, ev = do(s, choose("crit:0"))
     assert E.CriticalActivated(index=0) in ev
     assert s.combat.left == ("I3",)
     plain = rolled(fresh(), (4,))  # no critical effect: the white shape
@@ -96,37 +97,37 @@ def test_a_blockade_stops_combat_assign_and_new_enemies_at_its_location():
     s = fresh()
     s = then(s, Task(op="blockade", seat=0))
     assert s.pending.kind == "token_blockade"
-    s, ev = do(s, Choose(choice="loc:crossing"))
+    s, ev = do(s, choose("loc:crossing"))
     assert E.LocationMarked(location="crossing", token="blockade") in ev
     s = fighting(hero(s, 0, area="village", items=()))
-    assert s.pending is None or "enemy:crossing:0" not in s.pending.options
+    assert s.pending is None or "enemy:crossing:0" not in opts(s)
     s = then(s, Task(op="place_enemy", arg="minor", seat=0))
-    assert "loc:crossing" not in s.pending.options
+    assert "loc:crossing" not in opts(s)
 
 
 def test_a_sacrifice_cover_turns_an_assign_location_into_a_sacrifice_of_two():
     s = then(fresh(), Task(op="sacrifice_cover", seat=0))
-    s, _ = do(s, Choose(choice="loc:smithy"))
+    s, _ = do(s, choose("loc:smithy"))
     assert s.site("smithy").cover
     s = then(s, Task(op="do", arg="sacrifice", seat=0), act=Act(seat=0, action="sacrifice", value=1))
-    assert "loc:smithy" in s.pending.options
-    s, _ = do(s, Choose(choice="loc:smithy"))
-    assert s.pending.kind == "place_wound" and s.pending.options == ("I2",)
+    assert "loc:smithy" in opts(s)
+    s, _ = do(s, choose("loc:smithy"))
+    assert s.pending.kind == "place_wound" and opts(s) == ("I2",)
     s2 = then(s.model_copy(update={"pending": None}), Task(op="do", arg="assign", seat=0),
               act=Act(seat=0, action="assign", value=2))
-    assert s2.pending is None or "loc:smithy" not in s2.pending.options
+    assert s2.pending is None or "loc:smithy" not in opts(s2)
 
 
 def test_a_cost_token_raises_what_must_be_assigned():
     s = hero(fresh(), 0, goods=(0, 3, 0, 0, 0, 0))
     s = then(s, Task(op="cost_token", seat=0))
-    s, _ = do(s, Choose(choice="loc:smithy"))
+    s, _ = do(s, choose("loc:smithy"))
     s = then(s, Task(op="do", arg="assign", seat=0), act=Act(seat=0, action="assign", value=3))
-    s, _ = do(s, Choose(choice="loc:smithy"))
+    s, _ = do(s, choose("loc:smithy"))
     for _ in range(2):
-        s, ev = do(s, Choose(choice="give:0:ore"))
+        s, ev = do(s, choose("give:0:ore"))
         assert not any(isinstance(e, E.AssignedGoodsDiscarded) for e in ev)
-    s, ev = do(s, Choose(choice="give:0:ore"))
+    s, ev = do(s, choose("give:0:ore"))
     assert E.AssignedGoodsDiscarded(location="smithy", goods=(0, 3, 0, 0, 0, 0)) in ev
 
 
@@ -137,8 +138,8 @@ def test_a_discovery_card_is_drawn_resolved_and_discarded():
     s = fresh()
     top = s.deck("discovery").cards[0]
     s2, ev = do(s.model_copy(update={"phase": "resolve", "tasks": (Task(op="discovery", seat=0),),
-                                     "pending": Pending(kind="heal", seat=0, options=("skip",))}),
-                Choose(choice="skip"))
+                                     "pending": Pending(kind="heal", seat=0, options=(PROCEED,))}),
+                choose("proceed"))
     assert E.CardsDrawn(deck="discovery", cards=(top,), to="resolve") in ev
     assert E.CardDiscarded(deck="discovery", card=top) in ev
     assert s2.deck("discovery").discard == (top,)
@@ -146,8 +147,8 @@ def test_a_discovery_card_is_drawn_resolved_and_discarded():
 
 def test_an_enemy_token_is_placed_where_the_player_chooses():
     s = then(fresh(), Task(op="place_enemy", arg="minor", seat=0))
-    assert s.pending.kind == "place_enemy" and "loc:keep" in s.pending.options
-    s, ev = do(s, Choose(choice="loc:smithy"))
+    assert s.pending.kind == "place_enemy" and "loc:keep" in opts(s)
+    s, ev = do(s, choose("loc:smithy"))
     assert E.EnemiesChanged(location="smithy", enemies=("minor",)) in ev
 
 
@@ -167,10 +168,10 @@ def test_heal_three_of_size_one_discards_up_to_three_small_wounds_and_never_spli
 
     wounds = (Tile(shape="I1", cells=(0,)), Tile(shape="I2", cells=(1, 2)), Tile(shape="I1", cells=(3,)))
     s = then(hero(fresh(), 0, wounds=wounds), Task(op="heal", n=3, arg="1", seat=0))
-    assert s.pending.kind == "heal" and s.pending.options == ("tile:0", "tile:2", "skip")
-    s, _ = do(s, Choose(choice="tile:0"))
-    assert s.pending.kind == "heal" and s.pending.options == ("tile:1", "skip")  # the I2 stays
-    s, _ = do(s, Choose(choice="tile:1"))
+    assert s.pending.kind == "heal" and opts(s) == ("tile:0", "tile:2", "proceed")
+    s, _ = do(s, choose("tile:0"))
+    assert s.pending.kind == "heal" and opts(s) == ("tile:1", "proceed")  # the I2 stays
+    s, _ = do(s, choose("tile:1"))
     assert [w.shape for w in s.hero(0).wounds] == ["I2"] and s.pending is None
 
 
@@ -179,6 +180,6 @@ def test_an_unspecified_heal_discards_one_wound_of_any_size():
 
     wounds = (Tile(shape="I1", cells=(0,)), Tile(shape="I3", cells=(1, 2, 3)))
     s = then(hero(fresh(), 0, wounds=wounds), Task(op="heal", n=1, seat=0))
-    assert s.pending.options == ("tile:0", "tile:1", "skip")
-    s, _ = do(s, Choose(choice="tile:1"))
+    assert opts(s) == ("tile:0", "tile:1", "proceed")
+    s, _ = do(s, choose("tile:1"))
     assert [w.shape for w in s.hero(0).wounds] == ["I1"] and s.pending is None

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal.commands import Choose
 from domain.games.thorgal.content import load
 from domain.games.thorgal.state import Act, Chip, Pending, Task, Tile, enc
+from domain.games.thorgal.options import PROCEED
 from tests.unit.test_thorgal_choices import then
-from tests.unit.test_thorgal_rules import do, fresh, hero
+from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
 C = load()
-SHOWN = (E.TaskPopped, E.TasksScheduled, E.DecisionRequested, E.DecisionMade)
+SHOWN = (E.ChoiceOffered, E.ChoiceMade)
 
 
 def facts(events):
@@ -48,10 +48,10 @@ def run_event_phase(state, round, active_event="", first=0):
             "phase": "resolve",
             "act": None,
             "tasks": (Task(op="event_phase", seat=first),),
-            "pending": Pending(kind="heal", seat=first, options=("skip",), n=0),
+            "pending": Pending(kind="heal", seat=first, options=(PROCEED,), n=0),
         }
     )
-    return do(state, Choose(choice="skip"), seat=first)
+    return do(state, choose("proceed"), seat=first)
 
 
 # ------------------------------------------------------------------ Event phase
@@ -100,7 +100,7 @@ def test_a_special_round_resolves_after_the_new_events_immediate_effects():
         s, ev = do(s, next(iter(GAME.legal_commands(s, seat))), seat)
     assert s.pending.kind == "place_enemy" and s.pending.arg == "mystical"
     assert s.first == 0  # the First player passes only after the special round
-    s, ev = do(s, Choose(choice="loc:smithy"))
+    s, ev = do(s, choose("loc:smithy"))
     assert facts(ev)[:3] == [
         E.EnemiesChanged(location="smithy", enemies=("mystical",)),
         E.FirstPlayerPassed(first=1),
@@ -140,14 +140,14 @@ def collecting(state, value, terrain=("T4",), area="village"):
 def test_collect_offers_only_goods_and_area_icons():
     s = collecting(fresh(), 3)  # T4: "O.y" / "H*G" / "MYX"
     assert s.pending.kind == "collect"
-    assert set(s.pending.options) == {
+    assert set(opts(s)) == {
         f"cell:{enc(r, c)}" for r, c in ((0, 0), (1, 1), (1, 2), (2, 0), (2, 1))
     }
 
 
 def test_a_collect_penalty_resolves_once_whatever_the_value():
     s = collecting(fresh(), 3)
-    s, ev = do(s, Choose(choice=f"cell:{enc(2, 1)}"))  # Y: Area icon + yellow penalty
+    s, ev = do(s, choose(f"cell:{enc(2, 1)}"))  # Y: Area icon + yellow penalty
     assert C.terrain_card("T4").yellow[0].op == "lose"  # lose 1 gossip
     assert facts(ev)[:3] == [
         E.CollectTokenPlaced(seat=0, cell=enc(2, 1)),
@@ -162,7 +162,7 @@ def test_a_collect_penalty_resolves_once_whatever_the_value():
 def test_collect_resolves_no_effect_other_than_goods():
     s = collecting(fresh(), 2)
     s, ev = do(
-        s, Choose(choice=f"cell:{enc(1, 2)}")
+        s, choose(f"cell:{enc(1, 2)}")
     )  # G, next to a Heal and an Experience
     assert [
         e for e in facts(ev) if not isinstance(e, (E.ActionEnded, E.TurnBegan))
@@ -188,10 +188,10 @@ def sacrificing(state, value, wounds=()):
 
 def test_a_sacrifice_gains_every_wound_before_its_effect():
     s = sacrificing(fresh(), 2)
-    s, _ = do(s, Choose(choice="loc:altar"))  # Altar: Wound I2; gain 1 fate, Entry E2
+    s, _ = do(s, choose("loc:altar"))  # Altar: Wound I2; gain 1 fate, Entry E2
     assert (
         s.pending.kind == "place_wound"
-        and s.pending.options == ("I2",)
+        and opts(s) == ("I2",)
         and s.pending.n == 2
     )
     s, ev = do(s, next(iter(GAME.legal_commands(s, 0))))
@@ -214,7 +214,7 @@ def test_a_sacrifice_is_never_partial_a_wound_that_does_not_fit_kills():
         if ch != "#" and (r, c) not in free
     )
     s = sacrificing(fresh(), 2, wounds=(Tile(shape="I1", cells=cells),))
-    s, _ = do(s, Choose(choice="loc:altar"))
+    s, _ = do(s, choose("loc:altar"))
     assert s.pending.kind == "place_wound" and s.pending.n == 2
     s, ev = do(s, next(iter(GAME.legal_commands(s, 0))))
     assert GAME.is_over(s) and GAME.outcome(s).winners == () and "died" in s.reason
@@ -237,9 +237,9 @@ def crafting(state, value, deck, discard):
 def test_craft_refills_the_display_by_reshuffling_the_discard():
     s = crafting(fresh(), 1, deck=(), discard=("boots", "map", "sack"))
     taken = s.display[0]
-    s, _ = do(s, Choose(choice=f"take:{taken}"))
+    s, _ = do(s, choose(f"take:{taken}"))
     assert s.pending.kind == "craft_discard"
-    s, ev = do(s, Choose(choice="keep"))
+    s, ev = do(s, choose("proceed"))
     shuffled = [e for e in ev if isinstance(e, E.DeckShuffled)]
     assert len(shuffled) == 1 and shuffled[0].from_discard and shuffled[0].size == 3
     assert sorted(shuffled[0].cards) == ["boots", "map", "sack"]
@@ -253,8 +253,8 @@ def test_craft_refills_the_display_by_reshuffling_the_discard():
 def test_an_item_discarded_from_the_display_is_reshuffled_into_the_refill():
     s = crafting(fresh(), 1, deck=(), discard=())
     taken, dropped = s.display[0], s.display[1]
-    s, _ = do(s, Choose(choice=f"take:{taken}"))
-    s, ev = do(s, Choose(choice=f"discard:{dropped}"))
+    s, _ = do(s, choose(f"take:{taken}"))
+    s, ev = do(s, choose(f"discard:{dropped}"))
     shuffled = [e for e in ev if isinstance(e, E.DeckShuffled)]
     assert len(shuffled) == 1 and shuffled[0].cards == (dropped,)
     assert len(s.display) == 4 and dropped in s.display  # one card was all the deck had

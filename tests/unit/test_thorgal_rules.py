@@ -9,6 +9,8 @@ from domain.core import IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import Choose, PlaceTile, TakeAction
+from domain.games.thorgal.engine import PLACING
+from domain.games.thorgal.options import PROCEED, Option, notation, parse_option
 from domain.games.thorgal.state import Combat, Pending, Task, ThorgalSetup, Tile
 
 
@@ -22,6 +24,17 @@ def do(state, command, seat=None):
     seat = GAME.to_act(state)[0] if seat is None else seat
     events = GAME.decide(state, command, seat, HmacRng(b"k" * 32, "t"))
     return GAME.replay(state, events), events
+
+
+def choose(name):
+    """``Choose`` the option named ``name`` (``options.notation``), or a typed Option."""
+    return Choose(option=name if isinstance(name, Option) else parse_option(name))
+
+
+def opts(state):
+    """The open question's answers by name: option names, or shapes for tiles."""
+    p = state.pending
+    return p.shapes if p.kind in PLACING else tuple(notation(o) for o in p.options)
 
 
 def hero(state, seat, **update):
@@ -52,10 +65,10 @@ def test_move_only_enters_open_areas_and_the_only_chip_bonus_raises_the_value():
     s = fresh()
     s, ev = do(s, TakeAction(chip=0, slot=slot(s, "C02")))
     assert s.act.value == 2  # 1 + "exactly one chip" bonus
-    assert s.pending.options == ("area:village",)  # forest is numbered 2
+    assert opts(s) == ("area:village:red0:blue0",)  # forest is numbered 2
     s = s.model_copy(update={"round": 2})
-    s2, ev = do(s.model_copy(update={"pending": Pending(kind="move", seat=0, options=("area:forest",))}),
-                Choose(choice="area:forest"))
+    s2, ev = do(s.model_copy(update={"pending": Pending(kind="move", seat=0, options=(parse_option("area:forest"),))}),
+                choose("area:forest"))
     assert s2.hero(0).area == "forest"
     assert s2.hero(0).threats == 0  # Move 2: the route through the Village avoids the Red border
 
@@ -64,7 +77,7 @@ def test_collect_gains_the_value_and_the_below_bonus_gives_an_extra_move():
     s = fresh().model_copy(update={"terrain": ("T1",), "path": (), "collect_tokens": ()})
     material = s.hero(0).goods[0]
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C05")))
-    s, ev = do(s, Choose(choice="cell:0"))  # T1's top-left space: material
+    s, ev = do(s, choose("cell:0"))  # T1's top-left space: material
     assert E.CollectTokenPlaced(seat=0, cell=0) in ev
     assert [e for e in ev if isinstance(e, E.GoodsGained)] == [
         E.GoodsGained(seat=0, good="material", n=2)]  # Collect 2: the below bonus is an extra Move, not a "+"
@@ -80,7 +93,7 @@ def test_journey_first_tile_touches_the_left_edge_and_the_left_bonus_heals():
     s = s.model_copy(update={"chips": tuple(chips)})
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C07")))
     if s.pending.kind == "prepare":
-        s, _ = do(s, Choose(choice="go"))
+        s, _ = do(s, choose("proceed"))
     assert s.pending.kind == "place_journey"
     moves = list(GAME.legal_commands(s, 0))
     assert moves and all(isinstance(m, PlaceTile) for m in moves)
@@ -90,7 +103,7 @@ def test_journey_first_tile_touches_the_left_edge_and_the_left_bonus_heals():
     while s.pending is not None and s.pending.kind != "heal":
         s, ev = do(s, next(iter(GAME.legal_commands(s, s.pending.seat))))
     assert s.pending.kind == "heal"  # one chip to the left -> Heal 1
-    s, ev = do(s, Choose(choice="tile:0"))
+    s, ev = do(s, choose("tile:0"))
     assert s.hero(0).wounds == ()
 
 
@@ -99,13 +112,13 @@ def test_assigning_another_characters_goods_needs_their_consent():
     s = hero(s, 0, goods=(0, 1, 0, 0, 0, 0))
     s = hero(s, 1, goods=(0, 1, 0, 0, 0, 0))
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=0))
-    s, _ = do(s, Choose(choice="loc:smithy"))
-    assert "give:1:ore" in s.pending.options
-    s, _ = do(s, Choose(choice="give:1:ore"))
+    s, _ = do(s, choose("loc:smithy"))
+    assert "give:1:ore" in opts(s)
+    s, _ = do(s, choose("give:1:ore"))
     assert s.pending.kind == "consent" and s.pending.seat == 1
     assert GAME.to_act(s) == (1,)
-    s, _ = do(s, Choose(choice="agree"), seat=1)
-    s, ev = do(s, Choose(choice="give:0:ore"))
+    s, _ = do(s, choose("agree"), seat=1)
+    s, ev = do(s, choose("give:0:ore"))
     assert any(isinstance(e, E.AssignedGoodsDiscarded) for e in ev)
     assert s.site("smithy").assigned == (0,) * 6
     assert s.pending.kind == "pick_item"  # the Location's effect
@@ -115,14 +128,14 @@ def test_a_refused_owner_cannot_be_asked_again():
     s = fresh()
     s = hero(hero(s, 0, goods=(0, 1, 0, 0, 0, 0)), 1, goods=(0, 2, 0, 0, 0, 0))
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=0))
-    s, _ = do(s, Choose(choice="loc:smithy"))
-    assert s.pending.options == ("give:0:ore", "give:1:ore", "stop")
-    s, _ = do(s, Choose(choice="give:1:ore"))
-    s, ev = do(s, Choose(choice="refuse"), seat=1)
+    s, _ = do(s, choose("loc:smithy"))
+    assert opts(s) == ("give:0:ore", "give:1:ore", "proceed")
+    s, _ = do(s, choose("give:1:ore"))
+    s, ev = do(s, choose("refuse"), seat=1)
     assert not any(isinstance(e, E.GoodsAssigned) for e in ev)
     assert s.pending.kind == "assign_good" and s.pending.seat == 0
-    assert s.pending.options == ("give:0:ore", "stop")  # seat 1 is never asked again
-    s, _ = do(s, Choose(choice="give:0:ore"))
+    assert opts(s) == ("give:0:ore", "proceed")  # seat 1 is never asked again
+    s, _ = do(s, choose("give:0:ore"))
     assert s.pending is None and s.site("smithy").assigned == (0, 1, 0, 0, 0, 0)
     assert s.hero(1).goods[1] == 2  # the refusal kept seat 1's ore
 
@@ -130,9 +143,9 @@ def test_a_refused_owner_cannot_be_asked_again():
 def test_a_refusal_with_nobody_else_to_give_ends_the_assign():
     s = hero(hero(fresh(), 0, goods=(0,) * 6), 1, goods=(0, 2, 0, 0, 0, 0))
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=0))
-    s, _ = do(s, Choose(choice="loc:smithy"))
-    s, _ = do(s, Choose(choice="give:1:ore"))
-    s, ev = do(s, Choose(choice="refuse"), seat=1)
+    s, _ = do(s, choose("loc:smithy"))
+    s, _ = do(s, choose("give:1:ore"))
+    s, ev = do(s, choose("refuse"), seat=1)
     assert s.pending is None and s.phase == "action"  # no question left: the next turn
     assert E.ActionEnded(seat=0, action="assign") in ev
     assert s.site("smithy").assigned == (0,) * 6 and s.hero(1).goods[1] == 2
@@ -142,7 +155,7 @@ def test_sacrifice_gains_every_wound_then_resolves_the_location():
     s = fresh()
     s = hero(s, 0, area="village")
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=1))
-    s, _ = do(s, Choose(choice="loc:well"))
+    s, _ = do(s, choose("loc:well"))
     placed = 0
     while s.pending and s.pending.kind == "place_wound":
         s, _ = do(s, next(iter(GAME.legal_commands(s, 0))))
@@ -155,11 +168,11 @@ def test_craft_takes_items_may_discard_one_and_refills_the_display():
     s = fresh()
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C13")))
     if s.pending.kind == "prepare":
-        s, _ = do(s, Choose(choice="go"))
-    item = s.pending.options[0][5:]
-    s, _ = do(s, Choose(choice=f"take:{item}"))
+        s, _ = do(s, choose("proceed"))
+    item = opts(s)[0][5:]
+    s, _ = do(s, choose(f"take:{item}"))
     assert item in s.hero(0).items
-    s, _ = do(s, Choose(choice=s.pending.options[0]))
+    s, _ = do(s, choose(opts(s)[0]))
     assert len(s.display) == 5
     assert s.pending.kind == "xp"  # "only chip" bonus: 1 Experience
 
@@ -170,12 +183,12 @@ def combat_position(rows, left, location="keep", seat=0):
     c = Combat(seat=seat, location=location, tokens=(0,), cards=("J1",), rows=rows,
                dice=("yellow",), faces=(0,), critical=(False,), left=left, rolled=True)
     return s.model_copy(update={"phase": "resolve", "combat": c,
-                                "pending": Pending(kind="place_combat", seat=seat, options=left)})
+                                "pending": Pending(kind="place_combat", seat=seat, shapes=left)})
 
 
 def test_covering_every_heart_of_the_warlord_wins_the_adventure():
     s = combat_position(("hh",), ("I2",))
-    s, ev = do(s, PlaceTile(shape="I2", orientation=0, row=0, col=0))
+    s, ev = do(s, PlaceTile(shape="I2", rotation=0, row=0, col=0))
     assert E.CombatEnded(won=True, uncovered=0) in ev
     assert s.site("keep").enemies == ()
     assert GAME.outcome(s).winners == (0, 1)
@@ -183,25 +196,25 @@ def test_covering_every_heart_of_the_warlord_wins_the_adventure():
 
 def test_an_uncovered_heart_loses_the_combat_and_gives_threats():
     s = combat_position(("h.h", "..."), ("I1",))
-    s, ev = do(s, PlaceTile(shape="I1", orientation=0, row=1, col=1))
+    s, ev = do(s, PlaceTile(shape="I1", rotation=0, row=1, col=1))
     assert E.CombatEnded(won=False, uncovered=2) in ev
     assert s.hero(0).threats == 2 and s.site("keep").enemies == ("moderate",)
 
 
 def test_combat_tiles_must_touch_the_tiles_already_placed():
     s = combat_position(("h...h",), ("I1", "I1"))
-    s, _ = do(s, PlaceTile(shape="I1", orientation=0, row=0, col=0))
+    s, _ = do(s, PlaceTile(shape="I1", rotation=0, row=0, col=0))
     with pytest.raises(IllegalCommandError):
-        do(s, PlaceTile(shape="I1", orientation=0, row=0, col=4))
+        do(s, PlaceTile(shape="I1", rotation=0, row=0, col=4))
 
 
 def test_a_wound_that_cannot_be_placed_kills_and_loses_for_everyone():
     s = fresh()
     full = tuple(r * 32 + c for r in range(4) for c in range(5) if (r, c) not in ((0, 0), (0, 4), (3, 0), (3, 4)))
     s = hero(s, 0, wounds=(Tile(shape="I1", cells=full),))
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=("combat", "journey"), n=1),
+    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"), parse_option("track:journey")), n=1),
                              "tasks": (Task(op="wound", arg="I1", seat=0),)})
-    s, ev = do(s, Choose(choice="combat"))
+    s, ev = do(s, choose("track:combat"))
     assert GAME.is_over(s) and GAME.outcome(s).winners == ()
     assert "died" in s.reason
 
@@ -217,32 +230,32 @@ def test_running_out_of_rounds_loses():
 
 def test_a_sixth_threat_becomes_a_wound_the_size_of_the_threats():
     s = hero(fresh(), 0, threats=5)
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=("combat",), n=1),
+    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"),), n=1),
                              "tasks": (Task(op="threat", n=1, seat=0),)})
-    s, _ = do(s, Choose(choice="combat"))
-    assert s.pending.kind == "place_wound" and all(len(x) == 2 for x in s.pending.options)
-    assert set(s.pending.options) <= {"P5", "L5", "U5"} and s.hero(0).threats == 5
+    s, _ = do(s, choose("track:combat"))
+    assert s.pending.kind == "place_wound" and all(len(x) == 2 for x in opts(s))
+    assert set(opts(s)) <= {"P5", "L5", "U5"} and s.hero(0).threats == 5
 
 
 def test_losing_goods_you_lack_is_unfulfilled_and_wounds():
     s = hero(fresh(), 0, goods=(0,) * 6)
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=("combat",), n=1),
+    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"),), n=1),
                              "tasks": (Task(op="lose", arg="ore", n=1, seat=0),)})
-    s, _ = do(s, Choose(choice="combat"))
-    assert s.pending.kind == "place_wound" and s.pending.options == ("I1",)
+    s, _ = do(s, choose("track:combat"))
+    assert s.pending.kind == "place_wound" and opts(s) == ("I1",)
 
 
 def test_experience_beyond_seven_gives_the_track_bonus():
     s = hero(fresh(), 0, combat_level=7, threats=0)
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=("combat", "journey"), n=1)})
-    s, ev = do(s, Choose(choice="combat"))
+    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"), parse_option("track:journey")), n=1)})
+    s, ev = do(s, choose("track:combat"))
     assert E.GoodsGained(seat=0, good="power", n=1) in ev  # Thorgal's Combat bonus
 
 
 def test_upgrading_a_massive_enemy_wounds_every_character():
-    s = fresh().model_copy(update={"phase": "resolve", "pending": Pending(kind="upgrade", seat=0, options=("enemy:lair:0",), n=1)})
-    s, _ = do(s, Choose(choice="enemy:lair:0"))
-    assert s.pending.kind == "place_wound" and s.pending.options == ("I1",)
+    s = fresh().model_copy(update={"phase": "resolve", "pending": Pending(kind="upgrade", seat=0, options=(parse_option("enemy:lair:0"),), n=1)})
+    s, _ = do(s, choose("enemy:lair:0"))
+    assert s.pending.kind == "place_wound" and opts(s) == ("I1",)
     assert [t.op for t in s.tasks] == ["wound"]  # the second character's Wound
     assert s.site("lair").enemies == ("massive",)
 
@@ -250,21 +263,21 @@ def test_upgrading_a_massive_enemy_wounds_every_character():
 def test_entries_are_read_once_and_mark_the_location():
     s = hero(fresh(), 0, area="village", goods=(0, 0, 2, 0, 0, 0))
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C09"), option=0))
-    s, _ = do(s, Choose(choice="loc:elder"))
-    s, ev = do(s, Choose(choice="give:0:gossip"))
+    s, _ = do(s, choose("loc:elder"))
+    s, ev = do(s, choose("give:0:gossip"))
     assert any(isinstance(e, E.EntryRead) and e.entry == "E1" for e in ev)
     while s.pending is not None and s.pending.kind != "plot":
         s, ev = do(s, next(iter(GAME.legal_commands(s, s.pending.seat))))
     assert s.site("elder").entry_token and "E1" in s.entries_read
-    s, ev = do(s, Choose(choice="plot:0"))
+    s, ev = do(s, choose("plot:0"))
     assert E.SidePlotChosen(entry="E1", plot=0) in ev
 
 
 def test_swapping_an_action_card_keeps_the_chips_in_their_slots():
     s = fresh()
     chips = s.chips
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="swap", seat=0, options=("swap", "keep"), arg="A04")})
-    s2, ev = do(s, Choose(choice="swap"))
+    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="swap", seat=0, options=(parse_option("swap:A04"), PROCEED), arg="A04")})
+    s2, ev = do(s, choose("swap:A04"))
     assert "A04" in s2.row and "C02" not in s2.row and s2.chips == chips
     assert list(s2.row) == sorted(s2.row, key=lambda c: GAME_CONTENT().card(c).number)
 
@@ -276,12 +289,12 @@ def GAME_CONTENT():
 
 def test_as_a_group_the_team_chooses_who_pays():
     s = hero(hero(fresh(), 0, goods=(1, 0, 0, 0, 0, 0)), 1, goods=(1, 0, 0, 0, 0, 0))
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=("combat",), n=1),
+    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"),), n=1),
                              "tasks": (Task(op="group_lose", arg="material", n=2, seat=0),)})
-    s, _ = do(s, Choose(choice="combat"))
+    s, _ = do(s, choose("track:combat"))
     assert s.pending.kind == "group_pay"
-    s, _ = do(s, Choose(choice="seat:1"))
-    s, _ = do(s, Choose(choice="seat:0"))
+    s, _ = do(s, choose("seat:1"))
+    s, _ = do(s, choose("seat:0"))
     assert s.hero(0).goods[0] == 0 and s.hero(1).goods[0] == 0
 
 
@@ -289,10 +302,10 @@ def test_the_skill_is_used_once_and_refreshed_by_spending_goods():
     s = hero(fresh(), 1, goods=(0, 0, 1, 1, 0, 0))
     s = s.model_copy(update={"turn": 1})
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C13")), seat=1)
-    assert "skill" in s.pending.options
-    s, _ = do(s, Choose(choice="skill"), seat=1)
-    assert not s.hero(1).skill_active and "skill" not in s.pending.options
-    assert "refresh" in s.pending.options
-    s, _ = do(s, Choose(choice="refresh"), seat=1)
+    assert "skill" in opts(s)
+    s, _ = do(s, choose("skill"), seat=1)
+    assert not s.hero(1).skill_active and "skill" not in opts(s)
+    assert "refresh" in opts(s)
+    s, _ = do(s, choose("refresh"), seat=1)
     assert s.hero(1).skill_active and s.hero(1).goods == (0,) * 6
-    assert "skill" not in s.pending.options  # once per round
+    assert "skill" not in opts(s)  # once per round

@@ -78,7 +78,7 @@ def test_every_chance_draw_of_a_random_game_is_reported(monkeypatch, seed, playe
     # effect's (recorded only as the Wound shape it shows)
     faces = [v for kind, n, v in draws[1:] if kind == "randbelow"]
     assert all(n == 6 for kind, n, _ in draws[1:] if kind == "randbelow")
-    wound_rolls = sum(e.task.op == "roll_wound" for e in of(play.events, E.TaskPopped))
+    wound_rolls = len(of(play.events, E.WoundRolled))
     d6 = [o.value for o in reported if o.distribution == "d6"]
     assert {o.outcomes for o in reported if o.distribution == "d6"} <= {6}
     assert len(d6) + wound_rolls == len(faces)

@@ -12,7 +12,7 @@ from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.state import Task
 from tests.unit.test_thorgal_choices import then
-from tests.unit.test_thorgal_rules import do, fresh
+from tests.unit.test_thorgal_rules import do, fresh, opts
 
 
 def board(state, **update):
@@ -25,7 +25,7 @@ def wounds_everyone(state) -> None:
     """Each character in turn is asked to place a 1-cell Wound, then play goes on."""
     for seat in range(len(state.heroes)):
         assert state.pending.kind == "place_wound" and state.pending.seat == seat
-        assert state.pending.options == ("I1",)
+        assert opts(state) == ("I1",)
         before = state.hero(seat).wounds
         state, ev = do(state, next(iter(GAME.legal_commands(state, seat))), seat)
         assert [e.seat for e in ev if isinstance(e, E.WoundPlaced)] == [seat]
@@ -53,7 +53,7 @@ def test_a_token_with_a_qualifying_location_wounds_nobody():
     s = s.model_copy(update={"sites": tuple(x.model_copy(update={"cover": x.id != "gate"})
                                             for x in s.sites)})
     s = then(s, Task(op="sacrifice_cover", n=1, seat=0))
-    assert s.pending.kind == "token_cover" and s.pending.options == ("loc:gate",)
+    assert s.pending.kind == "token_cover" and opts(s) == ("loc:gate",)
 
 
 def test_upgrading_with_no_enemy_token_wounds_every_character():
@@ -91,7 +91,7 @@ def test_placing_two_tokens_asks_twice_and_wounds_when_the_second_has_no_place()
     s = s.model_copy(update={"sites": tuple(x.model_copy(update={"blockade": x.id not in ("gate",)})
                                             for x in s.sites)})
     s = then(s, Task(op="blockade", n=2, seat=0))
-    assert s.pending.kind == "token_blockade" and s.pending.options == ("loc:gate",)
+    assert s.pending.kind == "token_blockade" and opts(s) == ("loc:gate",)
     s, events = do(s, next(iter(GAME.legal_commands(s, 0))), 0)
     assert [e.location for e in events if isinstance(e, E.LocationMarked)] == ["gate"]
     wounds_everyone(s)  # the second Blockade found no Location: unfulfilled

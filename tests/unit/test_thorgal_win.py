@@ -12,6 +12,7 @@ from domain.core import Termination
 from domain.games.thorgal import GAME
 from domain.games.thorgal.commands import Choose, PlaceTile, TakeAction
 from domain.games.thorgal.content import load
+from domain.games.thorgal.options import notation, parse_option
 from domain.games.thorgal.state import ThorgalSetup
 from domain.simulate import play_random_game, rng_for
 
@@ -24,7 +25,7 @@ def hearts_covered(state, cmd: PlaceTile) -> int:
     from domain.games.thorgal import polyomino as P
 
     rows = state.combat.rows
-    cells = P.cells_at(cmd.shape, cmd.orientation, cmd.row, cmd.col)
+    cells = P.cells_posed(cmd.shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col)
     return sum(1 for r, c in cells if rows[r][c] == "h")
 
 
@@ -51,22 +52,22 @@ def scripted(state, seat):
         if state.pending.kind == "place_combat":
             return max(legal, key=lambda cmd: hearts_covered(state, cmd))
         return legal[0]
-    options = [cmd.choice for cmd in legal]
+    options = [notation(cmd.option) for cmd in legal]
     kind = state.pending.kind
     prefer = {
         "move": TOWARD_CITADEL,
         "target": tuple(o for o in options if o.startswith("enemy:keep")),
-        "prepare": tuple(o for o in options if o.startswith("item:") or o == "skill") + ("go",),
+        "prepare": tuple(o for o in options if o.startswith("item:") or o == "skill") + ("proceed",),
         "upgrade_die": options,
-        "combat_mod": tuple(o for o in options if o.startswith("crit")) + ("place",),
-        "xp": ("combat",),
+        "combat_mod": tuple(o for o in options if o.startswith("crit")) + ("proceed",),
+        "xp": ("track:combat",),
         "consent": ("agree",),
-        "swap": ("keep",),
+        "swap": ("proceed",),
     }.get(kind, ())
     for want in prefer:
         for o in options:
             if o == want or (kind == "move" and o.startswith(want)):
-                return Choose(choice=o)
+                return Choose(option=parse_option(o))
     return legal[0]
 
 
@@ -95,7 +96,7 @@ def test_a_scripted_solo_team_walks_to_the_citadel_and_defeats_the_warlord():
 
 def test_random_legal_play_both_wins_and_loses_over_a_fixed_sweep():
     results = set()
-    for i in range(100):  # the first random win is at seed 0 (then 33, 62, 68, 79...)
+    for i in range(100):  # the first random win is at seed 68 (then 93)
         play = play_random_game(GAME, ThorgalSetup(players=1 + i % 4), i.to_bytes(32, "big"))
         results.add(GAME.outcome(play.state).termination)
         if len(results) == 2:

@@ -34,8 +34,7 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
   owner's ``prepare`` step (before their action or their Combat roll).
 - Move: the player chooses destination and route.  Routes are simple paths
   within the value; per destination only routes not dominated in (Red, Blue)
-  crossings are offered (``area:X`` when one remains, else
-  ``area:X:red<r>:blue<b>``).  A Red border triggers the adventure's red
+  crossings are offered, each as ``MoveTo{area, reds, blues}``.  A Red border triggers the adventure's red
   effect per crossing; a Blue border costs the adventure's good per crossing,
   payable by any consenting character in the mover's Area.  Closed Areas (number
   above the round) cannot be entered or crossed.  No destination = no effect.
@@ -90,7 +89,31 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 - Sample adventure tuning: 8 rounds; the Citadel opens in round 3 and touches
   the Village; the Warlord is a Moderate enemy.  A goal-directed team wins
   it reliably and random legal play wins a few percent of games (the first
-  random win of the fixed seed sweep ``i.to_bytes(32)`` is seed 79).
+  random win of the fixed seed sweep ``i.to_bytes(32)`` is seed 68).
+- Moves are typed (issue 2: "no JSON strings").  Every open question
+  (``Pending``) lists its answers as typed ``Option`` messages (a ``oneof``:
+  ``GiveGood{from_seat, good}``, ``PickEnemy{location, index}``,
+  ``MoveTo{area, reds, blues}``, ``Proceed{}`` for "go on / skip / done" ...,
+  see ``options.py``); ``Choose{option}`` answers with one of them verbatim, so
+  the view, ``ListLegalMoves`` and ``SubmitMove`` use one form.  Tile questions
+  list ``shapes`` and are answered by ``PlaceTile{shape, rotation, mirrored,
+  row, col}``: mirror left-right if ``mirrored``, then ``rotation`` quarter
+  turns clockwise, top-left corner of the bounding box on ``(row, col)``.
+  Poses covering the same cells are the same move (accepted either way);
+  ``legal_commands`` lists each placement once, with its first pose
+  (unmirrored, fewest turns).  Option text names (``give:1:ore``) exist only
+  for tests and logs (``options.notation``), never on the wire.
+- Stored events are the game's facts; the resolution stack is not logged
+  step by step.  ``decide`` runs the stack privately (``Ctx.tasks``); the
+  state needs it only where resolution stops for a player, so each stop is
+  one ``ChoiceOffered`` event (the question with its typed options, plus the
+  steps still to resolve after the answer) and each answer a ``ChoiceMade``.
+  ``evolve`` takes the stack from ``ChoiceOffered`` and empties it at
+  ``TurnBegan``/``AdventureEnded`` (where it is empty), so replay without the
+  seed rebuilds the exact state, and never runs rule logic.  The die of the
+  ``roll_wound`` effect is its own fact (``WoundRolled``).  A stop's event
+  carries the stack, not a diff, because the stack is short (a few tasks) and
+  a replay can then start from any stop.
 - Outcome: a win gives every seat rank 1; a loss is ``TEAM_LOST`` with no
   winners and every seat rank 1.
 """

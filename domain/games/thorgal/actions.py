@@ -9,10 +9,12 @@ raise the good chosen when they were placed (``Site.extra_cost``).
 from __future__ import annotations
 
 from . import events as E
+from . import options as O
 from .content import GOODS, ICON_GOOD
 from .effects import refill, wound
 from .engine import Ctx, handler, journey_rows, resume, tasks_of
-from .state import Task, dec, enc
+from .options import AGREE, PROCEED, REFUSE, Option
+from .state import Pending, Task, dec, enc
 
 
 @handler("do")
@@ -27,10 +29,10 @@ def _do(ctx: Ctx, t: Task) -> None:
 # ---------------------------------------------------------------- collect
 
 
-def collect_cells(ctx: Ctx) -> list[str]:
+def collect_cells(ctx: Ctx) -> list[Option]:
     rows = journey_rows(ctx.state)
     covered = {c for t in ctx.state.path for c in t.cells} | set(ctx.state.collect_tokens)
-    return [f"cell:{enc(r, c)}" for r, line in enumerate(rows) for c, ch in enumerate(line)
+    return [O.collect_at(enc(r, c)) for r, line in enumerate(rows) for c, ch in enumerate(line)
             if (ch in ICON_GOOD or ch in "*RY") and enc(r, c) not in covered]
 
 
@@ -41,11 +43,11 @@ def collect(ctx: Ctx, seat: int) -> None:
 
 
 @resume("collect")
-def _collected(ctx: Ctx, p: object, choice: str) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
-    assert ctx.state.act is not None
+def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
+    seat = p.seat
+    assert ctx.state.act is not None and choice.collect_at is not None
     value = ctx.state.act.value
-    cell = int(choice[5:])
+    cell = choice.collect_at.cell
     r, c = dec(cell)
     ch = journey_rows(ctx.state)[r][c]
     card = ctx.c.terrain_card(ctx.state.terrain[c // 3])
@@ -60,23 +62,23 @@ def _collected(ctx: Ctx, p: object, choice: str) -> None:
 def _discard_collect(ctx: Ctx, t: Task) -> None:
     cards = sorted({dec(c)[1] // 3 for c in ctx.state.collect_tokens})
     if cards and t.n > 0:
-        ctx.ask("discard_collect", t.seat, [*(f"card:{k}" for k in cards), "skip"], n=t.n)
+        ctx.ask("discard_collect", t.seat, [*map(O.discard_collect_tokens, cards), PROCEED], n=t.n)
 
 
 @resume("discard_collect")
-def _discarded_collect(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "skip":
+def _discarded_collect(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.discard_collect_tokens is None:
         return
-    k = int(choice[5:])
+    k = choice.discard_collect_tokens.terrain
     cells = tuple(c for c in ctx.state.collect_tokens if dec(c)[1] // 3 == k)
     ctx.emit(E.CollectTokensDiscarded(cells=cells))
-    ctx.schedule(Task(op="discard_collect", n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
+    ctx.schedule(Task(op="discard_collect", n=p.n - 1, seat=p.seat))
 
 
 # ---------------------------------------------------------------- assign / sacrifice
 
 
-def usable(ctx: Ctx, seat: int, action: str) -> list[str]:
+def usable(ctx: Ctx, seat: int, action: str) -> list[Option]:
     """Locations in the character's Area where ``action`` may be resolved."""
     area = ctx.state.hero(seat).area
     out = []
@@ -86,7 +88,7 @@ def usable(ctx: Ctx, seat: int, action: str) -> list[str]:
             continue
         printed = "sacrifice" if s.cover else loc.action
         if printed == action:
-            out.append(f"loc:{s.id}")
+            out.append(O.pick_location(s.id))
     return out
 
 
@@ -116,27 +118,28 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
     if act.done >= act.value:
         return
     area = ctx.state.hero(seat).area
-    options = [f"give:{h.seat}:{g}" for h in ctx.state.heroes
+    options = [O.give_good(h.seat, g) for h in ctx.state.heroes
                if h.area == area and h.seat not in act.refused
                for i, g in enumerate(GOODS) if h.goods[i] and have[i] < need[i]]
     if options:
-        ctx.ask("assign_good", seat, [*options, "stop"], loc=lid)
+        ctx.ask("assign_good", seat, [*options, PROCEED], loc=lid)
 
 
 @resume("assign")
-def _assign_at(ctx: Ctx, p: object, choice: str) -> None:
-    ask_goods(ctx, p.seat, choice[4:])  # type: ignore[attr-defined]
+def _assign_at(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_location is not None
+    ask_goods(ctx, p.seat, choice.pick_location.location)
 
 
 @resume("assign_good")
-def _assign_good(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "stop":
+def _assign_good(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.give_good is None:
         return
-    _, owner, good = choice.split(":")
-    if int(owner) != p.seat:  # type: ignore[attr-defined]
-        ctx.ask("consent", int(owner), ("agree", "refuse"), arg=choice, n=p.seat, loc=p.loc)  # type: ignore[attr-defined]
+    owner, good = choice.give_good.from_seat, choice.give_good.good
+    if owner != p.seat:
+        ctx.ask("consent", owner, (AGREE, REFUSE), arg=good, n=p.seat, loc=p.loc)
         return
-    _give(ctx, p.seat, p.loc, int(owner), good)  # type: ignore[attr-defined]
+    _give(ctx, p.seat, p.loc, owner, good)
 
 
 def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
@@ -148,15 +151,15 @@ def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
 
 
 @resume("consent")
-def _consent(ctx: Ctx, p: object, choice: str) -> None:
-    _, owner, good = p.arg.split(":")  # type: ignore[attr-defined]
-    if choice == "agree":
-        _give(ctx, p.n, p.loc, int(owner), good)  # type: ignore[attr-defined]
+def _consent(ctx: Ctx, p: Pending, choice: Option) -> None:
+    owner, good = p.seat, p.arg
+    if choice == AGREE:
+        _give(ctx, p.n, p.loc, owner, good)
         return
     act = ctx.state.act
     assert act is not None
-    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (int(owner),)})))
-    ask_goods(ctx, p.n, p.loc)  # type: ignore[attr-defined]
+    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (owner,)})))
+    ask_goods(ctx, p.n, p.loc)
 
 
 def sacrifice(ctx: Ctx, seat: int) -> None:
@@ -166,9 +169,9 @@ def sacrifice(ctx: Ctx, seat: int) -> None:
 
 
 @resume("sacrifice")
-def _sacrificed(ctx: Ctx, p: object, choice: str) -> None:
-    seat, lid = p.seat, choice[4:]  # type: ignore[attr-defined]
-    assert ctx.state.act is not None
+def _sacrificed(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert ctx.state.act is not None and choice.pick_location is not None
+    seat, lid = p.seat, choice.pick_location.location
     site = ctx.state.site(lid)
     shape = "I2" if site.cover else ctx.c.location(lid).wound
     ctx.schedule(wound(seat, shape, max(1, ctx.state.act.value)),
@@ -182,26 +185,27 @@ def craft(ctx: Ctx, seat: int) -> None:
     act = ctx.state.act
     assert act is not None
     if act.done < act.value and ctx.state.display:
-        ctx.ask("craft", seat, [*(f"take:{i}" for i in dict.fromkeys(ctx.state.display)), "done"])
+        ctx.ask("craft", seat, [*map(O.take_item, dict.fromkeys(ctx.state.display)), PROCEED])
     elif ctx.state.display:
-        ctx.ask("craft_discard", seat, [*(f"discard:{i}" for i in dict.fromkeys(ctx.state.display)), "keep"])
+        ctx.ask("craft_discard", seat,
+                [*map(O.discard_item, dict.fromkeys(ctx.state.display)), PROCEED])
 
 
 @resume("craft")
-def _crafted(ctx: Ctx, p: object, choice: str) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
+def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
+    seat = p.seat
     act = ctx.state.act
     assert act is not None
-    if choice == "done":
+    if choice.take_item is None:
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.value})))
     else:
-        ctx.emit(E.ItemGained(seat=seat, item=choice[5:], source="display"))
+        ctx.emit(E.ItemGained(seat=seat, item=choice.take_item.item, source="display"))
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
     craft(ctx, seat)
 
 
 @resume("craft_discard")
-def _craft_discard(ctx: Ctx, p: object, choice: str) -> None:
-    if choice != "keep":
-        ctx.emit(E.CardDiscarded(deck="items", card=choice[8:], source="display"))
+def _craft_discard(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.discard_item is not None:
+        ctx.emit(E.CardDiscarded(deck="items", card=choice.discard_item.item, source="display"))
     refill(ctx)

@@ -11,10 +11,12 @@ unfulfilled effect: every character gains 1 Wound (see ``unfulfilled``).
 from __future__ import annotations
 
 from . import events as E
+from . import options as O
 from .content import TIERS
 from .engine import Ctx, actor, handler, resume, tasks_of
+from .options import PROCEED, Option
 from .payments import can_pay, pay
-from .state import Task
+from .state import Pending, Task
 
 
 @handler("entry")
@@ -33,16 +35,16 @@ def _plots(ctx: Ctx, t: Task) -> None:
     if t.loc:
         ctx.emit(E.LocationMarked(location=t.loc, token="entry"))
     if can_pay(ctx.state, t.seat, (ctx.c.adventure.plot_cost,)):
-        ctx.ask("plot", t.seat, ("plot:0", "plot:1", "skip"), arg=t.arg)
+        ctx.ask("plot", t.seat, (O.pick_side_plot(0), O.pick_side_plot(1), PROCEED), arg=t.arg)
 
 
 @resume("plot")
-def _plot(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "skip":
+def _plot(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.pick_side_plot is None:
         return
-    seat = p.seat  # type: ignore[attr-defined]
+    seat, plot = p.seat, choice.pick_side_plot.plot
     ctx.schedule(*pay(seat, (ctx.c.adventure.plot_cost,),
-                      (Task(op="side_plot", arg=p.arg, n=int(choice[5:]), seat=seat),)))  # type: ignore[attr-defined]
+                      (Task(op="side_plot", arg=p.arg, n=plot, seat=seat),)))
 
 
 @handler("side_plot")
@@ -67,8 +69,8 @@ def unfulfilled(ctx: Ctx) -> None:
     ctx.schedule(Task(op="wound_all", arg="I1"))
 
 
-def _tokens(ctx: Ctx, kinds: tuple[str, ...]) -> list[str]:
-    return [f"enemy:{s.id}:{i}" for s in ctx.state.sites for i, k in enumerate(s.enemies)
+def _tokens(ctx: Ctx, kinds: tuple[str, ...]) -> list[Option]:
+    return [O.pick_enemy(s.id, i) for s in ctx.state.sites for i, k in enumerate(s.enemies)
             if k in kinds]
 
 
@@ -88,18 +90,19 @@ def _degrade(ctx: Ctx, t: Task) -> None:
         ctx.ask("degrade", actor(ctx, t), options, n=t.n)
 
 
-def _shift(ctx: Ctx, p: object, choice: str, step: int) -> None:
-    _, lid, idx = choice.split(":")
+def _shift(ctx: Ctx, p: Pending, choice: Option, step: int) -> None:
+    assert choice.pick_enemy is not None
+    lid, idx = choice.pick_enemy.location, choice.pick_enemy.index
     enemies = list(ctx.state.site(lid).enemies)
-    tier = TIERS.index(enemies[int(idx)]) + step
+    tier = TIERS.index(enemies[idx]) + step
     if tier >= len(TIERS):
         unfulfilled(ctx)
     elif tier >= 0:
-        enemies[int(idx)] = TIERS[tier]
+        enemies[idx] = TIERS[tier]
         ctx.emit(E.EnemiesChanged(location=lid, enemies=tuple(enemies)))
-    if p.n > 1:  # type: ignore[attr-defined]
+    if p.n > 1:
         op = "upgrade" if step > 0 else "degrade"
-        ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
+        ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat))
 
 
 resume("upgrade")(lambda ctx, p, choice: _shift(ctx, p, choice, 1))
@@ -107,18 +110,20 @@ resume("degrade")(lambda ctx, p, choice: _shift(ctx, p, choice, -1))
 
 
 def open_sites(ctx: Ctx, need: str = "") -> list[str]:
+    """Ids of Locations without an Entry token (with printed action ``need``, if given)."""
     out = []
     for s in ctx.state.sites:
         loc = ctx.c.location(s.id)
         if s.entry_token or (need and loc.action != need):
             continue
-        out.append(f"loc:{s.id}")
+        out.append(s.id)
     return out
 
 
 @handler("place_enemy")
 def _place_enemy(ctx: Ctx, t: Task) -> None:
-    options = [o for o in open_sites(ctx) if not ctx.state.site(o[4:]).blockade]
+    options = [O.pick_location(lid) for lid in open_sites(ctx)
+               if not ctx.state.site(lid).blockade]
     if options:
         ctx.ask("place_enemy", actor(ctx, t), options, arg=t.arg, n=t.n)
     else:
@@ -126,16 +131,17 @@ def _place_enemy(ctx: Ctx, t: Task) -> None:
 
 
 @resume("place_enemy")
-def _placed_enemy(ctx: Ctx, p: object, choice: str) -> None:
-    lid = choice[4:]
-    ctx.emit(E.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,)))  # type: ignore[attr-defined]
-    _again(ctx, p, "place_enemy", arg=p.arg)  # type: ignore[attr-defined]
+def _placed_enemy(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_location is not None
+    lid = choice.pick_location.location
+    ctx.emit(E.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,)))
+    _again(ctx, p, "place_enemy", arg=p.arg)
 
 
-def _again(ctx: Ctx, p: object, op: str, **extra: object) -> None:
+def _again(ctx: Ctx, p: Pending, op: str, **extra: str) -> None:
     """"Place 2 ..." places one, then asks for the next (each may go elsewhere)."""
-    if p.n > 1:  # type: ignore[attr-defined]
-        ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat, **extra))  # type: ignore[attr-defined]
+    if p.n > 1:
+        ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat, **extra))
 
 
 def _token_task(kind: str, need: str, skip: str) -> None:
@@ -143,27 +149,29 @@ def _token_task(kind: str, need: str, skip: str) -> None:
 
     @handler(op)
     def _ask(ctx: Ctx, t: Task) -> None:
-        options = [o for o in open_sites(ctx, need)
-                   if not getattr(ctx.state.site(o[4:]), skip)]
+        options = [O.pick_location(lid) for lid in open_sites(ctx, need)
+                   if not getattr(ctx.state.site(lid), skip)]
         if options:
             ctx.ask(f"token_{kind}", actor(ctx, t), options, n=t.n)
         else:
             unfulfilled(ctx)
 
     @resume(f"token_{kind}")
-    def _put(ctx: Ctx, p: object, choice: str) -> None:
-        lid = choice[4:]
+    def _put(ctx: Ctx, p: Pending, choice: Option) -> None:
+        assert choice.pick_location is not None
+        lid = choice.pick_location.location
         goods = tuple(dict.fromkeys(ctx.c.location(lid).cost)) if kind == "cost" else ()
         if len(goods) > 1:
-            ctx.ask("cost_good", p.seat, goods, arg=lid, n=p.n)  # type: ignore[attr-defined]
+            ctx.ask("cost_good", p.seat, [*map(O.pick_good, goods)], arg=lid, n=p.n)
             return
         ctx.emit(E.LocationMarked(location=lid, token=kind, good=goods[0] if goods else ""))
         _again(ctx, p, op)
 
 
 @resume("cost_good")
-def _cost_good(ctx: Ctx, p: object, choice: str) -> None:
-    ctx.emit(E.LocationMarked(location=p.arg, token="cost", good=choice))  # type: ignore[attr-defined]
+def _cost_good(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_good is not None
+    ctx.emit(E.LocationMarked(location=p.arg, token="cost", good=choice.pick_good.good))
     _again(ctx, p, "cost_token")
 
 

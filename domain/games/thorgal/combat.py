@@ -10,16 +10,18 @@ draws from the adventure's ``mystical_tier`` deck and adds its effects.
 from __future__ import annotations
 
 from . import events as E
+from . import options as O
 from .content import DIE_ORDER
 from .effects import cover_tasks
 from .engine import Ctx, handler, has_spot, resume, tasks_of
 from .items import PRE_ROLL_ONLY, after_roll_items, use, use_item
-from .state import Combat, Task, dec
+from .options import PROCEED, SKILL, Option
+from .state import Combat, Pending, Task, dec
 
 
-def targets(ctx: Ctx, seat: int) -> list[str]:
+def targets(ctx: Ctx, seat: int) -> list[Option]:
     area = ctx.state.hero(seat).area
-    return [f"enemy:{s.id}:{i}" for s in ctx.state.sites
+    return [O.pick_enemy(s.id, i) for s in ctx.state.sites
             if area in ctx.c.location(s.id).areas and not s.blockade
             for i in range(len(s.enemies))]
 
@@ -35,13 +37,13 @@ def _deck_of(ctx: Ctx, token: str) -> str:
 
 
 @resume("target")
-def _targeted(ctx: Ctx, p: object, choice: str) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
+def _targeted(ctx: Ctx, p: Pending, choice: Option) -> None:
+    seat = p.seat
     act = ctx.state.act
-    assert act is not None
-    _, lid, idx = choice.split(":")
+    assert act is not None and choice.pick_enemy is not None
+    lid, idx = choice.pick_enemy.location, choice.pick_enemy.index
     site = ctx.state.site(lid)
-    tokens = tuple(range(len(site.enemies))) if ctx.c.location(lid).merged else (int(idx),)
+    tokens = tuple(range(len(site.enemies))) if ctx.c.location(lid).merged else (idx,)
     cards: list[str] = []
     for i in tokens:
         cards += ctx.draw(_deck_of(ctx, site.enemies[i]), 1, "combat")
@@ -58,15 +60,15 @@ def _ask_order(ctx: Ctx, seat: int, chosen: tuple[str, ...]) -> None:
     assert combat is not None
     rest = [c for c in combat.cards if c not in chosen]
     if len(rest) > 1:
-        ctx.ask("enemy_order", seat, [f"card:{c}" for c in rest], arg=",".join(chosen))
+        ctx.ask("enemy_order", seat, [*map(O.pick_enemy_card, rest)], chosen=chosen)
         return
     _lay_out(ctx, seat, (*chosen, *rest))
 
 
 @resume("enemy_order")
-def _ordered(ctx: Ctx, p: object, choice: str) -> None:
-    chosen = tuple(c for c in p.arg.split(",") if c)  # type: ignore[attr-defined]
-    _ask_order(ctx, p.seat, (*chosen, choice[5:]))  # type: ignore[attr-defined]
+def _ordered(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_enemy_card is not None
+    _ask_order(ctx, p.seat, (*p.chosen, choice.pick_enemy_card.card))
 
 
 def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
@@ -88,9 +90,9 @@ def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
 def ask_upgrade(ctx: Ctx, seat: int) -> None:
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
-    options = [f"die:{i}" for i, d in enumerate(combat.dice) if d != DIE_ORDER[-1]]
+    options = [O.upgrade_die(i) for i, d in enumerate(combat.dice) if d != DIE_ORDER[-1]]
     if act.upgrades > 0 and options:
-        ctx.ask("upgrade_die", seat, [*options, "roll"])
+        ctx.ask("upgrade_die", seat, [*options, PROCEED])
         return
     faces = tuple(ctx.rng.randbelow(6) for _ in combat.dice)
     ctx.emit(E.DiceRolled(faces=faces))
@@ -98,14 +100,14 @@ def ask_upgrade(ctx: Ctx, seat: int) -> None:
 
 
 @resume("upgrade_die")
-def _upgraded(ctx: Ctx, p: object, choice: str) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
+def _upgraded(ctx: Ctx, p: Pending, choice: Option) -> None:
+    seat = p.seat
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
-    if choice == "roll":
+    if choice.upgrade_die is None:
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"upgrades": 0})))
     else:
-        i = int(choice[4:])
+        i = choice.upgrade_die.die
         colour = DIE_ORDER[DIE_ORDER.index(combat.dice[i]) + 1]
         ctx.emit(E.DieUpgraded(index=i, colour=colour))
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1})))
@@ -122,20 +124,20 @@ def face(ctx: Ctx, i: int) -> tuple[str, str]:
 def _ask_mods(ctx: Ctx, seat: int) -> None:
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
-    options: list[str] = []
+    options: list[Option] = []
     if act.rerolls > 0:
-        options += [f"reroll:{i}" for i in range(len(combat.dice))]
+        options += [O.reroll_die(i) for i in range(len(combat.dice))]
     if act.criticals > 0:
-        options += [f"crit:{i}" for i in range(len(combat.dice))
+        options += [O.activate_critical(i) for i in range(len(combat.dice))
                     if face(ctx, i)[1] and not combat.critical[i]]
     options += after_roll_items(ctx, seat)
     hero = ctx.state.hero(seat)
     skill = ctx.c.character(hero.character).skill
     if (skill.action in ("combat", "any") and hero.skill_active and hero.skill_round != ctx.state.round
             and not any(m.kind in PRE_ROLL_ONLY for m in skill.mods)):
-        options.append("skill")
+        options.append(SKILL)
     if options:
-        ctx.ask("combat_mod", seat, [*options, "place"])
+        ctx.ask("combat_mod", seat, [*options, PROCEED])
         return
     _start_placing(ctx, seat)
 
@@ -155,27 +157,28 @@ def _combat_mods(ctx: Ctx, t: Task) -> None:
 
 
 @resume("combat_mod")
-def _modded(ctx: Ctx, p: object, choice: str) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
+def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
+    seat = p.seat
     act = ctx.state.act
     assert act is not None
-    if choice == "place":
+    if choice == PROCEED:
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0})))
         _start_placing(ctx, seat)
         return
-    elif choice.startswith("item:"):
-        use_item(ctx, seat, choice[5:], Task(op="combat_mods", seat=seat))
+    elif choice.use_item is not None:
+        use_item(ctx, seat, choice.use_item.item, Task(op="combat_mods", seat=seat))
         return
-    elif choice == "skill":
+    elif choice == SKILL:
         skill = ctx.c.character(ctx.state.hero(seat).character).skill
         ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, Task(op="combat_mods", seat=seat))
         return
-    elif choice.startswith("reroll:"):
-        ctx.emit(E.DieRerolled(index=int(choice[7:]), face=ctx.rng.randbelow(6)))
+    elif choice.reroll_die is not None:
+        ctx.emit(E.DieRerolled(index=choice.reroll_die.die, face=ctx.rng.randbelow(6)))
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1})))
     else:
-        ctx.emit(E.CriticalActivated(index=int(choice[5:])))
+        assert choice.activate_critical is not None
+        ctx.emit(E.CriticalActivated(index=choice.activate_critical.die))
         ctx.emit(E.ActionPrepared(act=act.model_copy(update={"criticals": act.criticals - 1})))
     _ask_mods(ctx, seat)
 
@@ -185,7 +188,7 @@ def _ask_place(ctx: Ctx, seat: int) -> None:
     assert combat is not None
     fitting = [s for s in dict.fromkeys(combat.left) if has_spot(ctx.state, "place_combat", seat, s)]
     if fitting:
-        ctx.ask("place_combat", seat, fitting)
+        ctx.ask_tile("place_combat", seat, fitting)
         return
     if combat.left:
         ctx.emit(E.CombatTileDropped(shapes=combat.left))
@@ -193,8 +196,8 @@ def _ask_place(ctx: Ctx, seat: int) -> None:
 
 
 @resume("place_combat")
-def _placed(ctx: Ctx, p: object, shape: str, cells: tuple[int, ...]) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
+def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
+    seat = p.seat
     combat = ctx.state.combat
     assert combat is not None
     ctx.emit(E.CombatTilePlaced(shape=shape, cells=cells))

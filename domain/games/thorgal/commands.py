@@ -3,12 +3,15 @@
 Three commands are enough because every question the rules ask is recorded as
 ``pending`` with its legal answers: ``TakeAction`` starts a turn, ``Choose``
 answers a listed option (targets, goods, consent, side plots, experience...),
-``PlaceTile`` places a Wound, Journey or Combat tile.
+``PlaceTile`` places a Wound, Journey or Combat tile.  Options are typed
+(``options.py``), never a string language.
 """
 
 from __future__ import annotations
 
 from domain.core import Command
+
+from .options import Option
 
 
 class TakeAction(Command):
@@ -21,16 +24,23 @@ class TakeAction(Command):
 
 
 class Choose(Command):
-    """Answer the open question with one of its listed options."""
+    """Answer the open question with one of its listed ``Pending.options``."""
 
-    choice: str
+    option: Option
 
 
 class PlaceTile(Command):
-    """Place a polyomino: ``shape`` in its ``orientation``-th form at ``(row, col)``."""
+    """Place a polyomino ``shape`` (one of ``Pending.shapes``) on the open question's grid.
+
+    The tile is mirrored left-right if ``mirrored``, then turned ``rotation``
+    quarter turns clockwise (0-3), and its bounding box's top-left corner goes
+    on ``(row, col)``.  Equal cells are the same placement whichever
+    ``rotation``/``mirrored`` produced them; ``legal_commands`` lists each once.
+    """
 
     shape: str
-    orientation: int
+    rotation: int
+    mirrored: bool = False
     row: int
     col: int
 

@@ -9,10 +9,12 @@ Unfulfilled Effects rule.
 from __future__ import annotations
 
 from . import events as E
+from . import options as O
 from . import polyomino as P
 from .content import GOODS, ICON_GOOD
 from .engine import Ctx, actor, handler, has_spot, resume, tasks_of
-from .state import Task
+from .options import PROCEED, Option
+from .state import Pending, Task
 
 
 def wound(seat: int, shape: str, n: int = 1) -> Task:
@@ -38,12 +40,13 @@ def _gain_area(ctx: Ctx, t: Task) -> None:
     if len(sources) == 1:
         ctx.emit(E.GoodsGained(seat=seat, good=sources[0], n=t.n))
     elif sources:
-        ctx.ask("area_good", seat, sources, n=t.n)
+        ctx.ask("area_good", seat, [*map(O.pick_good, sources)], n=t.n)
 
 
 @resume("area_good")
-def _area_good(ctx: Ctx, p: object, choice: str) -> None:
-    ctx.emit(E.GoodsGained(seat=p.seat, good=choice, n=p.n))  # type: ignore[attr-defined]
+def _area_good(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_good is not None
+    ctx.emit(E.GoodsGained(seat=p.seat, good=choice.pick_good.good, n=p.n))
 
 
 @handler("lose")
@@ -71,16 +74,16 @@ def _group_lose(ctx: Ctx, t: Task) -> None:
                 ctx.emit(E.GoodsSpent(seat=h.seat, good=t.arg, n=h.goods[i]))
         ctx.schedule(*(wound(h.seat, "I1") for h in ctx.state.heroes))
         return
-    payers = [f"seat:{h.seat}" for h in ctx.state.heroes if h.goods[i]]
+    payers = [O.pick_payer(h.seat) for h in ctx.state.heroes if h.goods[i]]
     ctx.ask("group_pay", actor(ctx, t), payers, arg=t.arg, n=t.n)
 
 
 @resume("group_pay")
-def _group_pay(ctx: Ctx, p: object, choice: str) -> None:
-    seat = int(choice.split(":")[1])
-    ctx.emit(E.GoodsSpent(seat=seat, good=p.arg, n=1))  # type: ignore[attr-defined]
-    if p.n > 1:  # type: ignore[attr-defined]
-        ctx.schedule(Task(op="group_lose", arg=p.arg, n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
+def _group_pay(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_payer is not None
+    ctx.emit(E.GoodsSpent(seat=choice.pick_payer.seat, good=p.arg, n=1))
+    if p.n > 1:
+        ctx.schedule(Task(op="group_lose", arg=p.arg, n=p.n - 1, seat=p.seat))
 
 
 def _ask_wound(ctx: Ctx, seat: int, shapes: tuple[str, ...], n: int) -> None:
@@ -88,7 +91,7 @@ def _ask_wound(ctx: Ctx, seat: int, shapes: tuple[str, ...], n: int) -> None:
     if not fitting:
         ctx.end(False, f"a character died: seat {seat} could not place a Wound")
         return
-    ctx.ask("place_wound", seat, fitting, n=n)
+    ctx.ask_tile("place_wound", seat, fitting, n=n)
 
 
 @handler("wound")
@@ -107,10 +110,10 @@ def _wound_all(ctx: Ctx, t: Task) -> None:
 
 
 @resume("place_wound")
-def _placed_wound(ctx: Ctx, p: object, shape: str, cells: tuple[int, ...]) -> None:
-    ctx.emit(E.WoundPlaced(seat=p.seat, shape=shape, cells=cells))  # type: ignore[attr-defined]
-    if p.n > 1:  # type: ignore[attr-defined]
-        ctx.schedule(wound(p.seat, shape, p.n - 1))  # type: ignore[attr-defined]
+def _placed_wound(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
+    ctx.emit(E.WoundPlaced(seat=p.seat, shape=shape, cells=cells))
+    if p.n > 1:
+        ctx.schedule(wound(p.seat, shape, p.n - 1))
 
 
 @handler("heal")
@@ -122,18 +125,18 @@ def _heal(ctx: Ctx, t: Task) -> None:
     """
     seat = actor(ctx, t)
     limit = int(t.arg) if t.arg else max(map(P.size, P.SHAPES))
-    options = [f"tile:{i}" for i, w in enumerate(ctx.state.hero(seat).wounds)
+    options = [O.heal_wound(i) for i, w in enumerate(ctx.state.hero(seat).wounds)
                if P.size(w.shape) <= limit]
     if options and t.n > 0:
-        ctx.ask("heal", seat, [*options, "skip"], n=t.n, arg=t.arg)
+        ctx.ask("heal", seat, [*options, PROCEED], n=t.n, arg=t.arg)
 
 
 @resume("heal")
-def _healed(ctx: Ctx, p: object, choice: str) -> None:
-    if choice != "skip":
-        ctx.emit(E.WoundHealed(seat=p.seat, index=int(choice[5:])))  # type: ignore[attr-defined]
-        if p.n > 1:  # type: ignore[attr-defined]
-            ctx.schedule(Task(op="heal", n=p.n - 1, arg=p.arg, seat=p.seat))  # type: ignore[attr-defined]
+def _healed(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.heal_wound is not None:
+        ctx.emit(E.WoundHealed(seat=p.seat, index=choice.heal_wound.index))
+        if p.n > 1:
+            ctx.schedule(Task(op="heal", n=p.n - 1, arg=p.arg, seat=p.seat))
 
 
 @handler("threat")
@@ -160,21 +163,22 @@ def _threat_all(ctx: Ctx, t: Task) -> None:
 @handler("xp")
 def _xp(ctx: Ctx, t: Task) -> None:
     if t.n > 0:
-        ctx.ask("xp", actor(ctx, t), ("combat", "journey"), n=t.n)
+        ctx.ask("xp", actor(ctx, t), (O.pick_track("combat"), O.pick_track("journey")), n=t.n)
 
 
 @resume("xp")
-def _xp_chosen(ctx: Ctx, p: object, choice: str) -> None:
-    seat, n = p.seat, p.n  # type: ignore[attr-defined]
+def _xp_chosen(ctx: Ctx, p: Pending, choice: Option) -> None:
+    assert choice.pick_track is not None
+    seat, n, track = p.seat, p.n, choice.pick_track.track
     if n > 1:
         ctx.schedule(Task(op="xp", n=n - 1, seat=seat))
     hero = ctx.state.hero(seat)
-    level = getattr(hero, f"{choice}_level")
+    level = getattr(hero, f"{track}_level")
     if level < 7:
-        ctx.emit(E.ExperienceGained(seat=seat, track=choice, level=level + 1))
+        ctx.emit(E.ExperienceGained(seat=seat, track=track, level=level + 1))
     else:
         ch = ctx.c.character(hero.character)
-        ctx.schedule(*tasks_of(getattr(ch, f"{choice}_bonus"), seat))
+        ctx.schedule(*tasks_of(getattr(ch, f"{track}_bonus"), seat))
 
 
 @handler("discovery")
@@ -206,21 +210,22 @@ def refill(ctx: Ctx) -> None:
 @handler("item_pick")
 def _item_pick(ctx: Ctx, t: Task) -> None:
     if ctx.state.display and t.n > 0:
-        ctx.ask("pick_item", actor(ctx, t), [*ctx.state.display, "skip"], n=t.n)
+        ctx.ask("pick_item", actor(ctx, t), [*map(O.take_item, ctx.state.display), PROCEED], n=t.n)
 
 
 @resume("pick_item")
-def _picked(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "skip":
+def _picked(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.take_item is None:
         return
-    ctx.emit(E.ItemGained(seat=p.seat, item=choice, source="display"))  # type: ignore[attr-defined]
+    ctx.emit(E.ItemGained(seat=p.seat, item=choice.take_item.item, source="display"))
     refill(ctx)
-    ctx.schedule(Task(op="item_pick", n=p.n - 1, seat=p.seat))  # type: ignore[attr-defined]
+    ctx.schedule(Task(op="item_pick", n=p.n - 1, seat=p.seat))
 
 
 @handler("roll_wound")
 def _roll_wound(ctx: Ctx, t: Task) -> None:
     face = ctx.c.die(t.arg).faces[ctx.rng.randbelow(6)].split(":")[0]
+    ctx.emit(E.WoundRolled(seat=actor(ctx, t), die=t.arg, shape=face))
     ctx.schedule(wound(actor(ctx, t), face))
 
 

@@ -3,11 +3,15 @@
 ``decide`` builds a :class:`Ctx`, applies its own events through ``evolve`` as
 it goes (so later steps see earlier ones) and stops at the next open question
 (``pending``), the next turn, or the end of the adventure.
+
+The task stack is ``Ctx.tasks``, private to the decision: pushing and popping
+emit nothing.  Asking a question emits ``ChoiceOffered`` with what is left
+on the stack, which is all a replay needs (see ``events.py``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from domain.core import Event, Rng
 
@@ -15,10 +19,13 @@ from . import events as E
 from . import polyomino as P
 from .content import Content, Effect, load
 from .evolve import apply
+from .options import Option
 from .state import Pending, Task, ThorgalState, dec, enc
 
 HANDLERS: dict[str, Callable[[Ctx, Task], None]] = {}
 RESUME: dict[str, Callable[..., None]] = {}
+PLACING = ("place_wound", "place_journey", "place_combat")
+"""Question kinds answered by ``PlaceTile`` rather than ``Choose``."""
 
 
 def handler(op: str) -> Callable[[Callable[[Ctx, Task], None]], Callable[[Ctx, Task], None]]:
@@ -43,19 +50,40 @@ class Ctx:
         self.rng = rng
         self.events: list[Event] = []
         self.c: Content = load(state.content)
+        self.tasks: list[Task] = list(state.tasks)
+        """The resolution stack, next task first."""
 
     def emit(self, event: Event) -> None:
         self.state = apply(self.state, event)
         self.events.append(event)
 
     def schedule(self, *tasks: Task) -> None:
+        """Push ``tasks`` on the stack, to resolve in order before what is there."""
         if tasks:
-            self.emit(E.TasksScheduled(tasks=tuple(tasks)))
+            assert self.state.pending is None, "a question is open: its tasks are recorded"
+            self.tasks[0:0] = tasks
 
-    def ask(self, kind: str, seat: int, options: tuple[str, ...] | list[str],
-            arg: str = "", n: int = 0, loc: str = "") -> None:
-        self.emit(E.DecisionRequested(pending=Pending(
-            kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc)))
+    def pop(self) -> Task:
+        return self.tasks.pop(0)
+
+    def drop(self, n: int) -> None:
+        """A payment failed: the ``n`` tasks it paid for are not resolved."""
+        del self.tasks[:n]
+        self.emit(E.TasksDropped(n=n))
+
+    def ask(self, kind: str, seat: int, options: Sequence[Option], arg: str = "",
+            n: int = 0, loc: str = "", chosen: tuple[str, ...] = ()) -> None:
+        """Open a question answered by ``Choose`` with one of ``options``."""
+        self._offer(Pending(kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc,
+                            chosen=chosen))
+
+    def ask_tile(self, kind: str, seat: int, shapes: Sequence[str], n: int = 0) -> None:
+        """Open a question answered by ``PlaceTile`` with one of ``shapes``."""
+        assert kind in PLACING
+        self._offer(Pending(kind=kind, seat=seat, shapes=tuple(shapes), n=n))
+
+    def _offer(self, pending: Pending) -> None:
+        self.emit(E.ChoiceOffered(pending=pending, tasks=tuple(self.tasks)))
 
     def end(self, won: bool, reason: str) -> None:
         if self.state.phase != "over":
@@ -96,9 +124,8 @@ def run(ctx: Ctx) -> None:
     from .flow import after_tasks
 
     while ctx.state.phase != "over" and ctx.state.pending is None:
-        if ctx.state.tasks:
-            task = ctx.state.tasks[0]
-            ctx.emit(E.TaskPopped(task=task))
+        if ctx.tasks:
+            task = ctx.pop()
             HANDLERS[task.op](ctx, task)
         elif not after_tasks(ctx):
             return

@@ -1,14 +1,20 @@
 """Thorgal events: past tense, one fact each.
 
-Bookkeeping of the resolution stack (``TasksScheduled``, ``TaskPopped``,
-``DecisionRequested``, ``DecisionMade``) is recorded too, so a replay needs no
-rule logic at all and an auditor can read why each step happened.
+The resolution stack (``ThorgalState.tasks``) is not logged push by push: a
+decision runs it inside ``decide`` and only the facts are stored.  The stack
+matters to the state only where resolution stops for a player, so each such
+stop is one event, ``ChoiceOffered`` (the question, its typed options and the
+steps still to resolve after the answer), and each answer is ``ChoiceMade``.
+Replay sets the stack from ``ChoiceOffered`` and clears it at ``TurnBegan``
+and ``AdventureEnded`` (the stack is empty there), so it needs no rule logic
+and no seed.
 """
 
 from __future__ import annotations
 
 from domain.core import Event
 
+from .options import Option
 from .state import Act, Combat, Pending, Task
 
 
@@ -43,28 +49,28 @@ class CardDiscarded(Event):
     """``display`` when it left the Item Display."""
 
 
-class TasksScheduled(Event):
-    tasks: tuple[Task, ...]
-
-
 class TasksDropped(Event):
-    """A payment was cancelled: the next ``n`` tasks (what it paid for) are dropped."""
+    """A payment was cancelled or ran out of payers: the ``n`` steps it paid for
+    are not resolved."""
 
     n: int
 
 
-class TaskPopped(Event):
-    task: Task
+class ChoiceOffered(Event):
+    """Resolution stops for a player: the open question, with its typed options,
+    and the steps still to resolve once it is answered (``tasks``, next first)."""
 
-
-class DecisionRequested(Event):
     pending: Pending
+    tasks: tuple[Task, ...] = ()
 
 
-class DecisionMade(Event):
+class ChoiceMade(Event):
+    """``seat`` answered a ``kind`` question: with ``option`` (``Choose``), or, for
+    a tile, with the placement recorded by the next event."""
+
     seat: int
     kind: str
-    choice: str
+    option: Option | None = None
 
 
 class TurnBegan(Event):
@@ -112,6 +118,14 @@ class WoundPlaced(Event):
     seat: int
     shape: str
     cells: tuple[int, ...]
+
+
+class WoundRolled(Event):
+    """The ``roll_wound`` effect rolled a ``die`` that shows the Wound ``shape``."""
+
+    seat: int
+    die: str
+    shape: str
 
 
 class WoundHealed(Event):

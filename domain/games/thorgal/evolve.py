@@ -1,6 +1,6 @@
 """``evolve``: apply one event to the state, with no rule checks and no chance.
 
-Setup, decks, the task stack, turns and characters are here; the Journey
+Setup, decks, questions, turns and characters are here; the Journey
 path, Locations, Combat and cards are in ``evolve_table.py``.
 """
 
@@ -99,33 +99,24 @@ def _(e: E.CardDiscarded, s: ThorgalState) -> ThorgalState:
 
 
 @evolve.register
-def _(e: E.TasksScheduled, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"tasks": e.tasks + s.tasks})
-
-
-@evolve.register
 def _(e: E.TasksDropped, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"tasks": s.tasks[e.n:]})
+    return s  # the stack lives in ``decide``; the next stop records what is left
 
 
 @evolve.register
-def _(e: E.TaskPopped, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"tasks": s.tasks[1:]})
+def _(e: E.ChoiceOffered, s: ThorgalState) -> ThorgalState:
+    return s.model_copy(update={"pending": e.pending, "tasks": e.tasks})
 
 
 @evolve.register
-def _(e: E.DecisionRequested, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"pending": e.pending})
-
-
-@evolve.register
-def _(e: E.DecisionMade, s: ThorgalState) -> ThorgalState:
+def _(e: E.ChoiceMade, s: ThorgalState) -> ThorgalState:
     return s.model_copy(update={"pending": None})
 
 
 @evolve.register
 def _(e: E.TurnBegan, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"phase": "action", "turn": e.turn, "round": e.round})
+    return s.model_copy(update={"phase": "action", "turn": e.turn, "round": e.round,
+                                "tasks": ()})
 
 
 @evolve.register
@@ -168,6 +159,11 @@ def _(e: E.GoodsSpent, s: ThorgalState) -> ThorgalState:
 def _(e: E.WoundPlaced, s: ThorgalState) -> ThorgalState:
     h = s.hero(e.seat)
     return _hero(s, e.seat, wounds=h.wounds + (Tile(shape=e.shape, cells=e.cells),))
+
+
+@evolve.register
+def _(e: E.WoundRolled, s: ThorgalState) -> ThorgalState:
+    return s  # the Wound to place follows as a question (``ChoiceOffered``)
 
 
 @evolve.register

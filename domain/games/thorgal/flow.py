@@ -9,10 +9,12 @@ from __future__ import annotations
 from domain.core import IllegalCommandError, InvalidCommandError
 
 from . import events as E
+from . import options as O
 from .content import ActionCard, Mod
 from .engine import Ctx, handler, resume, tasks_of
+from .options import PROCEED, REFRESH, SKILL, Option
 from .payments import can_pay, pay
-from .state import Act, Task
+from .state import Act, Pending, Task
 
 
 def after_tasks(ctx: Ctx) -> bool:
@@ -24,6 +26,7 @@ def after_tasks(ctx: Ctx) -> bool:
         ctx.emit(E.ActionEnded(seat=s.act.seat, action=s.act.action))
     done = s.turns_taken[s.round - 1] if len(s.turns_taken) >= s.round else 0
     if done < 4:
+        assert not ctx.tasks
         ctx.emit(E.TurnBegan(round=s.round, turn=done, seat=(s.first + done) % s.seats))
         return False
     ctx.schedule(Task(op="event_phase", seat=s.first))
@@ -118,11 +121,11 @@ def _prepare(ctx: Ctx, seat: int) -> None:
     skill = ctx.c.character(hero.character).skill
     if skill.action in (act.action, "any"):
         if hero.skill_active and hero.skill_round != ctx.state.round:
-            options.append("skill")
+            options.append(SKILL)
     if not hero.skill_active and can_pay(ctx.state, seat, skill.refresh):
-        options.append("refresh")
+        options.append(REFRESH)
     if options:
-        ctx.ask("prepare", seat, [*options, "go"])
+        ctx.ask("prepare", seat, [*options, PROCEED])
     else:
         _go(ctx, seat)
 
@@ -139,17 +142,17 @@ def _go(ctx: Ctx, seat: int) -> None:
 
 
 @resume("prepare")
-def _prepared(ctx: Ctx, p: object, choice: str) -> None:
+def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
     from .items import use, use_item
 
-    seat = p.seat  # type: ignore[attr-defined]
+    seat = p.seat
     again = Task(op="prepare", seat=seat)
     skill = ctx.c.character(ctx.state.hero(seat).character).skill
-    if choice == "go":
+    if choice == PROCEED:
         _go(ctx, seat)
-    elif choice.startswith("item:"):
-        use_item(ctx, seat, choice[5:], again)
-    elif choice == "skill":
+    elif choice.use_item is not None:
+        use_item(ctx, seat, choice.use_item.item, again)
+    elif choice == SKILL:
         ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, again)
     else:
@@ -173,14 +176,14 @@ def _action_card(ctx: Ctx, t: Task) -> None:
             ctx.c.card(c).actions[0] == new.actions[0] for c in ctx.state.row):
         return
     ctx.ask("swap", ctx.state.act.seat if ctx.state.act else ctx.state.first,
-            ("swap", "keep"), arg=t.arg)
+            (O.swap_action_card(t.arg), PROCEED), arg=t.arg)
 
 
 @resume("swap")
-def _swap(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "keep":
+def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.swap_action_card is None:
         return
-    new = ctx.c.card(p.arg)  # type: ignore[attr-defined]
+    new = ctx.c.card(choice.swap_action_card.card)
     old = next(c for c in ctx.state.row if ctx.c.card(c).actions[0] == new.actions[0])
     row = sorted([c for c in ctx.state.row if c != old] + [new.id],
                  key=lambda c: ctx.c.card(c).number)
@@ -190,6 +193,7 @@ def _swap(ctx: Ctx, p: object, choice: str) -> None:
 @handler("begin_round")
 def _begin_round(ctx: Ctx, t: Task) -> None:
     s = ctx.state
+    assert not ctx.tasks, "a round begins with nothing left to resolve"
     ctx.emit(E.TurnBegan(round=s.round, turn=0, seat=s.first))
 
 

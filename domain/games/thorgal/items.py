@@ -25,8 +25,10 @@ The Skill card follows the same Combat timings (it is "used" like an Item).
 from __future__ import annotations
 
 from . import events as E
+from . import options as O
 from .engine import Ctx, handler, resume, tasks_of
-from .state import Task
+from .options import PROCEED, Option
+from .state import Pending, Task
 
 PRE_ROLL_ONLY = ("dice", "upgrade")
 """Modifiers that must be chosen before the Combat roll."""
@@ -36,15 +38,15 @@ def fits(ctx: Ctx, item: str, action: str) -> bool:
     return ctx.c.item(item).action in (action, "any")
 
 
-def before_items(ctx: Ctx, seat: int, action: str) -> list[str]:
+def before_items(ctx: Ctx, seat: int, action: str) -> list[Option]:
     """Items usable at the start of an ``action`` (and before the Combat roll)."""
-    return [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(seat).items)
+    return [O.use_item(i) for i in dict.fromkeys(ctx.state.hero(seat).items)
             if fits(ctx, i, action) and ctx.c.item(i).timing == "before"]
 
 
-def after_roll_items(ctx: Ctx, seat: int) -> list[str]:
+def after_roll_items(ctx: Ctx, seat: int) -> list[Option]:
     """Combat Items that may still be used once the dice are rolled."""
-    return [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(seat).items)
+    return [O.use_item(i) for i in dict.fromkeys(ctx.state.hero(seat).items)
             if fits(ctx, i, "combat") and ctx.c.item(i).timing == "before"
             and not any(m.kind in PRE_ROLL_ONLY for m in ctx.c.item(i).mods)]
 
@@ -77,15 +79,15 @@ def use_item(ctx: Ctx, seat: int, item: str, then: Task) -> None:
 
 @handler("after_items")
 def _after_items(ctx: Ctx, t: Task) -> None:
-    options = [f"item:{i}" for i in dict.fromkeys(ctx.state.hero(t.seat).items)
+    options = [O.use_item(i) for i in dict.fromkeys(ctx.state.hero(t.seat).items)
                if fits(ctx, i, t.arg) and ctx.c.item(i).timing == "after"]
     if options and ctx.state.act is not None:
-        ctx.ask("after_item", t.seat, [*options, "done"], arg=t.arg)
+        ctx.ask("after_item", t.seat, [*options, PROCEED], arg=t.arg)
 
 
 @resume("after_item")
-def _after_item(ctx: Ctx, p: object, choice: str) -> None:
-    if choice == "done":
+def _after_item(ctx: Ctx, p: Pending, choice: Option) -> None:
+    if choice.use_item is None:
         return
-    seat, action = p.seat, p.arg  # type: ignore[attr-defined]
-    use_item(ctx, seat, choice[5:], Task(op="after_items", arg=action, seat=seat))
+    seat, action = p.seat, p.arg
+    use_item(ctx, seat, choice.use_item.item, Task(op="after_items", arg=action, seat=seat))

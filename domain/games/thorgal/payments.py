@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections import Counter
 
 from . import events as E
+from . import options as O
 from .content import GOODS
 from .engine import Ctx, handler, resume
-from .state import Task, ThorgalState
+from .options import AGREE, CANCEL, REFUSE, Option
+from .state import Pending, Task, ThorgalState
 
 
 def pool(state: ThorgalState, seat: int) -> tuple[int, ...]:
@@ -55,11 +57,11 @@ def _pay(ctx: Ctx, t: Task) -> None:
         holders = [h.seat for h in ctx.state.heroes
                    if h.area == area and h.seat not in t.refused and _left(ctx.state, t, h.seat, good) > 0]
         if not holders:
-            ctx.emit(E.TasksDropped(n=t.n))
+            ctx.drop(t.n)
             return
         if holders != [t.seat]:
             ctx.schedule(t)
-            ctx.ask("pay_from", t.seat, [*(f"from:{s}" for s in holders), "cancel"], arg=good)
+            ctx.ask("pay_from", t.seat, [*map(O.pick_payer, holders), CANCEL], arg=good)
             return
         t = t.model_copy(update={"payers": t.payers + (t.seat,)})
     spent = Counter(zip(t.payers, units))
@@ -68,30 +70,29 @@ def _pay(ctx: Ctx, t: Task) -> None:
 
 
 def _reschedule(ctx: Ctx, **update: object) -> None:
-    t = ctx.state.tasks[0]
-    ctx.emit(E.TaskPopped(task=t))
+    t = ctx.pop()
     ctx.schedule(t.model_copy(update=update))
 
 
 @resume("pay_from")
-def _pay_from(ctx: Ctx, p: object, choice: str) -> None:
-    t = ctx.state.tasks[0]
-    if choice == "cancel":
-        ctx.emit(E.TaskPopped(task=t))
-        ctx.emit(E.TasksDropped(n=t.n))
+def _pay_from(ctx: Ctx, p: Pending, choice: Option) -> None:
+    t = ctx.tasks[0]
+    if choice.pick_payer is None:
+        ctx.pop()
+        ctx.drop(t.n)
         return
-    owner = int(choice[5:])
+    owner = choice.pick_payer.seat
     if owner == t.seat:
         _reschedule(ctx, payers=t.payers + (owner,))
     else:
-        ctx.ask("pay_consent", owner, ("agree", "refuse"), arg=p.arg, n=t.seat)  # type: ignore[attr-defined]
+        ctx.ask("pay_consent", owner, (AGREE, REFUSE), arg=p.arg, n=t.seat)
 
 
 @resume("pay_consent")
-def _pay_consent(ctx: Ctx, p: object, choice: str) -> None:
-    t = ctx.state.tasks[0]
-    owner = p.seat  # type: ignore[attr-defined]
-    if choice == "agree":
+def _pay_consent(ctx: Ctx, p: Pending, choice: Option) -> None:
+    t = ctx.tasks[0]
+    owner = p.seat
+    if choice == AGREE:
         _reschedule(ctx, payers=t.payers + (owner,))
     else:
         _reschedule(ctx, refused=t.refused + (owner,))

@@ -7,6 +7,9 @@ applies.  Cells are ``(row, col)`` pairs; a shape is a frozenset of cells.
 Orientations are the distinct results of the 4 rotations and 2 reflections,
 in a fixed order, so ``(shape, orientation, row, col)`` names a placement
 uniquely and ``legal_commands`` never lists the same covered cells twice.
+Moves name an orientation by its pose (``rotation``, ``mirrored``; see
+:func:`posed` and :func:`pose`), which a client can compute without this
+module's ordering.
 """
 
 from __future__ import annotations
@@ -88,6 +91,45 @@ def cells_at(shape: str, orientation: int, row: int, col: int) -> frozenset[Cell
     if not 0 <= orientation < len(options):
         raise ValueError(f"{shape} has {len(options)} orientations")
     return frozenset((r + row, c + col) for r, c in options[orientation])
+
+
+def posed(shape: str, rotation: int, mirrored: bool) -> frozenset[Cell]:
+    """``shape`` mirrored left-right (if ``mirrored``), then turned ``rotation``
+    quarter turns clockwise, translated so its top-left corner is ``(0, 0)``.
+
+    >>> sorted(posed("V3", 1, False))
+    [(0, 0), (0, 1), (1, 0)]
+
+    :raises ValueError: if ``rotation`` is not 0-3.
+    """
+    if not 0 <= rotation < 4:
+        raise ValueError("rotation is 0 to 3 quarter turns")
+    cells = normalize(SHAPES[shape])
+    if mirrored:
+        cells = reflect(cells)
+    for _ in range(rotation):
+        cells = rotate(cells)
+    return cells
+
+
+@lru_cache(maxsize=None)
+def pose(shape: str, orientation: int) -> tuple[int, bool]:
+    """The first ``(rotation, mirrored)`` giving the ``orientation``-th form.
+
+    >>> [pose("I2", o) for o in range(2)]
+    [(0, False), (1, False)]
+    """
+    form = orientations(shape)[orientation]
+    for mirrored in (False, True):
+        for rotation in range(4):
+            if posed(shape, rotation, mirrored) == form:
+                return rotation, mirrored
+    raise AssertionError("every orientation is a rotation or reflection")
+
+
+def cells_posed(shape: str, rotation: int, mirrored: bool, row: int, col: int) -> frozenset[Cell]:
+    """Absolute cells of ``posed(shape, rotation, mirrored)`` with its corner at ``(row, col)``."""
+    return frozenset((r + row, c + col) for r, c in posed(shape, rotation, mirrored))
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:

@@ -15,10 +15,9 @@ from . import events as E
 from . import polyomino as P
 from .commands import Choose, PlaceTile, TakeAction
 from .content import TIERS, load
-from .engine import RESUME, Ctx, cells_enc, run, spots
+from .engine import PLACING, RESUME, Ctx, cells_enc, run, spots
+from .options import notation
 from .state import Task, ThorgalSetup, ThorgalState
-
-PLACING = ("place_wound", "place_journey", "place_combat")
 
 
 def seats_for(players: int) -> int:
@@ -76,10 +75,10 @@ def _placement(state: ThorgalState, seat: int, cmd: PlaceTile) -> tuple[int, ...
     assert p is not None
     if cmd.shape not in P.SHAPES:
         raise InvalidCommandError(f"unknown tile {cmd.shape}")
-    if cmd.shape not in p.options:
+    if cmd.shape not in p.shapes:
         raise IllegalCommandError("thorgal.tile-not-offered", f"{cmd.shape} is not available now")
     try:
-        cells = P.cells_at(cmd.shape, cmd.orientation, cmd.row, cmd.col)
+        cells = P.cells_posed(cmd.shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col)
     except ValueError as exc:
         raise InvalidCommandError(str(exc)) from None
     for _, _, _, legal in spots(state, p.kind, seat, cmd.shape):
@@ -110,16 +109,16 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
         if isinstance(command, Choose):
             if p.kind in PLACING:
                 raise IllegalCommandError("thorgal.place-a-tile", "a tile must be placed")
-            if command.choice not in p.options:
-                raise IllegalCommandError("thorgal.not-an-option", f"{command.choice!r} is not an option")
-            ctx.emit(E.DecisionMade(seat=actor, kind=p.kind, choice=command.choice))
-            RESUME[p.kind](ctx, p, command.choice)
+            if command.option not in p.options:
+                raise IllegalCommandError("thorgal.not-an-option",
+                                          f"{notation(command.option)!r} is not an option")
+            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
+            RESUME[p.kind](ctx, p, command.option)
         else:
             if p.kind not in PLACING:
                 raise IllegalCommandError("thorgal.not-placing", "no tile is to be placed now")
             cells = _placement(state, actor, command)
-            ctx.emit(E.DecisionMade(seat=actor, kind=p.kind,
-                                    choice=f"{command.shape}:{command.orientation}:{command.row}:{command.col}"))
+            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind))
             RESUME[p.kind](ctx, p, command.shape, cells)
     else:
         raise InvalidCommandError(f"unknown command {type(command).__name__}")
@@ -148,22 +147,24 @@ def legal_commands(state: ThorgalState, seat: Seat) -> Iterator[Command]:
     if p is None or p.seat != seat:
         return
     if p.kind in PLACING:
-        for shape in p.options:
+        for shape in p.shapes:
             for o, r, col, _ in spots(state, p.kind, seat, shape):
-                yield PlaceTile(shape=shape, orientation=o, row=r, col=col)
+                rotation, mirrored = P.pose(shape, o)
+                yield PlaceTile(shape=shape, rotation=rotation, mirrored=mirrored, row=r, col=col)
         return
     for option in p.options:
-        yield Choose(choice=option)
+        yield Choose(option=option)
 
 
 def random_command(state: ThorgalState, seat: Seat, rnd: random.Random) -> Command | None:
     """Like ``legal_commands`` but picks a tile first, so placements stay cheap."""
     p = state.pending
     if p is not None and p.kind in PLACING and p.seat == seat:
-        shape = rnd.choice(p.options)
+        shape = rnd.choice(p.shapes)
         options = list(spots(state, p.kind, seat, shape))
         o, r, col, _ = rnd.choice(options)
-        return PlaceTile(shape=shape, orientation=o, row=r, col=col)
+        rotation, mirrored = P.pose(shape, o)
+        return PlaceTile(shape=shape, rotation=rotation, mirrored=mirrored, row=r, col=col)
     options = list(legal_commands(state, seat))
     return rnd.choice(options) if options else None
 

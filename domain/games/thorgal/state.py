@@ -5,13 +5,17 @@ actions and bonuses in a fixed order, and almost every step can stop for a
 player's choice (ambiguity is resolved by the players, as a move).  Keeping
 the remaining steps as data (``tasks``) plus the one open question
 (``pending``) makes every choice an ordinary command and keeps ``evolve``
-trivial.  Cells of grids are encoded as ``row * 32 + col`` ints so they cross
+trivial.  ``tasks`` is the stack as it stood at the last stop (the last
+``ChoiceOffered``; empty once a turn begins): inside a decision the engine
+keeps its own copy and logs no pushes or pops.  Cells of grids are encoded as ``row * 32 + col`` ints so they cross
 the API as plain repeated ints.
 """
 
 from __future__ import annotations
 
 from domain.core import Model, State
+
+from .options import Option
 
 WIDTH = 32
 
@@ -48,14 +52,22 @@ class Task(Model):
 
 
 class Pending(Model):
-    """The one open question: who answers, what kind, which answers are legal."""
+    """The one open question: who answers, what kind, which answers are legal.
+
+    A ``place_wound``/``place_journey``/``place_combat`` question is answered by
+    ``PlaceTile`` with one of ``shapes``; every other kind by ``Choose`` with one
+    of ``options``.
+    """
 
     kind: str
     seat: int
-    options: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+    shapes: tuple[str, ...] = ()
     arg: str = ""
     n: int = 0
     loc: str = ""
+    chosen: tuple[str, ...] = ()
+    """``enemy_order`` only: the Enemy cards already laid out, left to right."""
 
 
 class Tile(Model):

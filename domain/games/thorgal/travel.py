@@ -10,11 +10,13 @@ never go left of the path; covering the marked column reveals a Terrain card.
 from __future__ import annotations
 
 from . import events as E
+from . import options as O
 from .content import GOODS
 from .effects import cover_tasks
 from .engine import Ctx, handler, has_spot, journey_rows, resume, tasks_of
+from .options import Option
 from .payments import pay, pool
-from .state import Task, dec
+from .state import Pending, Task, dec
 
 
 # ---------------------------------------------------------------- move
@@ -55,14 +57,11 @@ def routes(ctx: Ctx, seat: int, budget: int) -> dict[str, list[tuple[int, int, i
     return out
 
 
-def route_options(ctx: Ctx, seat: int, budget: int) -> dict[str, tuple[str, int, int, int]]:
-    """Option string -> (area, reds, blues, borders); the route is named only when it matters."""
-    out = {}
-    for area, ways in sorted(routes(ctx, seat, budget).items()):
-        for reds, blues, borders in ways:
-            name = f"area:{area}" if len(ways) == 1 else f"area:{area}:red{reds}:blue{blues}"
-            out[name] = (area, reds, blues, borders)
-    return out
+def route_options(ctx: Ctx, seat: int, budget: int) -> dict[Option, int]:
+    """Each route as its ``MoveTo`` option -> the borders it crosses."""
+    return {O.move_to(area, reds, blues): borders
+            for area, ways in sorted(routes(ctx, seat, budget).items())
+            for reds, blues, borders in ways}
 
 
 def move(ctx: Ctx, seat: int) -> None:
@@ -73,12 +72,13 @@ def move(ctx: Ctx, seat: int) -> None:
 
 
 @resume("move")
-def _moved(ctx: Ctx, p: object, choice: str) -> None:
-    seat = p.seat  # type: ignore[attr-defined]
-    assert ctx.state.act is not None
-    area, reds, blues, borders = route_options(ctx, seat, max(1, ctx.state.act.value))[choice]
-    step = Task(op="moved", arg=area, n=borders, seat=seat, loc=str(reds))
-    ctx.schedule(*pay(seat, (ctx.c.adventure.blue_border_cost,) * blues, (step,)))
+def _moved(ctx: Ctx, p: Pending, choice: Option) -> None:
+    seat = p.seat
+    assert ctx.state.act is not None and choice.move_to is not None
+    borders = route_options(ctx, seat, max(1, ctx.state.act.value))[choice]
+    route = choice.move_to
+    step = Task(op="moved", arg=route.area, n=borders, seat=seat, loc=str(route.reds))
+    ctx.schedule(*pay(seat, (ctx.c.adventure.blue_border_cost,) * route.blues, (step,)))
 
 
 @handler("moved")
@@ -112,12 +112,12 @@ def journey(ctx: Ctx, seat: int, left: int | None = None) -> None:
         return
     shapes = [s for s in journey_shapes(ctx, seat) if has_spot(ctx.state, "place_journey", seat, s)]
     if shapes:
-        ctx.ask("place_journey", seat, shapes, n=left)
+        ctx.ask_tile("place_journey", seat, shapes, n=left)
 
 
 @resume("place_journey")
-def _journeyed(ctx: Ctx, p: object, shape: str, cells: tuple[int, ...]) -> None:
-    seat, left = p.seat, p.n  # type: ignore[attr-defined]
+def _journeyed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
+    seat, left = p.seat, p.n
     rows = journey_rows(ctx.state)
     ctx.emit(E.JourneyTilePlaced(seat=seat, shape=shape, cells=cells))
     tasks: list[Task] = []
