@@ -290,6 +290,9 @@ class Ruleset(Generic[S]):
     event_facets: Callable[[Event], tuple[EventFacet, ...]] | None = None
     chance_outcomes: Callable[[Event], tuple[ChanceOutcome, ...]] | None = None
     """Every die roll / shuffle position recorded in an event (fairness view)."""
+    chance_events: tuple[type[Event], ...] = ()
+    """The event types ``chance_outcomes`` can find anything in (empty: any).
+    The fairness view reads only these from the log; most events carry no chance."""
     commands_by_name: dict[str, type[Command]] = field(default_factory=dict, compare=False)
     events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
 

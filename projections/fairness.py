@@ -4,8 +4,8 @@ Why counts only: the rulesets' ``chance_outcomes`` hooks turn every recorded
 die roll and shuffle into ``(distribution, value, outcomes)`` draws that are
 uniform if the chance source is fair; the view only has to count them per game
 type, and the query turns counts into a chi-square goodness-of-fit test.
-``topics`` lists the event types of the rulesets that have the hook, so the
-runner's SQL filter skips every other game.  Adding the hook to a game whose
+``topics`` lists the event types the rulesets declare as carrying chance
+(``chance_events``), so the runner's SQL filter skips every other event.  Adding the hook to a game whose
 events are already in the log needs a rebuild (bump ``schema_version``;
 schema 2 added Thorgal's dice and shuffles).
 
@@ -53,7 +53,10 @@ class FairnessView(View):
 
     def __init__(self) -> None:
         self.topics = tuple(
-            f"{game.name}.{cls.__name__}" for game in all_games() if game.chance_outcomes for cls in game.event_types
+            f"{game.name}.{cls.__name__}"
+            for game in all_games()
+            if game.chance_outcomes
+            for cls in (game.chance_events or game.event_types)
         )
 
     def apply(self, curs: Any, events: Sequence[LogEvent]) -> None:

@@ -35,3 +35,16 @@ def test_each_game_plays_to_an_end_and_replays_identically(game):
 def test_every_game_has_a_labelled_content_pack():
     assert {g.name for g in GAMES} == set(REGISTRY)
     assert all(g.content_label for g in GAMES)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_chance_events_cover_every_event_with_chance_outcomes(game):
+    """The fairness view reads only ``chance_events``: a draw anywhere else would be lost."""
+    assert game.chance_outcomes and game.chance_events
+    found: set[type] = set()
+    for seed in range(4):
+        play = play_random_game(game, game.setup_model(players=game.min_players), 100 + seed)
+        with_chance = {type(e) for e in play.events if game.chance_outcomes(e)}
+        assert with_chance <= set(game.chance_events), with_chance - set(game.chance_events)
+        found |= with_chance
+    assert found, "random games recorded no chance at all"

@@ -107,6 +107,7 @@ GAME: Ruleset[TerraloreState] = Ruleset(
     outcome=outcome,
     random_command=random_command,
     facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    chance_events=_stats.CHANCE_EVENTS,
 )
 
 __all__ = ["GAME"]

@@ -56,6 +56,10 @@ def shuffle_outcomes(name: str, order: tuple[str, ...]) -> tuple[ChanceOutcome, 
     return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
 
 
+CHANCE_EVENTS = (ev.RevealOrderDecided, ev.DeckShuffled)
+"""Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
+
+
 def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
     if isinstance(event, ev.RevealOrderDecided):
         return tuple(ChanceOutcome(distribution="d6", value=r - 1, outcomes=DIE) for r in event.rolls)

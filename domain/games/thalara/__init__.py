@@ -119,6 +119,7 @@ GAME: Ruleset[ThalaraState] = Ruleset(
     random_command=random_command,
     content_label="sample",
     facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    chance_events=_stats.CHANCE_EVENTS,
 )
 
 __all__ = ["GAME"]

@@ -154,4 +154,5 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
     facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    chance_events=_stats.CHANCE_EVENTS,
 )

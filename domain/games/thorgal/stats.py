@@ -80,6 +80,10 @@ def die(face: int) -> ChanceOutcome:
     return ChanceOutcome(distribution="d6", value=face, outcomes=DIE_FACES)
 
 
+CHANCE_EVENTS = (E.DiceRolled, E.DieRerolled, E.DeckShuffled)
+"""Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
+
+
 def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
     if isinstance(event, E.DiceRolled):
         return tuple(die(face) for face in event.faces)

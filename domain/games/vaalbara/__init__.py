@@ -105,6 +105,7 @@ GAME: Ruleset[VaalbaraState] = Ruleset(
     is_over=is_over,
     outcome=outcome,
     facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    chance_events=_stats.CHANCE_EVENTS,
 )
 
 __all__ = ["GAME"]

@@ -59,6 +59,10 @@ def shuffle_outcomes(name: str, order: tuple[str, ...]) -> tuple[ChanceOutcome, 
     return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
 
 
+CHANCE_EVENTS = (ev.LandDeckShuffled, ev.ClanDeckShuffled)
+"""Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
+
+
 def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
     if isinstance(event, ev.LandDeckShuffled):
         return shuffle_outcomes("land_deck", event.cards)
