@@ -125,14 +125,35 @@ def pack(message: Message) -> any_pb2.Any:
     return packed
 
 
+_CACHE_SIZE = 50_000
+_moves_out: dict[tuple[str, type, Command], any_pb2.Any] = {}
+_moves_in: dict[tuple[str, str, bytes], Command] = {}
+
+
+def _bounded_put(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()  # rare; a bounded memory beats an exact LRU here
+    cache[key] = value
+    return value
+
+
 def command_to_any(ruleset: Ruleset[Any], command: Command) -> any_pb2.Any:
-    """A command as the ``Any``-wrapped ``Move`` that ``SubmitMove`` accepts."""
+    """A command as the ``Any``-wrapped ``Move`` that ``SubmitMove`` accepts.
+
+    Cached by value: the same few moves are listed over and over (commands
+    are frozen, so equal commands encode equally).  Callers copy the result
+    into their response and must not change it.
+    """
+    key = (ruleset.name, type(command), command)
+    packed = _moves_out.get(key)
+    if packed is not None:
+        return packed
     wrapper = _wrapper(ruleset, "Move")
     name = snake(type(command).__name__)
     inner_cls = message_factory.GetMessageClass(
         wrapper.DESCRIPTOR.fields_by_name[name].message_type
     )
-    return pack(wrapper(**{name: to_message(command, inner_cls)}))
+    return _bounded_put(_moves_out, key, pack(wrapper(**{name: to_message(command, inner_cls)})))
 
 
 def event_to_any(ruleset: Ruleset[Any], event: Event) -> any_pb2.Any:
@@ -179,6 +200,14 @@ def command_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any) -> Command:
     :raises InvalidCommandError: wrong message type, no move chosen, or fields
         that fail the command's pydantic validation.
     """
+    key = (ruleset.name, packed.type_url, packed.value)
+    known = _moves_in.get(key)
+    if known is not None:
+        return known  # the same bytes parsed before (commands are immutable)
+    return _bounded_put(_moves_in, key, _parse_command(ruleset, packed))
+
+
+def _parse_command(ruleset: Ruleset[Any], packed: any_pb2.Any) -> Command:
     msg = _unpack(packed, _wrapper(ruleset, "Move"), "move")
     kind = msg.WhichOneof("kind")
     if kind is None:
