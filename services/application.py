@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections import OrderedDict
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -25,14 +24,13 @@ from domain.games import find_game
 from domain.integrity import canonical_json
 from services.group_commit import GroupCommitter
 from services.heads import Heads
+from services.held import HeldGames, shell
 from services.persistence import LedgerMapper
 
 MAX_ENTROPY = 8
 MAX_ENTROPY_LEN = 256
 MAX_COMMAND_ID_LEN = 128
 RETRIES = 4
-RECENT_EVENTS = 64
-"""Events kept in memory per game for live streams (older ones are read)."""
 
 
 class GameNotFoundError(LookupError):
@@ -114,14 +112,10 @@ class GameLedger(Application[UUID]):
         """Connection settings other applications on the same database reuse."""
         super().__init__(env)
         self._seeds: dict[UUID, bytes] = {}
-        self._latest: OrderedDict[UUID, tuple[Game, int, tuple[Any, ...]]] = OrderedDict()
-        """The newest aggregate this process holds per game, the :class:`Heads`
-        epoch it has been known current since, and the last few events this
-        process recorded for it (contiguous, ending at the aggregate's version)."""
         self.heads = Heads()
         """Fed by the server's LISTEN connection; without one, reads always
         go to the database."""
-        self._latest_size = int(env.get("AGGREGATE_CACHE_MAXSIZE", "2000"))
+        self._held = HeldGames(int(env.get("AGGREGATE_CACHE_MAXSIZE", "2000")), self.heads)
         self._committer = GroupCommitter(self.save)
 
     def construct_mapper(self) -> LedgerMapper:
@@ -183,7 +177,7 @@ class GameLedger(Application[UUID]):
         ]
         self.save(game, side_effects=side)
         self._seeds[game.id] = seed
-        self._remember(game, epoch)
+        self._held.remember(game, epoch)
         return CreatedGame(game_id=game.id, version=game.version, tokens=tokens)
 
     # ------------------------------------------------------------ moves
@@ -231,7 +225,7 @@ class GameLedger(Application[UUID]):
             try:
                 recordings = self._committer.commit(game, side)
             except IntegrityError:
-                self._latest.pop(game_id, None)
+                self._held.forget(game_id)
                 previous = self._recorded_command(game_id, command_id, request_hash)
                 if previous is not None:
                     return previous
@@ -261,12 +255,11 @@ class GameLedger(Application[UUID]):
         :raises InvalidCommandError: for a malformed command id.
         """
         request_hash = _request_hash(command_id, command, actor)
-        entry = self._latest.get(game_id)
-        seed = self._seeds.get(game_id)
-        if entry is None or seed is None:
-            return None
         epoch = self.heads.epoch
-        game = _shell(entry[0])
+        game = self._held.latest(game_id)
+        seed = self._seeds.get(game_id)
+        if game is None or seed is None:
+            return None
         if expected_version is not None and game.version != expected_version:
             return None
         try:
@@ -281,7 +274,7 @@ class GameLedger(Application[UUID]):
         which sorts out which)."""
         error = pending.future.exception()
         if isinstance(error, IntegrityError):
-            self._latest.pop(pending.game.id, None)
+            self._held.forget(pending.game.id)
             return None
         if error is not None:
             raise error
@@ -315,11 +308,7 @@ class GameLedger(Application[UUID]):
         return new_events, side
 
     def _recorded(self, game: Game, epoch: int, new_events: list[Any], recordings: list[Any]) -> MoveResult:
-        old = self._latest.get(game.id)
-        recent: tuple[Any, ...] = ()
-        if old is not None and old[0].version == new_events[0].originator_version - 1:
-            recent = old[2]
-        self._remember(game, epoch, (recent + tuple(new_events))[-RECENT_EVENTS:])
+        self._held.recorded(game, epoch, new_events)
         if self.repository.cache is not None:
             self.repository.cache.put(game.id, game)  # readers fast-forward nothing
         return MoveResult(
@@ -330,10 +319,8 @@ class GameLedger(Application[UUID]):
 
     def _for_write(self, game_id: UUID, fresh: bool) -> Game:
         """The latest game this process saved (no round trip), or a fresh load."""
-        entry = None if fresh else self._latest.get(game_id)
-        if entry is None:
-            return self.load(game_id, fresh=True)
-        return _shell(entry[0])
+        held = None if fresh else self._held.latest(game_id)
+        return held if held is not None else self.load(game_id, fresh=True)
 
     def latest(self, game_id: UUID) -> Game:
         """The game as this process last saw it (may lag another process's move;
@@ -342,46 +329,16 @@ class GameLedger(Application[UUID]):
 
     def current_in_memory(self, game_id: UUID) -> Game | None:
         """The game now if memory can answer without a round trip, else ``None``."""
-        entry = self._latest.get(game_id)
-        if entry is not None and self.heads.current(game_id, entry[0].version, entry[1]):
-            return _shell(entry[0])
-        return None
+        return self._held.current(game_id)
 
     def held(self, game_id: UUID) -> Game | None:
         """:meth:`latest` without a round trip, or ``None`` (so an async
         caller can skip a thread hop on the common path)."""
-        entry = self._latest.get(game_id)
-        return None if entry is None else _shell(entry[0])
+        return self._held.latest(game_id)
 
     def recent_events(self, game_id: UUID, after: int) -> tuple[Game, list[Any]] | None:
-        """The game now and its events after ``after``, from memory, or ``None``
-        when memory cannot vouch for them (then read the store)."""
-        entry = self._latest.get(game_id)  # one read: a consistent triple
-        if entry is None or not self.heads.current(game_id, entry[0].version, entry[1]):
-            return None
-        game, _, recent = entry
-        if after >= game.version:
-            return _shell(game), []
-        if not recent or recent[0].originator_version > after + 1:
-            return None
-        return _shell(game), [e for e in recent if e.originator_version > after]
-
-    def _remember(self, game: Game, epoch: int, recent: tuple[Any, ...] = ()) -> None:
-        old = self._latest.get(game.id)
-        if old is not None and old[0].version > game.version:
-            return  # a slower reader must not replace a newer write
-        if not recent and old is not None and old[0].version == game.version:
-            recent = old[2]
-        self._latest[game.id] = (game, epoch, recent)
-        try:
-            self._latest.move_to_end(game.id)
-        except KeyError:  # evicted by another thread meanwhile
-            pass
-        while len(self._latest) > self._latest_size:
-            try:
-                self._latest.popitem(last=False)
-            except KeyError:
-                break
+        """The game now and its events after ``after`` from memory, or ``None``."""
+        return self._held.recent_events(game_id, after)
 
     def _recorded_command(
         self, game_id: UUID, command_id: str, request_hash: str
@@ -429,8 +386,8 @@ class GameLedger(Application[UUID]):
             cached = self.repository.get(game_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise GameNotFoundError(f"game {game_id} not found") from None
-        self._remember(cached, epoch)
-        return _shell(cached)
+        self._held.remember(cached, epoch)
+        return shell(cached)
 
     def read_events(
         self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None
@@ -478,7 +435,7 @@ class GameLedger(Application[UUID]):
         frames = []
         for event in events:
             game = event.mutate(game)
-            frames.append((event, _shell(game)))
+            frames.append((event, shell(game)))
         return frames
 
     def seed_of(self, game_id: UUID) -> bytes:
@@ -536,15 +493,6 @@ def _request_hash(command_id: str, command: Command, actor: Seat) -> str:
     if not command_id or len(command_id) > MAX_COMMAND_ID_LEN:
         raise InvalidCommandError(f"command_id must be 1-{MAX_COMMAND_ID_LEN} characters")
     return hashlib.sha256(canonical_json({"actor": actor, "command": command_record(command)})).hexdigest()
-
-
-def _shell(game: Game) -> Game:
-    """A private copy of a shared aggregate: states are immutable, so only the
-    shell and its pending-events list need copying before deciding a move."""
-    copy = object.__new__(Game)
-    copy.__dict__.update(game.__dict__)
-    copy._pending_events = []
-    return copy
 
 
 def _parse_setup(ruleset: Any, raw: dict[str, Any]) -> Any:
