@@ -17,8 +17,9 @@ from uuid import UUID
 from domain.aggregate import Game
 from services.heads import Heads
 
-RECENT_EVENTS = 64
-"""Events kept per game for live streams (older ones are read from the store)."""
+RECENT_EVENTS = 16
+"""Events kept per game for live streams: a wake-up usually needs only the last
+move's few; older ones are read from the store (bounded memory per held game)."""
 
 
 def shell(game: Game) -> Game:
