@@ -310,21 +310,25 @@ def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(ledger, f
 
 
 def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(ledger, fresh_ledger):
+    from services.held import RECENT_EVENTS
+
     created = ledger.create_game("thalara", SETUP)
     ledger.heads.listening()
     rnd = random.Random(33)
     start = ledger.load(created.game_id).version
-    for _ in range(4):
+    for _ in range(6):
         random_move(ledger, created.game_id, rnd)
-    head, tail = ledger.recent_events(created.game_id, start)
+    head = ledger.load(created.game_id).version
     stored = ledger.read_events(created.game_id, start)
-    assert [(e.originator_version, e.hash) for e in tail] == [(e.originator_version, e.hash) for e in stored]
-    assert head.version == stored[-1].originator_version
-    assert ledger.recent_events(created.game_id, head.version) is not None
-    assert ledger.recent_events(created.game_id, head.version)[1] == []
-    assert ledger.recent_events(created.game_id, 0) is None, "creation events are not held: read them"
+    kept_from = max(start, head - RECENT_EVENTS)  # the tail memory holds
+    for after in range(kept_from, head + 1):
+        now, tail = ledger.recent_events(created.game_id, after)
+        assert now.version == head
+        expected = [e for e in stored if e.originator_version > after]
+        assert [(e.originator_version, e.hash) for e in tail] == [(e.originator_version, e.hash) for e in expected]
+    assert ledger.recent_events(created.game_id, kept_from - 1) is None, "older than the tail: read the store"
     random_move(fresh_ledger, created.game_id, rnd)  # another process moves
     ledger.heads.saw(str(created.game_id), fresh_ledger.load(created.game_id).version)
-    assert ledger.recent_events(created.game_id, start) is None
+    assert ledger.recent_events(created.game_id, head - 1) is None
     ledger.heads.deaf()
-    assert ledger.recent_events(created.game_id, head.version) is None
+    assert ledger.recent_events(created.game_id, head) is None
