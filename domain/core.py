@@ -227,6 +227,18 @@ class ChanceOutcome(Model):
     outcomes: int
 
 
+def shuffle_outcomes(name: str, order: Sequence[str]) -> tuple[ChanceOutcome, ...]:
+    """A recorded shuffle as fairness draws: each item's (sorted rank, position)
+    cell of ``<name>_shuffle:n=<n>``; nothing if items repeat or the order was
+    redacted away (see ``projections/fairness.py`` for the statistic)."""
+    n = len(order)
+    if n < 2 or len(set(order)) != n:
+        return ()
+    rank = {item: r for r, item in enumerate(sorted(order))}
+    dist = f"{name}_shuffle:n={n}"
+    return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
+
+
 # --------------------------------------------------------------------- ruleset
 
 S = TypeVar("S", bound=State)

@@ -10,7 +10,7 @@ import statistics
 
 import pytest
 
-from domain.games.thalara.stats import shuffle_outcomes
+from domain.core import shuffle_outcomes
 from projections.fairness import chi2_sf, chi_square_test, gammaincc
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet
+from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
 
 from . import content
 from . import events as ev
@@ -45,15 +45,6 @@ def event_facets(event: Event) -> tuple[EventFacet, ...]:
     if isinstance(event, (ev.CreaturePlayed, ev.SkillPlayed)):
         return (EventFacet(key="card_played", value=event.card, seat=event.seat),)
     return ()
-
-
-def shuffle_outcomes(name: str, order: tuple[str, ...]) -> tuple[ChanceOutcome, ...]:
-    n = len(order)
-    if n < 2 or len(set(order)) != n:
-        return ()
-    rank = {card: r for r, card in enumerate(sorted(order))}
-    dist = f"{name}_shuffle:n={n}"
-    return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
 
 
 CHANCE_EVENTS = (ev.RevealOrderDecided, ev.DeckShuffled)

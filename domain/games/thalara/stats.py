@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet
+from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
 from domain.games.thalara import events as ev
 from domain.games.thalara.state import ThalaraState
 
@@ -59,17 +59,6 @@ def event_facets(event: Event) -> tuple[EventFacet, ...]:
     if isinstance(event, ev.FirstPlayerChosen):
         return (EventFacet(key="first_player", value=str(event.seat), seat=event.seat),)
     return ()
-
-
-def shuffle_outcomes(name: str, order: tuple[str, ...]) -> tuple[ChanceOutcome, ...]:
-    """Each item's (sorted rank, position) cell; nothing if items repeat or an
-    order was redacted away."""
-    n = len(order)
-    if n < 2 or len(set(order)) != n:
-        return ()
-    rank = {card: r for r, card in enumerate(sorted(order))}
-    dist = f"{name}_shuffle:n={n}"
-    return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
 
 
 CHANCE_EVENTS = (ev.ArtifactsShuffled, ev.SupplyShuffled)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet
+from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
 
 from . import events as E
 from .state import ThorgalState
@@ -63,17 +63,6 @@ def event_facets(event: Event) -> tuple[EventFacet, ...]:
     if isinstance(event, E.CombatEnded):
         return (EventFacet(key="combat", value="won" if event.won else "lost"),)
     return ()
-
-
-def shuffle_outcomes(name: str, order: tuple[str, ...]) -> tuple[ChanceOutcome, ...]:
-    """Each card's (sorted rank, position) cell; nothing if cards repeat or the
-    order was redacted away."""
-    n = len(order)
-    if n < 2 or len(set(order)) != n:
-        return ()
-    rank = {card: r for r, card in enumerate(sorted(order))}
-    dist = f"{name}_shuffle:n={n}"
-    return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
 
 
 def die(face: int) -> ChanceOutcome:

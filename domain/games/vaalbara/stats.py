@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet
+from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
 
 from . import events as ev
 from .content import LANDS
@@ -48,15 +48,6 @@ def event_facets(event: Event) -> tuple[EventFacet, ...]:
     if isinstance(event, ev.LandTaken) and event.card in LANDS:
         return (EventFacet(key="land_taken", value=LANDS[event.card].type, seat=event.seat),)
     return ()
-
-
-def shuffle_outcomes(name: str, order: tuple[str, ...]) -> tuple[ChanceOutcome, ...]:
-    n = len(order)
-    if n < 2 or len(set(order)) != n:
-        return ()
-    rank = {card: r for r, card in enumerate(sorted(order))}
-    dist = f"{name}_shuffle:n={n}"
-    return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
 
 
 CHANCE_EVENTS = (ev.LandDeckShuffled, ev.ClanDeckShuffled)
