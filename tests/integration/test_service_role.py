@@ -285,52 +285,20 @@ def test_the_service_role_records_a_tournament_result(deployment, service_ledger
 
 def test_ledger_serve_runs_as_the_service_role_with_its_views(deployment: Deployment, tmp_path: Path) -> None:
     """The whole server, projections included, as a role that owns nothing."""
-    import os
-    import socket
-    import subprocess
-    import sys
-    import time
-
-    import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
-
     from services.client import Connection, create, play_to_end
+    from tests.support.server import ledger_serve, wait_until
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "LEDGER_DATABASE_URL": deployment.service_url, "LEDGER_CREATE_TABLES": "false",
+    def views_caught_up() -> bool:
+        with psycopg.connect(deployment.owner_url) as owner:
+            head = owner.execute("SELECT max(notification_id) FROM ledger_events").fetchone()[0]
+            behind = owner.execute("SELECT count(*) FROM projection_tracking WHERE position < %s", (head,))
+            return behind.fetchone()[0] == 0
+
+    env = {"LEDGER_DATABASE_URL": deployment.service_url, "LEDGER_CREATE_TABLES": "false",
            "LEDGER_ADMIN_TOKEN": "svc-admin", "LEDGER_DATA_DIR": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "serve", "--listen", f"127.0.0.1:{port}"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                health = health_pb2_grpc.HealthStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
-                if health.Check(health_pb2.HealthCheckRequest(), timeout=2).status == health_pb2.HealthCheckResponse.SERVING:
-                    break
-            except grpc.RpcError:
-                pass
-            assert time.monotonic() < deadline and server.poll() is None, "serve did not start as the service role"
-            time.sleep(0.5)
-        conn = Connection.open(f"127.0.0.1:{port}")
+    with ledger_serve(env) as served:
+        conn = Connection.open(served.target)
         assert play_to_end(conn, create(conn, "terralore", players=2), seed=3) > 2
         conn.channel.close()
-        deadline = time.monotonic() + 30
-        while True:
-            with psycopg.connect(deployment.owner_url) as owner:
-                head = owner.execute("SELECT max(notification_id) FROM ledger_events").fetchone()[0]
-                behind = owner.execute(
-                    "SELECT count(*) FROM projection_tracking WHERE position < %s", (head,)
-                ).fetchone()[0]
-            if behind == 0:
-                break
-            assert time.monotonic() < deadline and server.poll() is None, "views did not catch up"
-            time.sleep(0.3)
-    finally:
-        server.terminate()
-        output, _ = server.communicate(timeout=30)
-    assert "permission denied" not in output, output
+        wait_until(views_caught_up, "views did not catch up as the service role")
+    assert "permission denied" not in served.output, served.output

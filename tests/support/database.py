@@ -8,6 +8,7 @@ The database is dropped at the end of the session.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -114,20 +115,29 @@ def superuser(database_url: str):  # type: ignore[no-untyped-def]
         yield conn
 
 
+@contextlib.contextmanager
+def scratch_database(server_url: str, prefix: str = "ledger_iso") -> Iterator[str]:
+    """A database of its own (created empty, dropped after): nothing else touches it."""
+    import psycopg
+
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _with_dbname(server_url, name)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="module")
 def isolated_ledger(server_url: str, settings):  # type: ignore[no-untyped-def]
     """A ledger on a database of its own: no background projector touches it."""
-    import psycopg
-
     from services.bootstrap import build_ledger
 
-    name = f"ledger_iso_{secrets.token_hex(6)}"
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    app = build_ledger(settings, _with_dbname(server_url, name))
-    try:
-        yield app
-    finally:
-        app.close()
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database(server_url) as url:
+        app = build_ledger(settings, url)
+        try:
+            yield app
+        finally:
+            app.close()

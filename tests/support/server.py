@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import uuid
 from dataclasses import dataclass
@@ -51,3 +52,58 @@ def grpc_server(settings, ledger) -> Iterator[ServerHandle]:  # type: ignore[no-
 
 def new_command_id() -> str:
     return str(uuid.uuid4())
+
+
+@dataclass
+class ServeProcess:
+    """A ``ledger serve`` subprocess; ``output`` is filled in when it stops."""
+
+    proc: Any
+    target: str
+    output: str = ""
+
+
+@contextlib.contextmanager
+def ledger_serve(env: dict[str, str], *args: str, timeout: float = 60.0) -> Iterator[ServeProcess]:
+    """Run ``ledger serve`` on a free port until it reports SERVING; stop it after."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "serve", "--listen", f"127.0.0.1:{port}", *args],
+        env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    served = ServeProcess(proc, f"127.0.0.1:{port}")
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                health = health_pb2_grpc.HealthStub(grpc.insecure_channel(served.target))
+                if health.Check(health_pb2.HealthCheckRequest(), timeout=2).status == health_pb2.HealthCheckResponse.SERVING:
+                    break
+            except grpc.RpcError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, "ledger serve did not start"
+            time.sleep(0.5)
+        yield served
+    finally:
+        proc.terminate()
+        served.output, _ = proc.communicate(timeout=30)
+
+
+def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:
+    """Poll ``check()`` until it is true (bounded in time, never a timing assert)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.3)
