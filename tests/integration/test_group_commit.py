@@ -40,10 +40,9 @@ def _slow_first_save(ledger):  # type: ignore[no-untyped-def]
     return calls
 
 
-def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledger):
-    games = [ledger.create_game("thalara", SETUP).game_id for _ in range(12)]
-    before = {g: ledger.load(g).version for g in games}
-    calls = _slow_first_save(ledger)
+def _all_at_once(games, move):  # type: ignore[no-untyped-def]
+    """One move per game from one thread each, released together; the first
+    goes ahead so its (slowed) save holds the committer while the rest queue."""
     results, errors = {}, []
     start = threading.Barrier(len(games))
 
@@ -51,8 +50,8 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledge
         try:
             start.wait()
             if i:
-                time.sleep(0.05)  # the first move's save is already holding the committer
-            results[game_id] = _move(ledger, game_id, random.Random(i))
+                time.sleep(0.05)
+            results[game_id] = move(i, game_id)
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
@@ -62,6 +61,14 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledge
     for t in threads:
         t.join(30)
     assert not errors
+    return results
+
+
+def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledger):
+    games = [ledger.create_game("thalara", SETUP).game_id for _ in range(12)]
+    before = {g: ledger.load(g).version for g in games}
+    calls = _slow_first_save(ledger)
+    results = _all_at_once(games, lambda i, game_id: _move(ledger, game_id, random.Random(i)))
     assert max(calls) > 1, f"no two moves shared a transaction: {calls}"
     assert sum(calls) == len(games)
     for game_id in games:
@@ -78,24 +85,7 @@ def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(ledger,
     before = {g: ledger.load(g).version for g in games}
     moved_elsewhere = _move(fresh_ledger, stale, random.Random(99)).last_version
     calls = _slow_first_save(ledger)
-    results, errors = {}, []
-    start = threading.Barrier(len(games))
-
-    def play(i: int, game_id: uuid.UUID) -> None:
-        try:
-            start.wait()
-            if i:
-                time.sleep(0.05)
-            results[game_id] = _move_with_held(ledger, game_id, random.Random(i))
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-
-    threads = [threading.Thread(target=play, args=(i, g)) for i, g in enumerate(games)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert not errors
+    results = _all_at_once(games, lambda i, game_id: _move_with_held(ledger, game_id, random.Random(i)))
     assert max(calls) > 1 and sum(calls) > len(games), f"a shared batch failed and was split: {calls}"
     for game_id in games[:-1]:
         assert results[game_id].first_version == before[game_id] + 1
