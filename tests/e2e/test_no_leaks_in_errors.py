@@ -22,7 +22,7 @@ from domain.games.terralore.commands import Lane, PlaceCards, Play
 from domain.games.thalara.commands import PlayCard
 from ledger.v1 import game_service_pb2 as pb
 from services import mapping
-from tests.e2e.client import Table, create, legal_moves
+from tests.e2e.client import Table, create, legal_moves, thalara_in_play
 
 pytestmark = pytest.mark.e2e
 THALARA = find_game("thalara")
@@ -113,11 +113,7 @@ def test_listing_the_moves_of_a_seat_you_do_not_hold_is_permission_denied(grpc_s
 
 
 def test_listed_thalara_moves_name_only_the_players_own_hand_and_public_cards(grpc_server, ledger):
-    table = create(grpc_server, "thalara", players=2, characters=["myrja", "canto"])
-    for seat in (0, 1):
-        selection = legal_moves(grpc_server, table, seat, limit=1)[0]
-        grpc_server.call("SubmitMove", pb.SubmitMoveRequest(
-            game_id=table.game_id, command_id=str(uuid.uuid4()), move=selection), table.tokens[seat])
+    table = thalara_in_play(grpc_server)
     state = ledger.load(uuid.UUID(table.game_id)).state
     seat = state.current
     hidden = set(state.players[1 - seat].hand) | set(state.players[1 - seat].supply)
@@ -134,11 +130,7 @@ def test_listed_thalara_moves_name_only_the_players_own_hand_and_public_cards(gr
 
 
 def test_playing_a_card_from_an_opponents_hand_reveals_nothing_about_that_hand(grpc_server, ledger):
-    table = create(grpc_server, "thalara", players=2, characters=["myrja", "canto"])
-    for seat in (0, 1):
-        selection = legal_moves(grpc_server, table, seat, limit=1)[0]
-        grpc_server.call("SubmitMove", pb.SubmitMoveRequest(
-            game_id=table.game_id, command_id=str(uuid.uuid4()), move=selection), table.tokens[seat])
+    table = thalara_in_play(grpc_server)
     state = ledger.load(uuid.UUID(table.game_id)).state
     assert state.phase == "play"
     me, them = state.current, 1 - state.current

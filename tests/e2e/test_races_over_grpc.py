@@ -24,7 +24,7 @@ from domain.games import find_game
 from domain.games.thalara.commands import Pass
 from ledger.v1 import game_service_pb2 as pb
 from services import mapping
-from tests.e2e.client import Table, create, legal_moves
+from tests.e2e.client import Table, create, legal_moves, thalara_in_play
 
 pytestmark = pytest.mark.e2e
 THALARA = find_game("thalara")
@@ -81,15 +81,6 @@ def view(server: Any, table: Table) -> Any:
 
 def decoded(move: Any) -> Any:
     return mapping.command_from_any(THALARA, move)
-
-
-def thalara_in_play(server: Any) -> Table:
-    """A 2p standard Thalara game past the secret hand selection."""
-    table = create(server, "thalara", players=2, characters=["myrja", "canto"])
-    for seat in (0, 1):
-        submit(server, table, seat, legal_moves(server, table, seat, limit=1)[0])
-    assert view(server, table).phase == "play"
-    return table
 
 
 def one_card_two_conflicts(moves: list[Any]) -> tuple[Any, Any]:
