@@ -24,7 +24,9 @@ from typing import Any
 
 from bench import (
     baselines,
+    dashboard,
     db,
+    legal_pages,
     procs,
     profiling,
     projection_catchup,
@@ -204,7 +206,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             results["environment"] = {**_environment(url), **quiet}
             from services.database import eventsourcing_env
 
-            es_env = eventsourcing_env(url, 8)
+            es_env = eventsourcing_env(url, 16, pool_min=8)  # 8 open, up to 16
             _run_server_scenarios(results, raw, sizes, url, workdir, mix)
             _step(
                 results,
@@ -234,6 +236,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                 "s4_projections",
                 lambda: projection_catchup.run(es_env, mix, quick),
             )
+            _step(results, "s8_dashboard", lambda: dashboard.run(es_env, mix, quick))
             _step(results, "s6_memory", lambda: _memory(url, workdir, sizes, mix))
             payload = _payload_bytes(url)
             results["config"]["baseline_payload_bytes"] = payload
@@ -314,6 +317,13 @@ def _run_server_scenarios(
             results,
             "rpc_costs",
             lambda: scenarios.rpc_costs(server, 8, sizes.hot_s / 2, mix),
+        )
+        _step(
+            results,
+            "legal_move_pages",
+            lambda: legal_pages.page_costs(
+                server.target, 5 if sizes is QUICK else 30, server.admin_token
+            ),
         )
         if profiling.available():
             _step(results, "profile", lambda: _profile(server, sizes, mix, workdir))

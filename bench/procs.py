@@ -345,6 +345,7 @@ def start_ledger_server(
     snapshot_interval: int | None = None,
     workers: int | None = None,
     name: str = "ledger",
+    extra_env: dict[str, str] | None = None,
 ) -> ServerProcess:
     """``python -m services.cli serve`` on a free loopback port, against ``database_url``."""
     port = free_port()
@@ -354,6 +355,7 @@ def start_ledger_server(
         LEDGER_DATABASE_URL=database_url,
         LEDGER_ADMIN_TOKEN=token,
         LEDGER_DATA_DIR=str(workdir / f"{name}-data"),
+        LEDGER_HTTP_LISTEN="off",  # the dashboard has its own bench (bench/dashboard.py)
         PYTHONUNBUFFERED="1",
     )
     if cache_size is not None:
@@ -364,6 +366,7 @@ def start_ledger_server(
         env["LEDGER_SNAPSHOT_INTERVAL"] = str(snapshot_interval)
     if workers is not None:
         env["LEDGER_WORKERS"] = str(workers)
+    env.update(extra_env or {})
     log_path = workdir / f"{name}.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(

@@ -122,7 +122,7 @@ def run(
     env = dict(es_env)
     env["IS_SNAPSHOTTING_ENABLED"] = "n"
     app = GameLedger(env)
-    app.snapshotting_intervals = {}
+    app.snapshotting_intervals = {}  # type: ignore[misc]  # eventsourcing types it ClassVar but reads it per instance
     target = QUICK_EVENTS if quick else MIN_EVENTS
     try:
         filled = prefill(app, mix, target, budget_s=30 if quick else 300)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from bench.stats import fmt, met, percentile, ratio
 
@@ -17,6 +17,7 @@ TARGETS = {
     "lag_p99_s": 1.0,
     "stream_p99_ms": 50.0,
     "rss_mib": 1024.0,
+    "page_ratio": 2.0,
 }
 
 
@@ -35,7 +36,7 @@ def public(data: Any) -> Any:
     return data
 
 
-def _ok(section: Any) -> bool:
+def _ok(section: Any) -> TypeGuard[dict[str, Any]]:
     return isinstance(section, dict) and section.get("status") == "ok"
 
 
@@ -236,6 +237,35 @@ def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
                 met(p, "<", TARGETS["stream_p99_ms"]),
                 1,
             )
+    pages = results.get("legal_move_pages")
+    if _ok(pages):
+        for where in ("50%", "99%"):
+            r = pages["ratio_to_first"].get(where)
+            row(
+                f"ListLegalMoves page at {where} of {pages['total_size']:,} hands vs the first page",
+                pages["median_ms"][where],
+                "ms",
+                pages["median_ms"]["0%"],
+                "first page ms",
+                r,
+                "≤ 2× first page",
+                met(r, "<=", TARGETS["page_ratio"]),
+                2,
+            )
+    s8 = results.get("s8_dashboard")
+    if _ok(s8):
+        row(
+            f"dashboard page render p95, worst page ({s8['worst_page']}), "
+            f"{s8['finished_games']:,} finished games",
+            s8["worst_p95_ms"],
+            "ms",
+            None,
+            "",
+            None,
+            "≤ 200 ms",
+            s8["met"],
+            1,
+        )
     s6 = results.get("s6_memory")
     if _ok(s6):
         if s6["games"] >= 10_000:
@@ -266,21 +296,53 @@ def _ms(summary: Any, key: str) -> str:
     return fmt(summary.get(key) if summary else None, 1)
 
 
+def dashboard_section(s8: Any) -> list[str]:
+    """Dashboard page renders at N finished games (bench/dashboard.py)."""
+    out = ["## Scenario 8: dashboard page renders", ""]
+    if not _ok(s8):
+        return out + _not_run(s8)
+    out += [
+        (
+            f"{s8['finished_games']:,} finished games in the views: {s8['real_finished_games']:,} real (played "
+            f"through the aggregate, views caught up from the log) and {s8['cloned_finished_games']:,} cloned view "
+            f"rows of them (see bench/dashboard.py). Each page rendered {s8['repeats']} times in-process after "
+            f"a warm-up (full ASGI app, queries and templates, no network). Target: p95 <= {s8['target_ms']:.0f} ms."
+        ),
+        "",
+        "| page | p50 ms | p95 ms | bytes | met? |",
+        "|---|---|---|---|---|",
+    ]
+    for name, page in s8["pages"].items():
+        met = (
+            "—"
+            if name.startswith("audit")
+            else ("yes" if page["p95_ms"] <= s8["target_ms"] else "**no**")
+        )
+        out.append(
+            f"| {name} | {page['p50_ms']} | {page['p95_ms']} | {page['bytes']:,} | {met} |"
+        )
+    return [*out, ""]
+
+
 def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None) -> str:
     env = results["environment"]
     cfg = results["config"]
     out = [
         "# Benchmark results",
         "",
-        f"`ledger bench{' --quick' if cfg['name'] == 'quick' else ''}` on {env['cpu_count']} cores ({env.get('cpu_model', '?')}), "
-        f"PostgreSQL {env.get('postgres', {}).get('server_version', '?')} on 127.0.0.1, Python {env['python']}, "
-        f"grpcio {env.get('grpcio', '?')}; {results['started_at']}, {results['elapsed_s']:.0f} s. "
-        f"Sizes: **{cfg['name']}**. The load generator, the server, PostgreSQL and the baselines share the same "
-        "cores; CPU columns say who used them (100% = one core).",
+        (
+            f"`ledger bench{' --quick' if cfg['name'] == 'quick' else ''}` on {env['cpu_count']} cores ({env.get('cpu_model', '?')}), "
+            f"PostgreSQL {env.get('postgres', {}).get('server_version', '?')} on 127.0.0.1, Python {env['python']}, "
+            f"grpcio {env.get('grpcio', '?')}; {results['started_at']}, {results['elapsed_s']:.0f} s. "
+            f"Sizes: **{cfg['name']}**. The load generator, the server, PostgreSQL and the baselines share the same "
+            "cores; CPU columns say who used them (100% = one core)."
+        ),
         "",
-        "Reproduce: `pip install -e '.[bench]' && ledger bench` (about 10 minutes; "
-        "`--quick` for a CI-sized run; `BENCH_WAIT_QUIET=900` waits for a quiet machine and "
-        "re-runs noisy measurements; `BENCH_PROFILE=1` adds py-spy profiles). No timing is asserted anywhere.",
+        (
+            "Reproduce: `pip install -e '.[bench]' && ledger bench` (about 10 minutes; "
+            "`--quick` for a CI-sized run; `BENCH_WAIT_QUIET=900` waits for a quiet machine and "
+            "re-runs noisy measurements; `BENCH_PROFILE=1` adds py-spy profiles). No timing is asserted anywhere."
+        ),
         "",
         "## Targets",
         "",
@@ -336,21 +398,25 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
             )
         out += [
             "",
-            "A move is one `ListLegalMoves` (page of "
-            f"{(s1 or {}).get('page_size', '?')}) then one `SubmitMove` with a fresh command id; moves/s counts "
-            "`SubmitMove` only. Each client plays its own game of the mixed rulesets to the end, then starts another.",
+            (
+                "A move is one `ListLegalMoves` (page of "
+                f"{(s1 or {}).get('page_size', '?')}) then one `SubmitMove` with a fresh command id; moves/s counts "
+                "`SubmitMove` only. Each client plays its own game of the mixed rulesets to the end, then starts another."
+            ),
             "",
         ]
-        if section is null and section.get("response_bytes"):
-            out += [f"Canned responses (bytes): {section['response_bytes']}.", ""]
+        if section is null and _ok(null) and null.get("response_bytes"):
+            out += [f"Canned responses (bytes): {null['response_bytes']}.", ""]
 
     costs = results.get("rpc_costs")
     if _ok(costs):
         out += [
             "## Server CPU per call",
             "",
-            f"Each read RPC driven alone by {costs['clients']} clients on their own games; "
-            "SubmitMove is derived from scenario 1 (server CPU per move minus one ListLegalMoves).",
+            (
+                f"Each read RPC driven alone by {costs['clients']} clients on their own games; "
+                "SubmitMove is derived from scenario 1 (server CPU per move minus one ListLegalMoves)."
+            ),
             "",
             "| call | calls/s | server CPU | server CPU ms/call |",
             "|---|---|---|---|",
@@ -373,6 +439,26 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
             out.append(
                 f"| null handler, any call ({cfg['headline_clients']} clients) | — | — | "
                 f"{fmt(nhead['server_cpu_ms_per_move'] / 2, 2)} |"
+            )
+        out.append("")
+
+    pages = results.get("legal_move_pages")
+    if _ok(pages):
+        out += [
+            "## ListLegalMoves: a page anywhere in the Thalara hand selection",
+            "",
+            (
+                f"Median client-observed latency of a {pages['page_size']}-move page "
+                f"({pages['repeats']} calls each) at offsets into {pages['total_size']:,} "
+                "legal hands, and of a `sample` of the same size."
+            ),
+            "",
+            "| where | median ms | vs first page |",
+            "|---|---|---|",
+        ]
+        for where, value in pages["median_ms"].items():
+            out.append(
+                f"| {where} | {fmt(value, 2)} | {fmt(pages['ratio_to_first'].get(where), 2)}× |"
             )
         out.append("")
 
@@ -422,11 +508,15 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
     out += ["## Scenario 2: hot game (clients racing with `expected_version`)", ""]
     if _ok(h):
         out += [
-            f"{h['racers']} clients on one game for {h['elapsed_s']:.1f} s ({h['games']} game(s) played through): "
-            f"{fmt(h['accepted_per_s'], 1)} accepted/s, {fmt(h['rejected_per_s'], 1)} rejected/s "
-            f"(accept ratio {fmt(h['accept_ratio'], 2)}); outcomes {h['outcomes']}.",
-            f"Accepted latency p50/p99 {_ms(h['accepted_latency_ms'], 'p50')}/{_ms(h['accepted_latency_ms'], 'p99')} ms; "
-            f"rejected p50/p99 {_ms(h['rejected_latency_ms'], 'p50')}/{_ms(h['rejected_latency_ms'], 'p99')} ms.",
+            (
+                f"{h['racers']} clients on one game for {h['elapsed_s']:.1f} s ({h['games']} game(s) played through): "
+                f"{fmt(h['accepted_per_s'], 1)} accepted/s, {fmt(h['rejected_per_s'], 1)} rejected/s "
+                f"(accept ratio {fmt(h['accept_ratio'], 2)}); outcomes {h['outcomes']}."
+            ),
+            (
+                f"Accepted latency p50/p99 {_ms(h['accepted_latency_ms'], 'p50')}/{_ms(h['accepted_latency_ms'], 'p99')} ms; "
+                f"rejected p50/p99 {_ms(h['rejected_latency_ms'], 'p50')}/{_ms(h['rejected_latency_ms'], 'p99')} ms."
+            ),
             "",
         ]
     else:
@@ -450,8 +540,10 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
             )
         out += [
             "",
-            "Long games are real Thorgal openings followed by real Thorgal events spliced back to back "
-            "(no game runs to 5,000 events); the snapshot case replays a full interval of events on top of the snapshot (worst case).",
+            (
+                "Long games are real Thorgal openings followed by real Thorgal events spliced back to back "
+                "(no game runs to 5,000 events); the snapshot case replays a full interval of events on top of the snapshot (worst case)."
+            ),
             "",
         ]
     else:
@@ -461,8 +553,10 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
     out += ["## Scenario 4: projection catch-up", ""]
     if _ok(s4):
         out += [
-            f"Log pre-filled to {s4['events_after']:,} events ({s4['games_added']:,} complete random games added in "
-            f"{s4['prefill_s']} s); each view reset and timed catching up from position 0.",
+            (
+                f"Log pre-filled to {s4['events_after']:,} events ({s4['games_added']:,} complete random games added in "
+                f"{s4['prefill_s']} s); each view reset and timed catching up from position 0."
+            ),
             "",
             "| view | topics | log positions | seconds | positions/s |",
             "|---|---|---|---|---|",
@@ -478,13 +572,17 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
         if lag and lag.get("count"):
             out += [
                 "",
-                f"Lag during scenario 1 at {cfg['headline_clients']} clients (age of the oldest event the slowest view "
-                f"has not applied, {lag['count']} samples): p50 {fmt(lag['p50'] / 1000, 3)} s, p99 {fmt(lag['p99'] / 1000, 3)} s, "
-                f"max {fmt(lag['max'] / 1000, 3)} s (views run inside `ledger serve`).",
+                (
+                    f"Lag during scenario 1 at {cfg['headline_clients']} clients (age of the oldest event the slowest view "
+                    f"has not applied, {lag['count']} samples): p50 {fmt(lag['p50'] / 1000, 3)} s, p99 {fmt(lag['p99'] / 1000, 3)} s, "
+                    f"max {fmt(lag['max'] / 1000, 3)} s (views run inside `ledger serve`)."
+                ),
             ]
         out.append("")
     else:
         out += _not_run(s4)
+
+    out += dashboard_section(results.get("s8_dashboard"))
 
     out += ["## Scenario 5: live stream latency", ""]
     for key in ("s5_stream_idle", "s5_stream_loaded"):
@@ -508,8 +606,10 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
         )
     out += [
         "",
-        "The event timestamp is taken by the server when the move is decided, just before the commit, so "
-        "timestamp → receipt bounds commit → receipt from above.",
+        (
+            "The event timestamp is taken by the server when the move is decided, just before the commit, so "
+            "timestamp → receipt bounds commit → receipt from above."
+        ),
         "",
     ]
 
@@ -517,9 +617,11 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
     out += ["## Scenario 6: memory", ""]
     if _ok(s6):
         out += [
-            f"{s6['games']:,} open games created over gRPC ({fmt(s6['create_per_s'])} games/s) and each touched with its seat token; "
-            f"server with `LEDGER_CACHE_SIZE` ≥ games so all stay resident. RSS idle {fmt(s6['rss_idle_mib'])} MiB → "
-            f"{fmt(s6['rss_after_mib'])} MiB (peak {fmt(s6['peak_rss_mib'])} MiB), {fmt(s6['kib_per_open_game'], 1)} KiB per open game.",
+            (
+                f"{s6['games']:,} open games created over gRPC ({fmt(s6['create_per_s'])} games/s) and each touched with its seat token; "
+                f"server with `LEDGER_CACHE_SIZE` ≥ games so all stay resident. RSS idle {fmt(s6['rss_idle_mib'])} MiB → "
+                f"{fmt(s6['rss_after_mib'])} MiB (peak {fmt(s6['peak_rss_mib'])} MiB), {fmt(s6['kib_per_open_game'], 1)} KiB per open game."
+            ),
             "",
         ]
     else:
@@ -529,8 +631,10 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
     out += ["## Where a move's time goes (in-process, one thread, no gRPC)", ""]
     if _ok(an):
         out += [
-            f"{an['moves']} moves of the mixed games through `GameLedger` as `SubmitMove` calls it: "
-            f"{fmt(an['moves_per_s_one_thread'])} moves/s on one thread. Nested rows are included in their parents.",
+            (
+                f"{an['moves']} moves of the mixed games through `GameLedger` as `SubmitMove` calls it: "
+                f"{fmt(an['moves_per_s_one_thread'])} moves/s on one thread. Nested rows are included in their parents."
+            ),
             "",
             "| step | calls/move | wall ms/move | CPU ms/move |",
             "|---|---|---|---|",
@@ -547,10 +651,12 @@ def markdown(results: dict[str, Any], charts: list[str], chart_note: str | None)
     out += ["## Server profile under scenario 1", ""]
     if _ok(prof):
         out += [
-            f"py-spy on the server process, {prof['clients']} clients, two separate runs "
-            "from the measured one. *GIL holder only* shows where the one core a Python "
-            "process can use goes; *all non-idle threads* also counts threads blocked "
-            "in the database driver (a wall-clock view).",
+            (
+                f"py-spy on the server process, {prof['clients']} clients, two separate runs "
+                "from the measured one. *GIL holder only* shows where the one core a Python "
+                "process can use goes; *all non-idle threads* also counts threads blocked "
+                "in the database driver (a wall-clock view)."
+            ),
             "",
         ]
         for key in ("gil", "threads"):
@@ -751,7 +857,7 @@ def charts(
         save(fig, "rebuild.png")
 
     streams = [
-        (k, raw.get(k)) for k in ("s5_stream_idle", "s5_stream_loaded") if raw.get(k)
+        (k, raw[k]) for k in ("s5_stream_idle", "s5_stream_loaded") if raw.get(k)
     ]
     if streams:
         fig, ax = plt.subplots(figsize=(7, 4.2))

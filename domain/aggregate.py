@@ -15,15 +15,27 @@ group events back into decisions and re-run them.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
 from domain.chance import SCHEME, HmacRng, seed_commitment
-from domain.core import Command, Event, GameOverError, InvalidCommandError, Model, Outcome, Ruleset, Seat
-from domain.games import find_game
+from domain.core import (
+    Command,
+    Event,
+    GameOverError,
+    InvalidCommandError,
+    Model,
+    Outcome,
+    Ruleset,
+    Seat,
+)
+from domain.games import content_hash, find_ruleset
 from domain.integrity import GENESIS, event_hash
+from domain.signatures import SignedMove, require_signature
+from domain.spectator import SpectatorDelay
 
 CREATED_TYPE = "ledger.GameCreated"
 CONCLUDED_TYPE = "ledger.GameConcluded"
@@ -37,8 +49,28 @@ def command_record(command: Command) -> dict[str, Any]:
     return {"type": type(command).__name__, "fields": command.model_dump(mode="json")}
 
 
+def new_nonce() -> str:
+    """The secret per-record nonce of hash algorithm v2 (see :mod:`domain.integrity`)."""
+    return secrets.token_hex(16)
+
+
 def created_body(fields: dict[str, Any]) -> dict[str, Any]:
-    return {
+    """``GameCreated``'s hashed body.
+
+    ``ruleset_version`` and ``content_hash`` (absent from games created
+    before rules were versioned: those are version 1), ``seat_keys`` only for
+    games whose moves must be signed, ``receipt_key`` (the id of the key that
+    signs this game's receipts) only when the server signs receipts.
+    """
+    optional = {
+        key: list(fields[key]) if key == "seat_keys" else fields[key]
+        for key in ("seat_keys", "receipt_key")
+        if fields.get(key)
+    }
+    body = {
+        **optional,
+        "ruleset_version": fields["ruleset_version"],
+        "content_hash": fields["content_hash"],
         "game_type": fields["game_type"],
         "setup": fields["setup"].model_dump(mode="json"),
         "seat_count": fields["seat_count"],
@@ -48,16 +80,22 @@ def created_body(fields: dict[str, Any]) -> dict[str, Any]:
         "content": fields["content"],
         "player_ids": list(fields["player_ids"]),
     }
+    if fields.get("spectator_delay"):  # only when set: older games hash as before
+        body["spectator_delay"] = dict(fields["spectator_delay"])
+    return body
 
 
 def decided_body(fields: dict[str, Any]) -> dict[str, Any]:
-    return {
+    body = {
         "payload": fields["payload"].model_dump(mode="json"),
         "decision": fields["decision"],
         "actor": fields["actor"],
         "command_id": fields["command_id"],
         "command": fields["command"],
     }
+    if fields.get("signed") is not None:
+        body["signed"] = fields["signed"]
+    return body
 
 
 def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
@@ -80,8 +118,15 @@ class Game(Aggregate):
         entropy: tuple[str, ...]
         content: str
         player_ids: tuple[str, ...]
+        ruleset_version: int
+        content_hash: str
+        seat_keys: tuple[str, ...]
+        receipt_key: str | None
         prev_hash: str
         hash: str
+        nonce: str | None
+        spectator_delay: dict[str, int] | None = None
+        """``{"moves": n}`` or ``{"seconds": s}`` (:mod:`domain.spectator`)."""
 
     class Decided(Aggregate.Event):
         payload: Any
@@ -89,8 +134,10 @@ class Game(Aggregate):
         actor: Any
         command_id: Any
         command: Any
+        signed: Any
         prev_hash: str
         hash: str
+        nonce: str | None
 
         def apply(self, game: Game) -> None:
             game.state = game.ruleset.evolve(game.state, self.payload)
@@ -102,6 +149,7 @@ class Game(Aggregate):
         decision: int
         prev_hash: str
         hash: str
+        nonce: str | None
 
         def apply(self, game: Game) -> None:
             game.outcome = self.outcome
@@ -118,9 +166,18 @@ class Game(Aggregate):
         entropy: tuple[str, ...],
         content: str,
         player_ids: tuple[str, ...],
-        hash: str,  # noqa: A002 - the field's name in the stored record
+        hash: str,
+        ruleset_version: int = 1,
+        content_hash: str = "",
+        seat_keys: tuple[str, ...] = (),
+        receipt_key: str | None = None,
+        spectator_delay: dict[str, int] | None = None,
     ) -> None:
         self.game_type = game_type
+        self.ruleset_version = ruleset_version
+        self.content_hash = content_hash
+        self.seat_keys = tuple(seat_keys)
+        self.receipt_key = receipt_key
         self.setup = setup
         self.seat_count = seat_count
         self.seed_commitment = seed_commitment
@@ -128,8 +185,9 @@ class Game(Aggregate):
         self.entropy = tuple(entropy)
         self.content = content
         self.player_ids = tuple(player_ids)
+        self.spectator_delay = spectator_delay
         self.head_hash = hash
-        self.state = find_game(game_type).initial_state(setup)
+        self.state = self.ruleset.initial_state(setup)
         self.outcome: Outcome | None = None
         self.revealed_seed: str | None = None
 
@@ -137,7 +195,8 @@ class Game(Aggregate):
 
     @property
     def ruleset(self) -> Ruleset[Any]:
-        return find_game(self.game_type)
+        """The rules this game was created under (older games: version 1)."""
+        return find_ruleset(self.game_type, getattr(self, "ruleset_version", 1))
 
     @property
     def is_over(self) -> bool:
@@ -161,6 +220,9 @@ class Game(Aggregate):
         entropy: tuple[str, ...] = (),
         game_id: Any = None,
         player_ids: tuple[str, ...] = (),
+        spectator_delay: SpectatorDelay | None = None,
+        seat_keys: tuple[str, ...] = (),
+        receipt_key: str | None = None,
     ) -> Game:
         """Create a game and record its opening decision (shuffles, first player).
 
@@ -169,8 +231,14 @@ class Game(Aggregate):
         if not isinstance(setup, ruleset.setup_model):
             raise InvalidCommandError(f"setup must be a {ruleset.setup_model.__name__}")
         players = len(ruleset.players_seats(setup))
-        if player_ids and (len(player_ids) != players or len(set(player_ids)) != players or not all(player_ids)):
-            raise InvalidCommandError(f"player_ids must name each of the {players} players once")
+        if player_ids and (
+            len(player_ids) != players
+            or len(set(player_ids)) != players
+            or not all(player_ids)
+        ):
+            raise InvalidCommandError(
+                f"player_ids must name each of the {players} players once"
+            )
         fields: dict[str, Any] = {
             "game_type": ruleset.name,
             "setup": setup,
@@ -180,22 +248,45 @@ class Game(Aggregate):
             "entropy": tuple(entropy),
             "content": ruleset.content_label,
             "player_ids": tuple(player_ids),
+            "spectator_delay": spectator_delay.record() if spectator_delay else None,
+            "ruleset_version": ruleset.version,
+            "content_hash": content_hash(ruleset.name, getattr(setup, "content", None)),
+            "seat_keys": tuple(seat_keys),
+            "receipt_key": receipt_key,
         }
+        if seat_keys and len(seat_keys) != fields["seat_count"]:
+            raise InvalidCommandError(
+                f"seat keys: one per seat ({fields['seat_count']}), got {len(seat_keys)}"
+            )
         timestamp = cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
+        nonce = new_nonce()
         digest = event_hash(
-            game_id=str(game_id), version=1, type_=CREATED_TYPE,
-            timestamp=timestamp.isoformat(), prev_hash=GENESIS, body=created_body(fields),
+            game_id=str(game_id),
+            version=1,
+            type_=CREATED_TYPE,
+            timestamp=timestamp.isoformat(),
+            prev_hash=GENESIS,
+            body=created_body(fields),
+            nonce=nonce,
         )
         game = cls._create(
-            cls.Created, id=game_id, timestamp=timestamp, prev_hash=GENESIS, hash=digest, **fields
+            cls.Created,
+            id=game_id,
+            timestamp=timestamp,
+            prev_hash=GENESIS,
+            hash=digest,
+            nonce=nonce,
+            **fields,
         )
         game._decide_opening(seed)
         return game
 
     def _rng(self, seed: bytes) -> HmacRng:
         if seed_commitment(seed) != self.seed_commitment:
-            raise SeedMismatchError(f"seed does not match the commitment of game {self.id}")
+            raise SeedMismatchError(
+                f"seed does not match the commitment of game {self.id}"
+            )
         return HmacRng.for_decision(seed, str(self.id), self.entropy, self.version)
 
     def _decide_opening(self, seed: bytes) -> None:
@@ -203,24 +294,46 @@ class Game(Aggregate):
         events = self.ruleset.start(self.state, self._rng(seed))
         self._record_decision(decision, events, None, None, None, seed)
 
-    def act(self, command: Command, actor: Seat, seed: bytes, command_id: str | None) -> list[Any]:
+    def act(
+        self,
+        command: Command,
+        actor: Seat,
+        seed: bytes,
+        command_id: str | None,
+        signed: SignedMove | None = None,
+    ) -> list[Any]:
         """Decide ``command`` for ``actor`` and record the resulting events.
 
         Returns the new ledger events (``Decided``/``Concluded``).
 
         :raises GameOverError: when the game has ended.
         :raises RuleError: from the ruleset when the command is not allowed.
+        :raises MissingSignatureError, BadSignatureError: a game with seat
+            keys and a move not signed by the acting seat's key.
         """
         if self.is_over:
             raise GameOverError()
         if not 0 <= actor < self.seat_count:
             raise InvalidCommandError(f"seat {actor} does not exist in this game")
         decision = self.version
+        require_signature(
+            self.seat_keys, str(self.id), actor, command_id, decision, signed
+        )
         events = self.ruleset.decide(self.state, command, actor, self._rng(seed))
         if not events:
-            raise RuntimeError(f"{self.game_type}.decide returned no events for {command!r}")
+            raise RuntimeError(
+                f"{self.game_type}.decide returned no events for {command!r}"
+            )
         before = len(self.pending_events)
-        self._record_decision(decision, events, actor, command_id, command_record(command), seed)
+        self._record_decision(
+            decision,
+            events,
+            actor,
+            command_id,
+            command_record(command),
+            seed,
+            signed.to_record() if signed is not None else None,
+        )
         return self.pending_events[before:]
 
     def _record_decision(
@@ -231,6 +344,7 @@ class Game(Aggregate):
         command_id: str | None,
         command: dict[str, Any] | None,
         seed: bytes,
+        signed: dict[str, Any] | None = None,
     ) -> None:
         for index, payload in enumerate(events):
             self._append(
@@ -242,21 +356,41 @@ class Game(Aggregate):
                 actor=actor,
                 command_id=command_id,
                 command=command if index == 0 else None,
+                signed=signed if index == 0 else None,
             )
         if self.ruleset.is_over(self.state):
             outcome = self.ruleset.outcome(self.state)
             self._append(
-                self.Concluded, CONCLUDED_TYPE, concluded_body,
-                outcome=outcome, seed=seed.hex(), decision=decision,
+                self.Concluded,
+                CONCLUDED_TYPE,
+                concluded_body,
+                outcome=outcome,
+                seed=seed.hex(),
+                decision=decision,
             )
 
-    def _append(self, cls: type, type_: str, body: Any, **fields: Any) -> None:
+    def _append(
+        self, cls: type[Aggregate.Event], type_: str, body: Any, **fields: Any
+    ) -> None:
         timestamp: datetime = cls.create_timestamp()
+        nonce = new_nonce()
         digest = event_hash(
-            game_id=str(self.id), version=self.version + 1, type_=type_,
-            timestamp=timestamp.isoformat(), prev_hash=self.head_hash, body=body(fields),
+            game_id=str(self.id),
+            version=self.version + 1,
+            type_=type_,
+            timestamp=timestamp.isoformat(),
+            prev_hash=self.head_hash,
+            body=body(fields),
+            nonce=nonce,
         )
-        self.trigger_event(cls, timestamp=timestamp, prev_hash=self.head_hash, hash=digest, **fields)
+        self.trigger_event(
+            cls,
+            timestamp=timestamp,
+            prev_hash=self.head_hash,
+            hash=digest,
+            nonce=nonce,
+            **fields,
+        )
 
 
 def record_type(game_type: str, event: Any) -> str:

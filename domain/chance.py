@@ -45,7 +45,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 SCHEME = "hmac-sha256-fy/v1"
 
@@ -73,7 +74,7 @@ def decision_label(version: int) -> str:
 class HmacRng:
     """A deterministic stream of chance for one decision (see module doc)."""
 
-    __slots__ = ("_key", "_label", "_counter", "_buffer")
+    __slots__ = ("_buffer", "_counter", "_key", "_label")
 
     def __init__(self, key: bytes, label: str) -> None:
         self._key = key

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Iterable, Protocol, Sequence, TypeAlias, TypeVar
+from typing import (
+    Any,
+    Generic,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+)
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,8 +66,15 @@ class InvalidCommandError(RuleError):
     """Raised when a command or setup is malformed (wrong shape, unknown card id).
 
     Maps to ``INVALID_ARGUMENT``: the client sent something that could never be
-    legal, whatever the state of the game.
+    legal, whatever the state of the game.  ``violations`` names the offending
+    fields as ``(field path, what is wrong)`` pairs, for ``BadRequest``.
     """
+
+    def __init__(
+        self, message: str = "", *, violations: tuple[tuple[str, str], ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.violations = violations
 
 
 class IllegalCommandError(RuleError):
@@ -236,7 +250,10 @@ def shuffle_outcomes(name: str, order: Sequence[str]) -> tuple[ChanceOutcome, ..
         return ()
     rank = {item: r for r, item in enumerate(sorted(order))}
     dist = f"{name}_shuffle:n={n}"
-    return tuple(ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n) for p, c in enumerate(order))
+    return tuple(
+        ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n)
+        for p, c in enumerate(order)
+    )
 
 
 # --------------------------------------------------------------------- ruleset
@@ -296,7 +313,19 @@ class Ruleset(Generic[S]):
     random_command: Callable[[S, Seat, random.Random], Command | None] | None = None
     """A uniformly-ish random legal command, for bots and property tests where
     ``legal_commands`` is too large to materialise (e.g. choose 7 of 20)."""
+    legal_sequence: Callable[[S, Seat], Sequence[Command]] | None = None
+    """The same commands as ``legal_commands``, in the same order, as a sized,
+    indexable sequence (:mod:`domain.sequences`): for rulesets whose lists are
+    combinatorial, so a pager can seek and a sampler can pick by index."""
+    content_packs: Callable[[], tuple[Any, ...]] | None = None
+    """``content_packs() -> (PackOptions, ...)`` (:mod:`domain.setup_options`):
+    the packs a setup may name and the values content defines for its fields."""
     content_label: str = "sample"
+    version: int = 1
+    """The rules' version: bumped by any change that alters what ``start``,
+    ``decide`` or ``outcome`` produce.  A game records the version it was
+    created under and is replayed and audited with exactly that version, so
+    older versions stay registered (``VERSIONS`` in the game's package)."""
     facts: Callable[[Any, S], GameFacts] | None = None
     """``facts(setup, final_state)``: rounds, first player, per-seat labels."""
     event_facets: Callable[[Event], tuple[EventFacet, ...]] | None = None
@@ -305,7 +334,9 @@ class Ruleset(Generic[S]):
     chance_events: tuple[type[Event], ...] = ()
     """The event types ``chance_outcomes`` can find anything in (empty: any).
     The fairness view reads only these from the log; most events carry no chance."""
-    commands_by_name: dict[str, type[Command]] = field(default_factory=dict, compare=False)
+    commands_by_name: dict[str, type[Command]] = field(
+        default_factory=dict, compare=False
+    )
     events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -321,11 +352,23 @@ class Ruleset(Generic[S]):
             return self.seats_of_players(setup)
         return tuple((s,) for s in range(setup.players))
 
-    def pick_random_command(self, state: S, seat: Seat, rnd: random.Random) -> Command | None:
+    def pick_random_command(
+        self, state: S, seat: Seat, rnd: random.Random
+    ) -> Command | None:
         if self.random_command is not None:
             return self.random_command(state, seat, rnd)
         options = list(self.legal_commands(state, seat))
         return rnd.choice(options) if options else None
+
+    def legal_moves(self, state: S, seat: Seat) -> Sequence[Command]:
+        """Every legal command as a sized, indexable sequence.
+
+        Small lists are simply materialised; combinatorial ones come from
+        ``legal_sequence`` without being built.
+        """
+        if self.legal_sequence is not None:
+            return self.legal_sequence(state, seat)
+        return tuple(self.legal_commands(state, seat))
 
     def replay(self, state: S, events: Iterable[Event]) -> S:
         for event in events:

@@ -6,7 +6,14 @@ Format ``ledger-export/v1``, one JSON object per line:
 2. one ``{"kind": "event", "version", "type", "record"}`` per stored event, where
    ``record`` is exactly the stored record (timestamp, prev_hash, hash, body);
 3. ``{"kind": "seed", "seed": hex or null, "commitment"}``;
-4. ``{"kind": "result", "outcome": {...} or null, "head_hash"}``.
+4. ``{"kind": "result", "outcome": {...} or null, "head_hash"}``;
+5. one ``{"kind": "receipt", ...}`` per receipt the server issued for the game
+   (:class:`domain.receipts.Receipt`), when the exporter has them; the header
+   then carries ``receipt_key``, the server's public key (hex).
+
+Receipts in an export are checked against the header's key; an auditor who
+got the key elsewhere (``GetLedgerKey``) pins it (``ledger verify
+--public-key``), since whoever forged an export could also swap the key.
 
 Why the raw records and not a friendlier shape: the auditor must hash exactly
 what the ledger hashed; with the records, :func:`domain.audit.audit_records`
@@ -18,39 +25,74 @@ they agree with the records.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
-from domain.audit import AuditReport, audit_records
+from domain.audit import AuditReport, MoveDecoder, audit_records
 from domain.integrity import ALG, canonical_json
+from domain.receipts import Receipt, check_receipts
 
 FORMAT = "ledger-export/v1"
 
 
-def export_lines(game_id: str, rows: Sequence[tuple[int, str, bytes]]) -> Iterator[str]:
+def export_lines(
+    game_id: str,
+    rows: Sequence[tuple[int, str, bytes]],
+    receipts: Sequence[Receipt] = (),
+    public_key: bytes | None = None,
+) -> Iterator[str]:
     """The export, line by line (no trailing newlines)."""
     records = [(v, t, json.loads(s)) for v, t, s in rows]
     created = records[0][2]["body"] if records else {}
-    concluded = records[-1][2]["body"] if records and records[-1][1] == "ledger.GameConcluded" else None
+    concluded = (
+        records[-1][2]["body"]
+        if records and records[-1][1] == "ledger.GameConcluded"
+        else None
+    )
     yield _line(
-        kind="header", format=FORMAT, game_id=game_id, game_type=created.get("game_type"),
-        events=len(records), hash_alg=ALG, rng_scheme=created.get("rng_scheme"),
+        kind="header",
+        format=FORMAT,
+        game_id=game_id,
+        game_type=created.get("game_type"),
+        events=len(records),
+        hash_alg=ALG,
+        rng_scheme=created.get("rng_scheme"),
         seed_commitment=created.get("seed_commitment"),
+        **({"receipt_key": public_key.hex()} if public_key is not None else {}),
     )
     for version, type_, record in records:
         yield _line(kind="event", version=version, type=type_, record=record)
-    yield _line(kind="seed", seed=concluded["seed"] if concluded else None,
-                commitment=created.get("seed_commitment"))
-    yield _line(kind="result", outcome=concluded["outcome"] if concluded else None,
-                head_hash=records[-1][2]["hash"] if records else None)
+    yield _line(
+        kind="seed",
+        seed=concluded["seed"] if concluded else None,
+        commitment=created.get("seed_commitment"),
+    )
+    yield _line(
+        kind="result",
+        outcome=concluded["outcome"] if concluded else None,
+        head_hash=records[-1][2]["hash"] if records else None,
+    )
+    for receipt in receipts:
+        yield _line(kind="receipt", **receipt.to_json())
 
 
 def _line(**fields: Any) -> str:
     return canonical_json(fields).decode("utf-8")
 
 
-def verify_lines(lines: Iterable[str]) -> AuditReport:
-    """Verify an export offline; failures name the event (or line) that fails."""
+def verify_lines(
+    lines: Iterable[str],
+    public_key: bytes | None = None,
+    decode_move: MoveDecoder | None = None,
+) -> AuditReport:
+    """Verify an export offline; failures name the event (or line) that fails.
+
+    ``public_key`` pins the server's receipt key (else the header's is used);
+    ``decode_move`` lets the audit check signed moves' bytes (see
+    :func:`domain.audit.audit_records`).
+    """
     header: dict[str, Any] | None = None
+    receipts: list[Receipt] = []
     rows: list[tuple[int, str, bytes]] = []
     extras: dict[str, dict[str, Any]] = {}
     problems: list[tuple[int, str, str]] = []
@@ -62,30 +104,81 @@ def verify_lines(lines: Iterable[str]) -> AuditReport:
             kind = item["kind"]
         except (ValueError, KeyError, TypeError):
             version = len(rows) + 1 if header is not None else 0
-            problems.append((version, "encoding", f"line {number} is not valid JSON (expected event {version})"))
+            problems.append(
+                (
+                    version,
+                    "encoding",
+                    f"line {number} is not valid JSON (expected event {version})",
+                )
+            )
             if header is not None:
                 rows.append((version, "?", b"{}"))
             continue
         if kind == "header":
             header = item
+        elif kind == "receipt":
+            try:
+                receipts.append(Receipt.from_json(item))
+            except ValueError as exc:
+                problems.append(
+                    (int(item.get("version") or 0), "receipt (export)", str(exc))
+                )
         elif kind == "event":
-            rows.append((item.get("version", -1), item.get("type", "?"), canonical_json(item.get("record"))))
+            rows.append(
+                (
+                    item.get("version", -1),
+                    item.get("type", "?"),
+                    canonical_json(item.get("record")),
+                )
+            )
         else:
             extras[kind] = item
     game_id = (header or {}).get("game_id", "?")
-    report = audit_records(game_id, rows) if rows else AuditReport(game_id=game_id)
+    report = (
+        audit_records(game_id, rows, decode_move=decode_move)
+        if rows
+        else AuditReport(game_id=game_id)
+    )
     for version, check, detail in problems:
         report.fail(version, check, detail)
     if header is None or header.get("format") != FORMAT:
         report.fail(0, "format", f"missing or unknown header (expected {FORMAT})")
     elif header.get("events") != len(rows):
-        report.fail(len(rows), "format", f"header says {header.get('events')} events, found {len(rows)}")
+        report.fail(
+            len(rows),
+            "format",
+            f"header says {header.get('events')} events, found {len(rows)}",
+        )
     _check_trailer(rows, extras, report)
+    _check_receipts(game_id, rows, receipts, header or {}, public_key, report)
     report.failures.sort(key=lambda f: f.version)
     return report
 
 
-def _check_trailer(rows: list[tuple[int, str, bytes]], extras: dict[str, Any], report: AuditReport) -> None:
+def _check_receipts(
+    game_id: str,
+    rows: list[tuple[int, str, bytes]],
+    receipts: list[Receipt],
+    header: dict[str, Any],
+    pinned: bytes | None,
+    report: AuditReport,
+) -> None:
+    if not receipts:
+        return
+    try:
+        key = pinned or bytes.fromhex(header.get("receipt_key") or "")
+    except ValueError:
+        key = b""
+    if pinned is not None and header.get("receipt_key") not in (None, pinned.hex()):
+        report.fail(0, "receipt (export)", "the export names another receipt key")
+    for problem in check_receipts(game_id, rows, receipts, key, origin="export"):
+        report.fail(problem.version, problem.check, problem.detail)
+    report.receipts_verified += len(receipts)
+
+
+def _check_trailer(
+    rows: list[tuple[int, str, bytes]], extras: dict[str, Any], report: AuditReport
+) -> None:
     if not rows or rows[-1][1] != "ledger.GameConcluded":
         return
     try:
@@ -93,6 +186,12 @@ def _check_trailer(rows: list[tuple[int, str, bytes]], extras: dict[str, Any], r
     except (ValueError, KeyError):
         return
     if extras.get("seed", {}).get("seed") != body.get("seed"):
-        report.fail(rows[-1][0], "seed", "the seed line differs from the concluding event")
+        report.fail(
+            rows[-1][0], "seed", "the seed line differs from the concluding event"
+        )
     if extras.get("result", {}).get("outcome") != body.get("outcome"):
-        report.fail(rows[-1][0], "conclusion", "the result line differs from the concluding event")
+        report.fail(
+            rows[-1][0],
+            "conclusion",
+            "the result line differs from the concluding event",
+        )

@@ -14,6 +14,15 @@ JSON (sorted keys, no insignificant whitespace, non-ASCII kept) of::
 where ``body`` is everything else the event stores.  The first event's
 ``prev_hash`` is 64 zeros.  A new algorithm gets a new ``alg`` string and the
 stored record says which one it used.
+
+Algorithm ``sha256-canonical-json/v2`` (every record written since receipts)
+adds ``"nonce": hex`` (16 random bytes, stored in the record) to the hashed
+document.  Why: a head hash now leaves the server while a game runs (in the
+signed receipts a player keeps), and without a secret nonce a player could
+brute-force a small hidden part of the record (one face-down card) by
+hashing each candidate.  The timestamp is inside the hashed document in both
+versions, so a back-dated timestamp changes the event's hash and every hash
+after it, which breaks every receipt issued for a later version.
 """
 
 from __future__ import annotations
@@ -22,7 +31,9 @@ import hashlib
 import json
 from typing import Any
 
-ALG = "sha256-canonical-json/v1"
+ALG_V1 = "sha256-canonical-json/v1"
+ALG = "sha256-canonical-json/v2"
+ALGORITHMS = (ALG_V1, ALG)
 GENESIS = "0" * 64
 
 
@@ -33,20 +44,34 @@ def canonical_json(value: Any) -> bytes:
     b'{"a":[1,"\\xc3\\xa9"],"b":1}'
     """
     return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        value,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
     ).encode("utf-8")
 
 
 def event_hash(
-    *, game_id: str, version: int, type_: str, timestamp: str, prev_hash: str, body: Any,
+    *,
+    game_id: str,
+    version: int,
+    type_: str,
+    timestamp: str,
+    prev_hash: str,
+    body: Any,
     alg: str = ALG,
+    nonce: str | None = None,
 ) -> str:
     """The chain hash of one event (see module docstring).
 
-    :raises ValueError: for an algorithm this code does not know.
+    :raises ValueError: for an algorithm this code does not know, or a v2
+        record without its nonce.
     """
-    if alg != ALG:
+    if alg not in ALGORITHMS:
         raise ValueError(f"unknown hash algorithm {alg!r}")
+    if (alg == ALG) != (nonce is not None):
+        raise ValueError(f"{alg} records {'need' if alg == ALG else 'have no'} nonce")
     doc = {
         "alg": alg,
         "game_id": game_id,
@@ -56,4 +81,6 @@ def event_hash(
         "prev_hash": prev_hash,
         "body": body,
     }
+    if nonce is not None:
+        doc["nonce"] = nonce
     return hashlib.sha256(canonical_json(doc)).hexdigest()

@@ -22,29 +22,29 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from domain.aggregate import decided_body, record_type
 from domain.chance import HmacRng
-from domain.core import Command, Event, Ruleset, Seat, State
+from domain.core import Command, Event, Ruleset, S, Seat
 from domain.integrity import canonical_json
 
 SIM_GAME_ID = "simulation"
 
 
 @dataclass
-class Playthrough:
+class Playthrough(Generic[S]):
     """Everything a property test wants to check after a random game."""
 
-    ruleset: Ruleset[Any]
+    ruleset: Ruleset[S]
     setup: Any
-    state: State
+    state: S
     events: list[Event] = field(default_factory=list)
     decisions: list[tuple[Seat | None, Command | None, tuple[Event, ...]]] = field(
         default_factory=list
     )
-    states: list[State] = field(default_factory=list)
-    _replayed: tuple[tuple[Any, ...], State] | None = field(
+    states: list[S] = field(default_factory=list)
+    _replayed: tuple[tuple[Any, ...], S] | None = field(
         default=None, repr=False, compare=False
     )
 
@@ -70,7 +70,7 @@ class Playthrough:
         dumped = json.loads(canonical_json(self.setup.model_dump(mode="json")))
         return self.ruleset.setup_model.model_validate(dumped)
 
-    def replayed(self) -> State:
+    def replayed(self) -> S:
         """The state rebuilt from :meth:`stored_records`, never from the live objects.
 
         Cached while the setup and the list of event objects stay the same
@@ -78,17 +78,29 @@ class Playthrough:
         """
         key = (self.setup, *self.events)  # held, so compared by identity safely
         cached = self._replayed
-        if cached is None or len(cached[0]) != len(key) or any(
-            a is not b for a, b in zip(cached[0], key)
+        if (
+            cached is None
+            or len(cached[0]) != len(key)
+            or any(a is not b for a, b in zip(cached[0], key))
         ):
-            events = [decode_event(self.ruleset, t, data) for t, data in self.stored_records()]
-            state = self.ruleset.replay(self.ruleset.initial_state(self.stored_setup()), events)
+            events = [
+                decode_event(self.ruleset, t, data) for t, data in self.stored_records()
+            ]
+            state = self.ruleset.replay(
+                self.ruleset.initial_state(self.stored_setup()), events
+            )
             cached = self._replayed = (key, state)
         return cached[1]
 
 
 def _body(event: Event) -> dict[str, Any]:
-    fields = {"payload": event, "decision": 0, "actor": None, "command_id": None, "command": None}
+    fields = {
+        "payload": event,
+        "decision": 0,
+        "actor": None,
+        "command_id": None,
+        "command": None,
+    }
     return decided_body(fields)
 
 
@@ -107,7 +119,7 @@ def rng_for(seed: bytes, version: int, entropy: tuple[str, ...] = ()) -> HmacRng
     return HmacRng.for_decision(seed, SIM_GAME_ID, entropy, version)
 
 
-def begin(ruleset: Ruleset[Any], setup: Any, seed: bytes) -> Playthrough:
+def begin(ruleset: Ruleset[S], setup: Any, seed: bytes) -> Playthrough[S]:
     """Set the table and record the opening decision."""
     state = ruleset.initial_state(setup)
     play = Playthrough(ruleset=ruleset, setup=setup, state=state)
@@ -117,7 +129,10 @@ def begin(ruleset: Ruleset[Any], setup: Any, seed: bytes) -> Playthrough:
 
 
 def apply(
-    play: Playthrough, seat: Seat | None, command: Command | None, events: tuple[Event, ...]
+    play: Playthrough[Any],
+    seat: Seat | None,
+    command: Command | None,
+    events: tuple[Event, ...],
 ) -> None:
     for event in events:
         play.state = play.ruleset.evolve(play.state, event)
@@ -126,7 +141,7 @@ def apply(
     play.decisions.append((seat, command, events))
 
 
-def step(play: Playthrough, seed: bytes, rnd: random.Random) -> bool:
+def step(play: Playthrough[Any], seed: bytes, rnd: random.Random) -> bool:
     """Make one random legal decision; ``False`` when nobody can act."""
     ruleset = play.ruleset
     if ruleset.is_over(play.state):
@@ -138,14 +153,18 @@ def step(play: Playthrough, seed: bytes, rnd: random.Random) -> bool:
     command = ruleset.pick_random_command(play.state, seat, rnd)
     if command is None:
         raise AssertionError(f"seat {seat} must act but has no legal command")
-    events = tuple(ruleset.decide(play.state, command, seat, rng_for(seed, play.version)))
+    events = tuple(
+        ruleset.decide(play.state, command, seat, rng_for(seed, play.version))
+    )
+    if not events:
+        raise AssertionError(f"seat {seat}'s legal {command!r} recorded no event")
     apply(play, seat, command, events)
     return True
 
 
 def play_random_game(
-    ruleset: Ruleset[Any], setup: Any, seed: int | bytes, max_decisions: int = 20_000
-) -> Playthrough:
+    ruleset: Ruleset[S], setup: Any, seed: int | bytes, max_decisions: int = 20_000
+) -> Playthrough[S]:
     """Play random legal moves until the game ends.
 
     :raises AssertionError: if the game does not end within ``max_decisions``
@@ -158,5 +177,7 @@ def play_random_game(
         if not step(play, seed_bytes, rnd):
             break
     if not ruleset.is_over(play.state):
-        raise AssertionError(f"{ruleset.name} did not end within {max_decisions} decisions")
+        raise AssertionError(
+            f"{ruleset.name} did not end within {max_decisions} decisions"
+        )
     return play

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 from uuid import UUID
 
 

@@ -4,10 +4,19 @@ Why counts only: the rulesets' ``chance_outcomes`` hooks turn every recorded
 die roll and shuffle into ``(distribution, value, outcomes)`` draws that are
 uniform if the chance source is fair; the view only has to count them per game
 type, and the query turns counts into a chi-square goodness-of-fit test.
-``topics`` lists the event types the rulesets declare as carrying chance
-(``chance_events``), so the runner's SQL filter skips every other event.  Adding the hook to a game whose
-events are already in the log needs a rebuild (bump ``schema_version``;
-schema 2 added Thorgal's dice and shuffles).
+Why a game counts only once it has concluded: a chance outcome of a running
+game may be hidden from some player (the order of a deck still being drawn,
+a die rolled behind a screen), and counts that move with every shuffle let
+anyone who diffs them read the shuffle (issue 10: the Thalara Artifact stack,
+the Vaalbara Land deck and every Thorgal deck came out exactly).  So the view
+subscribes only to ``ledger.GameConcluded`` and, for the games a batch
+concludes, reads their chance events (the types the rulesets declare in
+``chance_events``) from the log by primary key, inside the runner's
+transaction, like the stats view does; at that point the seed is revealed and
+every outcome is public.  A game that never concludes is never counted.
+Adding the hook to a game whose events are already in the log needs a
+rebuild (bump ``schema_version``; schema 2 added Thorgal's dice and shuffles,
+schema 3 counts concluded games only).
 
 Two kinds of distributions:
 
@@ -29,10 +38,12 @@ dependency; the unit tests compare it with ``scipy.stats.chi2.sf``.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from domain.games import all_games, find_game
 from projections.base import LogEvent, View
@@ -42,7 +53,8 @@ SHUFFLE = re.compile(r"_shuffle:n=(\d+)$")
 
 class FairnessView(View):
     name = "fairness"
-    schema_version = 2
+    schema_version = 3
+    topics = ("ledger.GameConcluded",)
     tables = ("fairness_counts",)
     ddl = """
     CREATE TABLE IF NOT EXISTS fairness_counts (
@@ -51,25 +63,41 @@ class FairnessView(View):
     );
     """
 
-    def __init__(self) -> None:
-        self.topics = tuple(
+    def __init__(self, events_table: str = "ledger_events") -> None:
+        self.events_table = events_table
+        self.chance_topics = sorted(
             f"{game.name}.{cls.__name__}"
             for game in all_games()
             if game.chance_outcomes
             for cls in (game.chance_events or game.event_types)
         )
+        """Stored type names that can carry chance: only these rows are read."""
 
     def apply(self, curs: Any, events: Sequence[LogEvent]) -> None:
+        concluded = [e.game_id for e in events]
+        if not concluded:
+            return
+        curs.execute(
+            f"SELECT topic, state FROM {self.events_table}"
+            " WHERE originator_id = ANY(%s) AND topic = ANY(%s)",
+            (concluded, self.chance_topics),
+        )
         counts: Counter[tuple[str, str, int, int]] = Counter()
         rulesets: dict[str, Any] = {}
-        for event in events:
-            game_type, _, name = event.type.partition(".")
-            ruleset = rulesets.get(game_type) or rulesets.setdefault(game_type, find_game(game_type))
+        for row in curs.fetchall():
+            game_type, _, name = row["topic"].partition(".")
+            ruleset = rulesets.get(game_type) or rulesets.setdefault(
+                game_type, find_game(game_type)
+            )
             if ruleset.chance_outcomes is None or name not in ruleset.events_by_name:
                 continue
-            payload = ruleset.events_by_name[name].model_validate(event.body["payload"])
+            payload = ruleset.events_by_name[name].model_validate(
+                json.loads(row["state"])["body"]["payload"]
+            )
             for draw in ruleset.chance_outcomes(payload):
-                counts[(ruleset.name, draw.distribution, draw.outcomes, draw.value)] += 1
+                counts[
+                    (ruleset.name, draw.distribution, draw.outcomes, draw.value)
+                ] += 1
         if counts:  # one statement per batch: unnest the aggregated columns
             rows = sorted(counts.items())
             curs.execute(
@@ -147,11 +175,19 @@ def chi_square_test(distribution: str, observed: Sequence[int]) -> dict[str, Any
     else:
         kind, statistic, dof = "draw", pearson, outcomes - 1
     p_value = chi2_sf(statistic, dof) if total and dof > 0 else 1.0
-    return {"total": total, "expected": expected, "statistic": statistic, "dof": dof, "p_value": p_value,
-            "kind": kind}
+    return {
+        "total": total,
+        "expected": expected,
+        "statistic": statistic,
+        "dof": dof,
+        "p_value": p_value,
+        "kind": kind,
+    }
 
 
-def fairness(curs: Any, game_type: str, distribution: str | None = None) -> list[dict[str, Any]]:
+def fairness(
+    curs: Any, game_type: str, distribution: str | None = None
+) -> list[dict[str, Any]]:
     """Per distribution of ``game_type``: ``[{distribution, outcomes, observed
     (a count per value, 0..outcomes-1), total, expected (per value), statistic,
     dof, p_value, kind ("draw"|"shuffle")}]``, ordered by distribution name."""
@@ -162,11 +198,15 @@ def fairness(curs: Any, game_type: str, distribution: str | None = None) -> list
     )
     tables: dict[tuple[str, int], list[int]] = {}
     for r in curs.fetchall():
-        counts = tables.setdefault((r["distribution"], r["outcomes"]), [0] * r["outcomes"])
+        counts = tables.setdefault(
+            (r["distribution"], r["outcomes"]), [0] * r["outcomes"]
+        )
         if 0 <= r["value"] < r["outcomes"]:
             counts[r["value"]] += r["count"]
-    return [{"distribution": d, "outcomes": k, "observed": obs, **chi_square_test(d, obs)}
-            for (d, k), obs in tables.items()]
+    return [
+        {"distribution": d, "outcomes": k, "observed": obs, **chi_square_test(d, obs)}
+        for (d, k), obs in tables.items()
+    ]
 
 
 def first_player_fairness(curs: Any, game_type: str) -> list[dict[str, Any]]:
@@ -187,5 +227,12 @@ def first_player_fairness(curs: Any, game_type: str) -> list[dict[str, Any]]:
     out = []
     for players, obs in tables.items():
         name = f"first_player:players={players}"
-        out.append({"distribution": name, "outcomes": players, "observed": obs, **chi_square_test(name, obs)})
+        out.append(
+            {
+                "distribution": name,
+                "outcomes": players,
+                "observed": obs,
+                **chi_square_test(name, obs),
+            }
+        )
     return out

@@ -11,7 +11,8 @@ Every history row points to the game and the event that caused it.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -63,13 +64,22 @@ class RatingsView(View):
                 body = event.body
                 if body.get("player_ids"):
                     ruleset = find_game(body["game_type"])
-                    groups = ruleset.players_seats(ruleset.setup_model.model_validate(body["setup"]))
+                    groups = ruleset.players_seats(
+                        ruleset.setup_model.model_validate(body["setup"])
+                    )
                     curs.execute(
                         "INSERT INTO ratings_games VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                        (event.game_id, body["game_type"], body["player_ids"], _json([list(g) for g in groups])),
+                        (
+                            event.game_id,
+                            body["game_type"],
+                            body["player_ids"],
+                            _json([list(g) for g in groups]),
+                        ),
                     )
             else:
-                curs.execute("SELECT * FROM ratings_games WHERE game_id = %s", (event.game_id,))
+                curs.execute(
+                    "SELECT * FROM ratings_games WHERE game_id = %s", (event.game_id,)
+                )
                 game = curs.fetchone()
                 if game is not None:
                     history.extend(self._rate(curs, ratings, game, event))
@@ -77,40 +87,77 @@ class RatingsView(View):
             "INSERT INTO ratings_current (game_type, player_id, mu, sigma, ordinal, games)"
             " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (game_type, player_id) DO UPDATE SET"
             " mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal, games = EXCLUDED.games",
-            [(gt, pid, mu, sigma, mu - 3 * sigma, n) for (gt, pid), (mu, sigma, n) in ratings.items()],
+            [
+                (gt, pid, mu, sigma, mu - 3 * sigma, n)
+                for (gt, pid), (mu, sigma, n) in ratings.items()
+            ],
         )
-        curs.executemany("INSERT INTO ratings_history VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)", history)
+        curs.executemany(
+            "INSERT INTO ratings_history VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            history,
+        )
 
-    def _current(self, curs: Any, cache: dict, game_type: str, player_id: str) -> tuple[float, float, int]:
+    def _current(
+        self, curs: Any, cache: dict, game_type: str, player_id: str
+    ) -> tuple[float, float, int]:
         key = (game_type, player_id)
         if key not in cache:
             curs.execute(
-                "SELECT mu, sigma, games FROM ratings_current WHERE game_type = %s AND player_id = %s", key
+                "SELECT mu, sigma, games FROM ratings_current WHERE game_type = %s AND player_id = %s",
+                key,
             )
             row = curs.fetchone()
             default = MODEL.rating()
-            cache[key] = (row["mu"], row["sigma"], row["games"]) if row else (default.mu, default.sigma, 0)
+            cache[key] = (
+                (row["mu"], row["sigma"], row["games"])
+                if row
+                else (default.mu, default.sigma, 0)
+            )
         return cache[key]
 
-    def _rate(self, curs: Any, cache: dict, game: dict, event: LogEvent) -> list[tuple[Any, ...]]:
+    def _rate(
+        self, curs: Any, cache: dict, game: dict, event: LogEvent
+    ) -> list[tuple[Any, ...]]:
         outcome = event.body["outcome"]
         game_type, players = game["game_type"], list(game["player_ids"])
         if outcome["termination"] in COOPERATIVE:
             entrants = [players, [scenario_id(game_type)]]
-            ranks = [1, 2] if outcome["termination"] == "team_won" else [2, 1]
+            ranks: list[float] = (
+                [1, 2] if outcome["termination"] == "team_won" else [2, 1]
+            )
         else:
             entrants = [[p] for p in players]
-            ranks = player_ranks(outcome, game["seat_groups"])
-        before = {p: self._current(curs, cache, game_type, p) for team in entrants for p in team}
-        teams = [[MODEL.create_rating([before[p][0], before[p][1]], name=p) for p in team] for team in entrants]
+            ranks = list(player_ranks(outcome, game["seat_groups"]))
+        before = {
+            p: self._current(curs, cache, game_type, p)
+            for team in entrants
+            for p in team
+        }
+        teams = [
+            [MODEL.create_rating([before[p][0], before[p][1]], name=p) for p in team]
+            for team in entrants
+        ]
         rated = MODEL.rate(teams, ranks=ranks)
         rows = []
         for team, new_team, rank in zip(entrants, rated, ranks):
             for player, new in zip(team, new_team):
                 mu0, sigma0, n = before[player]
                 cache[(game_type, player)] = (new.mu, new.sigma, n + 1)
-                rows.append((event.position, game_type, player, event.game_id, event.version, rank,
-                             mu0, sigma0, new.mu, new.sigma, new.mu - 3 * new.sigma))
+                rows.append(
+                    (
+                        event.position,
+                        game_type,
+                        player,
+                        event.game_id,
+                        event.version,
+                        rank,
+                        mu0,
+                        sigma0,
+                        new.mu,
+                        new.sigma,
+                        new.mu - 3 * new.sigma,
+                    )
+                )
         return rows
 
 
@@ -120,7 +167,9 @@ def _json(value: Any) -> Any:
     return Jsonb(value)
 
 
-def leaderboard(curs: Any, game_type: str, limit: int, offset: int) -> list[dict[str, Any]]:
+def leaderboard(
+    curs: Any, game_type: str, limit: int, offset: int
+) -> list[dict[str, Any]]:
     curs.execute(
         "SELECT player_id, mu, sigma, ordinal, games FROM ratings_current WHERE game_type = %s"
         " AND player_id NOT LIKE 'scenario:%%' ORDER BY ordinal DESC, player_id LIMIT %s OFFSET %s",
@@ -129,7 +178,9 @@ def leaderboard(curs: Any, game_type: str, limit: int, offset: int) -> list[dict
     return list(curs.fetchall())
 
 
-def history(curs: Any, game_type: str, player_id: str, limit: int, offset: int) -> list[dict[str, Any]]:
+def history(
+    curs: Any, game_type: str, player_id: str, limit: int, offset: int
+) -> list[dict[str, Any]]:
     curs.execute(
         "SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s ORDER BY position LIMIT %s OFFSET %s",
         (game_type, player_id, limit, offset),

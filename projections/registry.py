@@ -23,10 +23,15 @@ def view(name: str) -> View:
 
 
 def runners(
-    datastore: Any, names: list[str] | None = None, batch_size: int = 500, create_tables: bool = True
+    datastore: Any,
+    names: list[str] | None = None,
+    batch_size: int = 500,
+    create_tables: bool = True,
 ) -> list[ViewRunner]:
     """One runner per view; ``create_tables=False`` (``LEDGER_CREATE_TABLES``) makes them do no DDL."""
     return [
-        ViewRunner(datastore, view(n), batch_size=batch_size, create_tables=create_tables)
+        ViewRunner(
+            datastore, view(n), batch_size=batch_size, create_tables=create_tables
+        )
         for n in (names or list(VIEWS))
     ]

@@ -17,11 +17,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import psycopg
-from eventsourcing.persistence import ProgrammingError
+from eventsourcing.persistence import InterfaceError, OperationalError, ProgrammingError
 from prometheus_client import Gauge
 
 from projections.base import LogEvent, View
@@ -37,8 +38,14 @@ CREATE TABLE IF NOT EXISTS projection_tracking (
 );
 """
 
-LAG = Gauge("ledger_projection_lag_events", "Events in the log not yet applied by the view", ["view"])
-POSITION = Gauge("ledger_projection_position", "Last log position applied by the view", ["view"])
+LAG = Gauge(
+    "ledger_projection_lag_events",
+    "Events in the log not yet applied by the view",
+    ["view"],
+)
+POSITION = Gauge(
+    "ledger_projection_position", "Last log position applied by the view", ["view"]
+)
 
 
 class SetupRequiredError(RuntimeError):
@@ -61,8 +68,14 @@ class ViewStatus:
 class ViewRunner:
     """Applies the log to one view."""
 
-    def __init__(self, datastore: Any, view: View, events_table: str = "ledger_events", batch_size: int = 500,
-                 create_tables: bool = True):
+    def __init__(
+        self,
+        datastore: Any,
+        view: View,
+        events_table: str = "ledger_events",
+        batch_size: int = 500,
+        create_tables: bool = True,
+    ):
         self.datastore = datastore
         self.view = view
         self.events_table = events_table
@@ -85,7 +98,10 @@ class ViewRunner:
             curs.execute("SELECT pg_advisory_xact_lock(7302)")
             curs.execute(TRACKING_DDL)
             self.view.create(curs)
-            curs.execute("SELECT schema_version FROM projection_tracking WHERE view = %s", (self.view.name,))
+            curs.execute(
+                "SELECT schema_version FROM projection_tracking WHERE view = %s",
+                (self.view.name,),
+            )
             row = curs.fetchone()
             if row is None:
                 curs.execute(
@@ -103,14 +119,24 @@ class ViewRunner:
     def _check_ready(self) -> None:
         try:
             with self.datastore.transaction(commit=False) as curs:
-                curs.execute("SELECT schema_version FROM projection_tracking WHERE view = %s", (self.view.name,))
+                curs.execute(
+                    "SELECT schema_version FROM projection_tracking WHERE view = %s",
+                    (self.view.name,),
+                )
                 row = curs.fetchone()
-        except (psycopg.ProgrammingError, ProgrammingError) as exc:  # no table or no grant
+        except (
+            psycopg.ProgrammingError,
+            ProgrammingError,
+        ) as exc:  # no table or no grant
             raise SetupRequiredError(
                 f"view {self.view.name}: {exc}; run `ledger db setup`"
             ) from None
         if row is None or row["schema_version"] != self.view.schema_version:
-            found = "no tracking row" if row is None else f"schema version {row['schema_version']}"
+            found = (
+                "no tracking row"
+                if row is None
+                else f"schema version {row['schema_version']}"
+            )
             raise SetupRequiredError(
                 f"view {self.view.name} needs schema version {self.view.schema_version}, the database has "
                 f"{found}; run `ledger db setup` as the owner (it creates and rebuilds views)"
@@ -119,9 +145,14 @@ class ViewRunner:
     def step(self, before_commit: Callable[[], None] | None = None) -> int:
         """Apply one batch; returns how many log positions it advanced."""
         with self.datastore.transaction(commit=True) as curs:
-            curs.execute("SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE", (self.view.name,))
+            curs.execute(
+                "SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE",
+                (self.view.name,),
+            )
             position = curs.fetchone()["position"]
-            curs.execute(f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}")
+            curs.execute(
+                f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
+            )
             head = curs.fetchone()["head"]
             params: list[Any] = [position, head]
             sql = (
@@ -136,7 +167,13 @@ class ViewRunner:
             curs.execute(sql, params)
             rows = curs.fetchall()
             events = [
-                LogEvent(r["notification_id"], r["originator_id"], r["originator_version"], r["topic"], bytes(r["state"]))
+                LogEvent(
+                    r["notification_id"],
+                    r["originator_id"],
+                    r["originator_version"],
+                    r["topic"],
+                    bytes(r["state"]),
+                )
                 for r in rows
             ]
             if events:
@@ -168,26 +205,61 @@ class ViewRunner:
 
     def status(self) -> ViewStatus:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute("SELECT position FROM projection_tracking WHERE view = %s", (self.view.name,))
+            curs.execute(
+                "SELECT position FROM projection_tracking WHERE view = %s",
+                (self.view.name,),
+            )
             row = curs.fetchone()
-            curs.execute(f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}")
+            curs.execute(
+                f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
+            )
             head = curs.fetchone()["head"]
         return ViewStatus(self.view.name, row["position"] if row else 0, head)
 
     def reset(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
-            curs.execute("SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE", (self.view.name,))
+            curs.execute(
+                "SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE",
+                (self.view.name,),
+            )
             self.view.reset(curs)
-            curs.execute("UPDATE projection_tracking SET position = 0 WHERE view = %s", (self.view.name,))
+            curs.execute(
+                "UPDATE projection_tracking SET position = 0 WHERE view = %s",
+                (self.view.name,),
+            )
+
+
+LEADER_LOCK_CLASS = 7303
+"""First key of the session advisory lock ``(7303, hashtext(view))`` a view's
+active runner holds when ``Projector(exclusive=True)`` (``ledger project``)."""
 
 
 class Projector:
-    """Runs every view in one background thread, woken by the log's NOTIFY."""
+    """Runs every view in one background thread, woken by the log's NOTIFY.
 
-    def __init__(self, runners: Sequence[ViewRunner], listen_url: str | None, channel: str = "ledger_events"):
+    ``exclusive=True`` (what ``ledger project`` uses): a view is stepped only
+    while this process holds its session advisory lock on a connection of its
+    own, so among several workers exactly one runs each view and the others
+    stand by, taking over within a second of the holder's connection closing
+    (a crash or ``kill -9`` closes it).  Correctness does not depend on it:
+    the tracking row's ``FOR UPDATE`` already makes batches exactly-once; the
+    lock keeps standbys from queueing on that row.
+    """
+
+    def __init__(
+        self,
+        runners: Sequence[ViewRunner],
+        listen_url: str | None,
+        channel: str = "ledger_events",
+        exclusive: bool = False,
+    ):
         self.runners = list(runners)
         self._listen_url = listen_url
         self._channel = channel
+        self._exclusive = exclusive and listen_url is not None
+        self._leader: psycopg.Connection[Any] | None = None
+        self._held: set[str] = set()
+        self._tried = 0.0
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -195,9 +267,15 @@ class Projector:
     def start(self) -> None:
         for runner in self.runners:
             runner.ensure_tables()
-        self._threads = [threading.Thread(target=self._loop, name="projector", daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._loop, name="projector", daemon=True)
+        ]
         if self._listen_url:
-            self._threads.append(threading.Thread(target=self._listen, name="projector-listen", daemon=True))
+            self._threads.append(
+                threading.Thread(
+                    target=self._listen, name="projector-listen", daemon=True
+                )
+            )
         for thread in self._threads:
             thread.start()
 
@@ -206,24 +284,71 @@ class Projector:
         self._wake.set()
         for thread in self._threads:
             thread.join(5)
+        if self._leader is not None:
+            self._leader.close()
+
+    def active(self) -> set[str]:
+        """The views this process runs now (every view unless ``exclusive``)."""
+        if not self._exclusive:
+            return {r.view.name for r in self.runners}
+        if time.monotonic() - self._tried < 1.0:
+            return self._held
+        self._tried = time.monotonic()
+        try:
+            if self._leader is None or self._leader.closed:
+                self._held = set()
+                self._leader = psycopg.connect(self._listen_url or "", autocommit=True)
+            for runner in self.runners:
+                name = runner.view.name
+                if name not in self._held:
+                    row = self._leader.execute(
+                        "SELECT pg_try_advisory_lock(%s, hashtext(%s))",
+                        (LEADER_LOCK_CLASS, name),
+                    ).fetchone()
+                    if row and row[0]:
+                        log.info("view %s: this worker is now the active runner", name)
+                        self._held.add(name)
+            self._leader.execute("SELECT 1")  # a lost session means lost locks
+        except psycopg.Error as exc:
+            log.warning("views wait for their advisory locks: %s", exc)
+            self._held = set()
+            if self._leader is not None:
+                self._leader.close()
+            self._leader = None
+        return self._held
 
     def _loop(self) -> None:
         while not self._stop.is_set():
             self._wake.clear()
             busy = False
+            active = self.active()
             for runner in self.runners:
+                if runner.view.name not in active:
+                    continue
                 try:
                     busy = runner.step() > 0 or busy
-                except Exception:  # noqa: BLE001 - keep the other views alive
+                except (
+                    OperationalError,
+                    InterfaceError,
+                    psycopg.OperationalError,
+                ) as exc:
+                    # the database is down or restarting: one line, not a traceback a second
+                    log.warning(
+                        "view %s waits for the database: %s", runner.view.name, exc
+                    )
+                    time.sleep(1)
+                except Exception:
                     log.exception("view %s failed a batch; retrying", runner.view.name)
                     time.sleep(1)
             if not busy:
                 self._wake.wait(1.0)
 
     def _listen(self) -> None:
+        url = self._listen_url
+        assert url is not None, "started only with a listen URL"
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self._listen_url, autocommit=True) as conn:
+                with psycopg.connect(url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {self._channel}")
                     while not self._stop.is_set():
                         for _ in conn.notifies(timeout=1.0):
@@ -233,7 +358,9 @@ class Projector:
                 self._stop.wait(1.0)
 
 
-def wait_for_position(runners: Sequence[ViewRunner], position: int, timeout: float) -> bool:
+def wait_for_position(
+    runners: Sequence[ViewRunner], position: int, timeout: float
+) -> bool:
     """Read-your-writes: block until every view has applied ``position`` (or time out)."""
     deadline = time.monotonic() + timeout
     while True:

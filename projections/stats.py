@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from domain.core import GameFacts
 from domain.games import find_game
@@ -49,9 +50,15 @@ NO_SEAT = -1
 
 class StatsView(View):
     name = "stats"
-    schema_version = 2
+    schema_version = 3
     topics = (CREATED, CONCLUDED)
-    tables = ("stats_games", "stats_seat_results", "stats_seat_facets", "stats_facet_counts")
+    tables = (
+        "stats_games",
+        "stats_seat_results",
+        "stats_seat_facets",
+        "stats_facet_counts",
+        "stats_facet_rates",
+    )
     ddl = """
     CREATE TABLE IF NOT EXISTS stats_games (
         game_id uuid PRIMARY KEY, game_type text NOT NULL, players int NOT NULL, seats int NOT NULL,
@@ -74,14 +81,22 @@ class StatsView(View):
         value text NOT NULL, count int NOT NULL, PRIMARY KEY (game_id, seat, key, value)
     );
     CREATE INDEX IF NOT EXISTS stats_seat_facets_key ON stats_seat_facets (game_type, key, value);
+    CREATE TABLE IF NOT EXISTS stats_facet_rates (
+        game_type text NOT NULL, key text NOT NULL, value text NOT NULL, players int NOT NULL,
+        games bigint NOT NULL, wins bigint NOT NULL, PRIMARY KEY (game_type, key, value, players)
+    );
     CREATE TABLE IF NOT EXISTS stats_facet_counts (
         game_type text NOT NULL, key text NOT NULL, value text NOT NULL, seat int NOT NULL,
         count bigint NOT NULL, PRIMARY KEY (game_type, key, value, seat)
     );
     """
 
-    def __init__(self, events_table: str = "ledger_events", snapshots_table: str = "ledger_snapshots",
-                 use_snapshots: bool = True) -> None:
+    def __init__(
+        self,
+        events_table: str = "ledger_events",
+        snapshots_table: str = "ledger_snapshots",
+        use_snapshots: bool = True,
+    ) -> None:
         self.events_table = events_table
         self.snapshots_table = snapshots_table
         self.use_snapshots = use_snapshots
@@ -95,11 +110,23 @@ class StatsView(View):
                 ruleset = find_game(body["game_type"])
                 setup = ruleset.setup_model.model_validate(body["setup"])
                 players = len(ruleset.players_seats(setup))
-                games[event.game_id] = {"game_type": ruleset.name, "setup": body["setup"],
-                                        "player_ids": body.get("player_ids") or []}
-                created_rows.append((event.game_id, ruleset.name, players, body["seat_count"],
-                                     body.get("player_ids") or [], json.dumps(body["setup"]),
-                                     event.position, event.timestamp))
+                games[event.game_id] = {
+                    "game_type": ruleset.name,
+                    "setup": body["setup"],
+                    "player_ids": body.get("player_ids") or [],
+                }
+                created_rows.append(
+                    (
+                        event.game_id,
+                        ruleset.name,
+                        players,
+                        body["seat_count"],
+                        body.get("player_ids") or [],
+                        json.dumps(body["setup"]),
+                        event.position,
+                        event.timestamp,
+                    )
+                )
         if created_rows:
             curs.executemany(
                 "INSERT INTO stats_games (game_id, game_type, players, seats, player_ids, setup,"
@@ -112,33 +139,49 @@ class StatsView(View):
         ids = [e.game_id for e in ended]
         missing = [g for g in ids if g not in games]
         if missing:
-            curs.execute("SELECT game_id, game_type, setup, player_ids FROM stats_games WHERE game_id = ANY(%s)",
-                         (missing,))
+            curs.execute(
+                "SELECT game_id, game_type, setup, player_ids FROM stats_games WHERE game_id = ANY(%s)",
+                (missing,),
+            )
             for row in curs.fetchall():
-                games[row["game_id"]] = {"game_type": row["game_type"], "setup": row["setup"],
-                                         "player_ids": list(row["player_ids"])}
+                games[row["game_id"]] = {
+                    "game_type": row["game_type"],
+                    "setup": row["setup"],
+                    "player_ids": list(row["player_ids"]),
+                }
         logs = self._game_logs(curs, ids)
         snapshots = self._snapshots(curs, ids) if self.use_snapshots else {}
-        updates, results, seat_facets = [], [], []
+        updates: list[tuple[Any, ...]] = []
+        results: list[tuple[Any, ...]] = []
+        seat_facets: list[tuple[Any, ...]] = []
         totals: Counter[tuple[str, str, str, int]] = Counter()
         for event in ended:
             game = games.get(event.game_id)
-            if game is None:  # created before this view existed in an older schema: skip
+            if (
+                game is None
+            ):  # created before this view existed in an older schema: skip
                 continue
-            summary = self._summarise(game, logs.get(event.game_id, []), snapshots.get(event.game_id))
+            summary = self._summarise(
+                game, logs.get(event.game_id, []), snapshots.get(event.game_id)
+            )
             self._rows(event, game, summary, updates, results, seat_facets, totals)
         curs.executemany(
             "UPDATE stats_games SET ended_position=%s, ended_at=%s, events=%s, moves=%s, rounds=%s,"
             " first_player=%s, termination=%s, ranks=%s, scores=%s, winners=%s WHERE game_id=%s",
             updates,
         )
-        with curs.copy("COPY stats_seat_results (game_id, game_type, seat, player_id, players, rank, score,"
-                       " won, first, ended_position) FROM STDIN") as copy:
+        with curs.copy(
+            "COPY stats_seat_results (game_id, game_type, seat, player_id, players, rank, score,"
+            " won, first, ended_position) FROM STDIN"
+        ) as copy:
             for row in results:
                 copy.write_row(row)
-        with curs.copy("COPY stats_seat_facets (game_id, game_type, seat, key, value, count) FROM STDIN") as copy:
+        with curs.copy(
+            "COPY stats_seat_facets (game_id, game_type, seat, key, value, count) FROM STDIN"
+        ) as copy:
             for row in seat_facets:
                 copy.write_row(row)
+        self._add_rates(curs, results, seat_facets)
         rows = sorted(totals.items())
         curs.execute(
             "INSERT INTO stats_facet_counts (game_type, key, value, seat, count) SELECT * FROM unnest("
@@ -147,7 +190,39 @@ class StatsView(View):
             [[k[i] for k, _ in rows] for i in range(4)] + [[n for _, n in rows]],
         )
 
-    def _game_logs(self, curs: Any, ids: list[Any]) -> dict[Any, list[tuple[int, str, bytes]]]:
+    @staticmethod
+    def _add_rates(
+        curs: Any, results: list[tuple[Any, ...]], seat_facets: list[tuple[Any, ...]]
+    ) -> None:
+        """Add this batch's seat-games to the win-rate totals per facet value.
+
+        The same counts as joining ``stats_seat_facets`` with
+        ``stats_seat_results`` (``stats_queries.win_rate_by_facet``), kept as
+        running totals so a dashboard reads one small table, not a join over
+        every seat facet of every game.
+        """
+        seat = {(r[0], r[2]): (r[4], r[7]) for r in results}
+        rates: Counter[tuple[str, str, str, int, str]] = Counter()
+        for gid, gt, s, key, value, _ in seat_facets:
+            players, won = seat[(gid, s)]
+            rates[(gt, key, value, players, "games")] += 1
+            rates[(gt, key, value, players, "wins")] += int(won)
+        keys = sorted({k[:4] for k in rates})
+        curs.execute(
+            "INSERT INTO stats_facet_rates (game_type, key, value, players, games, wins) SELECT * FROM unnest("
+            "%s::text[], %s::text[], %s::text[], %s::int[], %s::bigint[], %s::bigint[])"
+            " ON CONFLICT (game_type, key, value, players) DO UPDATE SET"
+            " games = stats_facet_rates.games + EXCLUDED.games, wins = stats_facet_rates.wins + EXCLUDED.wins",
+            [[k[i] for k in keys] for i in range(4)]
+            + [
+                [rates[(*k, "games")] for k in keys],
+                [rates[(*k, "wins")] for k in keys],
+            ],
+        )
+
+    def _game_logs(
+        self, curs: Any, ids: list[Any]
+    ) -> dict[Any, list[tuple[int, str, bytes]]]:
         curs.execute(
             f"SELECT originator_id, originator_version, topic, state FROM {self.events_table}"
             " WHERE originator_id = ANY(%s) AND topic NOT LIKE 'ledger.%%'"
@@ -156,7 +231,9 @@ class StatsView(View):
         )
         logs: dict[Any, list[tuple[int, str, bytes]]] = {}
         for r in curs.fetchall():
-            logs.setdefault(r["originator_id"], []).append((r["originator_version"], r["topic"], r["state"]))
+            logs.setdefault(r["originator_id"], []).append(
+                (r["originator_version"], r["topic"], r["state"])
+            )
         return logs
 
     def _snapshots(self, curs: Any, ids: list[Any]) -> dict[Any, tuple[int, bytes]]:
@@ -166,10 +243,17 @@ class StatsView(View):
             " ORDER BY originator_id, originator_version DESC",
             (ids,),
         )
-        return {r["originator_id"]: (r["originator_version"], r["state"]) for r in curs.fetchall()}
+        return {
+            r["originator_id"]: (r["originator_version"], r["state"])
+            for r in curs.fetchall()
+        }
 
-    def _summarise(self, game: dict[str, Any], log: list[tuple[int, str, bytes]],
-                   snapshot: tuple[int, bytes] | None) -> dict[str, Any]:
+    def _summarise(
+        self,
+        game: dict[str, Any],
+        log: list[tuple[int, str, bytes]],
+        snapshot: tuple[int, bytes] | None,
+    ) -> dict[str, Any]:
         ruleset = find_game(game["game_type"])
         hook = ruleset.event_facets
         state = None
@@ -178,7 +262,9 @@ class StatsView(View):
             setup = ruleset.setup_model.model_validate(game["setup"])
             if snapshot is not None:
                 since = snapshot[0]
-                state = ruleset.state_model.model_validate(json.loads(snapshot[1])["aggregate"]["state"])
+                state = ruleset.state_model.model_validate(
+                    json.loads(snapshot[1])["aggregate"]["state"]
+                )
             else:
                 state = ruleset.initial_state(setup)
         moves = 0
@@ -191,7 +277,9 @@ class StatsView(View):
             need_state = state is not None and version > since
             if hook is None and not need_state:
                 continue
-            payload = ruleset.events_by_name[topic.partition(".")[2]].model_validate(body["payload"])
+            payload = ruleset.events_by_name[topic.partition(".")[2]].model_validate(
+                body["payload"]
+            )
             if need_state:
                 state = ruleset.evolve(state, payload)
             if hook is not None:
@@ -199,30 +287,74 @@ class StatsView(View):
                     facets[(NO_SEAT if f.seat is None else f.seat, f.key, f.value)] += 1
                     if f.key == "first_player" and first_facet is None:
                         first_facet = int(f.value)
-        facts = ruleset.facts(ruleset.setup_model.model_validate(game["setup"]), state) if state is not None \
+        facts = (
+            ruleset.facts(ruleset.setup_model.model_validate(game["setup"]), state)
+            if state is not None and ruleset.facts is not None
             else GameFacts()
+        )
         first = facts.first_player if facts.first_player is not None else first_facet
-        return {"events": len(log), "moves": moves, "facts": facts, "first": first, "facets": facets,
-                "ruleset": ruleset, "setup": game["setup"]}
+        return {
+            "events": len(log),
+            "moves": moves,
+            "facts": facts,
+            "first": first,
+            "facets": facets,
+            "ruleset": ruleset,
+            "setup": game["setup"],
+        }
 
-    def _rows(self, event: LogEvent, game: dict[str, Any], summary: dict[str, Any], updates: list,
-              results: list, seat_facets: list, totals: Counter) -> None:
+    def _rows(
+        self,
+        event: LogEvent,
+        game: dict[str, Any],
+        summary: dict[str, Any],
+        updates: list,
+        results: list,
+        seat_facets: list,
+        totals: Counter,
+    ) -> None:
         outcome = event.body["outcome"]
         facts: GameFacts = summary["facts"]
         gid, gt = event.game_id, game["game_type"]
         ruleset = summary["ruleset"]
-        groups = ruleset.players_seats(ruleset.setup_model.model_validate(game["setup"]))
+        groups = ruleset.players_seats(
+            ruleset.setup_model.model_validate(game["setup"])
+        )
         owner = {seat: i for i, seats in enumerate(groups) for seat in seats}
         pids = game["player_ids"]
         first = summary["first"]
-        updates.append((event.position, event.timestamp, summary["events"], summary["moves"], facts.rounds,
-                        first, outcome["termination"], list(outcome["ranks"]), list(outcome["scores"]),
-                        list(outcome["winners"]), gid))
+        updates.append(
+            (
+                event.position,
+                event.timestamp,
+                summary["events"],
+                summary["moves"],
+                facts.rounds,
+                first,
+                outcome["termination"],
+                list(outcome["ranks"]),
+                list(outcome["scores"]),
+                list(outcome["winners"]),
+                gid,
+            )
+        )
         winners = set(outcome["winners"])
         for seat, (rank, score) in enumerate(zip(outcome["ranks"], outcome["scores"])):
             pid = pids[owner[seat]] if pids and seat in owner else None
-            results.append((gid, gt, seat, pid, len(groups), rank, score, seat in winners,
-                            None if first is None else seat == first, event.position))
+            results.append(
+                (
+                    gid,
+                    gt,
+                    seat,
+                    pid,
+                    len(groups),
+                    rank,
+                    score,
+                    seat in winners,
+                    None if first is None else seat == first,
+                    event.position,
+                )
+            )
         per_seat: Counter[tuple[int, str, str]] = Counter()
         for f in facts.seat_facets:
             per_seat[(f.seat, f.key, f.value)] += 1

@@ -34,7 +34,9 @@ def games_count(curs: Any, game_type: str | None = None) -> list[dict[str, Any]]
     return list(curs.fetchall())
 
 
-def _distribution(curs: Any, source: str, params: dict[str, Any], buckets: int) -> dict[str, Any]:
+def _distribution(
+    curs: Any, source: str, params: dict[str, Any], buckets: int
+) -> dict[str, Any]:
     curs.execute(
         f"SELECT count(v) AS count, min(v)::float8 AS min, max(v)::float8 AS max, avg(v)::float8 AS mean,"
         f" percentile_cont(0.5) WITHIN GROUP (ORDER BY v) AS median,"
@@ -55,28 +57,49 @@ def _distribution(curs: Any, source: str, params: dict[str, Any], buckets: int) 
     )
     counts = {r["b"]: r["c"] for r in curs.fetchall()}
     out["histogram"] = [
-        {"lo": lo + width * i, "hi": lo + width * (i + 1), "count": counts.get(i + 1, 0)} for i in range(n)
+        {
+            "lo": lo + width * i,
+            "hi": lo + width * (i + 1),
+            "count": counts.get(i + 1, 0),
+        }
+        for i in range(n)
     ]
     return out
 
 
-def length_distribution(curs: Any, game_type: str, metric: str = "rounds", buckets: int = 10,
-                        players: int | None = None) -> dict[str, Any]:
+def length_distribution(
+    curs: Any,
+    game_type: str,
+    metric: str = "rounds",
+    buckets: int = 10,
+    players: int | None = None,
+) -> dict[str, Any]:
     """Finished games' length in ``rounds``, ``moves``, ``events`` or wall ``seconds``:
     ``{count, min, max, mean, median, p90, histogram: [{lo, hi, count}]}``."""
     column = METRICS[metric]
-    source = (f"SELECT {column} AS v FROM stats_games WHERE game_type = %(gt)s AND ended_position IS NOT NULL"
-              " AND (%(p)s::int IS NULL OR players = %(p)s)")
+    source = (
+        f"SELECT {column} AS v FROM stats_games WHERE game_type = %(gt)s AND ended_position IS NOT NULL"
+        " AND (%(p)s::int IS NULL OR players = %(p)s)"
+    )
     return _distribution(curs, source, {"gt": game_type, "p": players}, buckets)
 
 
-def score_distribution(curs: Any, game_type: str, buckets: int = 10, players: int | None = None,
-                       seat: int | None = None) -> dict[str, Any]:
+def score_distribution(
+    curs: Any,
+    game_type: str,
+    buckets: int = 10,
+    players: int | None = None,
+    seat: int | None = None,
+) -> dict[str, Any]:
     """Final scores of every seat (or one seat) of finished games; same shape as
     :func:`length_distribution`."""
-    source = ("SELECT score AS v FROM stats_seat_results WHERE game_type = %(gt)s"
-              " AND (%(p)s::int IS NULL OR players = %(p)s) AND (%(s)s::int IS NULL OR seat = %(s)s)")
-    return _distribution(curs, source, {"gt": game_type, "p": players, "s": seat}, buckets)
+    source = (
+        "SELECT score AS v FROM stats_seat_results WHERE game_type = %(gt)s"
+        " AND (%(p)s::int IS NULL OR players = %(p)s) AND (%(s)s::int IS NULL OR seat = %(s)s)"
+    )
+    return _distribution(
+        curs, source, {"gt": game_type, "p": players, "s": seat}, buckets
+    )
 
 
 def _rate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -108,7 +131,9 @@ def win_rate_by_first_player(curs: Any, game_type: str) -> list[dict[str, Any]]:
     return _rate(list(curs.fetchall()))
 
 
-def win_rate_by_facet(curs: Any, game_type: str, key: str, players: int | None = None) -> list[dict[str, Any]]:
+def win_rate_by_facet(
+    curs: Any, game_type: str, key: str, players: int | None = None
+) -> list[dict[str, Any]]:
     """``[{value, games, wins, win_rate}]``: seat-games whose seat had facet
     ``key=value`` (``character``, ``clan``, ``land_types``, ``character_played``,
     ``card_played``...), most played first."""
@@ -122,8 +147,30 @@ def win_rate_by_facet(curs: Any, game_type: str, key: str, players: int | None =
     return _rate(list(curs.fetchall()))
 
 
-def facet_frequency(curs: Any, game_type: str, key: str, by_seat: bool = False,
-                    limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+def win_rates_by_facets(
+    curs: Any, game_type: str, players: int | None = None
+) -> list[dict[str, Any]]:
+    """``[{key, value, games, wins, win_rate}]`` for every seat facet key at
+    once, most played first within a key: the same numbers as
+    :func:`win_rate_by_facet` per key, from the view's running totals (one
+    small table, whatever the number of games)."""
+    curs.execute(
+        "SELECT key, value, sum(games)::bigint AS games, sum(wins)::bigint AS wins FROM stats_facet_rates"
+        " WHERE game_type = %(gt)s AND (%(p)s::int IS NULL OR players = %(p)s)"
+        " GROUP BY key, value ORDER BY key, games DESC, value",
+        {"gt": game_type, "p": players},
+    )
+    return _rate(list(curs.fetchall()))
+
+
+def facet_frequency(
+    curs: Any,
+    game_type: str,
+    key: str,
+    by_seat: bool = False,
+    limit: int = 100,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
     """``[{value, [seat,] count, share}]`` of event facet ``key`` over finished
     games (e.g. card play frequency: ``key="card_played"``), most frequent
     first; ``share`` is of all occurrences of ``key`` (per seat when ``by_seat``)."""
@@ -141,15 +188,20 @@ def facet_frequency(curs: Any, game_type: str, key: str, by_seat: bool = False,
 def facet_keys(curs: Any, game_type: str) -> list[dict[str, Any]]:
     """``[{key, source}]``: which keys exist (``seat`` facets and ``event`` facets)."""
     curs.execute(
-        "SELECT DISTINCT key, 'seat' AS source FROM stats_seat_facets WHERE game_type = %(gt)s"
+        "SELECT DISTINCT key, 'seat' AS source FROM stats_facet_rates WHERE game_type = %(gt)s"
         " UNION SELECT DISTINCT key, 'event' FROM stats_facet_counts WHERE game_type = %(gt)s ORDER BY 1, 2",
         {"gt": game_type},
     )
     return list(curs.fetchall())
 
 
-def player_history(curs: Any, player_id: str, game_type: str | None = None,
-                   limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+def player_history(
+    curs: Any,
+    player_id: str,
+    game_type: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
     """``[{game_id, game_type, seat, rank, score, won, players, ended_at, rounds,
     moves, termination}]``, oldest first (log order), one row per seat played."""
     curs.execute(

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 from uuid import UUID
 
 import grpc
 
 from domain.core import ADMIN, SPECTATOR, Seat, Viewer
 from services.application import SeatGrant
+from services.errors import UnauthenticatedError, abort
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class Principal:
     grant: SeatGrant | None = None
     tournament: Any = None
     """A ``TournamentGrant`` (organiser or player of one tournament)."""
+    organiser: bool = False
+    """Holds an organiser credential: may create tournaments."""
 
     def viewer_for(self, game_id: UUID) -> Viewer:
         if self.admin:
@@ -50,11 +54,15 @@ class Principal:
             return "admin"
         if self.grant:
             return "player"
+        if self.organiser:
+            return "organiser"
         return self.tournament.role if self.tournament else "spectator"
 
 
 ANONYMOUS = Principal()
-current_principal: ContextVar[Principal] = ContextVar("current_principal", default=ANONYMOUS)
+current_principal: ContextVar[Principal] = ContextVar(
+    "current_principal", default=ANONYMOUS
+)
 
 
 def bearer_token(metadata: Any) -> str | None:
@@ -74,13 +82,17 @@ def bearer_token(metadata: Any) -> str | None:
 class TokenResolver:
     """Maps tokens to principals: the admin token, or a seat grant from the store."""
 
-    def __init__(self, admin_token: str, lookup: Callable[[str], Awaitable[Principal | None]]):
+    def __init__(
+        self, admin_token: str, lookup: Callable[[str], Awaitable[Principal | None]]
+    ):
         self._admin_digest = hashlib.sha256(admin_token.encode()).digest()
         self._lookup = lookup
         self._cache: dict[str, Principal] = {}
 
     async def resolve(self, token: str) -> Principal | None:
-        if hmac.compare_digest(hashlib.sha256(token.encode()).digest(), self._admin_digest):
+        if hmac.compare_digest(
+            hashlib.sha256(token.encode()).digest(), self._admin_digest
+        ):
             return Principal(admin=True)
         principal = self._cache.get(token)
         if principal is None:
@@ -88,17 +100,24 @@ class TokenResolver:
             if found is None:
                 return None
             if len(self._cache) >= 100_000:
-                self._cache.pop(next(iter(self._cache)))  # oldest first: a bounded cache
+                self._cache.pop(
+                    next(iter(self._cache))
+                )  # oldest first: a bounded cache
             principal = self._cache[token] = found
         return principal
 
 
-def _refusal(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHandler:
+def _refusal(
+    handler: grpc.RpcMethodHandler, exc: BaseException
+) -> grpc.RpcMethodHandler:
+    """A handler that answers ``exc`` through the one error table
+    (:mod:`services.errors`), like every servicer method does."""
+
     async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+        await abort(context, exc)
 
     async def stream(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+        await abort(context, exc)
         yield  # pragma: no cover - makes this an async generator
 
     if handler.unary_stream is not None:
@@ -110,9 +129,12 @@ def _refusal(handler: grpc.RpcMethodHandler, message: str) -> grpc.RpcMethodHand
     )
 
 
-def _with_principal(handler: grpc.RpcMethodHandler, principal: Principal) -> grpc.RpcMethodHandler:
+def _with_principal(
+    handler: grpc.RpcMethodHandler, principal: Principal
+) -> grpc.RpcMethodHandler:
     if handler.unary_unary is not None:
-        inner = handler.unary_unary
+        # grpc's stubs type handlers as synchronous; under grpc.aio they are coroutines
+        inner: Any = handler.unary_unary
 
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             current_principal.set(principal)
@@ -122,7 +144,7 @@ def _with_principal(handler: grpc.RpcMethodHandler, principal: Principal) -> grp
             unary, handler.request_deserializer, handler.response_serializer
         )
     if handler.unary_stream is not None:
-        inner_stream = handler.unary_stream
+        inner_stream: Any = handler.unary_stream
 
         async def stream(request: Any, context: grpc.aio.ServicerContext) -> Any:
             current_principal.set(principal)
@@ -142,18 +164,29 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         self._resolver = resolver
 
     async def intercept_service(
-        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler]], details: Any
-    ) -> grpc.RpcMethodHandler:
+        self,
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
+        ],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
         handler = await continuation(details)
         if handler is None or not details.method.startswith("/ledger.v1."):
             return handler
         try:
             token = bearer_token(details.invocation_metadata)
         except ValueError as exc:
-            return _refusal(handler, str(exc))
+            return _refusal(
+                handler, UnauthenticatedError(str(exc), "MALFORMED_AUTHORIZATION")
+            )
         if token is None:
             return _with_principal(handler, ANONYMOUS)
-        principal = await self._resolver.resolve(token)
+        try:
+            principal = await self._resolver.resolve(token)
+        except Exception as exc:  # noqa: BLE001 - e.g. the database is down: the table decides
+            return _refusal(handler, exc)
         if principal is None:
-            return _refusal(handler, "unknown bearer token")
+            return _refusal(
+                handler, UnauthenticatedError("unknown bearer token", "UNKNOWN_TOKEN")
+            )
         return _with_principal(handler, principal)

@@ -16,6 +16,7 @@ from services import db_roles
 from services.application import GameLedger
 from services.database import embedded_url, eventsourcing_env
 from services.settings import Settings
+from services.signing import load_signer
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def admin_token(settings: Settings) -> str:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(token + "\n")
-    log.warning("generated an admin token in %s", path)
+    log.info("generated an admin token in %s", path)
     return token
 
 
@@ -55,15 +56,23 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
         the database lacks a table, grant or view (``ledger db setup``).
     """
     url = url or database_url(settings)
-    env = eventsourcing_env(url, settings.pool_size, settings.create_tables)
+    env = eventsourcing_env(
+        url, settings.pool_size, settings.create_tables, settings.pool_min
+    )
     env["AGGREGATE_CACHE_MAXSIZE"] = str(settings.cache_size)
     if not settings.create_tables:
         db_roles.check_ready(url)
         env["APPLICATION_RECORDER_TOPIC"] = db_roles.SERVICE_ROLE_RECORDER
-    return GameLedger(env, snapshot_interval=settings.snapshot_interval)
+    return GameLedger(
+        env,
+        snapshot_interval=settings.snapshot_interval,
+        signer=lambda: load_signer(settings),  # loaded (or created) on first use
+    )
 
 
-def setup_database(settings: Settings, service_role: str | None = None) -> db_roles.SetupReport:
+def setup_database(
+    settings: Settings, service_role: str | None = None
+) -> db_roles.SetupReport:
     """What a first start creates (ledger, tournaments, every view), plus the grants.
 
     Run as the owner: the same code paths as a normal start with
@@ -86,4 +95,6 @@ def setup_database(settings: Settings, service_role: str | None = None) -> db_ro
 def wire(settings: Settings | None = None) -> Wiring:
     settings = settings or Settings()
     url = database_url(settings)
-    return Wiring(settings, url, build_ledger(settings, url), admin_token(settings))
+    ledger = build_ledger(settings, url)
+    ledger.signer  # noqa: B018 - a server has its receipt key from the start
+    return Wiring(settings, url, ledger, admin_token(settings))

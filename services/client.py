@@ -31,16 +31,25 @@ class Connection:
         channel = grpc.insecure_channel(target)
         return cls(channel, pb_grpc.GameServiceStub(channel))
 
-    def call(self, method: str, request: Any, token: str | None = None, timeout: float = 30, **kw: Any) -> Any:
+    def call(
+        self,
+        method: str,
+        request: Any,
+        token: str | None = None,
+        timeout: float = 30,
+        **kw: Any,
+    ) -> Any:
         metadata = (("authorization", f"Bearer {token}"),) if token else None
-        return getattr(self.stub, method)(request, metadata=metadata, timeout=timeout, **kw)
+        return getattr(self.stub, method)(
+            request, metadata=metadata, timeout=timeout, **kw
+        )
 
 
 @dataclass
 class Table:
     game_id: str
     tokens: dict[int, str]  # seat -> token
-    created: pb.CreateGameResponse
+    created: pb.CreateGameResponse | None  # None: a tournament round dealt it
     moves: int = 0
     log: list[str] = field(default_factory=list)
 
@@ -66,13 +75,17 @@ def create(
     return Table(response.game.game_id, tokens, response)
 
 
-def legal_moves(conn: Connection, table: Table, seat: int, limit: int = 600) -> list[any_pb2.Any]:
+def legal_moves(
+    conn: Connection, table: Table, seat: int, limit: int = 600
+) -> list[any_pb2.Any]:
     moves: list[any_pb2.Any] = []
     page = ""
     while len(moves) < limit:
         listed = conn.call(
             "ListLegalMoves",
-            pb.ListLegalMovesRequest(game_id=table.game_id, seat=seat, page_size=200, page_token=page),
+            pb.ListLegalMovesRequest(
+                game_id=table.game_id, seat=seat, page_size=200, page_token=page
+            ),
             table.tokens[seat],
         )
         moves.extend(listed.moves)
@@ -82,9 +95,13 @@ def legal_moves(conn: Connection, table: Table, seat: int, limit: int = 600) -> 
     return moves
 
 
-def play_one(conn: Connection, table: Table, rnd: random.Random) -> pb.SubmitMoveResponse | None:
+def play_one(
+    conn: Connection, table: Table, rnd: random.Random
+) -> pb.SubmitMoveResponse | None:
     """Submit one random legal move for a random seat that must act; None when over."""
-    game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
+    # with a seat's token: a spectator may watch a delayed game some moves behind
+    any_seat = table.tokens[min(table.tokens)]
+    game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id), any_seat).game
     if game.status == "ended":
         return None
     seat = rnd.choice(list(game.to_act))
@@ -94,15 +111,21 @@ def play_one(conn: Connection, table: Table, rnd: random.Random) -> pb.SubmitMov
     move = rnd.choice(moves)
     response = conn.call(
         "SubmitMove",
-        pb.SubmitMoveRequest(game_id=table.game_id, command_id=str(uuid.uuid4()), move=move, seat=seat),
+        pb.SubmitMoveRequest(
+            game_id=table.game_id, command_id=str(uuid.uuid4()), move=move, seat=seat
+        ),
         table.tokens[seat],
     )
     table.moves += 1
-    table.log.append(f"seat {seat}: {move.TypeName()} -> events {response.first_version}..{response.last_version}")
+    table.log.append(
+        f"seat {seat}: {move.TypeName()} -> events {response.first_version}..{response.last_version}"
+    )
     return response
 
 
-def play_to_end(conn: Connection, table: Table, seed: int = 0, max_moves: int = 5000) -> int:
+def play_to_end(
+    conn: Connection, table: Table, seed: int = 0, max_moves: int = 5000
+) -> int:
     rnd = random.Random(seed)
     for count in range(max_moves):
         if play_one(conn, table, rnd) is None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from psycopg import sql
@@ -47,7 +47,9 @@ GRANTS: dict[str, tuple[str, ...]] = {
     "ledger_commands": READ_APPEND,
     "ledger_seat_tokens": READ_APPEND,
     "ledger_game_secrets": READ_APPEND,
+    "ledger_receipts": READ_APPEND,
     "tournament_tokens": READ_APPEND,
+    "organiser_tokens": READ_APPEND,
     "tournament_games": READ_APPEND,
     "tournament_seat_tokens": READ_APPEND,
     # mutable side tables
@@ -90,15 +92,25 @@ def service_grants() -> dict[str, tuple[str, ...]]:
 class ServiceRoleRecorder(LedgerRecorder):
     """The ledger's recorder for a role that owns nothing: locks through the owner's function."""
 
-    def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
+    def __init__(
+        self, datastore: Any, *, events_table_name: str = "stored_events"
+    ) -> None:
         super().__init__(datastore, events_table_name=events_table_name)
-        kept = [s for s in self.lock_table_statements if "LOCK TABLE" not in s.as_string()]
+        kept = [
+            s
+            for s in self.lock_table_statements
+            # eventsourcing builds these with psycopg.sql, so each is a Composable
+            if "LOCK TABLE" not in cast(sql.Composable, s).as_string()
+        ]
         if len(kept) != len(self.lock_table_statements) - 1:
-            raise RuntimeError("eventsourcing's lock statements changed; update ServiceRoleRecorder")
+            raise RuntimeError(
+                "eventsourcing's lock statements changed; update ServiceRoleRecorder"
+            )
         self.lock_table_statements = [
             *kept,
             sql.SQL("SELECT {}.{}({})").format(
-                sql.Identifier(datastore.schema), sql.Identifier(LOCK_FUNCTION),
+                sql.Identifier(datastore.schema),
+                sql.Identifier(LOCK_FUNCTION),
                 sql.Literal(events_table_name),
             ),
         ]
@@ -131,7 +143,9 @@ def finish_setup(curs: Any, schema: str, service_role: str | None) -> SetupRepor
     """
     ident = sql.Identifier(schema)
     curs.execute("SELECT pg_advisory_xact_lock(7301)")  # the DDL lock of LedgerRecorder
-    curs.execute(sql.SQL(LOCK_FUNCTION_DDL).format(schema=ident, schema_name=sql.Literal(schema)))
+    curs.execute(
+        sql.SQL(LOCK_FUNCTION_DDL).format(schema=ident, schema_name=sql.Literal(schema))
+    )
     report = SetupReport(service_role)
     if service_role is None:
         return report
@@ -146,33 +160,58 @@ def finish_setup(curs: Any, schema: str, service_role: str | None) -> SetupRepor
     _check_role(curs, schema, service_role)
     role = sql.Identifier(service_role)
     for kind in ("TABLES", "SEQUENCES", "FUNCTIONS"):
-        curs.execute(sql.SQL(f"REVOKE ALL ON ALL {kind} IN SCHEMA {{}} FROM {{}}").format(ident, role))
+        curs.execute(
+            sql.SQL(f"REVOKE ALL ON ALL {kind} IN SCHEMA {{}} FROM {{}}").format(
+                ident, role
+            )
+        )
     curs.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(ident, role))
     for table, privileges in sorted(grants.items()):
-        curs.execute(sql.SQL("GRANT {} ON {}.{} TO {}").format(
-            sql.SQL(", ").join(map(sql.SQL, privileges)), ident, sql.Identifier(table), role,
-        ))
+        curs.execute(
+            sql.SQL("GRANT {} ON {}.{} TO {}").format(
+                sql.SQL(", ").join(map(sql.SQL, privileges)),
+                ident,
+                sql.Identifier(table),
+                role,
+            )
+        )
         report.tables[table] = privileges
     for table in EVENTS_TABLES:
-        curs.execute("SELECT pg_get_serial_sequence(%s, 'notification_id') AS seq",
-                     (f"{schema}.{table}",))
+        curs.execute(
+            "SELECT pg_get_serial_sequence(%s, 'notification_id') AS seq",
+            (f"{schema}.{table}",),
+        )
         sequence = curs.fetchone()["seq"]
-        curs.execute(sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {} TO {}").format(sql.SQL(sequence), role))
+        curs.execute(
+            sql.SQL("GRANT USAGE, SELECT ON SEQUENCE {} TO {}").format(
+                sql.SQL(sequence), role
+            )
+        )
         report.sequences.append(sequence)
-    curs.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {}.{}(text) TO {}").format(
-        ident, sql.Identifier(LOCK_FUNCTION), role,
-    ))
+    curs.execute(
+        sql.SQL("GRANT EXECUTE ON FUNCTION {}.{}(text) TO {}").format(
+            ident,
+            sql.Identifier(LOCK_FUNCTION),
+            role,
+        )
+    )
     report.not_granted = sorted(present - set(grants))
     return report
 
 
 def _check_role(curs: Any, schema: str, role: str) -> None:
-    curs.execute("SELECT oid, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = %s", (role,))
+    curs.execute(
+        "SELECT oid, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = %s", (role,)
+    )
     row = curs.fetchone()
     if row is None:
-        raise ServiceRoleError(f"role {role!r} does not exist; CREATE ROLE {role} LOGIN PASSWORD '...' first")
+        raise ServiceRoleError(
+            f"role {role!r} does not exist; CREATE ROLE {role} LOGIN PASSWORD '...' first"
+        )
     if row["rolsuper"] or row["rolcreaterole"]:
-        raise ServiceRoleError(f"role {role!r} is a superuser or may create roles; use a plain LOGIN role")
+        raise ServiceRoleError(
+            f"role {role!r} is a superuser or may create roles; use a plain LOGIN role"
+        )
     curs.execute(
         "SELECT c.relname, pg_get_userbyid(c.relowner) AS owner FROM pg_class c"
         " WHERE c.oid = ANY(ARRAY[%s::regclass, %s::regclass]) AND pg_has_role(%s, c.relowner, 'MEMBER')",
@@ -205,7 +244,11 @@ def check_ready(url: str, schema: str = "public") -> None:
     from projections import registry
 
     grants = service_grants()
-    pairs = [(table, privilege) for table, privileges in grants.items() for privilege in privileges]
+    pairs = [
+        (table, privilege)
+        for table, privileges in grants.items()
+        for privilege in privileges
+    ]
     with psycopg.connect(url, connect_timeout=10, autocommit=True) as conn:
         user = conn.execute("SELECT current_user").fetchone()[0]  # type: ignore[index]
         rows = conn.execute(
@@ -218,7 +261,11 @@ def check_ready(url: str, schema: str = "public") -> None:
         ).fetchall()
         absent = sorted({t for t, _, present, _, _ in rows if not present})
         problems = [f"missing tables: {', '.join(absent)}"] if absent else []
-        denied = [f"{p} on {t}" for t, p, present, granted, _ in rows if present and not granted]
+        denied = [
+            f"{p} on {t}"
+            for t, p, present, granted, _ in rows
+            if present and not granted
+        ]
         if denied:
             problems.append(f"missing grants: {', '.join(denied)}")
         if not absent:
@@ -230,15 +277,30 @@ def check_ready(url: str, schema: str = "public") -> None:
                 (function, [f"{schema}.{t}" for t in EVENTS_TABLES]),
             ).fetchone()
             if not (ok and ok[0]):
-                problems.append(f"no EXECUTE on {function} or no USAGE on the events sequences")
+                problems.append(
+                    f"no EXECUTE on {function} or no USAGE on the events sequences"
+                )
             if not denied:
-                tracked = dict(conn.execute("SELECT view, schema_version FROM projection_tracking").fetchall())
-                stale = [n for n in registry.VIEWS if tracked.get(n) != registry.view(n).schema_version]
+                tracked: dict[str, int] = dict(
+                    conn.execute(
+                        "SELECT view, schema_version FROM projection_tracking"
+                    ).fetchall()
+                )
+                stale = [
+                    n
+                    for n in registry.VIEWS
+                    if tracked.get(n) != registry.view(n).schema_version
+                ]
                 if stale:
-                    problems.append(f"views not set up at their schema version: {', '.join(stale)}")
+                    problems.append(
+                        f"views not set up at their schema version: {', '.join(stale)}"
+                    )
         if any(owned for *_, owned in rows):
-            log.warning("LEDGER_CREATE_TABLES is false but %s owns the ledger's tables: "
-                        "it could still disable the append-only triggers", user)
+            log.warning(
+                "LEDGER_CREATE_TABLES is false but %s owns the ledger's tables: "
+                "it could still disable the append-only triggers",
+                user,
+            )
     if problems:
         raise SetupRequiredError(
             f"LEDGER_CREATE_TABLES is false and the database is not ready for role {user}: "

@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 from prometheus_client import Histogram
@@ -25,7 +26,8 @@ from prometheus_client import Histogram
 log = logging.getLogger(__name__)
 
 BATCH = Histogram(
-    "ledger_group_commit_moves", "Moves saved per group-commit transaction",
+    "ledger_group_commit_moves",
+    "Moves saved per group-commit transaction",
     buckets=(1, 2, 4, 8, 16, 32, 64),
 )
 
@@ -59,7 +61,9 @@ class GroupCommitter:
         if self._thread is None:
             with self._start_lock:
                 if self._thread is None:
-                    self._thread = threading.Thread(target=self._run, name="group-commit", daemon=True)
+                    self._thread = threading.Thread(
+                        target=self._run, name="group-commit", daemon=True
+                    )
                     self._thread.start()
         item = _Item(game, side_effects)
         self._queue.put(item)
@@ -90,7 +94,9 @@ class GroupCommitter:
         if len(batch) == 1:
             item = batch[0]
             try:
-                item.future.set_result(self._save(item.game, side_effects=item.side_effects))
+                item.future.set_result(
+                    self._save(item.game, side_effects=item.side_effects)
+                )
             except BaseException as exc:  # noqa: BLE001 - handed to the caller
                 item.future.set_exception(exc)
             return
@@ -99,7 +105,8 @@ class GroupCommitter:
         pending = [list(i.game._pending_events) for i in batch]
         try:
             recordings = self._save(
-                *[i.game for i in batch], side_effects=[s for i in batch for s in i.side_effects]
+                *[i.game for i in batch],
+                side_effects=[s for i in batch for s in i.side_effects],
             )
         except IntegrityError:
             for item, events in zip(batch, pending):
@@ -112,6 +119,8 @@ class GroupCommitter:
             return
         by_game: dict[Any, list[Any]] = {}
         for recording in recordings:
-            by_game.setdefault(recording.domain_event.originator_id, []).append(recording)
+            by_game.setdefault(recording.domain_event.originator_id, []).append(
+                recording
+            )
         for item in batch:
             item.future.set_result(by_game.get(item.game.id, []))

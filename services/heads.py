@@ -55,4 +55,8 @@ class Heads:
 
     def current(self, game_id: UUID, version: int, epoch: int) -> bool:
         """Whether an aggregate at ``version``, held since ``epoch``, is the newest."""
-        return epoch != 0 and epoch == self.epoch and self._heads.get(str(game_id), 0) <= version
+        return (
+            epoch != 0
+            and epoch == self.epoch
+            and self._heads.get(str(game_id), 0) <= version
+        )

@@ -41,7 +41,9 @@ class HeldGames:
     def __init__(self, size: int, heads: Heads) -> None:
         self._size = size
         self._heads = heads
-        self._games: OrderedDict[UUID, tuple[Game, int, tuple[Any, ...]]] = OrderedDict()
+        self._games: OrderedDict[UUID, tuple[Game, int, tuple[Any, ...]]] = (
+            OrderedDict()
+        )
 
     def latest(self, game_id: UUID) -> Game | None:
         """The newest copy held, current or not (for routing a move)."""
@@ -51,7 +53,9 @@ class HeldGames:
     def current(self, game_id: UUID) -> Game | None:
         """The game now, if memory can vouch for it."""
         entry = self._games.get(game_id)
-        if entry is not None and self._heads.current(game_id, entry[0].version, entry[1]):
+        if entry is not None and self._heads.current(
+            game_id, entry[0].version, entry[1]
+        ):
             return shell(entry[0])
         return None
 
@@ -59,7 +63,9 @@ class HeldGames:
         """The game now and its events after ``after``, or ``None`` when memory
         cannot vouch for them all (then read the store)."""
         entry = self._games.get(game_id)
-        if entry is None or not self._heads.current(game_id, entry[0].version, entry[1]):
+        if entry is None or not self._heads.current(
+            game_id, entry[0].version, entry[1]
+        ):
             return None
         game, _, recent = entry
         if after >= game.version:

@@ -1,10 +1,13 @@
 """Live fan-out of "game X has new events" from PostgreSQL LISTEN/NOTIFY.
 
-Why notifications carry only ``game_id:version``: streams always re-read
-events from the store after a wake-up, so a notification lost during a
-reconnect costs latency, never an event, and redaction happens on the same
-path as catch-up.  One listening connection per server process serves every
-stream; while it is down, waiters fall back to polling.
+Why notifications carry only ``game_id:version``: a woken stream asks for
+every event after the last one it sent, from this process's memory when
+:class:`~services.heads.Heads` vouches that memory is complete (the moves this
+process recorded itself), otherwise from the store.  So a notification lost
+during a reconnect costs latency, never an event, and redaction happens on the
+same path as catch-up.  One listening connection per server process serves
+every stream; while it is down, nothing held is trusted and waiters fall back
+to polling.
 """
 
 from __future__ import annotations
@@ -12,18 +15,29 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from typing import Any
 from uuid import UUID
 
 import psycopg
 
 from services.heads import Heads
+from services.metrics import STREAM_SUBSCRIBERS, TAIL_EVENTS
 from services.persistence import NOTIFY_CHANNEL
 
 log = logging.getLogger(__name__)
 
 
 class EventHub:
-    def __init__(self, url: str, poll_interval: float = 1.0, heads: Heads | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        poll_interval: float = 1.0,
+        heads: Heads | None = None,
+        tail: Any = None,
+    ) -> None:
+        self._tail = tail
+        """A :class:`services.nats_tail.NatsTail` (``LEDGER_NATS_URL``), or None."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self._url = url
         self._heads = heads or Heads()
         self._poll = poll_interval
@@ -32,32 +46,71 @@ class EventHub:
         self.connected = False
 
     async def start(self) -> None:
+        if self._tail is not None:
+            try:
+                await asyncio.wait_for(self._tail.start(), 5.0)
+                self._tail.on_event = self._wake
+            except Exception as exc:  # noqa: BLE001 - serve without it, loudly
+                log.error("NATS unreachable (%s): live fan-out stays in-process", exc)
+                self._tail = None
         self._task = asyncio.create_task(self._listen(), name="ledger-event-hub")
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+        if self._tail is not None:
+            await self._tail.stop()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def live_events(self, game_id: UUID, after: int) -> list[Any] | None:
+        """Events after ``after`` from the JetStream tail (gap-free), or None."""
+        if self._tail is None:
+            return None
+        events = self._tail.events_after(game_id, after)
+        if events:
+            TAIL_EVENTS.inc(len(events))
+        return events
 
     def subscribe(self, game_id: UUID) -> asyncio.Event:
         wakeup = asyncio.Event()
+        if self._tail is not None and not self._waiters.get(str(game_id)):
+            self._spawn(self._tail.watch(str(game_id)))
         self._waiters[str(game_id)].add(wakeup)
+        STREAM_SUBSCRIBERS.inc()
         return wakeup
 
     def unsubscribe(self, game_id: UUID, wakeup: asyncio.Event) -> None:
         waiters = self._waiters.get(str(game_id))
-        if waiters is not None:
+        if waiters is not None and wakeup in waiters:
             waiters.discard(wakeup)
+            STREAM_SUBSCRIBERS.dec()
             if not waiters:
                 self._waiters.pop(str(game_id), None)
+                if self._tail is not None:
+                    self._spawn(self._tail.unwatch(str(game_id)))
 
-    async def wait(self, wakeup: asyncio.Event) -> None:
-        """Until woken, or a safety-net timeout (long when listening, short when not)."""
+    async def wait(self, wakeup: asyncio.Event, at_most: float | None = None) -> None:
+        """Until woken, or a safety-net timeout (long when listening, short when
+        not; ``at_most`` caps it, e.g. while a spectator delay holds events back)."""
         timeout = 15.0 if self.connected else self._poll
+        if at_most is not None:
+            timeout = min(timeout, at_most)
         try:
             await asyncio.wait_for(wakeup.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
+
+    def _fallback(self, game_id: str, version: int) -> None:
+        if (
+            self._tail is None
+            or self._tail.events_after(UUID(game_id), version - 1) is None
+        ):
+            self._wake(game_id)
 
     def _wake(self, game_id: str) -> None:
         for wakeup in self._waiters.get(game_id, ()):
@@ -66,14 +119,25 @@ class EventHub:
     async def _listen(self) -> None:
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True
+                ) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._heads.listening()
                     self.connected = True
                     for game_id in list(self._waiters):
                         self._wake(game_id)  # catch anything missed while reconnecting
                     async for note in conn.notifies():
-                        self._wake(self._heads.saw_payload(note.payload))
+                        game_id = self._heads.saw_payload(note.payload)
+                        if self._tail is None:
+                            self._wake(game_id)
+                        elif game_id in self._waiters:
+                            # JetStream should bring the events; if it has not
+                            # shortly (a lost publish), read PostgreSQL
+                            version = int(note.payload.partition(":")[2] or 0)
+                            asyncio.get_running_loop().call_later(
+                                0.25, self._fallback, game_id, version
+                            )
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - reconnect on any failure

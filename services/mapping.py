@@ -14,29 +14,35 @@ do not match pydantic's model dump.
 
 from __future__ import annotations
 
-import enum
 import importlib
-import re
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, cast
 
 from google.protobuf import any_pb2, descriptor_pool, message_factory
-from google.protobuf.descriptor import FieldDescriptor
-from pydantic import BaseModel, ValidationError
+from google.protobuf.message import DecodeError
+from pydantic import ValidationError
 
 from domain.core import Command, Event, InvalidCommandError, Model, Ruleset
+from services import limits
+from services.proto_convert import (  # noqa: F401  (re-exported)
+    KIND_SUFFIX,
+    enum_number,
+    nested_model,
+    snake,
+    to_dict,
+    to_message,
+)
 
 if TYPE_CHECKING:
     from google.protobuf.descriptor import Descriptor
     from google.protobuf.message import Message
 
+# types-protobuf types a DESCRIPTOR as the pure-Python or the upb Descriptor class; at
+# run time upb backs google.protobuf.descriptor, so they are one class and the
+# cast("Descriptor", ...) below are exact.
 
-def snake(name: str) -> str:
-    """``SelectHand`` -> ``select_hand`` (the oneof field name of a class)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
-
-@lru_cache(maxsize=None)
+@cache
 def _import_stubs(game: str) -> None:
     importlib.import_module(f"ledger.v1.{game}_pb2")
 
@@ -53,70 +59,29 @@ def message_class(full_name: str) -> type[Message]:
     return message_factory.GetMessageClass(desc)
 
 
-# ------------------------------------------------------------ pydantic -> proto
-
-
-@lru_cache(maxsize=None)
-def _plan(cls: type[Message]) -> tuple[tuple[str, bool, Any], ...]:
-    """Per message class: (field name, repeated, nested message class or None)."""
-    return tuple(
-        (f.name, f.is_repeated, message_factory.GetMessageClass(f.message_type) if f.message_type else None)
-        for f in cls.DESCRIPTOR.fields
-    )
-
-
-def _convert(nested: Any, value: Any) -> Any:
-    if nested is not None:
-        return to_message(value, nested)
-    if isinstance(value, enum.Enum):
-        return value.value
-    return value
-
-
-def to_message(model: BaseModel, cls: type[Message]) -> Message:
-    """Build ``cls`` from a pydantic model with the same field names."""
-    kwargs: dict[str, Any] = {}
-    for name, repeated, nested in _plan(cls):
-        value = getattr(model, name)
-        if value is None:
-            continue
-        if repeated:
-            kwargs[name] = [_convert(nested, v) for v in value]
-        else:
-            kwargs[name] = _convert(nested, value)
-    return cls(**kwargs)
-
-
-def _has_presence(field: FieldDescriptor) -> bool:
-    return field.has_presence and not field.is_repeated
-
-
-def to_dict(msg: Message) -> dict[str, Any]:
-    """A dict pydantic can validate: unset optionals are left out (-> default)."""
-    out: dict[str, Any] = {}
-    for field in msg.DESCRIPTOR.fields:
-        if field.containing_oneof is not None and not msg.HasField(field.name):
-            continue
-        if _has_presence(field) and not msg.HasField(field.name):
-            continue
-        value = getattr(msg, field.name)
-        if field.is_repeated:
-            if field.message_type is not None:
-                out[field.name] = [to_dict(v) for v in value]
-            else:
-                out[field.name] = list(value)
-        elif field.message_type is not None:
-            out[field.name] = to_dict(value)
-        else:
-            out[field.name] = value
-    return out
-
-
 # ------------------------------------------------------------ per-game envelope
 
 
 def _wrapper(ruleset: Ruleset[Any], kind: str) -> type[Message]:
-    return message_class(f"{ruleset.proto_package}.{kind}")
+    return _message_class_cached(f"{ruleset.proto_package}.{kind}")
+
+
+@cache
+def _message_class_cached(full_name: str) -> type[Message]:
+    return message_class(full_name)
+
+
+@cache
+def _kind_class(wrapper: type[Message], name: str) -> type[Message]:
+    """The message class of field ``name`` of a ``Move``/``Event`` wrapper."""
+    return message_factory.GetMessageClass(
+        cast("Descriptor", wrapper.DESCRIPTOR.fields_by_name[name].message_type)
+    )
+
+
+@cache
+def _oneof_name(cls: type) -> str:
+    return snake(cls.__name__)
 
 
 def pack(message: Message) -> any_pb2.Any:
@@ -149,18 +114,20 @@ def command_to_any(ruleset: Ruleset[Any], command: Command) -> any_pb2.Any:
     if packed is not None:
         return packed
     wrapper = _wrapper(ruleset, "Move")
-    name = snake(type(command).__name__)
-    inner_cls = message_factory.GetMessageClass(
-        wrapper.DESCRIPTOR.fields_by_name[name].message_type
+    name = _oneof_name(type(command))
+    # Message defines __eq__, so mypy takes type[Message] for unhashable; a class
+    # always hashes (python/mypy#11470).
+    inner_cls = _kind_class(wrapper, name)  # type: ignore[arg-type]
+    return _bounded_put(
+        _moves_out, key, pack(wrapper(**{name: to_message(command, inner_cls)}))
     )
-    return _bounded_put(_moves_out, key, pack(wrapper(**{name: to_message(command, inner_cls)})))
 
 
 def event_to_any(ruleset: Ruleset[Any], event: Event) -> any_pb2.Any:
     wrapper = _wrapper(ruleset, "Event")
     name = snake(type(event).__name__)
     inner_cls = message_factory.GetMessageClass(
-        wrapper.DESCRIPTOR.fields_by_name[name].message_type
+        cast("Descriptor", wrapper.DESCRIPTOR.fields_by_name[name].message_type)
     )
     return pack(wrapper(**{name: to_message(event, inner_cls)}))
 
@@ -175,11 +142,19 @@ def _unpack(packed: any_pb2.Any, cls: type[Message], what: str) -> Message:
     expected = cls.DESCRIPTOR.full_name
     if packed.TypeName() != expected:
         raise InvalidCommandError(
-            f"{what} must be a {expected}, got {packed.TypeName() or 'nothing'}"
+            f"{what} must be a {expected}, got {packed.TypeName() or 'nothing'}",
+            violations=((what, f"must be a {expected}"),),
         )
     msg = cls()
-    if not packed.Unpack(msg):
-        raise InvalidCommandError(f"{what} could not be decoded as {expected}")
+    try:
+        unpacked = packed.Unpack(msg)
+    except (DecodeError, RecursionError):  # corrupt bytes, invalid UTF-8, too deep
+        unpacked = False
+    if not unpacked:
+        raise InvalidCommandError(
+            f"{what} could not be decoded as {expected} (strings must be UTF-8)"
+        )
+    limits.check_message(msg, what)
     return msg
 
 
@@ -187,11 +162,19 @@ def _validate(model_cls: type[Model], data: dict[str, Any], what: str) -> Any:
     try:
         return model_cls.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+        violations = tuple(
+            (".".join(str(p) for p in err["loc"]) or "(root)", _message(err))
             for err in exc.errors()
         )
-        raise InvalidCommandError(f"malformed {what}: {problems}") from None
+        problems = "; ".join(f"{field}: {text}" for field, text in violations)
+        raise InvalidCommandError(
+            f"malformed {what}: {problems}", violations=violations
+        ) from None
+
+
+def _message(err: Any) -> str:
+    """pydantic's text, minus the "Value error, " it puts before our own errors."""
+    return str(err["msg"]).removeprefix("Value error, ")
 
 
 def command_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any) -> Command:
@@ -216,20 +199,54 @@ def _parse_command(ruleset: Ruleset[Any], packed: any_pb2.Any) -> Command:
     model_cls = ruleset.commands_by_name.get(inner.DESCRIPTOR.name)
     if model_cls is None:
         raise InvalidCommandError(f"{kind} is not a command of {ruleset.name}")
-    return _validate(model_cls, to_dict(inner), f"{ruleset.name} {inner.DESCRIPTOR.name}")
+    return _validate(
+        model_cls, to_dict(inner, model_cls), f"{ruleset.name} {inner.DESCRIPTOR.name}"
+    )
 
 
 def event_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any) -> Event:
     msg = _unpack(packed, _wrapper(ruleset, "Event"), "event")
     kind = msg.WhichOneof("kind")
     inner = getattr(msg, kind)
-    return _validate(ruleset.events_by_name[inner.DESCRIPTOR.name], to_dict(inner), "event")
+    return _validate(
+        ruleset.events_by_name[inner.DESCRIPTOR.name], to_dict(inner), "event"
+    )
 
 
-def model_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any, model_cls: type[Model]) -> Any:
+def model_from_any(
+    ruleset: Ruleset[Any], packed: any_pb2.Any, model_cls: type[Model]
+) -> Any:
+    """A model the server encoded (a view, a stored setup): exact, no defaults."""
     cls = message_class(f"{ruleset.proto_package}.{model_cls.__name__}")
-    return _validate(model_cls, to_dict(_unpack(packed, cls, model_cls.__name__)), model_cls.__name__)
+    return _validate(
+        model_cls, to_dict(_unpack(packed, cls, model_cls.__name__)), model_cls.__name__
+    )
+
+
+def setup_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any | None) -> Any:
+    """A client's setup: unset *and empty* fields take the setup model's defaults.
+
+    No setup at all is the empty setup (every default), like any unset field.
+
+    :raises InvalidCommandError: wrong message type or an invalid setup (a
+        required field such as Thorgal's ``players`` left out).
+    """
+    model_cls = ruleset.setup_model
+    data: dict[str, Any] = {}
+    if packed is not None:
+        cls = message_class(f"{ruleset.proto_package}.{model_cls.__name__}")
+        data = to_dict(_unpack(packed, cls, "setup"), model_cls)
+    return _validate(model_cls, data, model_cls.__name__)
 
 
 def descriptor_of(ruleset: Ruleset[Any], name: str) -> Descriptor:
-    return message_class(f"{ruleset.proto_package}.{name}").DESCRIPTOR
+    return cast(
+        "Descriptor", message_class(f"{ruleset.proto_package}.{name}").DESCRIPTOR
+    )
+
+
+def delay_from_message(message: Any) -> dict[str, int] | None:
+    """A ``ledger.v1.SpectatorDelay`` as the ledger's ``{"moves": n}`` or
+    ``{"seconds": s}``; ``None`` when unset (validated by ``domain.spectator``)."""
+    kind = message.WhichOneof("delay")
+    return {kind: getattr(message, kind)} if kind else None

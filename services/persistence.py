@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper, StoredEvent
+from eventsourcing.persistence import (
+    IntegrityError,
+    JSONTranscoder,
+    Mapper,
+    StoredEvent,
+)
 from eventsourcing.postgres import PostgresApplicationRecorder
 
 from domain.aggregate import (
@@ -33,8 +39,8 @@ from domain.aggregate import (
     record_type,
 )
 from domain.core import Outcome
-from domain.games import all_games, find_game
-from domain.integrity import ALG, canonical_json
+from domain.games import all_games, find_game, find_ruleset
+from domain.integrity import ALG, ALG_V1, canonical_json
 
 SNAPSHOT_TYPE = "ledger.Snapshot"
 NOTIFY_CHANNEL = "ledger_game_events"
@@ -70,17 +76,21 @@ class LedgerMapper(Mapper[UUID]):
             elif isinstance(domain_event, Game.Concluded):
                 topic, body = CONCLUDED_TYPE, concluded_body(fields)
             elif isinstance(domain_event, Game.Decided):
-                topic = record_type(self._game_type_of(domain_event.payload), domain_event)
+                topic = record_type(
+                    self._game_type_of(domain_event.payload), domain_event
+                )
                 body = decided_body(fields)
             else:
                 raise TypeError(f"cannot store {domain_event!r}")
             record = {
-                "alg": ALG,
+                "alg": ALG if domain_event.nonce is not None else ALG_V1,
                 "timestamp": domain_event.timestamp.isoformat(),
                 "prev_hash": domain_event.prev_hash,
                 "hash": domain_event.hash,
                 "body": body,
             }
+            if domain_event.nonce is not None:
+                record["nonce"] = domain_event.nonce
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
@@ -91,26 +101,44 @@ class LedgerMapper(Mapper[UUID]):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         record = json.loads(stored_event.state)
         return decode_record(
-            stored_event.originator_id, stored_event.originator_version, stored_event.topic, record
+            stored_event.originator_id,
+            stored_event.originator_version,
+            stored_event.topic,
+            record,
         )
 
 
-def decode_record(originator_id: Any, version: int, topic: str, record: dict[str, Any]) -> Any:
+def decode_record(
+    originator_id: Any, version: int, topic: str, record: dict[str, Any]
+) -> Any:
     """Rebuild a ledger event (or snapshot) from its stored record."""
-    originator_id = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+    originator_id = (
+        originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+    )
     timestamp = datetime.fromisoformat(record["timestamp"])
-    common = {"originator_id": originator_id, "originator_version": version, "timestamp": timestamp}
+    common = {
+        "originator_id": originator_id,
+        "originator_version": version,
+        "timestamp": timestamp,
+    }
     if topic == SNAPSHOT_TYPE:
         return Game.Snapshot(
-            **common, topic=f"{Game.__module__}:{Game.__qualname__}",
+            **common,
+            topic=f"{Game.__module__}:{Game.__qualname__}",
             state=decode_aggregate_state(record["aggregate"]),
         )
-    chain = {"prev_hash": record["prev_hash"], "hash": record["hash"]}
+    chain = {
+        "prev_hash": record["prev_hash"],
+        "hash": record["hash"],
+        "nonce": record.get("nonce"),
+    }
     body = record["body"]
     if topic == CREATED_TYPE:
-        ruleset = find_game(body["game_type"])
-        return Game.Created(
-            **common, **chain,
+        version = body.get("ruleset_version", 1)  # unversioned games: version 1
+        ruleset = find_ruleset(body["game_type"], version)
+        return Game.Created(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
+            **common,
+            **chain,
             originator_topic=f"{Game.__module__}:{Game.__qualname__}",
             game_type=body["game_type"],
             setup=ruleset.setup_model.model_validate(body["setup"]),
@@ -120,19 +148,31 @@ def decode_record(originator_id: Any, version: int, topic: str, record: dict[str
             entropy=tuple(body["entropy"]),
             content=body["content"],
             player_ids=tuple(body.get("player_ids", ())),
+            spectator_delay=body.get("spectator_delay"),
+            ruleset_version=version,
+            content_hash=body.get("content_hash", ""),
+            seat_keys=tuple(body.get("seat_keys", ())),
+            receipt_key=body.get("receipt_key"),
         )
     if topic == CONCLUDED_TYPE:
-        return Game.Concluded(
-            **common, **chain, outcome=Outcome.model_validate(body["outcome"]),
-            seed=body["seed"], decision=body["decision"],
+        return Game.Concluded(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
+            **common,
+            **chain,
+            outcome=Outcome.model_validate(body["outcome"]),
+            seed=body["seed"],
+            decision=body["decision"],
         )
     game_type, _, name = topic.partition(".")
     payload_cls = find_game(game_type).events_by_name[name]
-    return Game.Decided(
-        **common, **chain,
+    return Game.Decided(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
+        **common,
+        **chain,
         payload=payload_cls.model_validate(body["payload"]),
-        decision=body["decision"], actor=body["actor"],
-        command_id=body["command_id"], command=body["command"],
+        decision=body["decision"],
+        actor=body["actor"],
+        command_id=body["command_id"],
+        command=body["command"],
+        signed=body.get("signed"),
     )
 
 
@@ -145,22 +185,31 @@ def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
         out[key] = state[key].isoformat()
     out["setup"] = state["setup"].model_dump(mode="json")
     out["state"] = state["state"].model_dump(mode="json")
-    out["outcome"] = state["outcome"].model_dump(mode="json") if state["outcome"] else None
+    out["outcome"] = (
+        state["outcome"].model_dump(mode="json") if state["outcome"] else None
+    )
     out["entropy"] = list(state["entropy"])
     out["player_ids"] = list(state["player_ids"])
     return out
 
 
 def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
-    ruleset = find_game(data["game_type"])
+    ruleset = find_ruleset(data["game_type"], data.get("ruleset_version", 1))
     out = dict(data)
+    out.setdefault("ruleset_version", 1)  # snapshots taken before versioning
+    out.setdefault("content_hash", "")
+    out["seat_keys"] = tuple(data.get("seat_keys", ()))
+    out.setdefault("receipt_key", None)
     for key in _DATETIMES:
         out[key] = datetime.fromisoformat(data[key])
     out["setup"] = ruleset.setup_model.model_validate(data["setup"])
     out["state"] = ruleset.state_model.model_validate(data["state"])
-    out["outcome"] = Outcome.model_validate(data["outcome"]) if data["outcome"] else None
+    out["outcome"] = (
+        Outcome.model_validate(data["outcome"]) if data["outcome"] else None
+    )
     out["entropy"] = tuple(data["entropy"])
     out["player_ids"] = tuple(data["player_ids"])
+    out.setdefault("spectator_delay", None)  # snapshots from before the delay
     return out
 
 
@@ -179,6 +228,8 @@ CREATE TABLE IF NOT EXISTS ledger_games (
     player_ids text[] NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS ledger_games_created ON ledger_games (created_at DESC, game_id);
+-- the game's spectator delay, so ListGames knows which rows to hold back
+ALTER TABLE ledger_games ADD COLUMN IF NOT EXISTS spectator_delay jsonb;
 CREATE TABLE IF NOT EXISTS ledger_commands (
     game_id uuid NOT NULL,
     command_id text NOT NULL,
@@ -195,6 +246,13 @@ CREATE TABLE IF NOT EXISTS ledger_seat_tokens (
     player int NOT NULL,
     seats int[] NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE ledger_games ADD COLUMN IF NOT EXISTS head_hash text;
+CREATE TABLE IF NOT EXISTS ledger_receipts (
+    game_id uuid NOT NULL,
+    version bigint NOT NULL,
+    receipt text NOT NULL,
+    PRIMARY KEY (game_id, version)
 );
 CREATE TABLE IF NOT EXISTS ledger_game_secrets (
     game_id uuid PRIMARY KEY,
@@ -227,7 +285,9 @@ class LedgerRecorder(PostgresApplicationRecorder):
             try:
                 super().create_table()
                 break
-            except IntegrityError:  # another process created the same table at the same moment
+            except (
+                IntegrityError
+            ):  # another process created the same table at the same moment
                 if attempt == 4:
                     raise
                 time.sleep(0.2)
@@ -240,6 +300,7 @@ class LedgerRecorder(PostgresApplicationRecorder):
         super()._create_table(curs)
         curs.execute(LEDGER_DDL)
         curs.execute(APPEND_ONLY_DDL.format(table=self.events_table_name))
+        curs.execute(APPEND_ONLY_DDL.format(table="ledger_receipts"))
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -248,10 +309,15 @@ class LedgerRecorder(PostgresApplicationRecorder):
             curs.execute(statement, params)
         heads: dict[Any, int] = {}
         for event in stored_events:
-            heads[event.originator_id] = max(heads.get(event.originator_id, 0), event.originator_version)
+            heads[event.originator_id] = max(
+                heads.get(event.originator_id, 0), event.originator_version
+            )
         if heads:  # one statement for the whole batch
             curs.execute(
                 "SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note",
-                (NOTIFY_CHANNEL, [f"{game_id}:{version}" for game_id, version in heads.items()]),
+                (
+                    NOTIFY_CHANNEL,
+                    [f"{game_id}:{version}" for game_id, version in heads.items()],
+                ),
             )
         super()._insert_events(curs, stored_events, **kwargs)

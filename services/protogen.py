@@ -48,7 +48,9 @@ def generate(out_dir: Path, only: list[str] | None = None) -> None:
     for pkg in (out_dir / "ledger", out_dir / "ledger" / "v1"):
         init = pkg / "__init__.py"
         if not init.exists():
-            init.write_text('"""Generated protobuf stubs for package ledger.v1 (do not edit)."""\n')
+            init.write_text(
+                '"""Generated protobuf stubs for package ledger.v1 (do not edit)."""\n'
+            )
 
 
 def main() -> int:

@@ -12,12 +12,12 @@ import asyncio
 import logging
 import signal
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ledger.v1 import (
     game_service_pb2,
@@ -29,13 +29,25 @@ from ledger.v1 import (
 )
 from projections import registry
 from projections.runner import Projector
+from services import limits, organisers, page_tokens, reflection
 from services.auth import AuthInterceptor, Principal, TokenResolver
+from services.bootstrap import Wiring
+from services.db_health import DatabaseWatcher
+from services.guard import GuardInterceptor
+from services.health import HealthServicer
+from services.live import EventHub
+from services.metrics import RpcMetricsInterceptor
+from services.nats_tail import tail_for
+from services.read_replica import read_side
+from services.read_servicer import (
+    RatingServicer,
+    ReadModels,
+    ReplayServicer,
+    StatsServicer,
+)
+from services.servicer import GameServicer
 from services.tournament_servicer import TournamentServicer
 from services.tournaments import TournamentDesk
-from services.bootstrap import Wiring
-from services.live import EventHub
-from services.read_servicer import RatingServicer, ReadModels, ReplayServicer, StatsServicer
-from services.servicer import GameServicer
 
 log = logging.getLogger(__name__)
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
@@ -53,17 +65,24 @@ class Running:
     hub: EventHub
     executor: ThreadPoolExecutor
     projector: Projector | None = None
+    watcher: DatabaseWatcher | None = None
+    desk: TournamentDesk | None = None
+    """The tournament desk the servicers use (the dashboard shares it)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         await self.server.stop(grace)
         await self.hub.stop()
+        if self.watcher is not None:
+            await self.watcher.stop()
         if self.projector is not None:
             self.projector.stop()
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 async def create_server(wiring: Wiring, address: str) -> Running:
-    executor = ThreadPoolExecutor(max_workers=wiring.settings.pool_size * 2, thread_name_prefix="ledger")
+    executor = ThreadPoolExecutor(
+        max_workers=wiring.settings.pool_size, thread_name_prefix="ledger"
+    )
     loop = asyncio.get_running_loop()
 
     desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
@@ -73,46 +92,91 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         if grant is not None:
             return Principal(grant=grant)
         tournament = desk.grant_for_token(token)
-        return Principal(tournament=tournament) if tournament is not None else None
+        if tournament is not None:
+            return Principal(tournament=tournament)
+        if organisers.is_organiser(desk.datastore, token):
+            return Principal(organiser=True)
+        return None
 
     async def lookup(token: str) -> Principal | None:
         return await loop.run_in_executor(executor, find, token)
 
     resolver = TokenResolver(wiring.admin_token, lookup)
-    options = [("grpc.so_reuseport", 1 if wiring.settings.workers > 1 else 0)]
-    server = grpc.aio.server(interceptors=[AuthInterceptor(resolver)], options=options)
-    hub = EventHub(wiring.database_url, heads=wiring.ledger.heads)
+    page_tokens.configure(wiring.admin_token)  # every worker signs alike
+    options = [
+        ("grpc.so_reuseport", 1 if wiring.settings.workers > 1 else 0),
+        ("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES),
+    ]
+    guard = GuardInterceptor(wiring.settings.streams_per_connection)
+    server = grpc.aio.server(  # metrics first: it times every call, refusals included
+        interceptors=[RpcMetricsInterceptor(), guard, AuthInterceptor(resolver)],
+        options=options,
+    )
+    hub = EventHub(
+        wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
+    )
     await hub.start()
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(wiring.ledger, hub, executor), server
     )
-    runners = registry.runners(wiring.ledger.datastore, create_tables=wiring.settings.create_tables)
+    runners = registry.runners(
+        wiring.ledger.datastore, create_tables=wiring.settings.create_tables
+    )
     projector = None
     if wiring.settings.projections:
         projector = Projector(runners, wiring.database_url)
         projector.start()
-    models = ReadModels(wiring.ledger.datastore, runners, executor)
-    read_service_pb2_grpc.add_ReplayServiceServicer_to_server(ReplayServicer(wiring.ledger, executor), server)
-    read_service_pb2_grpc.add_RatingServiceServicer_to_server(RatingServicer(models), server)
-    read_service_pb2_grpc.add_StatsServiceServicer_to_server(StatsServicer(models), server)
+    models = ReadModels(  # the views on the replica if one is set
+        *read_side(wiring, runners), executor, primary=runners[0] if runners else None
+    )
+    read_service_pb2_grpc.add_ReplayServiceServicer_to_server(
+        ReplayServicer(wiring.ledger, executor), server
+    )
+    read_service_pb2_grpc.add_RatingServiceServicer_to_server(
+        RatingServicer(models), server
+    )
+    read_service_pb2_grpc.add_StatsServiceServicer_to_server(
+        StatsServicer(models), server
+    )
     results = [r for r in runners if r.view.name == "tournament_results"]
     tournament_service_pb2_grpc.add_TournamentServiceServicer_to_server(
-        TournamentServicer(desk, ReadModels(wiring.ledger.datastore, results, executor), executor), server
-    )
-    health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, *READ_SERVICES, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME),
+        TournamentServicer(
+            desk,
+            ReadModels(wiring.ledger.datastore, results, executor),
+            executor,
+            hub,
+        ),
         server,
+    )
+    health_servicer = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable(
+        server,
+        (
+            SERVICE_NAME,
+            *READ_SERVICES,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+        ),
     )
     port = server.add_insecure_port(address)
     await server.start()
-    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
-    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in READ_SERVICES:
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, hub, executor, projector)
+
+    async def report(up: bool) -> None:
+        status = health_pb2.HealthCheckResponse.SERVING
+        if not up:
+            status = health_pb2.HealthCheckResponse.NOT_SERVING
+        for name in ("", SERVICE_NAME, *READ_SERVICES):
+            await health_servicer.set(name, status)
+
+    await report(True)
+    watcher = DatabaseWatcher(
+        wiring.database_url,
+        wiring.settings.health_interval,
+        (wiring.ledger.datastore, desk.datastore),
+        report,
+    )
+    await watcher.start()
+    return Running(server, port, hub, executor, projector, watcher, desk)
 
 
 def serve_worker(settings_json: str, admin_token: str, index: int) -> None:
@@ -122,9 +186,16 @@ def serve_worker(settings_json: str, admin_token: str, index: int) -> None:
     from services.bootstrap import wire
     from services.settings import Settings
 
-    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s w{index} %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO,
+        format=f"%(asctime)s w{index} %(levelname)s %(name)s: %(message)s",
+    )
     settings = Settings.model_validate_json(settings_json).model_copy(
-        update={"admin_token": SecretStr(admin_token), "projections": False}  # the supervisor runs them
+        update={
+            "admin_token": SecretStr(admin_token),
+            "projections": False,
+            "http_listen": "off",
+        }  # the supervisor runs them, and the dashboard
     )
     asyncio.run(serve(wire(settings)))
 
@@ -136,12 +207,16 @@ def serve_workers(wiring: Wiring) -> None:
     settings = wiring.settings.model_copy(update={"database_url": wiring.database_url})
     # Create every table once, here; the workers repeat the DDL under an advisory lock.
     TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger).close()
-    for runner in registry.runners(wiring.ledger.datastore, create_tables=wiring.settings.create_tables):
+    for runner in registry.runners(
+        wiring.ledger.datastore, create_tables=wiring.settings.create_tables
+    ):
         runner.ensure_tables()
     payload = settings.model_dump_json(exclude={"admin_token"})
     context = multiprocessing.get_context("spawn")
-    processes = [context.Process(target=serve_worker, args=(payload, wiring.admin_token, i))
-                 for i in range(settings.workers)]
+    processes = [
+        context.Process(target=serve_worker, args=(payload, wiring.admin_token, i))
+        for i in range(settings.workers)
+    ]
     for process in processes:
         process.start()
     # The supervisor is otherwise idle: running the views here keeps their
@@ -149,9 +224,15 @@ def serve_workers(wiring: Wiring) -> None:
     projector = None
     if settings.projections:
         projector = Projector(
-            registry.runners(wiring.ledger.datastore, create_tables=settings.create_tables), wiring.database_url
+            registry.runners(
+                wiring.ledger.datastore, create_tables=settings.create_tables
+            ),
+            wiring.database_url,
         )
         projector.start()
+    from services.dashboard.serve import start_in_thread
+
+    stop_dashboard = start_in_thread(wiring.ledger, settings.http_listen)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -164,22 +245,43 @@ def serve_workers(wiring: Wiring) -> None:
         process.join(10)
     if projector is not None:
         projector.stop()
-    failed = [p.exitcode for p in processes if p.exitcode not in (0, None, -signal.SIGTERM)]
+    if stop_dashboard is not None:
+        stop_dashboard()
+    failed = [
+        p.exitcode for p in processes if p.exitcode not in (0, None, -signal.SIGTERM)
+    ]
     if failed and not stop.is_set():
         # a worker that died on its own is an outage, not a clean stop
         raise SystemExit(f"a ledger worker exited with {failed[0]}")
 
 
-async def serve(wiring: Wiring) -> None:
+async def serve(
+    wiring: Wiring, on_ready: Callable[[Running], None] | None = None
+) -> None:
+    """Serve until SIGINT/SIGTERM; ``on_ready`` runs once the port is bound."""
+    from services.dashboard.serve import DashboardBindError
+    from services.dashboard.serve import start as start_dashboard
+
     running = await create_server(wiring, wiring.settings.listen)
+    try:
+        http = await start_dashboard(
+            wiring.ledger, wiring.settings.http_listen, running.desk
+        )
+    except DashboardBindError as exc:
+        await running.stop()
+        raise SystemExit(str(exc)) from None
     if wiring.settings.metrics_port:
         from prometheus_client import start_http_server
 
         start_http_server(wiring.settings.metrics_port)
     log.info("ledger listening on port %s", running.port)
+    if on_ready is not None:
+        on_ready(running)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    if http is not None:
+        await http.stop()
     await running.stop(grace=2.0)

@@ -1,34 +1,42 @@
 """``GameService``: parse the request, call the ledger, present the result.
 
 Thin on purpose (Cosmic Python's entrypoints): no rules here, no SQL, no
-redaction logic.  The ledger is synchronous (psycopg pool), so each call runs
-in a bounded thread pool while the asyncio server keeps streams cheap.
+redaction logic.  Calls that memory can answer run on the event loop with no
+thread hop: a move on a game this process holds is decided there
+(``GameLedger.begin``) and only waits for the group commit; ``GetGame``,
+``ListLegalMoves`` and a stream's live tail use the held game while
+:mod:`services.heads` vouches for it.  Everything that needs the database (a
+game not held, a refused move, a lost race, point-in-time reads, listings) runs
+the synchronous ledger (psycopg pool) in a bounded thread pool (``Blocking``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime
 from functools import partial, wraps
-from itertools import islice
-from typing import Any, Callable
+from typing import Any
 from uuid import UUID
 
 import grpc
 
+from domain.aggregate import CONCLUDED_TYPE
 from domain.core import InvalidCommandError, Seat
-from domain.games import all_games, find_game
+from domain.games import find_game
+from domain.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services import mapping, presenters
+from services import game_types, legal_pages, mapping, page_tokens, presenters
 from services.application import GameLedger
 from services.auth import Principal, current_principal
+from services.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.errors import PermissionDeniedError, UnauthenticatedError, abort
+from services.limits import excerpt
 from services.live import EventHub
 
 log = logging.getLogger(__name__)
@@ -38,28 +46,19 @@ def parse_game_id(raw: str) -> UUID:
     try:
         return UUID(raw)
     except (ValueError, TypeError):
-        raise InvalidCommandError(f"game_id {raw!r} is not a UUID") from None
-
-
-def _encode_token(data: dict[str, Any]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(data).encode()).decode()
-
-
-def _decode_token(token: str) -> dict[str, Any]:
-    try:
-        data = json.loads(base64.urlsafe_b64decode(token.encode()))
-        if not isinstance(data, dict):
-            raise ValueError
-        return data
-    except (ValueError, TypeError):
-        raise InvalidCommandError("page_token is not one this server issued") from None
+        raise InvalidCommandError(
+            f"game_id {excerpt(raw)} is not a UUID",
+            violations=(("game_id", "not a UUID"),),
+        ) from None
 
 
 def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     """Map every exception through :mod:`services.errors`."""
 
     @wraps(method)
-    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def wrapper(
+        self: Any, request: Any, context: grpc.aio.ServicerContext
+    ) -> Any:
         try:
             return await method(self, request, context)
         except (grpc.aio.AbortError, asyncio.CancelledError):
@@ -74,7 +73,9 @@ def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`guarded` for server-streaming handlers (async generators)."""
 
     @wraps(method)
-    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+    async def wrapper(
+        self: Any, request: Any, context: grpc.aio.ServicerContext
+    ) -> Any:
         try:
             async for item in method(self, request, context):
                 yield item
@@ -118,12 +119,18 @@ class Blocking:
     _executor: ThreadPoolExecutor
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, partial(fn, *args))
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, partial(fn, *args)
+        )
 
 
 class GameServicer(pb_grpc.GameServiceServicer, Blocking):
     def __init__(
-        self, ledger: GameLedger, hub: EventHub, executor: ThreadPoolExecutor, open_creation: bool = True
+        self,
+        ledger: GameLedger,
+        hub: EventHub,
+        executor: ThreadPoolExecutor,
+        open_creation: bool = True,
     ) -> None:
         self._ledger = ledger
         self._hub = hub
@@ -132,9 +139,12 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         self._views = Lru(20_000)
         """(game, version, viewer) -> view: views are pure functions of both."""
         self._pages = Lru(20_000)
-        """(game, version, seat, offset, size) -> legal-move page."""
+        """(game, version, seat) -> the legal moves, an indexable sequence."""
+        self._window = SpectatorWindow(ledger)
 
-    def _acting_seat(self, principal: Principal, game: Any, requested: Seat | None) -> Seat:
+    def _acting_seat(
+        self, principal: Principal, game: Any, requested: Seat | None
+    ) -> Seat:
         """The seat the caller acts for.
 
         :raises UnauthenticatedError: spectators cannot act.
@@ -142,60 +152,115 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         """
         if principal.admin:
             if requested is None:
-                raise InvalidCommandError("admins must name the seat")
+                raise InvalidCommandError(
+                    "admins must name the seat",
+                    violations=(("seat", "required for the admin token"),),
+                )
             return requested
         if principal.grant is None:
-            raise UnauthenticatedError("this call needs a seat token (authorization: Bearer <token>)")
+            raise UnauthenticatedError(
+                "this call needs a seat token (authorization: Bearer <token>)"
+            )
         seats = principal.seats_in(game.id)
         if not seats:
-            raise PermissionDeniedError("this token is for another game")
+            raise PermissionDeniedError(
+                "this token is for another game", "TOKEN_FOR_ANOTHER_GAME"
+            )
         if requested is not None:
             if requested not in seats:
-                raise PermissionDeniedError(f"this token does not control seat {requested}")
+                raise PermissionDeniedError(
+                    f"this token does not control seat {requested}"
+                )
             return requested
         if len(seats) == 1:
             return seats[0]
         acting = [s for s in seats if s in game.to_act()]
         if len(acting) == 1:
             return acting[0]
-        raise InvalidCommandError(f"this token controls seats {list(seats)}: name the seat")
+        raise InvalidCommandError(
+            f"this token controls seats {list(seats)}: name the seat",
+            violations=(("seat", f"one of {list(seats)}"),),
+        )
 
     # ------------------------------------------------------------ writes
 
     @guarded
-    async def CreateGame(self, request: pb.CreateGameRequest, context: Any) -> pb.CreateGameResponse:
+    async def CreateGame(
+        self, request: pb.CreateGameRequest, context: Any
+    ) -> pb.CreateGameResponse:
         principal = current_principal.get()
         if not self._open_creation and not principal.admin:
-            raise PermissionDeniedError("only the admin may create games on this server")
+            raise PermissionDeniedError(
+                "only the admin may create games on this server", "ADMIN_ONLY"
+            )
         ruleset = find_game(request.game_type)
-        if not request.HasField("setup"):
-            raise InvalidCommandError(f"setup is required ({ruleset.proto_package}.{ruleset.setup_model.__name__})")
-        setup = mapping.model_from_any(ruleset, request.setup, ruleset.setup_model)
+        setup = mapping.setup_from_any(
+            ruleset, request.setup if request.HasField("setup") else None
+        )
         created = await self._run(
-            self._ledger.create_game, ruleset.name, setup, tuple(request.entropy), tuple(request.player_ids)
+            self._ledger.create_game,
+            ruleset.name,
+            setup,
+            tuple(request.entropy),
+            tuple(request.player_ids),
+            mapping.delay_from_message(request.spectator_delay),
+            tuple(request.seat_public_keys),
         )
         game = await self._run(self._ledger.load, created.game_id)
         return pb.CreateGameResponse(
             game=presenters.summary(game, principal, ended=game.is_over),
-            tokens=[pb.PlayerToken(player=t.player, seats=t.seats, token=t.token) for t in created.tokens],
+            tokens=[
+                pb.PlayerToken(player=t.player, seats=t.seats, token=t.token)
+                for t in created.tokens
+            ],
+            receipt=presenters.receipt_message(created.receipt)
+            if created.receipt
+            else None,
         )
 
     @guarded
-    async def SubmitMove(self, request: pb.SubmitMoveRequest, context: Any) -> pb.SubmitMoveResponse:
+    async def SubmitMove(
+        self, request: pb.SubmitMoveRequest, context: Any
+    ) -> pb.SubmitMoveResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         if principal.admin:
-            raise PermissionDeniedError("the admin token observes; moves need a seat token")
+            raise PermissionDeniedError(
+                "the admin token observes; moves need a seat token",
+                "ADMIN_CANNOT_MOVE",
+            )
         if principal.grant is None:
-            raise UnauthenticatedError("SubmitMove needs a seat token (authorization: Bearer <token>)")
-        game = self._ledger.held(game_id) or await self._run(self._ledger.latest, game_id)
-        seat = self._acting_seat(principal, game, request.seat if request.HasField("seat") else None)
+            raise UnauthenticatedError(
+                "SubmitMove needs a seat token (authorization: Bearer <token>)"
+            )
+        game = self._ledger.held(game_id) or await self._run(
+            self._ledger.latest, game_id
+        )
+        seat = self._acting_seat(
+            principal, game, request.seat if request.HasField("seat") else None
+        )
         if not request.HasField("move"):
-            raise InvalidCommandError("move is required")
+            raise InvalidCommandError(
+                "move is required", violations=(("move", "required"),)
+            )
         command = mapping.command_from_any(game.ruleset, request.move)
-        expected = request.expected_version if request.HasField("expected_version") else None
+        expected = (
+            request.expected_version if request.HasField("expected_version") else None
+        )
+        signed = (
+            SignedMove(
+                request.move.type_url,
+                request.move.value,
+                request.signature,
+                expected,
+            )
+            if request.signature
+            else None
+        )
         result = None
-        pending = self._ledger.begin(game_id, command, seat, request.command_id, expected)
+        pending = self._ledger.begin(
+            game_id, command, seat, request.command_id, expected, signed
+        )
         if pending is not None:  # decided on the loop; no thread hop while it commits
             try:
                 await asyncio.wrap_future(pending.future)
@@ -204,34 +269,56 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             result = self._ledger.finish(pending)
         if result is None:  # anything that needs the database to sort out
             result = await self._run(
-                self._ledger.submit, game_id, command, seat, request.command_id, expected
+                self._ledger.submit,
+                game_id,
+                command,
+                seat,
+                request.command_id,
+                expected,
+                signed,
             )
         if result.game is not None:
             head, events = result.game, list(result.events)
         else:
             head = await self._run(self._ledger.load, game_id)
             events = await self._run(
-                self._ledger.read_events, game_id, result.first_version - 1, result.last_version
+                self._ledger.read_events,
+                game_id,
+                result.first_version - 1,
+                result.last_version,
             )
-        viewer = principal.viewer_for(game_id)
+        sight = disclose(principal, head)
+        receipt = presenters.receipt_message(result.receipt) if result.receipt else None
+        messages = [
+            presenters.event_message(
+                head, e, sight.viewer, show_hashes=sight.show_hashes
+            )
+            for e in events
+        ]
+        if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
+            messages[-1].receipt.CopyFrom(receipt)
         return pb.SubmitMoveResponse(
             first_version=result.first_version,
             last_version=result.last_version,
             replayed=result.replayed,
-            events=[presenters.event_message(head, e, viewer, show_hashes=head.is_over) for e in events],
+            events=messages,
             game=presenters.summary(head, principal, ended=head.is_over),
             log_position=result.log_position,
+            receipt=receipt,
         )
 
     # ------------------------------------------------------------ reads
 
     @guarded
-    async def GetGame(self, request: pb.GetGameRequest, context: Any) -> pb.GetGameResponse:
+    async def GetGame(
+        self, request: pb.GetGameRequest, context: Any
+    ) -> pb.GetGameResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         at = request.at_version if request.HasField("at_version") else None
         held = self._ledger.current_in_memory(game_id) if at is None else None
-        if held is not None:  # no I/O needed: answer on the event loop, no thread hop
+        if held is not None and not is_delayed_for(principal, held):
+            # no I/O needed: answer on the event loop, no thread hop
             return self._get_game(principal, game_id, at, held)
         return await self._run(self._get_game, principal, game_id, at)
 
@@ -240,23 +327,30 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
     ) -> pb.GetGameResponse:
         """One thread hop for the whole read (each hop costs more than the work)."""
         head = game = held or self._ledger.load(game_id)
+        sight = self._window.disclose(principal, head)
+        if at is not None and not 1 <= at <= sight.upto:
+            raise InvalidCommandError(f"at_version must be between 1 and {sight.upto}")
+        if at is None and sight.upto < head.version:
+            at = sight.upto  # a spectator of a delayed game: that far behind
         if at is not None:
-            if not 1 <= at <= head.version:
-                raise InvalidCommandError(f"at_version must be between 1 and {head.version}")
             game = self._ledger.load(game_id, at)
-        viewer = principal.viewer_for(game_id)
+        viewer = sight.viewer
         key = (game_id, game.version, viewer)
         view = self._views.get(key)
         if view is None:
             view = self._views.put(key, presenters.view(game, viewer))
-        return pb.GetGameResponse(game=presenters.summary(game, principal, ended=head.is_over), view=view)
+        return pb.GetGameResponse(
+            game=presenters.summary(game, principal, ended=head.is_over), view=view
+        )
 
     @guarded
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, context: Any
     ) -> pb.ListLegalMovesResponse:
         held = self._ledger.current_in_memory(parse_game_id(request.game_id))
-        if held is not None:  # a page is bounded work and needs no I/O: stay on the loop
+        if (
+            held is not None
+        ):  # a page is bounded work and needs no I/O: stay on the loop
             return self._list_legal_moves(current_principal.get(), request, held)
         return await self._run(self._list_legal_moves, current_principal.get(), request)
 
@@ -265,109 +359,180 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
     ) -> pb.ListLegalMovesResponse:
         game_id = parse_game_id(request.game_id)
         game = held or self._ledger.load(game_id)
-        seat = self._acting_seat(principal, game, request.seat if request.HasField("seat") else None)
-        page_size = request.page_size or 100
-        if not 1 <= page_size <= 1000:
-            raise InvalidCommandError("page_size must be between 1 and 1000")
-        offset = 0
-        if request.page_token:
-            token = _decode_token(request.page_token)
-            if token.get("v") != game.version or token.get("s") != seat:
-                raise InvalidCommandError("page_token is stale: the game has moved on; start again")
-            offset = int(token.get("o", 0))
-        key = (game_id, game.version, seat, offset, page_size)
-        cached = self._pages.get(key)
-        if cached is not None:
-            moves, more = cached
-        elif not game.is_over and seat in game.to_act():
-            ruleset = game.ruleset
-            chunk = list(islice(ruleset.legal_commands(game.state, seat), offset, offset + page_size + 1))
-            moves = [mapping.command_to_any(ruleset, c) for c in chunk[:page_size]]
-            more = len(chunk) > page_size
-            self._pages.put(key, (moves, more))
-        else:
-            moves, more = [], False
-        return pb.ListLegalMovesResponse(
-            moves=moves,
-            next_page_token=_encode_token({"v": game.version, "s": seat, "o": offset + page_size}) if more else "",
-            version=game.version,
-            seat=seat,
+        seat = self._acting_seat(
+            principal, game, request.seat if request.HasField("seat") else None
         )
+        key = (game_id, game.version, seat)
+        moves = self._pages.get(key)
+        if moves is None:
+            acting = not game.is_over and seat in game.to_act()
+            moves = self._pages.put(
+                key, game.ruleset.legal_moves(game.state, seat) if acting else ()
+            )
+        response = pb.ListLegalMovesResponse(
+            version=game.version, seat=seat, total_size=len(moves)
+        )
+        if request.sample:
+            n = legal_pages.check_size("sample", request.sample)
+            response.moves.extend(legal_pages.sample(game.ruleset, moves, n))
+            return response
+        size = legal_pages.check_size("page_size", request.page_size or 100)
+        offset = legal_pages.page_offset(
+            request.page_token, game_id, game.version, seat
+        )
+        page, more = legal_pages.page(game.ruleset, moves, offset, size)
+        response.moves.extend(page)
+        if more:
+            response.next_page_token = legal_pages.page_token(
+                game_id, game.version, seat, offset + size
+            )
+        return response
 
     @guarded_stream
-    async def StreamGameEvents(self, request: pb.StreamGameEventsRequest, context: Any) -> Any:
+    async def StreamGameEvents(
+        self, request: pb.StreamGameEventsRequest, context: Any
+    ) -> Any:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         if request.after_version < 0:
             raise InvalidCommandError("after_version must be >= 0")
-        viewer = principal.viewer_for(game_id)
         wakeup = self._hub.subscribe(game_id)
         try:
-            head = self._ledger.current_in_memory(game_id) or await self._run(self._ledger.load, game_id)
+            head = self._ledger.current_in_memory(game_id) or await self._run(
+                self._ledger.load, game_id
+            )
             last = request.after_version
             while True:
                 wakeup.clear()
-                recent = self._ledger.recent_events(game_id, last)  # live tail: no I/O, no thread hop
+                recent = self._ledger.recent_events(
+                    game_id, last
+                )  # live tail: no I/O, no thread hop
+                from_nats = False
+                if (
+                    recent is None
+                    and not is_delayed_for(principal, head)  # delayed: the store
+                    and (tail := self._hub.live_events(game_id, last))
+                ):
+                    recent, from_nats = (head, tail), True  # gap-free from `last`
                 if recent is not None:
                     head, batch = recent
                 else:
-                    batch = await self._run(self._ledger.read_events, game_id, last, None, 256)
+                    batch = await self._run(
+                        self._ledger.read_events, game_id, last, None, 256
+                    )
                     if batch:
                         head = await self._run(self._ledger.load, game_id)
-                for event in batch:
-                    yield presenters.event_message(head, event, viewer, show_hashes=head.is_over or viewer.admin)
+                if is_delayed_for(principal, head):
+                    sight = await self._run(self._window.disclose, principal, head)
+                else:
+                    sight = disclose(principal, head)
+                if from_nats:  # another server's moves: ``head`` is behind them
+                    sight = replace(sight, upto=batch[-1].originator_version)
+                shown = [e for e in batch if e.originator_version <= sight.upto]
+                for event in shown:
+                    message = presenters.event_message(
+                        head, event, sight.viewer, show_hashes=sight.show_hashes
+                    )
+                    if message.type == CONCLUDED_TYPE:
+                        receipt = await self._run(
+                            self._ledger.receipt_at, game_id, event.originator_version
+                        )
+                        if receipt is not None:
+                            message.receipt.CopyFrom(
+                                presenters.receipt_message(receipt)
+                            )
+                    yield message
                     last = event.originator_version
-                if len(batch) == 256:
+                    if from_nats and message.type == CONCLUDED_TYPE:  # ends below
+                        head = await self._run(self._ledger.load, game_id)
+                if len(batch) == 256 and len(shown) == len(batch):
                     continue
                 if request.stop_at_head or (head.is_over and last >= head.version):
                     return
-                await self._hub.wait(wakeup)
+                # held back by a spectator delay: look again when it may have passed
+                await self._hub.wait(wakeup, 1.0 if sight.upto < head.version else None)
         finally:
             self._hub.unsubscribe(game_id, wakeup)
 
     @guarded
-    async def ListGames(self, request: pb.ListGamesRequest, context: Any) -> pb.ListGamesResponse:
+    async def ListGames(
+        self, request: pb.ListGamesRequest, context: Any
+    ) -> pb.ListGamesResponse:
         page_size = request.page_size or 50
         if not 1 <= page_size <= 500:
-            raise InvalidCommandError("page_size must be between 1 and 500")
+            raise InvalidCommandError(
+                "page_size must be between 1 and 500",
+                violations=(("page_size", "must be between 1 and 500"),),
+            )
         before = None
         if request.page_token:
-            token = _decode_token(request.page_token)
-            try:
-                before = (datetime.fromisoformat(token["t"]), UUID(token["id"]))
-            except (KeyError, ValueError, TypeError):
-                raise InvalidCommandError("page_token is not one this server issued") from None
+            token = page_tokens.decode("ListGames", request.page_token)
+            if token.get("q") != request.game_type:
+                raise page_tokens.PageTokenError("was issued for another query")
+            before = (datetime.fromisoformat(token["t"]), UUID(token["id"]))
         if request.game_type:
             find_game(request.game_type)
-        rows = await self._run(self._ledger.list_games, page_size + 1, before, request.game_type or None)
+        principal = current_principal.get()
+        rows = await self._run(
+            self._list_games, principal, page_size + 1, before, request.game_type
+        )
         games = [
             pb.GameSummary(
-                game_id=str(r["game_id"]), game_type=r["game_type"], players=r["players"],
-                seats=r["seats"], version=r["version"], status=r["status"], content=r["content"],
+                game_id=str(r["game_id"]),
+                game_type=r["game_type"],
+                players=r["players"],
+                seats=r["seats"],
+                version=r["version"],
+                status=r["status"],
+                status_kind=presenters.kind(pb.GameStatus, r["status"]),
+                content=r["content"],
                 created_at=presenters.timestamp(r["created_at"]),
-                role=current_principal.get().role,
+                role=principal.role,
+                role_kind=presenters.kind(pb.Role, principal.role),
                 player_ids=r["player_ids"] or [],
+                spectator_delay=presenters.delay_message(r["spectator_delay"])
+                if r["spectator_delay"]
+                else None,
             )
             for r in rows[:page_size]
         ]
         next_token = ""
         if len(rows) > page_size:
             last = rows[page_size - 1]
-            next_token = _encode_token({"t": last["created_at"].isoformat(), "id": str(last["game_id"])})
+            next_token = page_tokens.encode(
+                "ListGames",
+                {
+                    "t": last["created_at"].isoformat(),
+                    "id": str(last["game_id"]),
+                    "q": request.game_type,
+                },
+            )
         return pb.ListGamesResponse(games=games, next_page_token=next_token)
 
+    def _list_games(
+        self, principal: Principal, limit: int, before: Any, game_type: str
+    ) -> list[dict[str, Any]]:
+        """A page of the listing, with each running delayed game's version as
+        this caller may see it (a live version would tell when a move was made)."""
+        rows = self._ledger.list_games(limit, before, game_type or None)
+        for row in rows:
+            if row["spectator_delay"] and row["status"] == "active":
+                game, _ = self._window.game_for(principal, row["game_id"])
+                row["version"] = game.version
+                row["status"] = "ended" if game.is_over else "active"
+        return rows
+
     @guarded
-    async def ListGameTypes(self, request: pb.ListGameTypesRequest, context: Any) -> pb.ListGameTypesResponse:
-        return pb.ListGameTypesResponse(
-            game_types=[
-                pb.GameType(
-                    name=g.name, title=g.title, min_players=g.min_players, max_players=g.max_players,
-                    setup_message=f"{g.proto_package}.{g.setup_model.__name__}",
-                    move_message=f"{g.proto_package}.Move",
-                    event_message=f"{g.proto_package}.Event",
-                    view_message=f"{g.proto_package}.{g.view_model.__name__}",
-                    content=g.content_label,
-                )
-                for g in all_games()
-            ]
+    async def GetLedgerKey(
+        self, request: pb.GetLedgerKeyRequest, context: Any
+    ) -> pb.LedgerKey:
+        signer = self._ledger.signer
+        return pb.LedgerKey(
+            public_key=signer.public_key, key_id=signer.key_id, algorithm="Ed25519"
         )
+
+    @guarded
+    async def ListGameTypes(
+        self, request: pb.ListGameTypesRequest, context: Any
+    ) -> pb.ListGameTypesResponse:
+        return game_types.list_game_types()

@@ -13,31 +13,99 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
+def default_data_dir() -> Path:
+    """One directory per user, wherever the command runs (not ``./``)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("game-ledger", appauthor=False)
+
+
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="LEDGER_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="LEDGER_", env_file=".env", extra="ignore"
+    )
 
     database_url: str | None = Field(
         default=None,
         description="libpq URL, e.g. postgresql://ledger:secret@db:5432/ledger. "
         "Unset: embedded PostgreSQL in data_dir.",
     )
-    data_dir: Path = Field(default=Path(".ledger-data"), description="Embedded database and admin token.")
+    read_database_url: str | None = Field(
+        default=None,
+        description="A streaming replica for the read side (ratings, stats, the dashboard); "
+        "reads with min_log_position wait for the replica's views. Unset: the primary.",
+    )
+    nats_url: str | None = Field(
+        default=None,
+        description="NATS with JetStream (nats://host:4222): committed events are published per game "
+        "and live streams on every server read them from there. Unset: in-process fan-out.",
+    )
+    data_dir: Path = Field(
+        default_factory=default_data_dir,
+        description="Embedded database, admin token and the running server's "
+        "address. Default: the user data dir (e.g. ~/.local/share/game-ledger).",
+    )
     listen: str = Field(default="127.0.0.1:50051", description="gRPC listen address.")
+    http_listen: str = Field(
+        default="127.0.0.1:8080",
+        description="Web dashboard address (host:port), served by `ledger serve`; 'off' disables it.",
+    )
     admin_token: SecretStr | None = Field(
         default=None,
         description="Bearer token with full access. Unset: generated on first start "
         "and written to data_dir/admin-token.",
     )
-    pool_size: int = Field(default=8, ge=1, le=200)
-    cache_size: int = Field(default=2000, ge=1, description="Games kept in memory (LRU).")
-    snapshot_interval: int = Field(default=50, ge=2, description="Snapshot every N events.")
-    metrics_port: int | None = Field(default=None, description="Prometheus /metrics port.")
+    pool_size: int = Field(
+        default=16,
+        ge=1,
+        le=200,
+        description="Most connections each database pool opens under load.",
+    )
+    pool_min: int = Field(
+        default=0,
+        ge=0,
+        le=200,
+        description="Connections each pool keeps open when idle. 0: open on first "
+        "use (an idle server then holds 4: one per pool, two LISTEN); more than 0 "
+        "makes psycopg_pool grow past it at start, while the first ones connect.",
+    )
+    signing_key: SecretStr | None = Field(
+        default=None,
+        description="Ed25519 private key (32 bytes, hex) that signs receipts. Unset: "
+        "generated on first start and kept in data_dir/signing-key (never in the database).",
+    )
+    cache_size: int = Field(
+        default=2000, ge=1, description="Games kept in memory (LRU)."
+    )
+    snapshot_interval: int = Field(
+        default=50, ge=2, description="Snapshot every N events."
+    )
+    metrics_port: int | None = Field(
+        default=None, description="Prometheus /metrics port."
+    )
     workers: int = Field(
-        default=1, ge=1, le=64,
+        default=1,
+        ge=1,
+        le=64,
         description="Server processes sharing the port (SO_REUSEPORT); the supervisor runs the projections.",
     )
     projections: bool = Field(
-        default=True, description="Run the projection views inside `ledger serve` (else run `ledger project`)."
+        default=True,
+        description="Run the projection views inside `ledger serve` (else run `ledger project`).",
+    )
+    health_interval: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        description="Seconds between database probes: grpc.health.v1 reports NOT_SERVING "
+        "(and calls fail fast with UNAVAILABLE) while PostgreSQL is unreachable.",
+    )
+    streams_per_connection: int = Field(
+        default=32,
+        ge=1,
+        le=10_000,
+        description="Concurrent server streams one client connection may hold; "
+        "more are refused with RESOURCE_EXHAUSTED (docs/limits.md).",
     )
     create_tables: bool = Field(
         default=True,

@@ -11,20 +11,27 @@ Starting a round is serialised per tournament by an advisory lock and
 journalled game by game, so two server processes or a crash cannot start a
 round twice or leave unaccounted games (see :meth:`TournamentDesk.start_round`).
 
-Trade-off, documented: seat tokens of tournament games are kept in clear in
-``tournament_seat_tokens`` (they must be handed out later), and, until their
-round is recorded, in ``tournament_pending_games``; whoever can read those
-tables can act for tournament players.  Ordinary games keep only hashes.
+Seat tokens of tournament games are never stored in clear (as for ordinary
+games): a player's seat token for a tournament game is derived from their
+tournament player token, ``HMAC-SHA256(player token, "<game id>:<player>")``
+(:func:`seat_token_for`), which the server knows only while the player
+presents it.  ``GetMyGames`` derives the tokens and registers their hashes in
+``ledger_seat_tokens``; ``tournament_seat_tokens`` and
+``tournament_pending_games`` hold only who sits where.  The random tokens
+``create_game`` makes for a tournament game are dropped unseen.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import logging
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -41,6 +48,7 @@ from domain.integrity import canonical_json
 from domain.tournament import codec
 from domain.tournament.aggregate import Tournament
 from domain.tournament.state import TableAssignment
+from services import organisers
 from services.application import (
     ConcurrencyConflictError,
     GameLedger,
@@ -65,8 +73,11 @@ CREATE TABLE IF NOT EXISTS tournament_games (
 );
 CREATE TABLE IF NOT EXISTS tournament_seat_tokens (
     tournament_id uuid NOT NULL, player_id text NOT NULL, game_id uuid NOT NULL, round int NOT NULL,
-    seats int[] NOT NULL, token text NOT NULL, PRIMARY KEY (tournament_id, player_id, game_id)
+    seats int[] NOT NULL, token text, PRIMARY KEY (tournament_id, player_id, game_id)
 );
+-- seat tokens used to be stored here in clear: keep none (GetMyGames derives them)
+ALTER TABLE tournament_seat_tokens ALTER COLUMN token DROP NOT NULL;
+UPDATE tournament_seat_tokens SET token = NULL WHERE token IS NOT NULL;
 CREATE TABLE IF NOT EXISTS tournament_round_intents (
     tournament_id uuid NOT NULL, round int NOT NULL, since timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (tournament_id, round)
@@ -75,6 +86,9 @@ CREATE TABLE IF NOT EXISTS tournament_pending_games (
     game_id uuid PRIMARY KEY, tournament_id uuid NOT NULL, round int NOT NULL, table_no int NOT NULL,
     players text[] NOT NULL, tokens jsonb, status text NOT NULL
 );
+UPDATE tournament_pending_games
+    SET tokens = (SELECT jsonb_agg(t - 'token') FROM jsonb_array_elements(tokens) AS t)
+    WHERE jsonb_path_exists(tokens, '$[*].token');
 """
 PENDING_STATUSES = {
     "created": "made for a round start that has not been recorded yet; the retry adopts it",
@@ -94,6 +108,8 @@ class TournamentGrant:
     tournament_id: UUID
     role: str  # "organiser" or "player"
     player_id: str | None
+    token: str | None = field(default=None, repr=False, compare=False)
+    """The bearer token itself (memory only): seat tokens derive from it."""
 
 
 class TournamentMapper(Mapper[UUID]):
@@ -103,7 +119,10 @@ class TournamentMapper(Mapper[UUID]):
         super().__init__(transcoder=JSONTranscoder())
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        record = {"timestamp": domain_event.timestamp.isoformat(), "body": codec.event_body(domain_event)}
+        record = {
+            "timestamp": domain_event.timestamp.isoformat(),
+            "body": codec.event_body(domain_event),
+        }
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
@@ -117,8 +136,11 @@ class TournamentMapper(Mapper[UUID]):
         if not isinstance(originator_id, UUID):
             originator_id = UUID(str(originator_id))
         return codec.decode_event(
-            stored_event.topic, originator_id, stored_event.originator_version,
-            datetime.fromisoformat(record["timestamp"]), record["body"],
+            stored_event.topic,
+            originator_id,
+            stored_event.originator_version,
+            datetime.fromisoformat(record["timestamp"]),
+            record["body"],
         )
 
 
@@ -129,17 +151,21 @@ class TournamentDesk(Application[UUID]):
         # CREATE_TABLE=no (LEDGER_CREATE_TABLES=false): no DDL, and the events
         # table is locked through the owner's function (services/db_roles.py)
         create_tables = strtobool(env.get("CREATE_TABLE") or "yes")
-        super().__init__({
-            **env,
-            "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder"
-            if create_tables else SERVICE_ROLE_RECORDER,
-            "AGGREGATE_CACHE_MAXSIZE": "200",
-            "IS_SNAPSHOTTING_ENABLED": "n",
-        })
+        super().__init__(
+            {
+                **env,
+                "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder"
+                if create_tables
+                else SERVICE_ROLE_RECORDER,
+                "AGGREGATE_CACHE_MAXSIZE": "200",
+                "IS_SNAPSHOTTING_ENABLED": "n",
+            }
+        )
         self.ledger = ledger
         if create_tables:
             with self.recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
                 curs.execute(TOURNAMENT_DDL)
+                curs.execute(organisers.DDL)
 
     def construct_mapper(self) -> TournamentMapper:
         return TournamentMapper()
@@ -152,15 +178,39 @@ class TournamentDesk(Application[UUID]):
         try:
             return self.repository.get(tournament_id)
         except AggregateNotFoundError:
-            raise TournamentNotFoundError(f"tournament {tournament_id} not found") from None
+            raise TournamentNotFoundError(
+                f"tournament {tournament_id} not found"
+            ) from None
 
-    def create(self, name: str, game_type: str, format: str, rounds: int, table_size: int,
-               setup: dict[str, Any]) -> tuple[Tournament, str]:
-        tournament = Tournament.create(name, game_type, format, rounds, table_size, setup)
+    def create(
+        self,
+        name: str,
+        game_type: str,
+        format: str,
+        rounds: int,
+        table_size: int,
+        setup: dict[str, Any],
+        spectator_delay: dict[str, int] | None = None,
+    ) -> tuple[Tournament, str]:
+        tournament = Tournament.create(
+            name,
+            game_type,
+            format,
+            rounds,
+            table_size,
+            setup,
+            spectator_delay=spectator_delay,
+        )
         token = secrets.token_urlsafe(32)
-        self.save(tournament, side_effects=[(
-            "INSERT INTO tournament_tokens VALUES (%s, %s, 'organiser', NULL)", (hash_token(token), tournament.id),
-        )])
+        self.save(
+            tournament,
+            side_effects=[
+                (
+                    "INSERT INTO tournament_tokens VALUES (%s, %s, 'organiser', NULL)",
+                    (hash_token(token), tournament.id),
+                )
+            ],
+        )
         return tournament, token
 
     def register(self, tournament_id: UUID, player_id: str) -> str:
@@ -170,10 +220,15 @@ class TournamentDesk(Application[UUID]):
             tournament = self.load(tournament_id)
             tournament.register(player_id)
             token = secrets.token_urlsafe(32)
-            self.save(tournament, side_effects=[(
-                "INSERT INTO tournament_tokens VALUES (%s, %s, 'player', %s)",
-                (hash_token(token), tournament_id, player_id),
-            )])
+            self.save(
+                tournament,
+                side_effects=[
+                    (
+                        "INSERT INTO tournament_tokens VALUES (%s, %s, 'player', %s)",
+                        (hash_token(token), tournament_id, player_id),
+                    )
+                ],
+            )
         return token
 
     def withdraw(self, tournament_id: UUID, player_id: str) -> Tournament:
@@ -228,7 +283,8 @@ class TournamentDesk(Application[UUID]):
             number = tournament.state.current_round + 1
             since, retried = self._begin_round(tournament_id, number)
             pending = self._pending_games(tournament_id, number)
-            tables, side = [], []
+            tables: list[TableAssignment] = []
+            side: list[tuple[str, tuple[Any, ...]]] = []
             for index, players in enumerate(plan.tables, start=1):
                 players = tuple(players)
                 row = pending.pop(index, None)
@@ -240,19 +296,45 @@ class TournamentDesk(Application[UUID]):
                         self._find_lost(tournament, number, index, players, since)
                     row = self._create_game(tournament, number, index, players)
                 game_id, tokens = row["game_id"], row["tokens"]
-                tables.append(TableAssignment(table=index, players=players, game_id=str(game_id)))
-                side.append(("INSERT INTO tournament_games VALUES (%s, %s, %s)", (game_id, tournament_id, number)))
+                tables.append(
+                    TableAssignment(table=index, players=players, game_id=str(game_id))
+                )
+                side.append(
+                    (
+                        "INSERT INTO tournament_games VALUES (%s, %s, %s)",
+                        (game_id, tournament_id, number),
+                    )
+                )
                 side.extend(
-                    ("INSERT INTO tournament_seat_tokens VALUES (%s, %s, %s, %s, %s, %s)",
-                     (tournament_id, players[t["player"]], game_id, number, t["seats"], t["token"]))
+                    (
+                        "INSERT INTO tournament_seat_tokens VALUES (%s, %s, %s, %s, %s, %s)",
+                        (
+                            tournament_id,
+                            players[t["player"]],
+                            game_id,
+                            number,
+                            t["seats"],
+                            None,  # derived on demand, never stored
+                        ),
+                    )
                     for t in tokens
                 )
             for row in pending.values():
                 self._set_status(row["game_id"], "abandoned")
             tournament.start_round(tables, plan.byes)
             where = "WHERE tournament_id = %s AND round = %s"
-            side.append((f"DELETE FROM tournament_pending_games {where} AND status = 'created'", (tournament_id, number)))
-            side.append((f"DELETE FROM tournament_round_intents {where}", (tournament_id, number)))
+            side.append(
+                (
+                    f"DELETE FROM tournament_pending_games {where} AND status = 'created'",
+                    (tournament_id, number),
+                )
+            )
+            side.append(
+                (
+                    f"DELETE FROM tournament_round_intents {where}",
+                    (tournament_id, number),
+                )
+            )
             self.save(tournament, side_effects=side)
             return tournament
 
@@ -266,12 +348,16 @@ class TournamentDesk(Application[UUID]):
         same pool could exhaust it.
         """
         key = int.from_bytes(tournament_id.bytes[:4], "big", signed=True)
-        with psycopg.connect(**self.datastore.pool.kwargs, autocommit=True, connect_timeout=10) as conn:
+        with psycopg.connect(
+            **self.datastore.pool.kwargs, autocommit=True, connect_timeout=10
+        ) as conn:
             conn.execute("SET idle_in_transaction_session_timeout = 0")
             conn.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
             with conn.transaction():
                 try:
-                    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, key))
+                    conn.execute(
+                        "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, key)
+                    )
                 except psycopg.errors.LockNotAvailable:
                     raise ConcurrencyConflictError(
                         "another organiser request on this tournament is still running; retry"
@@ -295,7 +381,9 @@ class TournamentDesk(Application[UUID]):
             )
             return curs.fetchone()["since"], True
 
-    def _pending_games(self, tournament_id: UUID, number: int) -> dict[int, dict[str, Any]]:
+    def _pending_games(
+        self, tournament_id: UUID, number: int
+    ) -> dict[int, dict[str, Any]]:
         """Journalled, not yet recorded games of a round, by table (extras abandoned)."""
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
@@ -312,18 +400,31 @@ class TournamentDesk(Application[UUID]):
                 found[row["table_no"]] = row
         return found
 
-    def _create_game(self, tournament: Tournament, number: int, index: int,
-                     players: tuple[str, ...]) -> dict[str, Any]:
+    def _create_game(
+        self, tournament: Tournament, number: int, index: int, players: tuple[str, ...]
+    ) -> dict[str, Any]:
         created = self.ledger.create_game(
-            tournament.state.game_type, tournament.game_setup(len(players)),
-            entropy=(_entropy(tournament.id, number, index),), player_ids=players,
+            tournament.state.game_type,
+            tournament.game_setup(len(players)),
+            entropy=(_entropy(tournament.id, number, index),),
+            player_ids=players,
+            spectator_delay=tournament.spectator_delay,
         )
-        tokens = [{"player": t.player, "seats": list(t.seats), "token": t.token} for t in created.tokens]
-        self._journal_game(created.game_id, tournament.id, number, index, players, tokens)
+        tokens = [{"player": t.player, "seats": list(t.seats)} for t in created.tokens]
+        self._journal_game(
+            created.game_id, tournament.id, number, index, players, tokens
+        )
         return {"game_id": created.game_id, "tokens": tokens}
 
-    def _journal_game(self, game_id: UUID, tournament_id: UUID, number: int, index: int,
-                      players: tuple[str, ...], tokens: list[dict[str, Any]]) -> None:
+    def _journal_game(
+        self,
+        game_id: UUID,
+        tournament_id: UUID,
+        number: int,
+        index: int,
+        players: tuple[str, ...],
+        tokens: list[dict[str, Any]],
+    ) -> None:
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(
                 "INSERT INTO tournament_pending_games VALUES (%s, %s, %s, %s, %s, %s, 'created')",
@@ -331,15 +432,23 @@ class TournamentDesk(Application[UUID]):
             )
 
     def _set_status(self, game_id: UUID, status: str) -> None:
-        log.warning("tournament game %s is an orphan: %s", game_id, PENDING_STATUSES[status])
+        log.warning(
+            "tournament game %s is an orphan: %s", game_id, PENDING_STATUSES[status]
+        )
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(
                 "UPDATE tournament_pending_games SET status = %s, tokens = NULL WHERE game_id = %s",
                 (status, game_id),
             )
 
-    def _find_lost(self, tournament: Tournament, number: int, index: int,
-                   players: tuple[str, ...], since: datetime) -> None:
+    def _find_lost(
+        self,
+        tournament: Tournament,
+        number: int,
+        index: int,
+        players: tuple[str, ...],
+        since: datetime,
+    ) -> None:
         """Record games a crashed attempt created for this table but never journalled."""
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
@@ -359,22 +468,65 @@ class TournamentDesk(Application[UUID]):
                     "INSERT INTO tournament_pending_games VALUES (%s, %s, %s, %s, %s, NULL, 'lost')",
                     (game_id, tournament.id, number, index, list(players)),
                 )
-            log.warning("tournament game %s is an orphan: %s", game_id, PENDING_STATUSES["lost"])
+            log.warning(
+                "tournament game %s is an orphan: %s", game_id, PENDING_STATUSES["lost"]
+            )
 
-    def my_games(self, tournament_id: UUID, player_id: str) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as curs:
+    def my_games(
+        self, tournament_id: UUID, player_id: str, player_token: str
+    ) -> list[dict[str, Any]]:
+        """The player's games with their seat tokens, derived from ``player_token``.
+
+        Each derived token's hash is registered (idempotently) so it works
+        like any seat token; nothing in clear is stored or read.
+        """
+        with self.datastore.transaction(commit=True) as curs:
             curs.execute(
-                "SELECT round, game_id, seats, token FROM tournament_seat_tokens"
-                " WHERE tournament_id = %s AND player_id = %s ORDER BY round",
+                "SELECT s.round, s.game_id, s.seats, g.player_ids FROM tournament_seat_tokens s"
+                " JOIN ledger_games g ON g.game_id = s.game_id"
+                " WHERE s.tournament_id = %s AND s.player_id = %s ORDER BY s.round",
                 (tournament_id, player_id),
             )
-            return list(curs.fetchall())
+            rows = [dict(r) for r in curs.fetchall()]
+            for row in rows:
+                player = list(row.pop("player_ids")).index(player_id)
+                row["token"] = seat_token_for(player_token, row["game_id"], player)
+                row["player"] = player
+            curs.executemany(
+                "INSERT INTO ledger_seat_tokens (token_hash, game_id, player, seats)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [
+                    (
+                        hash_token(r["token"]),
+                        r["game_id"],
+                        r["player"],
+                        list(r["seats"]),
+                    )
+                    for r in rows
+                ],
+            )
+            return rows
 
     def grant_for_token(self, token: str) -> TournamentGrant | None:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute("SELECT * FROM tournament_tokens WHERE token_hash = %s", (hash_token(token),))
+            curs.execute(
+                "SELECT * FROM tournament_tokens WHERE token_hash = %s",
+                (hash_token(token),),
+            )
             row = curs.fetchone()
-        return TournamentGrant(row["tournament_id"], row["role"], row["player_id"]) if row else None
+        return (
+            TournamentGrant(row["tournament_id"], row["role"], row["player_id"], token)
+            if row
+            else None
+        )
+
+
+def seat_token_for(player_token: str, game_id: UUID, player: int) -> str:
+    """A tournament player's seat token for one game, derived, never stored."""
+    digest = hmac.new(
+        player_token.encode(), f"{game_id}:{player}".encode(), hashlib.sha256
+    ).digest()
+    return "ts_" + base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def _entropy(tournament_id: UUID, number: int, index: int) -> str:

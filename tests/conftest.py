@@ -1,22 +1,19 @@
 """Shared pytest configuration: Hypothesis profiles and the database fixtures.
 
-The ``ci`` profile (default) has no deadline: property tests play whole games
-and timing belongs in ``bench/``, never in tests.
+Profiles (see :mod:`tests.support.sizes`): ``ci`` (default, small), ``dev`` and
+``full`` (``HYPOTHESIS_PROFILE=full``: every property at its full size).  None
+has a deadline: property tests play whole games and timing belongs in
+``bench/``, never in tests.
 """
 
 from __future__ import annotations
 
-import os
+from tests.support.sizes import load_profile
 
-from hypothesis import HealthCheck, settings
+load_profile()
 
-settings.register_profile(
-    "ci",
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    print_blob=True,
-)
-settings.register_profile("dev", parent=settings.get_profile("ci"), max_examples=20)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-
-pytest_plugins = ["tests.support.database", "tests.support.server"]
+pytest_plugins = [
+    "tests.support.database",
+    "tests.support.server",
+    "tests.support.served",
+]

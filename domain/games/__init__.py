@@ -6,7 +6,9 @@ take the others down, and so ``find_game`` can raise a clear error.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -23,6 +25,10 @@ REGISTRY: dict[str, str] = {
 
 class UnknownGameError(LookupError):
     """Raised when a game type name is not in the registry."""
+
+
+class UnknownRulesVersionError(UnknownGameError):
+    """Raised when a game names a rules version this code does not have."""
 
 
 _loaded: dict[str, Ruleset[Any]] = {}
@@ -52,3 +58,69 @@ def all_games() -> list[Ruleset[Any]]:
         if name not in _loaded:
             _loaded[name] = importlib.import_module(module).GAME
     return [_loaded[n] for n in REGISTRY]
+
+
+_versions: dict[tuple[str, int], Ruleset[Any]] = {}
+_content: dict[tuple[str, str | None], str] = {}
+
+
+def find_ruleset(name: str, version: int | None) -> Ruleset[Any]:
+    """The ruleset ``name`` exactly as it was at ``version`` (``None``: the newest).
+
+    Why: a game is replayed and audited with the rules it was created under,
+    so a rules fix never changes how an old game verifies.  A game package
+    lists every version it still supports in ``VERSIONS`` (default: only
+    ``GAME``).
+
+    :raises UnknownGameError: for an unregistered name.
+    :raises UnknownRulesVersionError: for a version no longer (or not yet) here.
+    """
+    game = find_game(name)
+    if version is None or version == game.version:
+        return game
+    found = _versions.get((game.name, version))
+    if found is None:
+        module = importlib.import_module(REGISTRY[game.name])
+        for ruleset in getattr(module, "VERSIONS", (game,)):
+            _versions[(game.name, ruleset.version)] = ruleset
+        found = _versions.get((game.name, version))
+    if found is None:
+        raise UnknownRulesVersionError(
+            f"{game.name} has no rules version {version} (newest: {game.version})"
+        )
+    return found
+
+
+def rules_versions(name: str) -> tuple[Ruleset[Any], ...]:
+    """Every supported version of ``name``, oldest first."""
+    game = find_game(name)
+    module = importlib.import_module(REGISTRY[game.name])
+    return tuple(sorted(getattr(module, "VERSIONS", (game,)), key=lambda r: r.version))
+
+
+def content_hash(name: str, pack: str | None = None) -> str:
+    """SHA-256 over the game's content pack files (``content/*``), hex.
+
+    Recorded in ``GameCreated`` so an audit can tell when the cards a game
+    was dealt from are no longer the ones shipped.  ``pack``: the setup's
+    pack name, when the game has several (only ``content/<pack>.json`` then
+    counts, so adding another pack changes no game's hash).  The digest
+    covers each file's name and bytes, sorted by name.
+    """
+    game = find_game(name)
+    digest = _content.get((game.name, pack))
+    if digest is None:
+        folder = resources.files(REGISTRY[game.name]).joinpath("content")
+        entries = (
+            sorted((e for e in folder.iterdir() if e.is_file()), key=lambda e: e.name)
+            if folder.is_dir()
+            else []
+        )
+        if pack is not None:
+            entries = [e for e in entries if e.name == f"{pack}.json"]
+        h = hashlib.sha256()
+        for entry in entries:
+            h.update(entry.name.encode() + b"\0")
+            h.update(hashlib.sha256(entry.read_bytes()).digest())
+        digest = _content[(game.name, pack)] = h.hexdigest()
+    return digest

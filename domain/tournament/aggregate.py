@@ -27,6 +27,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.core import IllegalCommandError, InvalidCommandError, Model
 from domain.games import find_game
+from domain.spectator import parse_delay
 from domain.tournament.pairing import Pairing, PlayerId, round_robin_schedule
 from domain.tournament.rules import check_player_id, parse_creation, parse_round
 from domain.tournament.standings import StandingRow, is_competition_ranking
@@ -43,6 +44,9 @@ class Tournament(Aggregate):
         format: str
         rounds: int
         table_size: int
+        spectator_delay: dict[str, int] | None = None
+        """Every game's spectator delay (:mod:`domain.spectator`); absent in
+        tournaments created before it existed."""
 
     class PlayerRegistered(Aggregate.Event):
         player_id: str
@@ -87,7 +91,10 @@ class Tournament(Aggregate):
         format: str,
         rounds: int,
         table_size: int,
+        spectator_delay: dict[str, int] | None = None,
     ) -> None:
+        self.spectator_delay = spectator_delay
+        """Passed to every game this tournament creates."""
         self.state = TournamentState(
             name=name,
             game_type=game_type,
@@ -109,6 +116,7 @@ class Tournament(Aggregate):
         table_size: int = 2,
         setup: dict[str, Any] | None = None,
         tournament_id: Any = None,
+        spectator_delay: Any = None,
     ) -> Tournament:
         """Create a tournament.
 
@@ -116,11 +124,15 @@ class Tournament(Aggregate):
         needs 3-5.  A round robin's ``rounds`` is 0 ("the whole schedule") or
         must equal the schedule's length when round 1 starts.  ``setup`` holds
         the game's other setup fields and is validated for every table size
-        that can occur.
+        that can occur.  ``spectator_delay`` (``{"moves": n}`` or
+        ``{"seconds": s}``) is given to every game the tournament creates.
 
         :raises InvalidCommandError: on any malformed argument.
         """
         fields = parse_creation(name, game_type, format, rounds, table_size, setup)
+        delay = parse_delay(spectator_delay)
+        if delay is not None:
+            fields["spectator_delay"] = delay.record()
         return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
 
     # ------------------------------------------------------------ commands

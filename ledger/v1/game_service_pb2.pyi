@@ -3,6 +3,7 @@ import datetime
 from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
@@ -10,17 +11,92 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TERMINATION_UNSPECIFIED: _ClassVar[Termination]
+    TERMINATION_COMPLETED: _ClassVar[Termination]
+    TERMINATION_TEAM_WON: _ClassVar[Termination]
+    TERMINATION_TEAM_LOST: _ClassVar[Termination]
+
+class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
+    GAME_STATUS_ACTIVE: _ClassVar[GameStatus]
+    GAME_STATUS_ENDED: _ClassVar[GameStatus]
+
+class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROLE_UNSPECIFIED: _ClassVar[Role]
+    ROLE_PLAYER: _ClassVar[Role]
+    ROLE_SPECTATOR: _ClassVar[Role]
+    ROLE_ADMIN: _ClassVar[Role]
+    ROLE_ORGANISER: _ClassVar[Role]
+TERMINATION_UNSPECIFIED: Termination
+TERMINATION_COMPLETED: Termination
+TERMINATION_TEAM_WON: Termination
+TERMINATION_TEAM_LOST: Termination
+GAME_STATUS_UNSPECIFIED: GameStatus
+GAME_STATUS_ACTIVE: GameStatus
+GAME_STATUS_ENDED: GameStatus
+ROLE_UNSPECIFIED: Role
+ROLE_PLAYER: Role
+ROLE_SPECTATOR: Role
+ROLE_ADMIN: Role
+ROLE_ORGANISER: Role
+
+class Receipt(_message.Message):
+    __slots__ = ("game_id", "version", "head_hash", "timestamp", "signature", "key_id")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    HEAD_HASH_FIELD_NUMBER: _ClassVar[int]
+    TIMESTAMP_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    version: int
+    head_hash: str
+    timestamp: str
+    signature: bytes
+    key_id: str
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., head_hash: _Optional[str] = ..., timestamp: _Optional[str] = ..., signature: _Optional[bytes] = ..., key_id: _Optional[str] = ...) -> None: ...
+
+class GetLedgerKeyRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class LedgerKey(_message.Message):
+    __slots__ = ("public_key", "key_id", "algorithm")
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    public_key: bytes
+    key_id: str
+    algorithm: str
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ...) -> None: ...
+
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game_type", "setup", "entropy", "player_ids")
+    __slots__ = ("game_type", "setup", "entropy", "player_ids", "spectator_delay", "seat_public_keys")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SETUP_FIELD_NUMBER: _ClassVar[int]
     ENTROPY_FIELD_NUMBER: _ClassVar[int]
     PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
+    SEAT_PUBLIC_KEYS_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     setup: _any_pb2.Any
     entropy: _containers.RepeatedScalarFieldContainer[str]
     player_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., entropy: _Optional[_Iterable[str]] = ..., player_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    spectator_delay: SpectatorDelay
+    seat_public_keys: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., entropy: _Optional[_Iterable[str]] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., seat_public_keys: _Optional[_Iterable[bytes]] = ...) -> None: ...
+
+class SpectatorDelay(_message.Message):
+    __slots__ = ("moves", "seconds")
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    moves: int
+    seconds: int
+    def __init__(self, moves: _Optional[int] = ..., seconds: _Optional[int] = ...) -> None: ...
 
 class PlayerToken(_message.Message):
     __slots__ = ("player", "seats", "token")
@@ -33,42 +109,48 @@ class PlayerToken(_message.Message):
     def __init__(self, player: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game", "tokens")
+    __slots__ = ("game", "tokens", "receipt")
     GAME_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     game: GameSummary
     tokens: _containers.RepeatedCompositeFieldContainer[PlayerToken]
-    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[PlayerToken, _Mapping]]] = ...) -> None: ...
+    receipt: Receipt
+    def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[PlayerToken, _Mapping]]] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
-    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version")
+    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version", "signature")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     command_id: str
     move: _any_pb2.Any
     seat: int
     expected_version: int
-    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ...) -> None: ...
+    signature: bytes
+    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
-    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position")
+    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position", "receipt")
     FIRST_VERSION_FIELD_NUMBER: _ClassVar[int]
     LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     first_version: int
     last_version: int
     replayed: bool
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     game: GameSummary
     log_position: int
-    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ...) -> None: ...
+    receipt: Receipt
+    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("game_id", "at_version")
@@ -87,21 +169,23 @@ class GetGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("termination", "ranks", "scores", "winners", "reason")
+    __slots__ = ("termination", "ranks", "scores", "winners", "reason", "termination_kind")
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     RANKS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_KIND_FIELD_NUMBER: _ClassVar[int]
     termination: str
     ranks: _containers.RepeatedScalarFieldContainer[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     reason: str
-    def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+    termination_kind: Termination
+    def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., termination_kind: _Optional[_Union[Termination, str]] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids")
+    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids", "spectator_delay", "status_kind", "role_kind", "ruleset_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +203,10 @@ class GameSummary(_message.Message):
     REVEALED_SEED_FIELD_NUMBER: _ClassVar[int]
     HEAD_HASH_FIELD_NUMBER: _ClassVar[int]
     PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
+    STATUS_KIND_FIELD_NUMBER: _ClassVar[int]
+    ROLE_KIND_FIELD_NUMBER: _ClassVar[int]
+    RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     players: int
@@ -136,31 +224,39 @@ class GameSummary(_message.Message):
     revealed_seed: str
     head_hash: str
     player_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    spectator_delay: SpectatorDelay
+    status_kind: GameStatus
+    role_kind: Role
+    ruleset_version: int
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
-    __slots__ = ("game_id", "seat", "page_size", "page_token")
+    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SAMPLE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     page_size: int
     page_token: str
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    sample: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesResponse(_message.Message):
-    __slots__ = ("moves", "next_page_token", "version", "seat")
+    __slots__ = ("moves", "next_page_token", "version", "seat", "total_size")
     MOVES_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_SIZE_FIELD_NUMBER: _ClassVar[int]
     moves: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
     next_page_token: str
     version: int
     seat: int
-    def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+    total_size: int
+    def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., total_size: _Optional[int] = ...) -> None: ...
 
 class StreamGameEventsRequest(_message.Message):
     __slots__ = ("game_id", "after_version", "stop_at_head")
@@ -173,7 +269,7 @@ class StreamGameEventsRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision")
+    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision", "receipt")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -183,6 +279,7 @@ class GameEvent(_message.Message):
     PREV_HASH_FIELD_NUMBER: _ClassVar[int]
     ACTOR_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     type: str
@@ -192,10 +289,11 @@ class GameEvent(_message.Message):
     prev_hash: str
     actor: int
     decision: int
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ...) -> None: ...
+    receipt: Receipt
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("game_type", "setup", "seats", "seed_commitment", "rng_scheme", "entropy", "content", "player_ids")
+    __slots__ = ("game_type", "setup", "seats", "seed_commitment", "rng_scheme", "entropy", "content", "player_ids", "spectator_delay", "ruleset_version", "content_hash", "seat_public_keys")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SETUP_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -204,6 +302,10 @@ class GameCreated(_message.Message):
     ENTROPY_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
+    RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    SEAT_PUBLIC_KEYS_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     setup: _any_pb2.Any
     seats: int
@@ -212,7 +314,11 @@ class GameCreated(_message.Message):
     entropy: _containers.RepeatedScalarFieldContainer[str]
     content: str
     player_ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seats: _Optional[int] = ..., seed_commitment: _Optional[str] = ..., rng_scheme: _Optional[str] = ..., entropy: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    spectator_delay: SpectatorDelay
+    ruleset_version: int
+    content_hash: str
+    seat_public_keys: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seats: _Optional[int] = ..., seed_commitment: _Optional[str] = ..., rng_scheme: _Optional[str] = ..., entropy: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., ruleset_version: _Optional[int] = ..., content_hash: _Optional[str] = ..., seat_public_keys: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class GameConcluded(_message.Message):
     __slots__ = ("outcome", "seed")
@@ -244,8 +350,38 @@ class ListGameTypesRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class SetupField(_message.Message):
+    __slots__ = ("name", "allowed_values", "per_seat", "required", "default_json")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ALLOWED_VALUES_FIELD_NUMBER: _ClassVar[int]
+    PER_SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_JSON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    allowed_values: _containers.RepeatedScalarFieldContainer[str]
+    per_seat: bool
+    required: bool
+    default_json: str
+    def __init__(self, name: _Optional[str] = ..., allowed_values: _Optional[_Iterable[str]] = ..., per_seat: _Optional[bool] = ..., required: _Optional[bool] = ..., default_json: _Optional[str] = ...) -> None: ...
+
+class ContentPack(_message.Message):
+    __slots__ = ("name", "label", "min_players", "max_players", "setup_fields", "example_setups")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    EXAMPLE_SETUPS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    label: str
+    min_players: int
+    max_players: int
+    setup_fields: _containers.RepeatedCompositeFieldContainer[SetupField]
+    example_setups: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
+    def __init__(self, name: _Optional[str] = ..., label: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., setup_fields: _Optional[_Iterable[_Union[SetupField, _Mapping]]] = ..., example_setups: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ...) -> None: ...
+
 class GameType(_message.Message):
-    __slots__ = ("name", "title", "min_players", "max_players", "setup_message", "move_message", "event_message", "view_message", "content")
+    __slots__ = ("name", "title", "min_players", "max_players", "setup_message", "move_message", "event_message", "view_message", "content", "content_packs", "ruleset_version")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -255,6 +391,8 @@ class GameType(_message.Message):
     EVENT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     VIEW_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_PACKS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
     name: str
     title: str
     min_players: int
@@ -264,7 +402,9 @@ class GameType(_message.Message):
     event_message: str
     view_message: str
     content: str
-    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., setup_message: _Optional[str] = ..., move_message: _Optional[str] = ..., event_message: _Optional[str] = ..., view_message: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
+    content_packs: _containers.RepeatedCompositeFieldContainer[ContentPack]
+    ruleset_version: int
+    def __init__(self, name: _Optional[str] = ..., title: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., setup_message: _Optional[str] = ..., move_message: _Optional[str] = ..., event_message: _Optional[str] = ..., view_message: _Optional[str] = ..., content: _Optional[str] = ..., content_packs: _Optional[_Iterable[_Union[ContentPack, _Mapping]]] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
 
 class ListGameTypesResponse(_message.Message):
     __slots__ = ("game_types",)

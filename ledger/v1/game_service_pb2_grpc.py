@@ -69,6 +69,11 @@ class GameServiceStub:
                 request_serializer=ledger_dot_v1_dot_game__service__pb2.ListGameTypesRequest.SerializeToString,
                 response_deserializer=ledger_dot_v1_dot_game__service__pb2.ListGameTypesResponse.FromString,
                 _registered_method=True)
+        self.GetLedgerKey = channel.unary_unary(
+                '/ledger.v1.GameService/GetLedgerKey',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.GetLedgerKeyRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.LedgerKey.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -126,6 +131,13 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetLedgerKey(self, request, context):
+        """The server's receipt-signing public key, to verify receipts offline.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -163,6 +175,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListGameTypes,
                     request_deserializer=ledger_dot_v1_dot_game__service__pb2.ListGameTypesRequest.FromString,
                     response_serializer=ledger_dot_v1_dot_game__service__pb2.ListGameTypesResponse.SerializeToString,
+            ),
+            'GetLedgerKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLedgerKey,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.GetLedgerKeyRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.LedgerKey.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -354,6 +371,33 @@ class GameService:
             '/ledger.v1.GameService/ListGameTypes',
             ledger_dot_v1_dot_game__service__pb2.ListGameTypesRequest.SerializeToString,
             ledger_dot_v1_dot_game__service__pb2.ListGameTypesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLedgerKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/GetLedgerKey',
+            ledger_dot_v1_dot_game__service__pb2.GetLedgerKeyRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.LedgerKey.FromString,
             options,
             channel_credentials,
             insecure,

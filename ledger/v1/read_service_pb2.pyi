@@ -267,7 +267,7 @@ class GetPlayerHistoryRequest(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
 
 class PlayerGame(_message.Message):
-    __slots__ = ("game_id", "game_type", "seat", "rank", "score", "won", "players", "ended_at", "rounds", "moves", "termination")
+    __slots__ = ("game_id", "game_type", "seat", "rank", "score", "won", "players", "ended_at", "rounds", "moves", "termination", "termination_kind")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -279,6 +279,7 @@ class PlayerGame(_message.Message):
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_KIND_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     seat: int
@@ -290,7 +291,8 @@ class PlayerGame(_message.Message):
     rounds: int
     moves: int
     termination: str
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seat: _Optional[int] = ..., rank: _Optional[int] = ..., score: _Optional[int] = ..., won: _Optional[bool] = ..., players: _Optional[int] = ..., ended_at: _Optional[str] = ..., rounds: _Optional[int] = ..., moves: _Optional[int] = ..., termination: _Optional[str] = ...) -> None: ...
+    termination_kind: _game_service_pb2.Termination
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., seat: _Optional[int] = ..., rank: _Optional[int] = ..., score: _Optional[int] = ..., won: _Optional[bool] = ..., players: _Optional[int] = ..., ended_at: _Optional[str] = ..., rounds: _Optional[int] = ..., moves: _Optional[int] = ..., termination: _Optional[str] = ..., termination_kind: _Optional[_Union[_game_service_pb2.Termination, str]] = ...) -> None: ...
 
 class PlayerHistory(_message.Message):
     __slots__ = ("games", "next_page_token")

@@ -1,4 +1,5 @@
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
@@ -6,17 +7,28 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ThalaraMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    THALARA_MODE_UNSPECIFIED: _ClassVar[ThalaraMode]
+    THALARA_MODE_STANDARD: _ClassVar[ThalaraMode]
+    THALARA_MODE_CASUAL_CHAOS: _ClassVar[ThalaraMode]
+THALARA_MODE_UNSPECIFIED: ThalaraMode
+THALARA_MODE_STANDARD: ThalaraMode
+THALARA_MODE_CASUAL_CHAOS: ThalaraMode
+
 class ThalaraSetup(_message.Message):
-    __slots__ = ("players", "mode", "characters", "content")
+    __slots__ = ("players", "mode", "characters", "content", "mode_kind")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     CHARACTERS_FIELD_NUMBER: _ClassVar[int]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
+    MODE_KIND_FIELD_NUMBER: _ClassVar[int]
     players: int
     mode: str
     characters: _containers.RepeatedScalarFieldContainer[str]
     content: str
-    def __init__(self, players: _Optional[int] = ..., mode: _Optional[str] = ..., characters: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ...) -> None: ...
+    mode_kind: ThalaraMode
+    def __init__(self, players: _Optional[int] = ..., mode: _Optional[str] = ..., characters: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., mode_kind: _Optional[_Union[ThalaraMode, str]] = ...) -> None: ...
 
 class Move(_message.Message):
     __slots__ = ("select_hand", "play_card", "return_remnants")

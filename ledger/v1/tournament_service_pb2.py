@@ -22,53 +22,58 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from ledger.v1 import game_service_pb2 as ledger_dot_v1_dot_game__service__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"ledger/v1/tournament_service.proto\x12\tledger.v1\"\x82\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tgame_type\x18\x02 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x03 \x01(\t\x12\x0e\n\x06rounds\x18\x04 \x01(\x05\x12\x12\n\ntable_size\x18\x05 \x01(\x05\x12\x12\n\nsetup_json\x18\x06 \x01(\t\"e\n\x18\x43reateTournamentResponse\x12\x30\n\ntournament\x18\x01 \x01(\x0b\x32\x1c.ledger.v1.TournamentSummary\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"A\n\x15RegisterPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"A\n\x16RegisterPlayerResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"A\n\x15WithdrawPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"*\n\x11StartRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\xdb\x01\n\x11TournamentSummary\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tgame_type\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x12\n\ntable_size\x18\x06 \x01(\x05\x12\x0f\n\x07players\x18\x07 \x03(\t\x12\x11\n\twithdrawn\x18\x08 \x03(\t\x12\x15\n\rcurrent_round\x18\t \x01(\x05\x12\x0e\n\x06status\x18\n \x01(\t\x12\x0f\n\x07version\x18\x0b \x01(\x03\"Y\n\x05Table\x12\r\n\x05table\x18\x01 \x01(\x05\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\r\n\x05ranks\x18\x04 \x03(\x05\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\"F\n\x05Round\x12\r\n\x05round\x18\x01 \x01(\x05\x12 \n\x06tables\x18\x02 \x03(\x0b\x32\x10.ledger.v1.Table\x12\x0c\n\x04\x62yes\x18\x03 \x03(\t\"*\n\x11ListRoundsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"6\n\x12ListRoundsResponse\x12 \n\x06rounds\x18\x01 \x03(\x0b\x32\x10.ledger.v1.Round\":\n\x12GetPairingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\"F\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x18\n\x10min_log_position\x18\x02 \x01(\x03\"\xae\x01\n\x0bStandingRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x01\x12\x10\n\x08\x62uchholz\x18\x04 \x01(\x01\x12\x0e\n\x06played\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x0e\n\x06losses\x18\x08 \x01(\x05\x12\x11\n\twithdrawn\x18\t \x01(\x08\x12\x0c\n\x04\x62yes\x18\n \x01(\x05\"{\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12$\n\x04rows\x18\x03 \x03(\x0b\x32\x16.ledger.v1.StandingRow\x12\x12\n\ntie_breaks\x18\x04 \x03(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\"*\n\x11GetMyGamesRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"K\n\x06MyGame\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\x12\n\nseat_token\x18\x04 \x01(\t\"I\n\x12GetMyGamesResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x05games\x18\x02 \x03(\x0b\x32\x11.ledger.v1.MyGame2\x8e\x06\n\x11TournamentService\x12[\n\x10\x43reateTournament\x12\".ledger.v1.CreateTournamentRequest\x1a#.ledger.v1.CreateTournamentResponse\x12U\n\x0eRegisterPlayer\x12 .ledger.v1.RegisterPlayerRequest\x1a!.ledger.v1.RegisterPlayerResponse\x12P\n\x0eWithdrawPlayer\x12 .ledger.v1.WithdrawPlayerRequest\x1a\x1c.ledger.v1.TournamentSummary\x12<\n\nStartRound\x12\x1c.ledger.v1.StartRoundRequest\x1a\x10.ledger.v1.Round\x12N\n\rGetTournament\x12\x1f.ledger.v1.GetTournamentRequest\x1a\x1c.ledger.v1.TournamentSummary\x12I\n\nListRounds\x12\x1c.ledger.v1.ListRoundsRequest\x1a\x1d.ledger.v1.ListRoundsResponse\x12>\n\x0bGetPairings\x12\x1d.ledger.v1.GetPairingsRequest\x1a\x10.ledger.v1.Round\x12\x44\n\x0cGetStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings\x12I\n\x0fStreamStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings0\x01\x12I\n\nGetMyGames\x12\x1c.ledger.v1.GetMyGamesRequest\x1a\x1d.ledger.v1.GetMyGamesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"ledger/v1/tournament_service.proto\x12\tledger.v1\x1a\x1cledger/v1/game_service.proto\"\xb6\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tgame_type\x18\x02 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x03 \x01(\t\x12\x0e\n\x06rounds\x18\x04 \x01(\x05\x12\x12\n\ntable_size\x18\x05 \x01(\x05\x12\x12\n\nsetup_json\x18\x06 \x01(\t\x12\x32\n\x0fspectator_delay\x18\x14 \x01(\x0b\x32\x19.ledger.v1.SpectatorDelay\"e\n\x18\x43reateTournamentResponse\x12\x30\n\ntournament\x18\x01 \x01(\x0b\x32\x1c.ledger.v1.TournamentSummary\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"+\n\x1aIssueOrganiserTokenRequest\x12\r\n\x05label\x18\x01 \x01(\t\"E\n\x1bIssueOrganiserTokenResponse\x12\r\n\x05label\x18\x01 \x01(\t\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"A\n\x15RegisterPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"A\n\x16RegisterPlayerResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"A\n\x15WithdrawPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"*\n\x11StartRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\x8f\x02\n\x11TournamentSummary\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tgame_type\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x12\n\ntable_size\x18\x06 \x01(\x05\x12\x0f\n\x07players\x18\x07 \x03(\t\x12\x11\n\twithdrawn\x18\x08 \x03(\t\x12\x15\n\rcurrent_round\x18\t \x01(\x05\x12\x0e\n\x06status\x18\n \x01(\t\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x32\n\x0fspectator_delay\x18\x14 \x01(\x0b\x32\x19.ledger.v1.SpectatorDelay\"Y\n\x05Table\x12\r\n\x05table\x18\x01 \x01(\x05\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\r\n\x05ranks\x18\x04 \x03(\x05\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\"F\n\x05Round\x12\r\n\x05round\x18\x01 \x01(\x05\x12 \n\x06tables\x18\x02 \x03(\x0b\x32\x10.ledger.v1.Table\x12\x0c\n\x04\x62yes\x18\x03 \x03(\t\"*\n\x11ListRoundsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"6\n\x12ListRoundsResponse\x12 \n\x06rounds\x18\x01 \x03(\x0b\x32\x10.ledger.v1.Round\":\n\x12GetPairingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\"F\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x18\n\x10min_log_position\x18\x02 \x01(\x03\"\xae\x01\n\x0bStandingRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x01\x12\x10\n\x08\x62uchholz\x18\x04 \x01(\x01\x12\x0e\n\x06played\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x0e\n\x06losses\x18\x08 \x01(\x05\x12\x11\n\twithdrawn\x18\t \x01(\x08\x12\x0c\n\x04\x62yes\x18\n \x01(\x05\"{\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12$\n\x04rows\x18\x03 \x03(\x0b\x32\x16.ledger.v1.StandingRow\x12\x12\n\ntie_breaks\x18\x04 \x03(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\"*\n\x11GetMyGamesRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"K\n\x06MyGame\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\x12\n\nseat_token\x18\x04 \x01(\t\"I\n\x12GetMyGamesResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x05games\x18\x02 \x03(\x0b\x32\x11.ledger.v1.MyGame2\xf4\x06\n\x11TournamentService\x12[\n\x10\x43reateTournament\x12\".ledger.v1.CreateTournamentRequest\x1a#.ledger.v1.CreateTournamentResponse\x12\x64\n\x13IssueOrganiserToken\x12%.ledger.v1.IssueOrganiserTokenRequest\x1a&.ledger.v1.IssueOrganiserTokenResponse\x12U\n\x0eRegisterPlayer\x12 .ledger.v1.RegisterPlayerRequest\x1a!.ledger.v1.RegisterPlayerResponse\x12P\n\x0eWithdrawPlayer\x12 .ledger.v1.WithdrawPlayerRequest\x1a\x1c.ledger.v1.TournamentSummary\x12<\n\nStartRound\x12\x1c.ledger.v1.StartRoundRequest\x1a\x10.ledger.v1.Round\x12N\n\rGetTournament\x12\x1f.ledger.v1.GetTournamentRequest\x1a\x1c.ledger.v1.TournamentSummary\x12I\n\nListRounds\x12\x1c.ledger.v1.ListRoundsRequest\x1a\x1d.ledger.v1.ListRoundsResponse\x12>\n\x0bGetPairings\x12\x1d.ledger.v1.GetPairingsRequest\x1a\x10.ledger.v1.Round\x12\x44\n\x0cGetStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings\x12I\n\x0fStreamStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings0\x01\x12I\n\nGetMyGames\x12\x1c.ledger.v1.GetMyGamesRequest\x1a\x1d.ledger.v1.GetMyGamesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ledger.v1.tournament_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=50
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=180
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=182
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=283
-  _globals['_REGISTERPLAYERREQUEST']._serialized_start=285
-  _globals['_REGISTERPLAYERREQUEST']._serialized_end=350
-  _globals['_REGISTERPLAYERRESPONSE']._serialized_start=352
-  _globals['_REGISTERPLAYERRESPONSE']._serialized_end=417
-  _globals['_WITHDRAWPLAYERREQUEST']._serialized_start=419
-  _globals['_WITHDRAWPLAYERREQUEST']._serialized_end=484
-  _globals['_STARTROUNDREQUEST']._serialized_start=486
-  _globals['_STARTROUNDREQUEST']._serialized_end=528
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=530
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=575
-  _globals['_TOURNAMENTSUMMARY']._serialized_start=578
-  _globals['_TOURNAMENTSUMMARY']._serialized_end=797
-  _globals['_TABLE']._serialized_start=799
-  _globals['_TABLE']._serialized_end=888
-  _globals['_ROUND']._serialized_start=890
-  _globals['_ROUND']._serialized_end=960
-  _globals['_LISTROUNDSREQUEST']._serialized_start=962
-  _globals['_LISTROUNDSREQUEST']._serialized_end=1004
-  _globals['_LISTROUNDSRESPONSE']._serialized_start=1006
-  _globals['_LISTROUNDSRESPONSE']._serialized_end=1060
-  _globals['_GETPAIRINGSREQUEST']._serialized_start=1062
-  _globals['_GETPAIRINGSREQUEST']._serialized_end=1120
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=1122
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=1192
-  _globals['_STANDINGROW']._serialized_start=1195
-  _globals['_STANDINGROW']._serialized_end=1369
-  _globals['_STANDINGS']._serialized_start=1371
-  _globals['_STANDINGS']._serialized_end=1494
-  _globals['_GETMYGAMESREQUEST']._serialized_start=1496
-  _globals['_GETMYGAMESREQUEST']._serialized_end=1538
-  _globals['_MYGAME']._serialized_start=1540
-  _globals['_MYGAME']._serialized_end=1615
-  _globals['_GETMYGAMESRESPONSE']._serialized_start=1617
-  _globals['_GETMYGAMESRESPONSE']._serialized_end=1690
-  _globals['_TOURNAMENTSERVICE']._serialized_start=1693
-  _globals['_TOURNAMENTSERVICE']._serialized_end=2475
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=80
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=262
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=264
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=365
+  _globals['_ISSUEORGANISERTOKENREQUEST']._serialized_start=367
+  _globals['_ISSUEORGANISERTOKENREQUEST']._serialized_end=410
+  _globals['_ISSUEORGANISERTOKENRESPONSE']._serialized_start=412
+  _globals['_ISSUEORGANISERTOKENRESPONSE']._serialized_end=481
+  _globals['_REGISTERPLAYERREQUEST']._serialized_start=483
+  _globals['_REGISTERPLAYERREQUEST']._serialized_end=548
+  _globals['_REGISTERPLAYERRESPONSE']._serialized_start=550
+  _globals['_REGISTERPLAYERRESPONSE']._serialized_end=615
+  _globals['_WITHDRAWPLAYERREQUEST']._serialized_start=617
+  _globals['_WITHDRAWPLAYERREQUEST']._serialized_end=682
+  _globals['_STARTROUNDREQUEST']._serialized_start=684
+  _globals['_STARTROUNDREQUEST']._serialized_end=726
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=728
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=773
+  _globals['_TOURNAMENTSUMMARY']._serialized_start=776
+  _globals['_TOURNAMENTSUMMARY']._serialized_end=1047
+  _globals['_TABLE']._serialized_start=1049
+  _globals['_TABLE']._serialized_end=1138
+  _globals['_ROUND']._serialized_start=1140
+  _globals['_ROUND']._serialized_end=1210
+  _globals['_LISTROUNDSREQUEST']._serialized_start=1212
+  _globals['_LISTROUNDSREQUEST']._serialized_end=1254
+  _globals['_LISTROUNDSRESPONSE']._serialized_start=1256
+  _globals['_LISTROUNDSRESPONSE']._serialized_end=1310
+  _globals['_GETPAIRINGSREQUEST']._serialized_start=1312
+  _globals['_GETPAIRINGSREQUEST']._serialized_end=1370
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=1372
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=1442
+  _globals['_STANDINGROW']._serialized_start=1445
+  _globals['_STANDINGROW']._serialized_end=1619
+  _globals['_STANDINGS']._serialized_start=1621
+  _globals['_STANDINGS']._serialized_end=1744
+  _globals['_GETMYGAMESREQUEST']._serialized_start=1746
+  _globals['_GETMYGAMESREQUEST']._serialized_end=1788
+  _globals['_MYGAME']._serialized_start=1790
+  _globals['_MYGAME']._serialized_end=1865
+  _globals['_GETMYGAMESRESPONSE']._serialized_start=1867
+  _globals['_GETMYGAMESRESPONSE']._serialized_end=1940
+  _globals['_TOURNAMENTSERVICE']._serialized_start=1943
+  _globals['_TOURNAMENTSERVICE']._serialized_end=2827
 # @@protoc_insertion_point(module_scope)

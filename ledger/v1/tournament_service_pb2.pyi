@@ -1,3 +1,4 @@
+from ledger.v1 import game_service_pb2 as _game_service_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -7,20 +8,22 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json")
+    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json", "spectator_delay")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     SETUP_JSON_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
     name: str
     game_type: str
     format: str
     rounds: int
     table_size: int
     setup_json: str
-    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ...) -> None: ...
+    spectator_delay: _game_service_pb2.SpectatorDelay
+    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament", "organiser_token")
@@ -29,6 +32,20 @@ class CreateTournamentResponse(_message.Message):
     tournament: TournamentSummary
     organiser_token: str
     def __init__(self, tournament: _Optional[_Union[TournamentSummary, _Mapping]] = ..., organiser_token: _Optional[str] = ...) -> None: ...
+
+class IssueOrganiserTokenRequest(_message.Message):
+    __slots__ = ("label",)
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    def __init__(self, label: _Optional[str] = ...) -> None: ...
+
+class IssueOrganiserTokenResponse(_message.Message):
+    __slots__ = ("label", "organiser_token")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    ORGANISER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    organiser_token: str
+    def __init__(self, label: _Optional[str] = ..., organiser_token: _Optional[str] = ...) -> None: ...
 
 class RegisterPlayerRequest(_message.Message):
     __slots__ = ("tournament_id", "player_id")
@@ -67,7 +84,7 @@ class GetTournamentRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
 
 class TournamentSummary(_message.Message):
-    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version")
+    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version", "spectator_delay")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +96,7 @@ class TournamentSummary(_message.Message):
     CURRENT_ROUND_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     game_type: str
@@ -90,7 +108,8 @@ class TournamentSummary(_message.Message):
     current_round: int
     status: str
     version: int
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+    spectator_delay: _game_service_pb2.SpectatorDelay
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ...) -> None: ...
 
 class Table(_message.Message):
     __slots__ = ("table", "players", "game_id", "ranks", "finished")

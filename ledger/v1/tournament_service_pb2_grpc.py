@@ -39,6 +39,11 @@ class TournamentServiceStub:
                 request_serializer=ledger_dot_v1_dot_tournament__service__pb2.CreateTournamentRequest.SerializeToString,
                 response_deserializer=ledger_dot_v1_dot_tournament__service__pb2.CreateTournamentResponse.FromString,
                 _registered_method=True)
+        self.IssueOrganiserToken = channel.unary_unary(
+                '/ledger.v1.TournamentService/IssueOrganiserToken',
+                request_serializer=ledger_dot_v1_dot_tournament__service__pb2.IssueOrganiserTokenRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_tournament__service__pb2.IssueOrganiserTokenResponse.FromString,
+                _registered_method=True)
         self.RegisterPlayer = channel.unary_unary(
                 '/ledger.v1.TournamentService/RegisterPlayer',
                 request_serializer=ledger_dot_v1_dot_tournament__service__pb2.RegisterPlayerRequest.SerializeToString,
@@ -90,7 +95,16 @@ class TournamentServiceServicer:
     """Missing associated documentation comment in .proto file."""
 
     def CreateTournament(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Needs the admin token or an organiser credential from IssueOrganiserToken.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def IssueOrganiserToken(self, request, context):
+        """Admin only: a credential that may create tournaments. Only its hash is
+        stored; it is shown once, in the response.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -160,6 +174,11 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.CreateTournament,
                     request_deserializer=ledger_dot_v1_dot_tournament__service__pb2.CreateTournamentRequest.FromString,
                     response_serializer=ledger_dot_v1_dot_tournament__service__pb2.CreateTournamentResponse.SerializeToString,
+            ),
+            'IssueOrganiserToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.IssueOrganiserToken,
+                    request_deserializer=ledger_dot_v1_dot_tournament__service__pb2.IssueOrganiserTokenRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_tournament__service__pb2.IssueOrganiserTokenResponse.SerializeToString,
             ),
             'RegisterPlayer': grpc.unary_unary_rpc_method_handler(
                     servicer.RegisterPlayer,
@@ -234,6 +253,33 @@ class TournamentService:
             '/ledger.v1.TournamentService/CreateTournament',
             ledger_dot_v1_dot_tournament__service__pb2.CreateTournamentRequest.SerializeToString,
             ledger_dot_v1_dot_tournament__service__pb2.CreateTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IssueOrganiserToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.TournamentService/IssueOrganiserToken',
+            ledger_dot_v1_dot_tournament__service__pb2.IssueOrganiserTokenRequest.SerializeToString,
+            ledger_dot_v1_dot_tournament__service__pb2.IssueOrganiserTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,7 +10,14 @@ from ledger.v1 import game_service_pb2 as pb
 from services import mapping
 from services.client import Table, create, legal_moves, play_one, play_to_end
 
-__all__ = ["Table", "create", "legal_moves", "play_one", "play_to_end", "thalara_in_play"]
+__all__ = [
+    "Table",
+    "create",
+    "legal_moves",
+    "play_one",
+    "play_to_end",
+    "thalara_in_play",
+]
 
 
 def thalara_in_play(server: Any) -> Table:
@@ -19,9 +26,19 @@ def thalara_in_play(server: Any) -> Table:
     table = create(server, "thalara", players=2, characters=["myrja", "canto"])
     for seat in (0, 1):
         selection = legal_moves(server, table, seat, limit=1)[0]
-        server.call("SubmitMove", pb.SubmitMoveRequest(
-            game_id=table.game_id, command_id=str(uuid.uuid4()), move=selection), table.tokens[seat])
+        server.call(
+            "SubmitMove",
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id=str(uuid.uuid4()), move=selection
+            ),
+            table.tokens[seat],
+        )
     thalara = find_game("thalara")
-    response = server.call("GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token)
-    assert mapping.model_from_any(thalara, response.view, thalara.view_model).phase == "play"
+    response = server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token
+    )
+    assert (
+        mapping.model_from_any(thalara, response.view, thalara.view_model).phase
+        == "play"
+    )
     return table

@@ -47,7 +47,12 @@ def refusal(call: Any) -> tuple[grpc.StatusCode, str, list[bytes], dict[str, str
             parsed = error_details_pb2.ErrorInfo()
             detail.Unpack(parsed)
             info = dict(parsed.metadata) | {"reason": parsed.reason}
-    return caught.value.code(), status.message, [d.SerializeToString() for d in status.details], info
+    return (
+        caught.value.code(),
+        status.message,
+        [d.SerializeToString() for d in status.details],
+        info,
+    )
 
 
 def mentions(refused: tuple[Any, str, list[bytes], Any], secrets: set[str]) -> set[str]:
@@ -58,7 +63,9 @@ def mentions(refused: tuple[Any, str, list[bytes], Any], secrets: set[str]) -> s
 
 def submit(server: Any, table: Table, seat: int, ruleset: Any, command: Any) -> Any:
     request = pb.SubmitMoveRequest(
-        game_id=table.game_id, command_id=str(uuid.uuid4()), move=mapping.command_to_any(ruleset, command)
+        game_id=table.game_id,
+        command_id=str(uuid.uuid4()),
+        move=mapping.command_to_any(ruleset, command),
     )
     return lambda: server.call("SubmitMove", request, table.tokens[seat])
 
@@ -71,15 +78,24 @@ def version(server: Any, table: Table) -> int:
 
 
 @pytest.mark.parametrize("game_type,setup", GAMES, ids=[g for g, _ in GAMES])
-def test_listing_the_moves_of_a_seat_you_do_not_hold_is_permission_denied(grpc_server, game_type, setup):
+def test_listing_the_moves_of_a_seat_you_do_not_hold_is_permission_denied(
+    grpc_server, game_type, setup
+):
     table = create(grpc_server, game_type, **setup)
     seats = sorted(table.tokens)
-    mine, token = seats[0], table.tokens[seats[0]]
+    to_act = set(
+        grpc_server.call(
+            "GetGame", pb.GetGameRequest(game_id=table.game_id)
+        ).game.to_act
+    )
+    mine = min(to_act)  # a seat that must act (Thorgal's first player is drawn)
+    token = table.tokens[mine]
     others = [s for s in seats if s != mine]
-    to_act = set(grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game.to_act)
 
     def listing(seat: int, tok: str | None = token, page: str = "") -> Any:
-        request = pb.ListLegalMovesRequest(game_id=table.game_id, seat=seat, page_token=page)
+        request = pb.ListLegalMovesRequest(
+            game_id=table.game_id, seat=seat, page_token=page
+        )
         return lambda: grpc_server.call("ListLegalMoves", request, tok)
 
     nowhere = refusal(listing(99))
@@ -93,7 +109,8 @@ def test_listing_the_moves_of_a_seat_you_do_not_hold_is_permission_denied(grpc_s
         assert refused[3] == nowhere[3]
         # and carries none of that seat's moves (what the admin may list for it)
         theirs = grpc_server.call(
-            "ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, seat=seat, page_size=50),
+            "ListLegalMoves",
+            pb.ListLegalMovesRequest(game_id=table.game_id, seat=seat, page_size=50),
             grpc_server.admin_token,
         )
         assert bool(theirs.moves) == (seat in to_act)
@@ -102,26 +119,44 @@ def test_listing_the_moves_of_a_seat_you_do_not_hold_is_permission_denied(grpc_s
 
     # a page token of my own listing does not open another seat's list
     own = grpc_server.call(
-        "ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, seat=mine, page_size=1), token
+        "ListLegalMoves",
+        pb.ListLegalMovesRequest(game_id=table.game_id, seat=mine, page_size=1),
+        token,
     )
-    if own.next_page_token:
-        assert refusal(listing(others[0], page=own.next_page_token))[0] == grpc.StatusCode.PERMISSION_DENIED
+    # every game opens with more than one move for a seat that must act: a 2nd page
+    assert own.next_page_token
+    assert (
+        refusal(listing(others[0], page=own.next_page_token))[0]
+        == grpc.StatusCode.PERMISSION_DENIED
+    )
     # another game's token, and no token at all
     elsewhere = create(grpc_server, game_type, **setup)
-    assert refusal(listing(mine, elsewhere.tokens[mine]))[0] == grpc.StatusCode.PERMISSION_DENIED
+    assert (
+        refusal(listing(mine, elsewhere.tokens[mine]))[0]
+        == grpc.StatusCode.PERMISSION_DENIED
+    )
     assert refusal(listing(mine, None))[0] == grpc.StatusCode.UNAUTHENTICATED
 
 
-def test_listed_thalara_moves_name_only_the_players_own_hand_and_public_cards(grpc_server, ledger):
+def test_listed_thalara_moves_name_only_the_players_own_hand_and_public_cards(
+    grpc_server, ledger
+):
     table = thalara_in_play(grpc_server)
     state = ledger.load(uuid.UUID(table.game_id)).state
     seat = state.current
     hidden = set(state.players[1 - seat].hand) | set(state.players[1 - seat].supply)
     played = {p.card for c in state.conflicts for p in c.plays}
-    moves = [mapping.command_from_any(THALARA, m) for m in legal_moves(grpc_server, table, seat)]
+    moves = [
+        mapping.command_from_any(THALARA, m)
+        for m in legal_moves(grpc_server, table, seat)
+    ]
     plays = [m for m in moves if isinstance(m, PlayCard)]
     assert plays and {m.card for m in plays} <= set(state.players[seat].hand)
-    targets = {m.spell.target for m in plays if m.spell is not None and m.spell.target is not None}
+    targets = {
+        m.spell.target
+        for m in plays
+        if m.spell is not None and m.spell.target is not None
+    }
     assert targets <= played | {m.card for m in plays}
     assert not {m.card for m in plays} & hidden
 
@@ -129,7 +164,9 @@ def test_listed_thalara_moves_name_only_the_players_own_hand_and_public_cards(gr
 # ------------------------------------------------------------------ illegal moves
 
 
-def test_playing_a_card_from_an_opponents_hand_reveals_nothing_about_that_hand(grpc_server, ledger):
+def test_playing_a_card_from_an_opponents_hand_reveals_nothing_about_that_hand(
+    grpc_server, ledger
+):
     table = thalara_in_play(grpc_server)
     state = ledger.load(uuid.UUID(table.game_id)).state
     assert state.phase == "play"
@@ -146,12 +183,19 @@ def test_playing_a_card_from_an_opponents_hand_reveals_nothing_about_that_hand(g
         "my supply": state.players[me].supply[0],
     }
     answers = {
-        where: refusal(submit(grpc_server, table, me, THALARA, PlayCard(card=card, conflict=conflict)))
+        where: refusal(
+            submit(
+                grpc_server, table, me, THALARA, PlayCard(card=card, conflict=conflict)
+            )
+        )
         for where, card in probes.items()
     }
     hand_answer = answers["their hand"]
     assert hand_answer[0] == grpc.StatusCode.FAILED_PRECONDITION
-    assert hand_answer[3] == {"rule": "thalara.card-not-in-hand", "reason": "ILLEGAL_MOVE"}
+    assert hand_answer[3] == {
+        "rule": "thalara.card-not-in-hand",
+        "reason": "ILLEGAL_MOVE",
+    }
     # in their hand or in their supply: the server says exactly the same thing
     assert answers["their hand"] == answers["their supply"] == answers["my supply"]
     for answer in answers.values():
@@ -159,7 +203,9 @@ def test_playing_a_card_from_an_opponents_hand_reveals_nothing_about_that_hand(g
     assert version(grpc_server, table) == before
 
 
-def test_placing_an_opponents_terralore_card_reveals_neither_their_hand_nor_their_deck(grpc_server, ledger):
+def test_placing_an_opponents_terralore_card_reveals_neither_their_hand_nor_their_deck(
+    grpc_server, ledger
+):
     table = create(grpc_server, "terralore", players=2)
     state = ledger.load(uuid.UUID(table.game_id)).state
     assert state.phase == "play"
@@ -167,8 +213,19 @@ def test_placing_an_opponents_terralore_card_reveals_neither_their_hand_nor_thei
     hidden = set(opponent.hand) | set(opponent.deck)
     before = version(grpc_server, table)
     answers = [
-        refusal(submit(grpc_server, table, 0, TERRALORE,
-                       PlaceCards(plays=(Play(card=card, lane=Lane.DEFENDING),), discards=(), destroys=())))
+        refusal(
+            submit(
+                grpc_server,
+                table,
+                0,
+                TERRALORE,
+                PlaceCards(
+                    plays=(Play(card=card, lane=Lane.DEFENDING),),
+                    discards=(),
+                    destroys=(),
+                ),
+            )
+        )
         for card in (opponent.hand[0], opponent.deck[0])
     ]
     assert answers[0][0] == grpc.StatusCode.FAILED_PRECONDITION

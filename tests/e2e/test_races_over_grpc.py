@@ -34,7 +34,9 @@ PASS = mapping.command_to_any(THALARA, Pass())
 # ------------------------------------------------------------------ helpers
 
 
-def details_of(error: grpc.RpcError) -> tuple[grpc.StatusCode, error_details_pb2.ErrorInfo]:
+def details_of(
+    error: grpc.RpcError,
+) -> tuple[grpc.StatusCode, error_details_pb2.ErrorInfo]:
     status = rpc_status.from_call(error)
     assert status is not None, "the error carries no google.rpc.Status details"
     infos = []
@@ -53,29 +55,48 @@ def head(server: Any, table: Table) -> pb.GameSummary:
 
 def stored(server: Any, superuser: Any, table: Table) -> tuple[int, int, list[str]]:
     """(events the admin stream has, event rows in PostgreSQL, recorded command ids)."""
-    streamed = list(server.call(
-        "StreamGameEvents", pb.StreamGameEventsRequest(game_id=table.game_id, stop_at_head=True),
-        server.admin_token,
-    ))
+    streamed = list(
+        server.call(
+            "StreamGameEvents",
+            pb.StreamGameEventsRequest(game_id=table.game_id, stop_at_head=True),
+            server.admin_token,
+        )
+    )
     assert [e.version for e in streamed] == list(range(1, len(streamed) + 1))
     gid = uuid.UUID(table.game_id)
-    rows = superuser.execute("SELECT count(*) FROM ledger_events WHERE originator_id = %s", (gid,)).fetchone()[0]
-    commands = [r[0] for r in superuser.execute(
-        "SELECT command_id FROM ledger_commands WHERE game_id = %s ORDER BY first_version", (gid,)
-    )]
+    rows = superuser.execute(
+        "SELECT count(*) FROM ledger_events WHERE originator_id = %s", (gid,)
+    ).fetchone()[0]
+    commands = [
+        r[0]
+        for r in superuser.execute(
+            "SELECT command_id FROM ledger_commands WHERE game_id = %s ORDER BY first_version",
+            (gid,),
+        )
+    ]
     return len(streamed), rows, commands
 
 
-def submit(server: Any, table: Table, seat: int, move: Any, command_id: str | None = None,
-           expected_version: int | None = None) -> pb.SubmitMoveResponse:
-    request = pb.SubmitMoveRequest(game_id=table.game_id, command_id=command_id or str(uuid.uuid4()), move=move)
+def submit(
+    server: Any,
+    table: Table,
+    seat: int,
+    move: Any,
+    command_id: str | None = None,
+    expected_version: int | None = None,
+) -> pb.SubmitMoveResponse:
+    request = pb.SubmitMoveRequest(
+        game_id=table.game_id, command_id=command_id or str(uuid.uuid4()), move=move
+    )
     if expected_version is not None:
         request.expected_version = expected_version
     return server.call("SubmitMove", request, table.tokens[seat])
 
 
 def view(server: Any, table: Table) -> Any:
-    response = server.call("GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token)
+    response = server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token
+    )
     return mapping.model_from_any(THALARA, response.view, THALARA.view_model)
 
 
@@ -86,7 +107,9 @@ def decoded(move: Any) -> Any:
 def one_card_two_conflicts(moves: list[Any]) -> tuple[Any, Any]:
     """Two listed spell-less ``PlayCard`` moves of the same card into different conflicts."""
     plays = [(m, decoded(m)) for m in moves]
-    plays = [(m, c) for m, c in plays if type(c).__name__ == "PlayCard" and c.spell is None]
+    plays = [
+        (m, c) for m, c in plays if type(c).__name__ == "PlayCard" and c.spell is None
+    ]
     for move, command in plays:
         for other, second in plays:
             if second.card == command.card and second.conflict != command.conflict:
@@ -97,10 +120,15 @@ def one_card_two_conflicts(moves: list[Any]) -> tuple[Any, Any]:
 # ------------------------------------------------------------------ (a) expected_version
 
 
-def test_two_moves_racing_on_one_expected_version_one_is_accepted_the_other_aborted(grpc_server, superuser):
+def test_two_moves_racing_on_one_expected_version_one_is_accepted_the_other_aborted(
+    grpc_server, superuser
+):
     table = create(grpc_server, "thalara", players=2, characters=["myrja", "canto"])
     version = head(grpc_server, table).version
-    assert set(head(grpc_server, table).to_act) == {0, 1}  # the secret selection: both may act
+    assert set(head(grpc_server, table).to_act) == {
+        0,
+        1,
+    }  # the secret selection: both may act
     moves = {seat: legal_moves(grpc_server, table, seat, limit=1)[0] for seat in (0, 1)}
     ids = {seat: f"race-{seat}" for seat in (0, 1)}
     before = stored(grpc_server, superuser, table)
@@ -110,7 +138,14 @@ def test_two_moves_racing_on_one_expected_version_one_is_accepted_the_other_abor
     def race(seat: int) -> None:
         barrier.wait()
         try:
-            results[seat] = submit(grpc_server, table, seat, moves[seat], ids[seat], expected_version=version)
+            results[seat] = submit(
+                grpc_server,
+                table,
+                seat,
+                moves[seat],
+                ids[seat],
+                expected_version=version,
+            )
         except grpc.RpcError as error:
             results[seat] = error
 
@@ -138,21 +173,34 @@ def test_two_moves_racing_on_one_expected_version_one_is_accepted_the_other_abor
     assert view(grpc_server, table).players[loser].ready is False
 
     # the loser's command id was never recorded: at the new version it goes in as new
-    retried = submit(grpc_server, table, loser, moves[loser], ids[loser], expected_version=accepted.last_version)
+    retried = submit(
+        grpc_server,
+        table,
+        loser,
+        moves[loser],
+        ids[loser],
+        expected_version=accepted.last_version,
+    )
     assert not retried.replayed and retried.first_version == accepted.last_version + 1
 
 
-def test_a_second_move_on_a_stale_expected_version_is_aborted_and_stores_nothing(grpc_server, superuser):
+def test_a_second_move_on_a_stale_expected_version_is_aborted_and_stores_nothing(
+    grpc_server, superuser
+):
     table = thalara_in_play(grpc_server)
     seat = head(grpc_server, table).to_act[0]
     listed = grpc_server.call(
-        "ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, page_size=50), table.tokens[seat]
+        "ListLegalMoves",
+        pb.ListLegalMovesRequest(game_id=table.game_id, page_size=50),
+        table.tokens[seat],
     )
     first, second = one_card_two_conflicts(list(listed.moves))
     accepted = submit(grpc_server, table, seat, first, expected_version=listed.version)
     after = stored(grpc_server, superuser, table)
     with pytest.raises(grpc.RpcError) as caught:
-        submit(grpc_server, table, seat, second, "stale", expected_version=listed.version)
+        submit(
+            grpc_server, table, seat, second, "stale", expected_version=listed.version
+        )
     code, info = details_of(caught.value)
     assert code == grpc.StatusCode.ABORTED and info.reason == "CONCURRENT_MOVE"
     assert f"not {listed.version}" in caught.value.details()
@@ -175,7 +223,9 @@ def test_a_listed_move_made_illegal_by_the_seats_own_earlier_move_is_refused_nam
     first, stale = one_card_two_conflicts(moves)
     card = decoded(first).card
     played = submit(grpc_server, table, other, first)
-    assert list(head(grpc_server, table).to_act) == [other]  # the starter passed: other plays on
+    assert list(head(grpc_server, table).to_act) == [
+        other
+    ]  # the starter passed: other plays on
     assert card not in view(grpc_server, table).players[other].hand
     before = stored(grpc_server, superuser, table)
 
@@ -183,7 +233,10 @@ def test_a_listed_move_made_illegal_by_the_seats_own_earlier_move_is_refused_nam
         submit(grpc_server, table, other, stale, "stale-card")  # no expected_version
     code, info = details_of(caught.value)
     assert code == grpc.StatusCode.FAILED_PRECONDITION
-    assert info.reason == "ILLEGAL_MOVE" and info.metadata["rule"] == "thalara.card-not-in-hand"
+    assert (
+        info.reason == "ILLEGAL_MOVE"
+        and info.metadata["rule"] == "thalara.card-not-in-hand"
+    )
     assert "thalara.card-not-in-hand" in caught.value.details()
     assert stored(grpc_server, superuser, table) == before
     assert head(grpc_server, table).version == played.last_version
@@ -200,10 +253,14 @@ def test_a_move_that_lost_a_race_to_another_server_process_is_redecided_and_refu
     submit(grpc_server, table, starter, PASS)
     first, stale = one_card_two_conflicts(legal_moves(grpc_server, table, other))
     # the same seat's other client reaches another server process first
-    elsewhere = fresh_ledger.submit(uuid.UUID(table.game_id), decoded(first), other, "other-process")
+    elsewhere = fresh_ledger.submit(
+        uuid.UUID(table.game_id), decoded(first), other, "other-process"
+    )
     assert not elsewhere.replayed
     gid = uuid.UUID(table.game_id)
-    assert ledger.held(gid).version < elsewhere.last_version  # the serving process is behind
+    assert (
+        ledger.held(gid).version < elsewhere.last_version
+    )  # the serving process is behind
     before = stored(grpc_server, superuser, table)
 
     with pytest.raises(grpc.RpcError) as caught:
@@ -219,14 +276,20 @@ def test_a_move_that_lost_a_race_to_another_server_process_is_redecided_and_refu
 # ------------------------------------------------------------------ (c) retried command ids
 
 
-def test_a_retried_command_id_returns_the_original_result_and_stores_nothing(grpc_server, superuser):
+def test_a_retried_command_id_returns_the_original_result_and_stores_nothing(
+    grpc_server, superuser
+):
     table = thalara_in_play(grpc_server)
     seat = head(grpc_server, table).to_act[0]
     listed = grpc_server.call(
-        "ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, page_size=50), table.tokens[seat]
+        "ListLegalMoves",
+        pb.ListLegalMovesRequest(game_id=table.game_id, page_size=50),
+        table.tokens[seat],
     )
     move, same_card_elsewhere = one_card_two_conflicts(list(listed.moves))
-    original = submit(grpc_server, table, seat, move, "once", expected_version=listed.version)
+    original = submit(
+        grpc_server, table, seat, move, "once", expected_version=listed.version
+    )
     assert not original.replayed
     after = stored(grpc_server, superuser, table)
     # the game moves on: the other seat passes, so the card is long gone from the hand
@@ -234,11 +297,21 @@ def test_a_retried_command_id_returns_the_original_result_and_stores_nothing(grp
     moved_on = stored(grpc_server, superuser, table)
     assert moved_on[0] > after[0]
 
-    for expected in (None, listed.version):  # a retry may carry its original expected_version
-        again = submit(grpc_server, table, seat, move, "once", expected_version=expected)
+    for expected in (
+        None,
+        listed.version,
+    ):  # a retry may carry its original expected_version
+        again = submit(
+            grpc_server, table, seat, move, "once", expected_version=expected
+        )
         assert again.replayed
-        assert (again.first_version, again.last_version) == (original.first_version, original.last_version)
-        assert [(e.version, e.type, e.payload.SerializeToString()) for e in again.events] == [
+        assert (again.first_version, again.last_version) == (
+            original.first_version,
+            original.last_version,
+        )
+        assert [
+            (e.version, e.type, e.payload.SerializeToString()) for e in again.events
+        ] == [
             (e.version, e.type, e.payload.SerializeToString()) for e in original.events
         ]
         assert again.log_position == original.log_position

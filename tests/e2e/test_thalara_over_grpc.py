@@ -32,23 +32,45 @@ def view_of(server, table, token=None, at=None) -> object:
     return mapping.model_from_any(THALARA, response.view, THALARA.view_model)
 
 
-@pytest.mark.parametrize("players,mode", [(2, "standard"), (2, "casual_chaos"), (3, "standard"), (4, "standard")])
-def test_a_complete_game_is_played_and_audited(grpc_server, settings, monkeypatch, players, mode):
-    table = create(grpc_server, "thalara", players=players, mode=mode, characters=CHARACTERS[:players])
+@pytest.mark.parametrize(
+    "players,mode",
+    [(2, "standard"), (2, "casual_chaos"), (3, "standard"), (4, "standard")],
+)
+def test_a_complete_game_is_played_and_audited(
+    grpc_server, settings, monkeypatch, players, mode
+):
+    table = create(
+        grpc_server,
+        "thalara",
+        players=players,
+        mode=mode,
+        characters=CHARACTERS[:players],
+    )
     assert len(table.tokens) == players
     moves = play_to_end(grpc_server, table, seed=players)
     assert moves > players
     game = grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
-    assert game.status == "ended" and game.revealed_seed and len(game.outcome.ranks) == players
-    assert game.outcome.winners and all(game.outcome.ranks[w] == 1 for w in game.outcome.winners)
+    assert (
+        game.status == "ended"
+        and game.revealed_seed
+        and len(game.outcome.ranks) == players
+    )
+    assert game.outcome.winners and all(
+        game.outcome.ranks[w] == 1 for w in game.outcome.winners
+    )
 
     monkeypatch.setenv("LEDGER_DATABASE_URL", settings.database_url)
-    result = CliRunner().invoke(__import__("services.cli").cli.app, ["audit", table.game_id])
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(settings.data_dir))  # the server's key
+    result = CliRunner().invoke(
+        __import__("services.cli").cli.app, ["audit", table.game_id]
+    )
     assert result.exit_code == 0, result.output
     assert "OK" in result.output
 
 
-def test_an_altered_row_makes_the_audit_cli_name_the_event(grpc_server, settings, monkeypatch, superuser):
+def test_an_altered_row_makes_the_audit_cli_name_the_event(
+    grpc_server, settings, monkeypatch, superuser
+):
     table = create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
     rnd = random.Random(7)
     for _ in range(8):
@@ -61,7 +83,10 @@ def test_an_altered_row_makes_the_audit_cli_name_the_event(grpc_server, settings
             (uuid.UUID(table.game_id),),
         )
     monkeypatch.setenv("LEDGER_DATABASE_URL", settings.database_url)
-    result = CliRunner().invoke(__import__("services.cli").cli.app, ["audit", table.game_id])
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(settings.data_dir))  # the server's key
+    result = CliRunner().invoke(
+        __import__("services.cli").cli.app, ["audit", table.game_id]
+    )
     assert result.exit_code == 1
     assert "event 3" in result.output and "FAIL" in result.output
 
@@ -73,7 +98,9 @@ def test_each_caller_sees_only_what_they_may(grpc_server, ledger):
         play_one(grpc_server, table, rnd)
     game = ledger.load(uuid.UUID(table.game_id))
     for seat, token in table.tokens.items():
-        assert view_of(grpc_server, table, token) == THALARA.view(game.state, Viewer.player(seat))
+        assert view_of(grpc_server, table, token) == THALARA.view(
+            game.state, Viewer.player(seat)
+        )
         mine = view_of(grpc_server, table, token).players[seat]
         assert mine.hand == game.state.players[seat].hand
         for other in set(table.tokens) - {seat}:
@@ -97,8 +124,12 @@ def test_point_in_time_views_are_redacted_for_the_caller(grpc_server, ledger):
     for version in (2, 4, 7):
         past = ledger.load(gid, version)
         for seat, token in table.tokens.items():
-            assert view_of(grpc_server, table, token, at=version) == THALARA.view(past.state, Viewer.player(seat))
-        assert view_of(grpc_server, table, at=version) == THALARA.view(past.state, SPECTATOR)
+            assert view_of(grpc_server, table, token, at=version) == THALARA.view(
+                past.state, Viewer.player(seat)
+            )
+        assert view_of(grpc_server, table, at=version) == THALARA.view(
+            past.state, SPECTATOR
+        )
 
 
 def test_streams_catch_up_then_follow_live_redacted_for_the_caller(grpc_server):
@@ -106,16 +137,19 @@ def test_streams_catch_up_then_follow_live_redacted_for_the_caller(grpc_server):
     rnd = random.Random(5)
     for _ in range(3):
         play_one(grpc_server, table, rnd)
-    head = grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game.version
+    head = grpc_server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id)
+    ).game.version
     received: list[pb.GameEvent] = []
     stream = grpc_server.call(
-        "StreamGameEvents", pb.StreamGameEventsRequest(game_id=table.game_id, after_version=2), table.tokens[1],
+        "StreamGameEvents",
+        pb.StreamGameEventsRequest(game_id=table.game_id, after_version=2),
+        table.tokens[1],
         timeout=120,
     )
 
     def consume() -> None:
-        for event in stream:
-            received.append(event)
+        received.extend(stream)
 
     reader = threading.Thread(target=consume)
     reader.start()
@@ -123,7 +157,9 @@ def test_streams_catch_up_then_follow_live_redacted_for_the_caller(grpc_server):
     reader.join(60)
     assert not reader.is_alive(), "stream did not end after the game concluded"
     versions = [e.version for e in received]
-    final = grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game.version
+    final = grpc_server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id)
+    ).game.version
     assert versions == list(range(3, final + 1)) and final > head
     assert received[-1].type == "ledger.GameConcluded"
     for event in received:
@@ -149,33 +185,95 @@ def _status(error: grpc.RpcError) -> tuple[grpc.StatusCode, dict[str, str]]:
 
 def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
     table = create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
-    version = lambda: grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game.version  # noqa: E731
+    version = lambda: (
+        grpc_server.call(
+            "GetGame", pb.GetGameRequest(game_id=table.game_id)
+        ).game.version
+    )
     before = version()
     state_view = view_of(grpc_server, table, table.tokens[0])
     own_card = state_view.players[0].supply[0]
     conflict = state_view.conflicts[0].artifact
-    play = thalara_pb2.Move(play_card=thalara_pb2.PlayCard(card=own_card, conflict=conflict))
+    play = thalara_pb2.Move(
+        play_card=thalara_pb2.PlayCard(card=own_card, conflict=conflict)
+    )
     cases = [
-        (pb.SubmitMoveRequest(game_id="not-a-uuid", command_id="a", move=mapping.pack(play)), table.tokens[0],
-         grpc.StatusCode.INVALID_ARGUMENT),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="b"), table.tokens[0], grpc.StatusCode.INVALID_ARGUMENT),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="c", move=mapping.pack(pb.GetGameRequest())),
-         table.tokens[0], grpc.StatusCode.INVALID_ARGUMENT),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="", move=mapping.pack(play)), table.tokens[0],
-         grpc.StatusCode.INVALID_ARGUMENT),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="d",
-                              move=mapping.pack(thalara_pb2.Move(play_card=thalara_pb2.PlayCard(card="zzz", conflict=conflict)))),
-         table.tokens[0], grpc.StatusCode.INVALID_ARGUMENT),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="e", move=mapping.pack(play)), table.tokens[0],
-         grpc.StatusCode.FAILED_PRECONDITION),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="f", move=mapping.pack(play), seat=1), table.tokens[0],
-         grpc.StatusCode.PERMISSION_DENIED),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="g", move=mapping.pack(play)), None,
-         grpc.StatusCode.UNAUTHENTICATED),
-        (pb.SubmitMoveRequest(game_id=table.game_id, command_id="h", move=mapping.pack(play)), "forged-token",
-         grpc.StatusCode.UNAUTHENTICATED),
-        (pb.SubmitMoveRequest(game_id=str(uuid.uuid4()), command_id="i", move=mapping.pack(play)), table.tokens[0],
-         grpc.StatusCode.NOT_FOUND),
+        (
+            pb.SubmitMoveRequest(
+                game_id="not-a-uuid", command_id="a", move=mapping.pack(play)
+            ),
+            table.tokens[0],
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ),
+        (
+            pb.SubmitMoveRequest(game_id=table.game_id, command_id="b"),
+            table.tokens[0],
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id,
+                command_id="c",
+                move=mapping.pack(pb.GetGameRequest()),
+            ),
+            table.tokens[0],
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id="", move=mapping.pack(play)
+            ),
+            table.tokens[0],
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id,
+                command_id="d",
+                move=mapping.pack(
+                    thalara_pb2.Move(
+                        play_card=thalara_pb2.PlayCard(card="zzz", conflict=conflict)
+                    )
+                ),
+            ),
+            table.tokens[0],
+            grpc.StatusCode.INVALID_ARGUMENT,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id="e", move=mapping.pack(play)
+            ),
+            table.tokens[0],
+            grpc.StatusCode.FAILED_PRECONDITION,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id="f", move=mapping.pack(play), seat=1
+            ),
+            table.tokens[0],
+            grpc.StatusCode.PERMISSION_DENIED,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id="g", move=mapping.pack(play)
+            ),
+            None,
+            grpc.StatusCode.UNAUTHENTICATED,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id="h", move=mapping.pack(play)
+            ),
+            "forged-token",
+            grpc.StatusCode.UNAUTHENTICATED,
+        ),
+        (
+            pb.SubmitMoveRequest(
+                game_id=str(uuid.uuid4()), command_id="i", move=mapping.pack(play)
+            ),
+            table.tokens[0],
+            grpc.StatusCode.NOT_FOUND,
+        ),
     ]
     for request, token, expected in cases:
         with pytest.raises(grpc.RpcError) as caught:
@@ -184,18 +282,31 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
         assert code == expected, (request, caught.value.details())
         assert code != grpc.StatusCode.INTERNAL
         if expected == grpc.StatusCode.FAILED_PRECONDITION:
-            assert info["reason"] == "ILLEGAL_MOVE" and info["rule"].startswith("thalara.")
+            assert info["reason"] == "ILLEGAL_MOVE" and info["rule"].startswith(
+                "thalara."
+            )
             assert info["rule"] in caught.value.details()
     other = create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
     with pytest.raises(grpc.RpcError) as caught:
-        grpc_server.call("SubmitMove", pb.SubmitMoveRequest(game_id=table.game_id, command_id="j", move=mapping.pack(play)),
-                         other.tokens[0])
+        grpc_server.call(
+            "SubmitMove",
+            pb.SubmitMoveRequest(
+                game_id=table.game_id, command_id="j", move=mapping.pack(play)
+            ),
+            other.tokens[0],
+        )
     assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
     with pytest.raises(grpc.RpcError) as caught:
-        grpc_server.call("ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, seat=1), table.tokens[0])
+        grpc_server.call(
+            "ListLegalMoves",
+            pb.ListLegalMovesRequest(game_id=table.game_id, seat=1),
+            table.tokens[0],
+        )
     assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
     with pytest.raises(grpc.RpcError) as caught:
-        grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id, at_version=999))
+        grpc_server.call(
+            "GetGame", pb.GetGameRequest(game_id=table.game_id, at_version=999)
+        )
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     with pytest.raises(grpc.RpcError) as caught:
         grpc_server.call("CreateGame", pb.CreateGameRequest(game_type="chess"))
@@ -205,43 +316,104 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
 
 def test_a_retried_submit_returns_the_original_result(grpc_server):
     table = create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
-    listed = grpc_server.call("ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, seat=0, page_size=1),
-                              table.tokens[0])
-    request = pb.SubmitMoveRequest(game_id=table.game_id, command_id="same-id", move=listed.moves[0])
+    listed = grpc_server.call(
+        "ListLegalMoves",
+        pb.ListLegalMovesRequest(game_id=table.game_id, seat=0, page_size=1),
+        table.tokens[0],
+    )
+    request = pb.SubmitMoveRequest(
+        game_id=table.game_id, command_id="same-id", move=listed.moves[0]
+    )
     first = grpc_server.call("SubmitMove", request, table.tokens[0])
     again = grpc_server.call("SubmitMove", request, table.tokens[0])
     assert not first.replayed and again.replayed
-    assert (again.first_version, again.last_version) == (first.first_version, first.last_version)
+    assert (again.first_version, again.last_version) == (
+        first.first_version,
+        first.last_version,
+    )
     assert [e.version for e in again.events] == [e.version for e in first.events]
 
 
 def test_legal_moves_are_paged_and_every_listed_move_is_accepted(grpc_server):
+    """Every move on both pages is accepted.  An opening hand selection depends on no
+    chance (a seat's starting Remnants are fixed by the setup), so each listed move
+    is submitted to its own fresh game with the same setup; in the listed game itself
+    exactly one of them is accepted at the listed version and the others are ABORTED."""
     table = create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
-    first = grpc_server.call("ListLegalMoves", pb.ListLegalMovesRequest(game_id=table.game_id, seat=0, page_size=5),
-                             table.tokens[0])
-    second = grpc_server.call("ListLegalMoves", pb.ListLegalMovesRequest(
-        game_id=table.game_id, seat=0, page_size=5, page_token=first.next_page_token), table.tokens[0])
+    first = grpc_server.call(
+        "ListLegalMoves",
+        pb.ListLegalMovesRequest(game_id=table.game_id, seat=0, page_size=5),
+        table.tokens[0],
+    )
+    second = grpc_server.call(
+        "ListLegalMoves",
+        pb.ListLegalMovesRequest(
+            game_id=table.game_id, seat=0, page_size=5, page_token=first.next_page_token
+        ),
+        table.tokens[0],
+    )
     assert len(first.moves) == 5 and len(second.moves) == 5 and first.next_page_token
-    assert {m.SerializeToString() for m in first.moves}.isdisjoint({m.SerializeToString() for m in second.moves})
-    accepted = grpc_server.call("SubmitMove", pb.SubmitMoveRequest(
-        game_id=table.game_id, command_id="paged", move=second.moves[-1]), table.tokens[0])
-    assert accepted.last_version > accepted.first_version - 1
+    assert {m.SerializeToString() for m in first.moves}.isdisjoint(
+        {m.SerializeToString() for m in second.moves}
+    )
+    assert first.version == second.version
+    listed = [*first.moves, *second.moves]
+    for index, move in enumerate(listed):
+        fresh = create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
+        accepted = grpc_server.call(
+            "SubmitMove",
+            pb.SubmitMoveRequest(
+                game_id=fresh.game_id, command_id=f"listed-{index}", move=move
+            ),
+            fresh.tokens[0],
+        )
+        assert not accepted.replayed
+        assert accepted.first_version == first.version + 1
+        assert [e.type for e in accepted.events] == ["thalara.HandSelected"]
+    outcomes = []
+    for index, move in enumerate(listed):
+        try:
+            grpc_server.call(
+                "SubmitMove",
+                pb.SubmitMoveRequest(
+                    game_id=table.game_id,
+                    command_id=f"same-version-{index}",
+                    move=move,
+                    expected_version=first.version,
+                ),
+                table.tokens[0],
+            )
+            outcomes.append(grpc.StatusCode.OK)
+        except grpc.RpcError as error:
+            outcomes.append(error.code())
+    assert outcomes == [grpc.StatusCode.OK] + [grpc.StatusCode.ABORTED] * 9
 
 
 def test_listing_games_and_types_health_and_reflection(grpc_server):
     from grpc_health.v1 import health_pb2, health_pb2_grpc
     from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-    create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2])
+    made = [
+        create(grpc_server, "thalara", players=2, characters=CHARACTERS[:2]).game_id
+        for _ in range(3)
+    ]
     page = grpc_server.call("ListGames", pb.ListGamesRequest(page_size=2))
-    assert len(page.games) == 2 and page.next_page_token
-    nxt = grpc_server.call("ListGames", pb.ListGamesRequest(page_size=2, page_token=page.next_page_token))
-    assert {g.game_id for g in page.games}.isdisjoint({g.game_id for g in nxt.games})
+    assert [g.game_id for g in page.games] == made[:0:-1] and page.next_page_token
+    nxt = grpc_server.call(
+        "ListGames", pb.ListGamesRequest(page_size=2, page_token=page.next_page_token)
+    )
+    assert nxt.games[0].game_id == made[0]  # newest first, no game skipped or repeated
     types = grpc_server.call("ListGameTypes", pb.ListGameTypesRequest())
     assert "thalara" in {t.name for t in types.game_types}
-    health = health_pb2_grpc.HealthStub(grpc_server.channel).Check(health_pb2.HealthCheckRequest(service="ledger.v1.GameService"))
+    health = health_pb2_grpc.HealthStub(grpc_server.channel).Check(
+        health_pb2.HealthCheckRequest(service="ledger.v1.GameService")
+    )
     assert health.status == health_pb2.HealthCheckResponse.SERVING
     reflection = reflection_pb2_grpc.ServerReflectionStub(grpc_server.channel)
-    answers = list(reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
+    answers = list(
+        reflection.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")])
+        )
+    )
     names = {s.name for s in answers[0].list_services_response.service}
     assert "ledger.v1.GameService" in names

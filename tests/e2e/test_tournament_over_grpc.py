@@ -25,62 +25,98 @@ def auth(token):
 
 def test_a_four_player_thalara_round_robin_produces_correct_standings(grpc_server):
     stub = rpc.TournamentServiceStub(grpc_server.channel)
-    created = stub.CreateTournament(pb.CreateTournamentRequest(
-        name="club night", game_type="thalara", format="round_robin", rounds=0, table_size=2,
-        setup_json='{"mode": "standard", "characters": ["myrja", "canto"]}',
-    ))
+    created = stub.CreateTournament(
+        pb.CreateTournamentRequest(
+            name="club night",
+            game_type="thalara",
+            format="round_robin",
+            rounds=0,
+            table_size=2,
+            setup_json='{"mode": "standard", "characters": ["myrja", "canto"]}',
+        ),
+        metadata=auth(grpc_server.admin_token),
+    )
     tid, organiser = created.tournament.tournament_id, created.organiser_token
     players = [f"{uuid.uuid4().hex[:5]}-{n}" for n in ("ann", "bob", "cyd", "dee")]
     tokens = {}
     for p in players:
-        tokens[p] = stub.RegisterPlayer(pb.RegisterPlayerRequest(tournament_id=tid, player_id=p),
-                                        metadata=auth(organiser)).player_token
+        tokens[p] = stub.RegisterPlayer(
+            pb.RegisterPlayerRequest(tournament_id=tid, player_id=p),
+            metadata=auth(organiser),
+        ).player_token
     with pytest.raises(grpc.RpcError) as denied:
-        stub.RegisterPlayer(pb.RegisterPlayerRequest(tournament_id=tid, player_id="mallory"), metadata=auth(tokens[players[0]]))
+        stub.RegisterPlayer(
+            pb.RegisterPlayerRequest(tournament_id=tid, player_id="mallory"),
+            metadata=auth(tokens[players[0]]),
+        )
     assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
     with pytest.raises(grpc.RpcError) as anonymous:
         stub.StartRound(pb.StartRoundRequest(tournament_id=tid))
     assert anonymous.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
     updates: list[pb.Standings] = []
-    watcher = threading.Thread(target=lambda: updates.extend(
-        stub.StreamStandings(pb.GetStandingsRequest(tournament_id=tid), timeout=300)))
+    watcher = threading.Thread(
+        target=lambda: updates.extend(
+            stub.StreamStandings(pb.GetStandingsRequest(tournament_id=tid), timeout=300)
+        )
+    )
     watcher.start()
 
     results, met = [], []
     for number in (1, 2, 3):
-        round_ = stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=auth(organiser))
+        round_ = stub.StartRound(
+            pb.StartRoundRequest(tournament_id=tid), metadata=auth(organiser)
+        )
         assert round_.round == number and len(round_.tables) == 2 and not round_.byes
         last_position = 0
         for table in round_.tables:
             met.append(frozenset(table.players))
             seat_tokens = {}
             for seat, player in enumerate(table.players):
-                mine = stub.GetMyGames(pb.GetMyGamesRequest(tournament_id=tid), metadata=auth(tokens[player]))
+                mine = stub.GetMyGames(
+                    pb.GetMyGamesRequest(tournament_id=tid),
+                    metadata=auth(tokens[player]),
+                )
                 (game,) = [g for g in mine.games if g.game_id == table.game_id]
                 assert list(game.seats) == [seat]
                 seat_tokens[seat] = game.seat_token
-            game_table, rnd = Table(table.game_id, seat_tokens, None), random.Random(number)
+            game_table, rnd = (
+                Table(table.game_id, seat_tokens, None),
+                random.Random(number),
+            )
             while (response := play_one(grpc_server, game_table, rnd)) is not None:
                 last_position = max(last_position, response.log_position)
             assert last_position > 0
-            outcome = grpc_server.call("GetGame", gpb.GetGameRequest(game_id=table.game_id)).game
-            results.append(GameResult(players=tuple(table.players), ranks=tuple(outcome.outcome.ranks)))
-        standings = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid, min_log_position=last_position),
-                                      timeout=30)
+            outcome = grpc_server.call(
+                "GetGame", gpb.GetGameRequest(game_id=table.game_id)
+            ).game
+            results.append(
+                GameResult(
+                    players=tuple(table.players), ranks=tuple(outcome.outcome.ranks)
+                )
+            )
+        standings = stub.GetStandings(
+            pb.GetStandingsRequest(tournament_id=tid, min_log_position=last_position),
+            timeout=30,
+        )
         assert standings.round == number
     assert set(met) == {frozenset(pair) for pair in combinations(players, 2)}
 
     final = stub.GetStandings(pb.GetStandingsRequest(tournament_id=tid))
     assert final.status == "finished"
     expected = compute_standings(tuple(players), tuple(results))
-    assert [(r.player_id, r.rank, r.points, r.buchholz, r.wins, r.draws, r.losses) for r in final.rows] == [
-        (r.player_id, r.rank, r.points, r.buchholz, r.wins, r.draws, r.losses) for r in expected
+    assert [
+        (r.player_id, r.rank, r.points, r.buchholz, r.wins, r.draws, r.losses)
+        for r in final.rows
+    ] == [
+        (r.player_id, r.rank, r.points, r.buchholz, r.wins, r.draws, r.losses)
+        for r in expected
     ]
     assert list(final.tie_breaks)[:2] == ["points", "buchholz"]
     watcher.join(30)
     assert not watcher.is_alive() and updates[-1].status == "finished"
     with pytest.raises(grpc.RpcError) as over:
-        stub.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=auth(organiser))
+        stub.StartRound(
+            pb.StartRoundRequest(tournament_id=tid), metadata=auth(organiser)
+        )
     assert over.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-

@@ -28,7 +28,9 @@ def second_server(settings: Any) -> Iterator[tuple[rpc.TournamentServiceStub, An
 
     quiet = settings.model_copy(update={"projections": False})
     ledger = build_ledger(quiet)
-    wiring = Wiring(quiet, quiet.database_url, ledger, quiet.admin_token.get_secret_value())
+    wiring = Wiring(
+        quiet, quiet.database_url, ledger, quiet.admin_token.get_secret_value()
+    )
     loop = asyncio.new_event_loop()
     running = loop.run_until_complete(create_server(wiring, "127.0.0.1:0"))
     thread = threading.Thread(target=loop.run_forever, daemon=True)
@@ -48,18 +50,35 @@ def admin(server: Any) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {server.admin_token}"),)
 
 
-def new_tournament(stub: rpc.TournamentServiceStub, auth: Any, format: str, rounds: int) -> tuple[str, list[str]]:
-    created = stub.CreateTournament(pb.CreateTournamentRequest(
-        name="race", game_type="terralore", format=format, rounds=rounds, table_size=2, setup_json="{}",
-    ))
+def new_tournament(
+    stub: rpc.TournamentServiceStub, auth: Any, format: str, rounds: int
+) -> tuple[str, list[str]]:
+    created = stub.CreateTournament(
+        pb.CreateTournamentRequest(
+            name="race",
+            game_type="terralore",
+            format=format,
+            rounds=rounds,
+            table_size=2,
+            setup_json="{}",
+        ),
+        metadata=auth,
+    )
     tid = created.tournament.tournament_id
     players = [f"{uuid.uuid4().hex[:6]}-{n}" for n in range(4)]
     for p in players:
-        stub.RegisterPlayer(pb.RegisterPlayerRequest(tournament_id=tid, player_id=p), metadata=auth)
+        stub.RegisterPlayer(
+            pb.RegisterPlayerRequest(tournament_id=tid, player_id=p), metadata=auth
+        )
     return tid, players
 
 
-def slow(monkeypatch: pytest.MonkeyPatch, ledger: Any, before: Any = None, created: Any = None) -> None:
+def slow(
+    monkeypatch: pytest.MonkeyPatch,
+    ledger: Any,
+    before: Any = None,
+    created: Any = None,
+) -> None:
     real = ledger.create_game
 
     def create_game(*args: Any, **kwargs: Any) -> Any:
@@ -88,8 +107,13 @@ def test_start_round_raced_on_two_servers_starts_it_once_and_never_fails_interna
         def start(stub: rpc.TournamentServiceStub) -> None:
             barrier.wait()
             try:
-                outcomes.append(stub.StartRound(pb.StartRoundRequest(tournament_id=tid),
-                                                metadata=admin(grpc_server), timeout=60))
+                outcomes.append(
+                    stub.StartRound(
+                        pb.StartRoundRequest(tournament_id=tid),
+                        metadata=admin(grpc_server),
+                        timeout=60,
+                    )
+                )
             except grpc.RpcError as error:
                 outcomes.append(error)
 
@@ -102,7 +126,9 @@ def test_start_round_raced_on_two_servers_starts_it_once_and_never_fails_interna
         errors = [o for o in outcomes if isinstance(o, grpc.RpcError)]
         rounds = [o for o in outcomes if isinstance(o, pb.Round)]
         assert len(rounds) == 1 and len(errors) == 1, outcomes
-        assert errors[0].code() == grpc.StatusCode.FAILED_PRECONDITION, errors[0].details()
+        assert errors[0].code() == grpc.StatusCode.FAILED_PRECONDITION, errors[
+            0
+        ].details()
         assert "round 1 still has games" in errors[0].details()
         for stub in (one, two):
             listed = stub.ListRounds(pb.ListRoundsRequest(tournament_id=tid)).rounds
@@ -132,18 +158,34 @@ def test_a_save_that_loses_to_an_unlocked_writer_is_aborted_not_internal(
         created: list[str] = []
         slow(monkeypatch, other_ledger, before=write_without_the_lock, created=created)
         with pytest.raises(grpc.RpcError) as lost:
-            two.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=admin(grpc_server), timeout=60)
+            two.StartRound(
+                pb.StartRoundRequest(tournament_id=tid),
+                metadata=admin(grpc_server),
+                timeout=60,
+            )
         assert lost.value.code() == grpc.StatusCode.ABORTED
-        assert lost.value.details() == "another request changed this first; reload and retry"
+        assert (
+            lost.value.details()
+            == "another request changed this first; reload and retry"
+        )
         first_attempt = set(created)
         assert len(first_attempt) == 2
 
-        retried = two.StartRound(pb.StartRoundRequest(tournament_id=tid), metadata=admin(grpc_server), timeout=60)
-        assert retried.round == 1 and len(retried.tables) == 1 and len(retried.byes) == 1
+        retried = two.StartRound(
+            pb.StartRoundRequest(tournament_id=tid),
+            metadata=admin(grpc_server),
+            timeout=60,
+        )
+        assert (
+            retried.round == 1 and len(retried.tables) == 1 and len(retried.byes) == 1
+        )
         seated = {*retried.tables[0].players, *retried.byes}
         assert seated == set(players[:-1])
         with interloper.datastore.transaction(commit=False) as curs:
-            curs.execute("SELECT game_id, status FROM tournament_pending_games WHERE tournament_id = %s", (tid,))
+            curs.execute(
+                "SELECT game_id, status FROM tournament_pending_games WHERE tournament_id = %s",
+                (tid,),
+            )
             leftovers = {str(r["game_id"]): r["status"] for r in curs.fetchall()}
         interloper.close()
         # the aborted attempt's games were journalled: the retry adopts the one
@@ -151,4 +193,6 @@ def test_a_save_that_loses_to_an_unlocked_writer_is_aborted_not_internal(
         # (never handed out); nothing is left pending as "created"
         adopted = first_attempt & {t.game_id for t in retried.tables}
         assert set(leftovers.values()) <= {"abandoned"}
-        assert adopted | set(leftovers) == first_attempt and not adopted & set(leftovers)
+        assert adopted | set(leftovers) == first_attempt and not adopted & set(
+            leftovers
+        )

@@ -19,18 +19,23 @@ THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
 
 
-def _move(ledger, game_id, rnd):  # type: ignore[no-untyped-def]
+def _move(ledger, game_id, rnd):
     game = ledger.load(game_id)
     seat = rnd.choice(game.to_act())
-    return ledger.submit(game_id, THALARA.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+    return ledger.submit(
+        game_id,
+        THALARA.pick_random_command(game.state, seat, rnd),
+        seat,
+        str(uuid.uuid4()),
+    )
 
 
-def _slow_first_save(ledger):  # type: ignore[no-untyped-def]
+def _slow_first_save(ledger):
     """Hold the first transaction a moment so the others queue behind it."""
     committer = ledger._committer
     save, calls = committer._save, []
 
-    def slow(*games, **kwargs):  # type: ignore[no-untyped-def]
+    def slow(*games, **kwargs):
         calls.append(len(games))
         if len(calls) == 1:
             time.sleep(0.3)
@@ -40,7 +45,7 @@ def _slow_first_save(ledger):  # type: ignore[no-untyped-def]
     return calls
 
 
-def _all_at_once(games, move):  # type: ignore[no-untyped-def]
+def _all_at_once(games, move):
     """One move per game from one thread each, released together; the first
     goes ahead so its (slowed) save holds the committer while the rest queue."""
     results, errors = {}, []
@@ -68,7 +73,9 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledge
     games = [ledger.create_game("thalara", SETUP).game_id for _ in range(12)]
     before = {g: ledger.load(g).version for g in games}
     calls = _slow_first_save(ledger)
-    results = _all_at_once(games, lambda i, game_id: _move(ledger, game_id, random.Random(i)))
+    results = _all_at_once(
+        games, lambda i, game_id: _move(ledger, game_id, random.Random(i))
+    )
     assert max(calls) > 1, f"no two moves shared a transaction: {calls}"
     assert sum(calls) == len(games)
     for game_id in games:
@@ -79,22 +86,30 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledge
         assert audit_records(str(game_id), records).ok
 
 
-def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(ledger, fresh_ledger):
+def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(
+    ledger, fresh_ledger
+):
     games = [ledger.create_game("thalara", SETUP).game_id for _ in range(6)]
     stale = games[-1]  # not the first: it must land in the shared batch
     before = {g: ledger.load(g).version for g in games}
     moved_elsewhere = _move(fresh_ledger, stale, random.Random(99)).last_version
     calls = _slow_first_save(ledger)
-    results = _all_at_once(games, lambda i, game_id: _move_with_held(ledger, game_id, random.Random(i)))
-    assert max(calls) > 1 and sum(calls) > len(games), f"a shared batch failed and was split: {calls}"
+    results = _all_at_once(
+        games, lambda i, game_id: _move_with_held(ledger, game_id, random.Random(i))
+    )
+    assert max(calls) > 1 and sum(calls) > len(games), (
+        f"a shared batch failed and was split: {calls}"
+    )
     for game_id in games[:-1]:
         assert results[game_id].first_version == before[game_id] + 1
-    assert results[stale].first_version == moved_elsewhere + 1, "re-decided after the other process's move"
+    assert results[stale].first_version == moved_elsewhere + 1, (
+        "re-decided after the other process's move"
+    )
     for game_id in games:
         assert audit_records(str(game_id), fresh_ledger.read_records(game_id)).ok
 
 
-def _move_with_held(ledger, game_id, rnd):  # type: ignore[no-untyped-def]
+def _move_with_held(ledger, game_id, rnd):
     """Decide from the copy this process holds (stale for one game), as SubmitMove's routing does."""
     from domain.core import RuleError
 
@@ -107,4 +122,9 @@ def _move_with_held(ledger, game_id, rnd):  # type: ignore[no-untyped-def]
         # chosen on the stale copy, the move may be illegal on the real state
         fresh = ledger.load(game_id, fresh=True)
         seat = rnd.choice(fresh.to_act())
-        return ledger.submit(game_id, THALARA.pick_random_command(fresh.state, seat, rnd), seat, str(uuid.uuid4()))
+        return ledger.submit(
+            game_id,
+            THALARA.pick_random_command(fresh.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )

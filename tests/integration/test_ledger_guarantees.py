@@ -10,12 +10,18 @@ import uuid
 
 import psycopg
 import pytest
+from eventsourcing.persistence import IntegrityError
 
 from domain.audit import audit_records
 from domain.core import IllegalCommandError, InvalidCommandError
 from domain.games import find_game
 from domain.integrity import canonical_json, event_hash
-from services.application import CommandIdReusedError, ConcurrencyConflictError, GameLedger
+from services.application import (
+    CommandIdReusedError,
+    ConcurrencyConflictError,
+    GameLedger,
+)
+from tests.support.database import scalar
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")
@@ -28,6 +34,7 @@ def random_move(ledger: GameLedger, game_id: uuid.UUID, rnd: random.Random) -> b
         return False
     seat = rnd.choice(game.to_act())
     command = THALARA.pick_random_command(game.state, seat, rnd)
+    assert command is not None, "a seat that must act has a legal move"
     ledger.submit(game_id, command, seat, str(uuid.uuid4()))
     return True
 
@@ -41,9 +48,14 @@ def play_to_end(ledger: GameLedger, game_id: uuid.UUID, seed: int = 0) -> None:
 
 
 def event_count(conn: psycopg.Connection, game_id: uuid.UUID) -> int:
-    return conn.execute(
-        "SELECT count(*) FROM ledger_events WHERE originator_id = %s", (game_id,)
-    ).fetchone()[0]
+    return int(
+        scalar(
+            conn.execute(
+                "SELECT count(*) FROM ledger_events WHERE originator_id = %s",
+                (game_id,),
+            )
+        )
+    )
 
 
 def test_event_rows_cannot_be_updated_deleted_or_truncated(ledger, database_url):
@@ -53,14 +65,20 @@ def test_event_rows_cannot_be_updated_deleted_or_truncated(ledger, database_url)
             "UPDATE ledger_events SET topic = 'x' WHERE originator_id = %s",
             "DELETE FROM ledger_events WHERE originator_id = %s",
         ):
-            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            with pytest.raises(
+                psycopg.errors.InsufficientPrivilege, match="append-only"
+            ):
                 conn.execute(statement, (created.game_id,))
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
             conn.execute("TRUNCATE ledger_events")
-        assert event_count(conn, created.game_id) == ledger.load(created.game_id).version
+        assert (
+            event_count(conn, created.game_id) == ledger.load(created.game_id).version
+        )
 
 
-def test_a_retried_command_returns_the_original_result_and_stores_nothing(ledger, fresh_ledger, superuser):
+def test_a_retried_command_returns_the_original_result_and_stores_nothing(
+    ledger, fresh_ledger, superuser
+):
     created = ledger.create_game("thalara", SETUP)
     game = ledger.load(created.game_id)
     seat = game.to_act()[0]
@@ -70,8 +88,14 @@ def test_a_retried_command_returns_the_original_result_and_stores_nothing(ledger
     again = ledger.submit(created.game_id, command, seat, "cmd-1")
     after_restart = fresh_ledger.submit(created.game_id, command, seat, "cmd-1")
     assert not first.replayed and again.replayed and after_restart.replayed
-    assert (again.first_version, again.last_version) == (first.first_version, first.last_version)
-    assert (after_restart.first_version, after_restart.last_version) == (first.first_version, first.last_version)
+    assert (again.first_version, again.last_version) == (
+        first.first_version,
+        first.last_version,
+    )
+    assert (after_restart.first_version, after_restart.last_version) == (
+        first.first_version,
+        first.last_version,
+    )
     assert event_count(superuser, created.game_id) == before
 
 
@@ -80,12 +104,22 @@ def test_a_command_id_reused_for_another_move_is_refused(ledger, superuser):
     game = ledger.load(created.game_id)
     seat = game.to_act()[0]
     rnd = random.Random(5)
-    ledger.submit(created.game_id, THALARA.pick_random_command(game.state, seat, rnd), seat, "same")
+    ledger.submit(
+        created.game_id,
+        THALARA.pick_random_command(game.state, seat, rnd),
+        seat,
+        "same",
+    )
     game = ledger.load(created.game_id)
     other = game.to_act()[0]
     before = event_count(superuser, created.game_id)
     with pytest.raises(CommandIdReusedError):
-        ledger.submit(created.game_id, THALARA.pick_random_command(game.state, other, rnd), other, "same")
+        ledger.submit(
+            created.game_id,
+            THALARA.pick_random_command(game.state, other, rnd),
+            other,
+            "same",
+        )
     assert event_count(superuser, created.game_id) == before
 
 
@@ -96,30 +130,62 @@ def test_illegal_and_malformed_moves_store_nothing(ledger, superuser):
     before = event_count(superuser, created.game_id)
     PlayCard = THALARA.commands_by_name["PlayCard"]
     with pytest.raises(IllegalCommandError) as illegal:
-        ledger.submit(created.game_id, PlayCard(card=game.state.players[seat].supply[0], conflict=game.state.conflicts[0].artifact), seat, "bad-1")
+        ledger.submit(
+            created.game_id,
+            PlayCard(
+                card=game.state.players[seat].supply[0],
+                conflict=game.state.conflicts[0].artifact,
+            ),
+            seat,
+            "bad-1",
+        )
     assert illegal.value.rule
     with pytest.raises(InvalidCommandError):
-        ledger.submit(created.game_id, PlayCard(card="no-such-card", conflict="x"), seat, "bad-2")
+        ledger.submit(
+            created.game_id, PlayCard(card="no-such-card", conflict="x"), seat, "bad-2"
+        )
     with pytest.raises(InvalidCommandError):
         ledger.submit(created.game_id, PlayCard(card="x", conflict="y"), 7, "bad-3")
     assert event_count(superuser, created.game_id) == before
 
 
-def test_racing_clients_get_exactly_one_move_per_decision_point(ledger, fresh_ledger):
-    """Both seats race with expected_version on the same decision point."""
+def test_racing_clients_get_exactly_one_move_per_decision_point(
+    ledger, fresh_ledger, monkeypatch
+):
+    """Both seats race with expected_version on the same decision point: both have
+    decided before either saves (a barrier in front of each process's commit), so
+    the loser loses at the save, not at the version check before deciding."""
     created = ledger.create_game("thalara", SETUP)
     game = ledger.load(created.game_id)
     version = game.version
     rnd = random.Random(11)
-    moves = {seat: THALARA.pick_random_command(game.state, seat, rnd) for seat in game.to_act()}
+    moves = {
+        seat: THALARA.pick_random_command(game.state, seat, rnd)
+        for seat in game.to_act()
+    }
     assert len(moves) == 2  # hand selection is simultaneous
     results: dict[int, object] = {}
     barrier = threading.Barrier(len(moves))
+    decided = threading.Barrier(len(moves))
+    for app in (ledger, fresh_ledger):
+        real_commit = app._committer.commit
+
+        def commit(*args, _real=real_commit, **kwargs):
+            decided.wait(30)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(app._committer, "commit", commit)
 
     def race(seat: int, app: GameLedger) -> None:
         barrier.wait()
         try:
-            results[seat] = app.submit(created.game_id, moves[seat], seat, f"race-{seat}", expected_version=version)
+            results[seat] = app.submit(
+                created.game_id,
+                moves[seat],
+                seat,
+                f"race-{seat}",
+                expected_version=version,
+            )
         except ConcurrencyConflictError as exc:
             results[seat] = exc
 
@@ -134,34 +200,50 @@ def test_racing_clients_get_exactly_one_move_per_decision_point(ledger, fresh_le
     accepted = [r for r in results.values() if not isinstance(r, Exception)]
     refused = [r for r in results.values() if isinstance(r, ConcurrencyConflictError)]
     assert len(accepted) == 1 and len(refused) == 1
+    assert str(refused[0]) == "another move was recorded first"  # lost at the save
     head = fresh_ledger.load(created.game_id)
     assert head.version == accepted[0].last_version
 
 
-def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(ledger, fresh_ledger, database_url):
+def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
+    ledger, fresh_ledger, monkeypatch
+):
+    """This process decides on the game it holds while another process has already
+    recorded a move: the save loses the race, and the move is re-decided on the new
+    state and recorded after the other one."""
     created = ledger.create_game("thalara", SETUP)
-    game = ledger.load(created.game_id)
+    gid = created.game_id
+    game = ledger.latest(gid)  # held by this process at its creation version
     rnd = random.Random(12)
-    moves = {seat: THALARA.pick_random_command(game.state, seat, rnd) for seat in game.to_act()}
-    errors: list[Exception] = []
+    moves = {
+        seat: THALARA.pick_random_command(game.state, seat, rnd)
+        for seat in game.to_act()
+    }
+    assert set(moves) == {0, 1}  # the secret hand selection: both seats may act
+    elsewhere = fresh_ledger.submit(gid, moves[1], 1, "retry-1")
+    held = ledger.held(gid)
+    assert held is not None and held.version == game.version < elsewhere.last_version
+    saves: list[str] = []
+    real_commit = ledger._committer.commit
 
-    def go(seat: int, app: GameLedger) -> None:
+    def commit(*args, **kwargs):
         try:
-            app.submit(created.game_id, moves[seat], seat, f"retry-{seat}")
-        except Exception as exc:  # noqa: BLE001 - recorded for the assertion
-            errors.append(exc)
+            recorded = real_commit(*args, **kwargs)
+        except IntegrityError:
+            saves.append("lost")
+            raise
+        saves.append("saved")
+        return recorded
 
-    threads = [threading.Thread(target=go, args=(s, a)) for s, a in zip(moves, (ledger, fresh_ledger))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    monkeypatch.setattr(ledger._committer, "commit", commit)
+    result = ledger.submit(gid, moves[0], 0, "retry-0")
+    assert saves == ["lost", "saved"]  # the race happened, then the retry won
+    assert result.first_version == elsewhere.last_version + 1
     # final state equals a serial replay of the stored events
-    events = [e.payload for e in fresh_ledger.read_events(created.game_id) if hasattr(e, "payload")]
-    live = fresh_ledger.load(created.game_id)
+    events = [e.payload for e in fresh_ledger.read_events(gid) if hasattr(e, "payload")]
+    live = fresh_ledger.load(gid)
     assert THALARA.replay(THALARA.initial_state(live.setup), events) == live.state
-    assert all(p.ready for p in live.state.players) or live.state.phase != "select"
+    assert live.state.phase == "play"  # both hands are in: the selection is over
 
 
 def test_a_finished_game_audits_ok_and_reveals_the_committed_seed(ledger):
@@ -169,14 +251,21 @@ def test_a_finished_game_audits_ok_and_reveals_the_committed_seed(ledger):
     play_to_end(ledger, created.game_id, seed=21)
     game = ledger.load(created.game_id)
     assert game.is_over and game.revealed_seed
-    assert hashlib.sha256(bytes.fromhex(game.revealed_seed)).hexdigest() == game.seed_commitment
+    assert (
+        hashlib.sha256(bytes.fromhex(game.revealed_seed)).hexdigest()
+        == game.seed_commitment
+    )
     report = audit_records(str(created.game_id), ledger.read_records(created.game_id))
     assert report.ok, report.failures
     assert report.seed_source == "revealed"
-    assert report.decisions_rederived == len({e.decision for e in ledger.read_events(created.game_id)[1:]})
+    assert report.decisions_rederived == len(
+        {e.decision for e in ledger.read_events(created.game_id)[1:]}
+    )
 
 
-def _tamper(superuser: psycopg.Connection, game_id: uuid.UUID, version: int, state: bytes) -> None:
+def _tamper(
+    superuser: psycopg.Connection, game_id: uuid.UUID, version: int, state: bytes
+) -> None:
     """What a DBA with superuser rights could do, bypassing the trigger."""
     with superuser.transaction():
         superuser.execute("SET LOCAL session_replication_role = replica")
@@ -199,7 +288,9 @@ def test_an_altered_event_row_is_named_by_the_audit(ledger, superuser):
     assert report.failures[0].version == version and report.failures[0].check == "hash"
 
 
-def test_a_rewritten_chain_with_a_different_shuffle_fails_rederivation(ledger, superuser):
+def test_a_rewritten_chain_with_a_different_shuffle_fails_rederivation(
+    ledger, superuser
+):
     """Even a forger who recomputes every hash cannot fake chance: the seed decides."""
     created = ledger.create_game("thalara", SETUP)
     play_to_end(ledger, created.game_id, seed=23)
@@ -215,8 +306,14 @@ def test_a_rewritten_chain_with_a_different_shuffle_fails_rederivation(ledger, s
             forged_at = version
         record["prev_hash"] = prev
         record["hash"] = event_hash(
-            game_id=gid, version=version, type_=topic, timestamp=record["timestamp"],
-            prev_hash=prev, body=record["body"],
+            game_id=gid,
+            version=version,
+            type_=topic,
+            timestamp=record["timestamp"],
+            prev_hash=prev,
+            body=record["body"],
+            alg=record["alg"],
+            nonce=record.get("nonce"),
         )
         prev = record["hash"]
         _tamper(superuser, created.game_id, version, canonical_json(record))
@@ -242,18 +339,22 @@ def test_a_deleted_event_breaks_the_chain_at_that_point(ledger, superuser):
     assert not report.ok and report.failures[0].version == rows[5][0]
 
 
-def test_rebuilding_from_a_snapshot_equals_a_full_replay(ledger, fresh_ledger, database_url):
+def test_rebuilding_from_a_snapshot_equals_a_full_replay(
+    ledger, fresh_ledger, database_url
+):
     created = ledger.create_game("thalara", SETUP)
     play_to_end(ledger, created.game_id, seed=24)
     with psycopg.connect(database_url) as conn:
         snapshots = conn.execute(
-            "SELECT count(*) FROM ledger_snapshots WHERE originator_id = %s", (created.game_id,)
+            "SELECT count(*) FROM ledger_snapshots WHERE originator_id = %s",
+            (created.game_id,),
         ).fetchone()[0]
     assert snapshots >= 2
     from_snapshot = fresh_ledger.load(created.game_id)
     events = fresh_ledger.read_events(created.game_id)
     full = THALARA.replay(
-        THALARA.initial_state(from_snapshot.setup), [e.payload for e in events if hasattr(e, "payload")]
+        THALARA.initial_state(from_snapshot.setup),
+        [e.payload for e in events if hasattr(e, "payload")],
     )
     assert from_snapshot.state == full
     assert from_snapshot.head_hash == events[-1].hash
@@ -271,7 +372,9 @@ def test_point_in_time_state_equals_a_replay_of_the_prefix(ledger):
         assert past.state == THALARA.replay(THALARA.initial_state(past.setup), prefix)
 
 
-def test_reads_come_from_memory_only_while_notifications_vouch_for_them(ledger, fresh_ledger):
+def test_reads_come_from_memory_only_while_notifications_vouch_for_them(
+    ledger, fresh_ledger
+):
     """Two processes on one database: B's held game stays an answer only until
     A's move is notified (services.heads); without a listener B always reads."""
     created = ledger.create_game("thalara", SETUP)
@@ -281,35 +384,52 @@ def test_reads_come_from_memory_only_while_notifications_vouch_for_them(ledger, 
     random_move(ledger, created.game_id, rnd)  # A records a move B does not know of
     moved = ledger.load(created.game_id).version
     assert moved > held.version
-    assert fresh_ledger.load(created.game_id).version == held.version, "served from memory"
+    assert fresh_ledger.load(created.game_id).version == held.version, (
+        "served from memory"
+    )
     fresh_ledger.heads.saw(str(created.game_id), moved)  # the NOTIFY arrives
     assert fresh_ledger.load(created.game_id).version == moved
     random_move(ledger, created.game_id, rnd)
     fresh_ledger.heads.deaf()  # the listening connection dropped: nothing held is trusted
-    assert fresh_ledger.load(created.game_id).version == ledger.load(created.game_id).version
+    assert (
+        fresh_ledger.load(created.game_id).version
+        == ledger.load(created.game_id).version
+    )
 
 
-def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(ledger, fresh_ledger, database_url):
+def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(
+    ledger, fresh_ledger, database_url
+):
     created = ledger.create_game("thalara", SETUP)
     play_to_end(ledger, created.game_id, seed=32)
     interval = ledger.snapshotting_intervals[type(ledger.load(created.game_id))]
     with psycopg.connect(database_url) as conn:
-        versions = [r[0] for r in conn.execute(
-            "SELECT originator_version FROM ledger_snapshots WHERE originator_id = %s"
-            " ORDER BY originator_version", (created.game_id,)
-        )]
+        versions = [
+            r[0]
+            for r in conn.execute(
+                "SELECT originator_version FROM ledger_snapshots WHERE originator_id = %s"
+                " ORDER BY originator_version",
+                (created.game_id,),
+            )
+        ]
     head = ledger.load(created.game_id).version
     assert len(versions) == head // interval
     for version in versions:
         past = fresh_ledger.load(created.game_id, version)
         replayed = THALARA.replay(
             THALARA.initial_state(past.setup),
-            [e.payload for e in fresh_ledger.read_events(created.game_id, 0, version) if hasattr(e, "payload")],
+            [
+                e.payload
+                for e in fresh_ledger.read_events(created.game_id, 0, version)
+                if hasattr(e, "payload")
+            ],
         )
         assert past.state == replayed
 
 
-def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(ledger, fresh_ledger):
+def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(
+    ledger, fresh_ledger
+):
     from services.held import RECENT_EVENTS
 
     created = ledger.create_game("thalara", SETUP)
@@ -325,8 +445,12 @@ def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(
         now, tail = ledger.recent_events(created.game_id, after)
         assert now.version == head
         expected = [e for e in stored if e.originator_version > after]
-        assert [(e.originator_version, e.hash) for e in tail] == [(e.originator_version, e.hash) for e in expected]
-    assert ledger.recent_events(created.game_id, kept_from - 1) is None, "older than the tail: read the store"
+        assert [(e.originator_version, e.hash) for e in tail] == [
+            (e.originator_version, e.hash) for e in expected
+        ]
+    assert ledger.recent_events(created.game_id, kept_from - 1) is None, (
+        "older than the tail: read the store"
+    )
     random_move(fresh_ledger, created.game_id, rnd)  # another process moves
     ledger.heads.saw(str(created.game_id), fresh_ledger.load(created.game_id).version)
     assert ledger.recent_events(created.game_id, head - 1) is None

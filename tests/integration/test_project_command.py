@@ -4,40 +4,39 @@ and position gauges for Prometheus; ``--metrics-port 0`` turns that off."""
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
-import signal
 import socket
 import subprocess
-import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from projections import registry
+from tests.support.server import start_project, stop
 
 pytestmark = pytest.mark.postgres
 
-GAUGE = re.compile(r'^(ledger_projection_(?:lag_events|position))\{view="([a-z_]+)"\} (\S+)$', re.M)
+GAUGE = re.compile(
+    r'^(ledger_projection_(?:lag_events|position))\{view="([a-z_]+)"\} (\S+)$',
+    re.MULTILINE,
+)
 
 
 @pytest.fixture(scope="module")
-def project_db(server_url: str, settings) -> Iterator[tuple[str, int]]:  # type: ignore[no-untyped-def]
+def project_db(server_url: str, settings) -> Iterator[tuple[str, int]]:
     """A database of its own with a game in its log: ``(url, head position)``."""
     from services.bootstrap import build_ledger
 
     name = f"ledger_project_{secrets.token_hex(6)}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    url = make_conninfo(**{**conninfo_to_dict(server_url), "dbname": name})
+    url = make_conninfo("", **{**conninfo_to_dict(server_url), "dbname": name})
     ledger = build_ledger(settings, url)
     try:
         ledger.create_game("terralore", {"players": 2}, player_ids=("ann", "bob"))
@@ -58,56 +57,32 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_project(url: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[bytes], list[str]]:
-    """The process and the lines it has printed so far (read by a thread)."""
-    script = Path(sys.executable).with_name("ledger")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "services.cli"]
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
-    process = subprocess.Popen(
-        [*command, "project", *args],
-        env={**clean, "LEDGER_DATABASE_URL": url, "PYTHONUNBUFFERED": "1", "COLUMNS": "200", **env},
-        cwd=Path(__file__).resolve().parents[2],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
-    lines: list[str] = []
-    assert process.stdout is not None
-    reader = threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, b"")), daemon=True)
-    reader.start()
-    return process, lines
-
-
-def running(lines: list) -> bool:  # type: ignore[type-arg]
+def running(lines: list[bytes]) -> bool:
     """Whether ``project`` said it is projecting (its metrics decision is behind it)."""
     return any(b"projecting" in line for line in lines)
-
-
-def stop(process: subprocess.Popen[bytes]) -> tuple[int, str]:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    assert process.stderr is not None
-    return process.returncode, process.stderr.read().decode(errors="replace")
 
 
 def tracked(url: str) -> dict[str, int]:
     try:
         with psycopg.connect(url) as conn:
-            return dict(conn.execute("SELECT view, position FROM projection_tracking").fetchall())
+            return dict(
+                conn.execute(
+                    "SELECT view, position FROM projection_tracking"
+                ).fetchall()
+            )
     except psycopg.errors.UndefinedTable:
         return {}
 
 
 def scrape(port: int) -> dict[tuple[str, str], float]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as response:
+    with urllib.request.urlopen(
+        f"http://127.0.0.1:{port}/metrics", timeout=2
+    ) as response:
         text = response.read().decode()
     return {(metric, view): float(value) for metric, view, value in GAUGE.findall(text)}
 
 
-def wait_for(process: subprocess.Popen[bytes], check, timeout: float = 60.0):  # type: ignore[no-untyped-def]
+def wait_for(process: subprocess.Popen[bytes], check, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while True:
         if process.poll() is not None:
@@ -130,7 +105,11 @@ def test_project_serves_lag_and_position_gauges_for_every_view(project_db, how):
     url, head = project_db
     port = free_port()
     if how == "option":  # the option wins over the setting
-        process, lines = start_project(url, ["--metrics-port", str(port)], {"LEDGER_METRICS_PORT": str(free_port())})
+        process, lines = start_project(
+            url,
+            ["--metrics-port", str(port)],
+            {"LEDGER_METRICS_PORT": str(free_port())},
+        )
     else:
         process, lines = start_project(url, [], {"LEDGER_METRICS_PORT": str(port)})
     try:
@@ -138,13 +117,18 @@ def test_project_serves_lag_and_position_gauges_for_every_view(project_db, how):
 
         def caught_up() -> dict[tuple[str, str], float] | None:
             gauges = scrape(port)
-            done = all(gauges.get(("ledger_projection_position", v)) == head
-                       and gauges.get(("ledger_projection_lag_events", v)) == 0 for v in views)
+            done = all(
+                gauges.get(("ledger_projection_position", v)) == head
+                and gauges.get(("ledger_projection_lag_events", v)) == 0
+                for v in views
+            )
             return gauges if done else None
 
         gauges = wait_for(process, caught_up)
         assert {view for _, view in gauges} == views
-        assert tracked(url) == {v: head for v in views}  # the gauges tell what the views committed
+        assert tracked(url) == {
+            v: head for v in views
+        }  # the gauges tell what the views committed
         wait_for(process, lambda: running(lines))
     finally:
         code, err = stop(process)
@@ -154,9 +138,16 @@ def test_project_serves_lag_and_position_gauges_for_every_view(project_db, how):
 def test_metrics_port_zero_turns_the_endpoint_off(project_db):
     url, head = project_db
     port = free_port()
-    process, lines = start_project(url, ["--metrics-port", "0"], {"LEDGER_METRICS_PORT": str(port)})
+    process, lines = start_project(
+        url, ["--metrics-port", "0"], {"LEDGER_METRICS_PORT": str(port)}
+    )
     try:
-        wait_for(process, lambda: running(lines) and tracked(url) == {v: head for v in registry.VIEWS})
+        wait_for(
+            process,
+            lambda: (
+                running(lines) and tracked(url) == {v: head for v in registry.VIEWS}
+            ),
+        )
         with pytest.raises(urllib.error.URLError):
             scrape(port)
     finally:

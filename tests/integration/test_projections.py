@@ -7,8 +7,9 @@ import random
 import threading
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
@@ -20,36 +21,31 @@ from projections.base import View
 from projections.ratings import RatingsView, history, leaderboard
 from projections.runner import ViewRunner, wait_for_position
 from services.tournaments import TournamentDesk
+from tests.support.views import dump, dump_with
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def ledger(isolated_ledger):  # type: ignore[no-untyped-def]
+def ledger(isolated_ledger):
     return isolated_ledger
 
 
-def finish_game(ledger, game_type: str, setup: dict, player_ids: tuple[str, ...], seed: int) -> uuid.UUID:
+def finish_game(
+    ledger, game_type: str, setup: dict, player_ids: tuple[str, ...], seed: int
+) -> uuid.UUID:
     ruleset = find_game(game_type)
     created = ledger.create_game(game_type, setup, player_ids=player_ids)
     rnd = random.Random(seed)
     while not (game := ledger.load(created.game_id)).is_over:
         seat = rnd.choice(game.to_act())
-        ledger.submit(created.game_id, ruleset.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+        ledger.submit(
+            created.game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
     return created.game_id
-
-
-def dump_with(curs, tables: tuple[str, ...]) -> dict[str, list]:  # type: ignore[no-untyped-def]
-    out = {}
-    for table in tables:
-        curs.execute(f"SELECT * FROM {table}")
-        out[table] = sorted((tuple(r.values()) for r in curs.fetchall()), key=repr)
-    return out
-
-
-def dump(ledger, tables: tuple[str, ...]) -> dict[str, list]:  # type: ignore[no-untyped-def]
-    with ledger.datastore.transaction(commit=False) as curs:
-        return dump_with(curs, tables)
 
 
 @pytest.fixture
@@ -66,7 +62,12 @@ def test_ratings_equal_openskill_on_the_same_results(ledger, names):
     games = []
     for i in range(6):
         table = rnd.sample(names, 2)
-        games.append((finish_game(ledger, "terralore", {"players": 2}, tuple(table), seed=i), table))
+        games.append(
+            (
+                finish_game(ledger, "terralore", {"players": 2}, tuple(table), seed=i),
+                table,
+            )
+        )
     runner.catch_up()
     model = PlackettLuce()
     expected = {n: model.rating(name=n) for n in names}
@@ -93,7 +94,11 @@ def test_a_cooperative_game_rates_the_team_against_the_scenario(ledger, names):
     won = ledger.load(game_id).outcome.termination.value == "team_won"
     with ledger.datastore.transaction(commit=False) as curs:
         mine = history(curs, "thorgal", names[0], 10, 0)
-        scenario = [r for r in history(curs, "thorgal", "scenario:thorgal", 10_000, 0) if r["game_id"] == game_id]
+        scenario = [
+            r
+            for r in history(curs, "thorgal", "scenario:thorgal", 10_000, 0)
+            if r["game_id"] == game_id
+        ]
     assert len(mine) == 1 and len(scenario) == 1
     assert (mine[0]["mu"] > mine[0]["mu_before"]) == won
     assert (scenario[0]["mu"] > scenario[0]["mu_before"]) == (not won)
@@ -118,55 +123,86 @@ class Workload:
     games: dict[uuid.UUID, str]
 
 
-def play_workload(ledger, names, seed: int) -> Workload:  # type: ignore[no-untyped-def]
+def play_workload(ledger, names, seed: int) -> Workload:
     desk = TournamentDesk(ledger.env_for_peers, ledger)
-    tournament, _ = desk.create(f"projections-{seed}", "terralore", "round_robin", 0, 2, {})
+    tournament, _ = desk.create(
+        f"projections-{seed}", "terralore", "round_robin", 0, 2, {}
+    )
     for name in names:
         desk.register(tournament.id, name)
     started = desk.start_round(tournament.id)
-    games = {uuid.UUID(t.game_id): "terralore" for t in started.state.round_records[0].tables}
+    games = {
+        uuid.UUID(t.game_id): "terralore" for t in started.state.round_records[0].tables
+    }
     ruleset, rnd = find_game("terralore"), random.Random(seed)
     for game_id in games:
         while not (game := ledger.load(game_id)).is_over:
             seat = rnd.choice(game.to_act())
-            ledger.submit(game_id, ruleset.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+            ledger.submit(
+                game_id,
+                ruleset.pick_random_command(game.state, seat, rnd),
+                seat,
+                str(uuid.uuid4()),
+            )
     games[finish_game(ledger, "thorgal", {"players": 1}, (names[0],), seed)] = "thorgal"
     assert len(games) == 3
     return Workload(tournament.id, games)
 
 
-def measure(ledger, name: str, work: Workload) -> Counter:  # type: ignore[no-untyped-def]
+def measure(ledger, name: str, work: Workload) -> Counter:
     """What the view holds about the workload, counted so that applying an event twice shows."""
     ids = list(work.games)
     with ledger.datastore.transaction(commit=False) as curs:
-        if name == "ratings":  # one history row per rated player (and the scenario) per game
-            curs.execute("SELECT game_id AS k, count(*) AS n FROM ratings_history WHERE game_id = ANY(%s)"
-                         " GROUP BY game_id", (ids,))
+        if (
+            name == "ratings"
+        ):  # one history row per rated player (and the scenario) per game
+            curs.execute(
+                "SELECT game_id AS k, count(*) AS n FROM ratings_history WHERE game_id = ANY(%s)"
+                " GROUP BY game_id",
+                (ids,),
+            )
         elif name == "stats":  # one result row per seat per game
-            curs.execute("SELECT game_id AS k, count(*) AS n FROM stats_seat_results WHERE game_id = ANY(%s)"
-                         " GROUP BY game_id", (ids,))
-        elif name == "fairness":  # chance draws per game type (a delta: other games add to them too)
-            curs.execute("SELECT game_type AS k, sum(count)::bigint AS n FROM fairness_counts GROUP BY game_type")
+            curs.execute(
+                "SELECT game_id AS k, count(*) AS n FROM stats_seat_results WHERE game_id = ANY(%s)"
+                " GROUP BY game_id",
+                (ids,),
+            )
+        elif (
+            name == "fairness"
+        ):  # chance draws per game type (a delta: other games add to them too)
+            curs.execute(
+                "SELECT game_type AS k, sum(count)::bigint AS n FROM fairness_counts GROUP BY game_type"
+            )
         elif name == "tournament_results":
-            curs.execute("SELECT topic AS k, count(*) AS n FROM tournaments_events WHERE originator_id = %s"
-                         " AND topic = 'tournament.ResultRecorded' GROUP BY topic", (work.tournament_id,))
+            curs.execute(
+                "SELECT topic AS k, count(*) AS n FROM tournaments_events WHERE originator_id = %s"
+                " AND topic = 'tournament.ResultRecorded' GROUP BY topic",
+                (work.tournament_id,),
+            )
         else:
             raise AssertionError(f"say what view {name!r} keeps about a game")
         return Counter({r["k"]: r["n"] for r in curs.fetchall()})
 
 
-def expected(ledger, name: str, work: Workload) -> Counter:  # type: ignore[no-untyped-def]
+def expected(ledger, name: str, work: Workload) -> Counter:
     """The same counts derived from the ledger's games, never from a view."""
-    out: Counter = Counter()
+    out: Counter[Any] = Counter()
     for game_id, game_type in work.games.items():
         game, ruleset = ledger.load(game_id), find_game(game_type)
         if name == "ratings":
-            out[game_id] = len(ruleset.players_seats(game.setup)) + (game_type == "thorgal")  # + scenario
+            out[game_id] = len(ruleset.players_seats(game.setup)) + (
+                game_type == "thorgal"
+            )  # + scenario
         elif name == "stats":
             out[game_id] = len(game.outcome.ranks)
         elif name == "fairness":
-            out[game_type] += sum(len(ruleset.chance_outcomes(e.payload)) for e in ledger.read_events(game_id)
-                                  if isinstance(e, Game.Decided))
+            outcomes = ruleset.chance_outcomes
+            assert outcomes is not None, f"{game_type} has chance to count"
+            out[game_type] += sum(
+                len(outcomes(e.payload))
+                for e in ledger.read_events(game_id)
+                if isinstance(e, Game.Decided)
+            )
         elif name == "tournament_results" and game_type == "terralore":
             out["tournament.ResultRecorded"] += 1
     return +out
@@ -178,12 +214,15 @@ def applied(before: Counter, after: Counter) -> Counter:
     return Counter({k: n for k, n in delta.items() if n})
 
 
-def crash_on_first_write(runner: ViewRunner, tables: tuple[str, ...]) -> tuple[Callable[[], None], dict]:
+def crash_on_first_write(
+    runner: ViewRunner, tables: tuple[str, ...]
+) -> tuple[Callable[[], None], dict]:
     """A ``before_commit`` that kills the runner in the first batch that changed the
     view's tables, and the rows those tables had when that batch began."""
-    real, seen = runner.view.apply, {}
+    real = runner.view.apply
+    seen: dict[str, Any] = {}
 
-    def apply(curs, events):  # type: ignore[no-untyped-def]
+    def apply(curs, events):
         rows = dump_with(curs, tables)
         real(curs, events)
         if dump_with(curs, tables) != rows:
@@ -198,7 +237,9 @@ def crash_on_first_write(runner: ViewRunner, tables: tuple[str, ...]) -> tuple[C
 
 
 @pytest.mark.parametrize("name", VIEWS)
-def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuild(ledger, names, name):
+def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuild(
+    ledger, names, name
+):
     tables = tables_of(name)
     runner = ViewRunner(ledger.datastore, registry.view(name), batch_size=5)
     runner.ensure_tables()
@@ -211,11 +252,17 @@ def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuil
             before = runner.status().position
             assert runner.step(before_commit=crash) > 0, "no batch wrote to the view"
     assert runner.status().position == before
-    assert dump(ledger, tables) == {t: sorted(rows, key=repr) for t, rows in seen["rows"].items()}
+    assert dump(ledger, tables) == {
+        t: sorted(rows, key=repr) for t, rows in seen["rows"].items()
+    }
     restarted = ViewRunner(ledger.datastore, registry.view(name), batch_size=5)
     restarted.catch_up()
     caught_up = dump(ledger, tables)
-    assert applied(baseline, measure(ledger, name, work)) == expected(ledger, name, work) != Counter()
+    assert (
+        applied(baseline, measure(ledger, name, work))
+        == expected(ledger, name, work)
+        != Counter()
+    )
     restarted.reset()
     restarted.catch_up()
     assert dump(ledger, tables) == caught_up
@@ -245,7 +292,11 @@ def test_two_runners_at_once_never_double_apply(ledger, names, name):
         t.join()
     assert errors == []
     concurrent = dump(ledger, tables)
-    assert applied(baseline, measure(ledger, name, work)) == expected(ledger, name, work) != Counter()
+    assert (
+        applied(baseline, measure(ledger, name, work))
+        == expected(ledger, name, work)
+        != Counter()
+    )
     first.reset()
     first.catch_up()
     assert dump(ledger, tables) == concurrent
@@ -258,7 +309,7 @@ class CountingView(View):
     tables = ("test_counting",)
     ddl = "CREATE TABLE IF NOT EXISTS test_counting (events bigint NOT NULL)"
 
-    def apply(self, curs, events):  # type: ignore[no-untyped-def]
+    def apply(self, curs, events):
         curs.execute("INSERT INTO test_counting VALUES (%s)", (len(events),))
 
 

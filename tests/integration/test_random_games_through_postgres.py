@@ -6,16 +6,18 @@ import random
 import uuid
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.audit import audit_records
 from domain.games import all_games, find_game
+from tests.support.sizes import examples
 
 pytestmark = pytest.mark.postgres
 
+
 @pytest.fixture(scope="module")
-def second_ledger(settings):  # type: ignore[no-untyped-def]
+def second_ledger(settings):
     """Another process on the same database: its cache never saw these games."""
     from services.bootstrap import build_ledger
 
@@ -26,14 +28,26 @@ def second_ledger(settings):  # type: ignore[no-untyped-def]
 
 SETUPS = [
     ("thalara", {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}),
-    ("thalara", {"players": 2, "mode": "casual_chaos", "characters": ["accaina", "kandhran"]}),
-    ("thalara", {"players": 4, "mode": "standard", "characters": ["myrja", "canto", "accaina", "kandhran"]}),
+    (
+        "thalara",
+        {"players": 2, "mode": "casual_chaos", "characters": ["accaina", "kandhran"]},
+    ),
+    (
+        "thalara",
+        {
+            "players": 4,
+            "mode": "standard",
+            "characters": ["myrja", "canto", "accaina", "kandhran"],
+        },
+    ),
 ] + [(g.name, {"players": g.min_players}) for g in all_games() if g.name != "thalara"]
 
 
-@settings(max_examples=12)
+@examples(12)
 @given(choice=st.sampled_from(SETUPS), seed=st.integers(0, 2**32))
-def test_random_games_through_postgres_replay_and_audit(ledger, second_ledger, choice, seed):
+def test_random_games_through_postgres_replay_and_audit(
+    ledger, second_ledger, choice, seed
+):
     game_type, setup = choice
     ruleset = find_game(game_type)
     created = ledger.create_game(game_type, setup, entropy=(str(seed),))
@@ -43,12 +57,21 @@ def test_random_games_through_postgres_replay_and_audit(ledger, second_ledger, c
         if game.is_over:
             break
         seat = rnd.choice(game.to_act())
-        ledger.submit(created.game_id, ruleset.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+        ledger.submit(
+            created.game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
     live = ledger.load(created.game_id)
     assert live.is_over
     rebuilt = second_ledger.load(created.game_id)  # new process: snapshot + replay
     assert rebuilt.state == live.state and rebuilt.outcome == live.outcome
-    payloads = [e.payload for e in second_ledger.read_events(created.game_id) if hasattr(e, "payload")]
+    payloads = [
+        e.payload
+        for e in second_ledger.read_events(created.game_id)
+        if hasattr(e, "payload")
+    ]
     assert ruleset.replay(ruleset.initial_state(live.setup), payloads) == live.state
     report = audit_records(str(created.game_id), ledger.read_records(created.game_id))
     assert report.ok, report.failures

@@ -18,6 +18,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from domain.audit import audit_records
@@ -30,6 +31,7 @@ from services.cli import app
 from services.db_roles import EVENTS_TABLES, ServiceRoleRecorder, service_grants
 from services.settings import Settings
 from services.tournaments import TournamentDesk
+from tests.support.database import scalar
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")
@@ -41,7 +43,7 @@ def with_params(url: str, **params: str) -> str:
     merged = conninfo_to_dict(url)
     merged.pop("password", None) if "user" in params else None
     merged.update(params)
-    return make_conninfo(**merged)
+    return make_conninfo("", **merged)
 
 
 def db_setup(owner_url: str, data_dir: Path, *args: str) -> tuple[int, str]:
@@ -59,13 +61,19 @@ class Deployment:
 
     def service_settings(self, url: str | None = None) -> Settings:
         return Settings(
-            database_url=url or self.service_url, data_dir=self.data_dir, admin_token="t",
-            pool_size=2, snapshot_interval=2, create_tables=False,
+            database_url=url or self.service_url,
+            data_dir=self.data_dir,
+            admin_token=SecretStr("t"),
+            pool_size=2,
+            snapshot_interval=2,
+            create_tables=False,
         )
 
 
 @pytest.fixture(scope="module")
-def deployment(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+def deployment(
+    server_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Deployment]:
     suffix = secrets.token_hex(4)
     dbname, role = f"ledger_roles_{suffix}", f"ledger_svc_{suffix}"
     with psycopg.connect(server_url, autocommit=True) as conn:
@@ -101,26 +109,41 @@ def game_id(service_ledger: GameLedger) -> uuid.UUID:
         game = service_ledger.load(created.game_id)
         seat = rnd.choice(game.to_act())
         command = THALARA.pick_random_command(game.state, seat, rnd)
+        assert command is not None, "a seat that must act has a legal move"
         service_ledger.submit(created.game_id, command, seat, str(uuid.uuid4()))
     return created.game_id
 
 
-def owner_count(deployment: Deployment, table: str, game_id: uuid.UUID | None = None) -> int:
+def owner_count(
+    deployment: Deployment, table: str, game_id: uuid.UUID | None = None
+) -> int:
     with psycopg.connect(deployment.owner_url) as conn:
         where = " WHERE originator_id = %s" if game_id else ""
-        row = conn.execute(f"SELECT count(*) FROM {table}{where}", (game_id,) if game_id else ())
+        row = conn.execute(
+            f"SELECT count(*) FROM {table}{where}", (game_id,) if game_id else ()
+        )
         return int(row.fetchone()[0])  # type: ignore[index]
 
 
-def test_the_service_role_plays_reads_back_projects_and_starts_a_round(deployment, service_ledger, game_id):
+def test_the_service_role_plays_reads_back_projects_and_starts_a_round(
+    deployment, service_ledger, game_id
+):
     assert isinstance(service_ledger.recorder, ServiceRoleRecorder)
-    restarted = build_ledger(deployment.service_settings())  # empty cache: reads the database
+    restarted = build_ledger(
+        deployment.service_settings()
+    )  # empty cache: reads the database
     try:
         game = restarted.load(game_id, fresh=True)
         rows = restarted.read_records(game_id)
-        assert len(rows) == game.version == owner_count(deployment, "ledger_events", game_id)
+        assert (
+            len(rows)
+            == game.version
+            == owner_count(deployment, "ledger_events", game_id)
+        )
         assert game.version > MOVES  # every move stored at least one event
-        report = audit_records(str(game_id), rows, server_seed=restarted.seed_of(game_id))
+        report = audit_records(
+            str(game_id), rows, server_seed=restarted.seed_of(game_id)
+        )
         assert report.ok, report.failures
     finally:
         restarted.close()
@@ -140,48 +163,98 @@ def test_the_service_role_plays_reads_back_projects_and_starts_a_round(deploymen
     try:
         assert isinstance(desk.recorder, ServiceRoleRecorder)
         tournament, _ = desk.create("cup", "terralore", "round_robin", 0, 2, {})
-        for player in ("ann", "bob"):
-            desk.register(tournament.id, player)
+        tokens = {p: desk.register(tournament.id, p) for p in ("ann", "bob")}
         started = desk.start_round(tournament.id)
         (table,) = started.state.round_records[0].tables
-        assert service_ledger.load(uuid.UUID(table.game_id)).player_ids == ("ann", "bob")
-        assert [g["game_id"] for g in desk.my_games(tournament.id, "ann")] == [uuid.UUID(table.game_id)]
-        assert desk.load(tournament.id).version == 4  # created, two registered, round started
+        assert service_ledger.load(uuid.UUID(table.game_id)).player_ids == (
+            "ann",
+            "bob",
+        )
+        assert [
+            g["game_id"] for g in desk.my_games(tournament.id, "ann", tokens["ann"])
+        ] == [uuid.UUID(table.game_id)]
+        assert (
+            desk.load(tournament.id).version == 4
+        )  # created, two registered, round started
     finally:
         desk.close()
-    with service_ledger.datastore.transaction() as curs:  # the journal was cleared in the round's save
+    with (
+        service_ledger.datastore.transaction() as curs
+    ):  # the journal was cleared in the round's save
         curs.execute("SELECT count(*) AS n FROM tournament_pending_games")
         assert curs.fetchone()["n"] == 0
-    assert sum(r.step() for r in runners) > 0  # the round's game, projected as the service role
+    assert (
+        sum(r.step() for r in runners) > 0
+    )  # the round's game, projected as the service role
 
 
-APPEND_ONLY = {"ledger_events": "topic", "tournaments_events": "topic", "ledger_snapshots": "topic",
-               "ledger_commands": "actor", "ledger_game_secrets": "seed"}
+APPEND_ONLY = {
+    "ledger_events": "topic",
+    "tournaments_events": "topic",
+    "ledger_snapshots": "topic",
+    "ledger_commands": "actor",
+    "ledger_game_secrets": "seed",
+}
 """Append-only tables, each with a column an UPDATE can name."""
 REFUSED = [
     *(
-        (statement.format(table=table, column=column), f"permission denied for table {table}")
+        (
+            statement.format(table=table, column=column),
+            f"permission denied for table {table}",
+        )
         for table, column in APPEND_ONLY.items()
-        for statement in ("UPDATE {table} SET {column} = {column}", "DELETE FROM {table}", "TRUNCATE {table}")
+        for statement in (
+            "UPDATE {table} SET {column} = {column}",
+            "DELETE FROM {table}",
+            "TRUNCATE {table}",
+        )
     ),
-    ("ALTER TABLE ledger_events DISABLE TRIGGER ALL", "must be owner of table ledger_events"),
-    ("ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_append_only", "must be owner of table"),
-    ("DROP TRIGGER ledger_events_append_only ON ledger_events", "must be owner of relation ledger_events"),
-    ("DROP TRIGGER tournaments_events_no_truncate ON tournaments_events", "must be owner of relation"),
-    ("SET session_replication_role = replica", 'permission denied to set parameter "session_replication_role"'),
-    ("CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql"
-     " AS $$BEGIN RETURN NEW; END$$", "permission denied for schema public"),
-    ("ALTER FUNCTION ledger_refuse_change() OWNER TO CURRENT_USER", "must be owner of function"),
+    (
+        "ALTER TABLE ledger_events DISABLE TRIGGER ALL",
+        "must be owner of table ledger_events",
+    ),
+    (
+        "ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_append_only",
+        "must be owner of table",
+    ),
+    (
+        "DROP TRIGGER ledger_events_append_only ON ledger_events",
+        "must be owner of relation ledger_events",
+    ),
+    (
+        "DROP TRIGGER tournaments_events_no_truncate ON tournaments_events",
+        "must be owner of relation",
+    ),
+    (
+        "SET session_replication_role = replica",
+        'permission denied to set parameter "session_replication_role"',
+    ),
+    (
+        (
+            "CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$BEGIN RETURN NEW; END$$"
+        ),
+        "permission denied for schema public",
+    ),
+    (
+        "ALTER FUNCTION ledger_refuse_change() OWNER TO CURRENT_USER",
+        "must be owner of function",
+    ),
     ("CREATE TABLE ledger_events_copy (x int)", "permission denied for schema public"),
-    ("SELECT ledger_lock_events('ledger_games')", "ledger_games is not an events table"),
+    (
+        "SELECT ledger_lock_events('ledger_games')",
+        "ledger_games is not an events table",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("statement", "message"), REFUSED, ids=[s for s, _ in REFUSED])
-def test_the_service_role_cannot_change_events_or_their_triggers(deployment, game_id, statement, message):
+def test_the_service_role_cannot_change_events_or_their_triggers(
+    deployment, game_id, statement, message
+):
     before = owner_count(deployment, "ledger_events")
     with psycopg.connect(deployment.service_url, autocommit=True) as conn:
-        assert conn.execute("SELECT current_user").fetchone()[0] == deployment.role  # type: ignore[index]
+        assert conn.execute("SELECT current_user").fetchone()[0] == deployment.role
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match=message):
             conn.execute(statement)
     assert owner_count(deployment, "ledger_events") == before > 0
@@ -191,7 +264,9 @@ def test_the_service_role_cannot_change_events_or_their_triggers(deployment, gam
             ([*EVENTS_TABLES],),
         ).fetchall()
     assert sorted(enabled) == sorted(
-        (f"{t}_{name}", "O") for t in EVENTS_TABLES for name in ("append_only", "no_truncate")
+        (f"{t}_{name}", "O")
+        for t in EVENTS_TABLES
+        for name in ("append_only", "no_truncate")
     )
 
 
@@ -204,59 +279,83 @@ def test_the_grants_are_exactly_what_the_service_needs(deployment):
         ):
             granted.setdefault(table, set()).add(privilege)
         owned = conn.execute(
-            "SELECT count(*) FROM pg_class WHERE relowner = %s::regrole", (deployment.role,)
-        ).fetchone()[0]  # type: ignore[index]
-    assert granted == {table: set(privileges) for table, privileges in service_grants().items()}
+            "SELECT count(*) FROM pg_class WHERE relowner = %s::regrole",
+            (deployment.role,),
+        ).fetchone()[0]
+    assert granted == {
+        table: set(privileges) for table, privileges in service_grants().items()
+    }
     for table in EVENTS_TABLES:
         assert granted[table] == {"SELECT", "INSERT"}
     assert owned == 0
 
 
 def test_without_create_tables_an_empty_database_fails_at_start_naming_ledger_db_setup(
-    server_url, deployment,
+    server_url,
+    deployment,
 ):
     dbname = f"ledger_empty_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{dbname}"')
     url = with_params(server_url, dbname=dbname)
     try:
-        with pytest.raises(SetupRequiredError, match="missing tables: .*ledger_events") as raised:
+        with pytest.raises(
+            SetupRequiredError, match="missing tables: .*ledger_events"
+        ) as raised:
             build_ledger(deployment.service_settings(url))
         assert "run `ledger db setup --service-role" in str(raised.value)
         with psycopg.connect(url) as conn:  # and it created nothing
-            tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+            tables = conn.execute(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+            ).fetchone()
         assert tables == (0,)
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
 
 
-def test_a_role_without_the_grants_fails_at_start_naming_its_setup_command(server_url, deployment):
+def test_a_role_without_the_grants_fails_at_start_naming_its_setup_command(
+    server_url, deployment
+):
     role = f"ledger_bare_{secrets.token_hex(4)}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'CREATE ROLE "{role}" LOGIN')
     try:
-        with pytest.raises(SetupRequiredError, match="missing grants: SELECT on ledger_events") as raised:
-            build_ledger(deployment.service_settings(with_params(deployment.owner_url, user=role)))
+        with pytest.raises(
+            SetupRequiredError, match="missing grants: SELECT on ledger_events"
+        ) as raised:
+            build_ledger(
+                deployment.service_settings(
+                    with_params(deployment.owner_url, user=role)
+                )
+            )
         assert f"ledger db setup --service-role {role}" in str(raised.value)
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(f'DROP ROLE IF EXISTS "{role}"')
 
 
-@pytest.mark.parametrize(("attributes", "message"), [
-    ("LOGIN CREATEROLE", "is a superuser or may create roles"),
-    (None, "does not exist"),
-])
+@pytest.mark.parametrize(
+    ("attributes", "message"),
+    [
+        ("LOGIN CREATEROLE", "is a superuser or may create roles"),
+        (None, "does not exist"),
+    ],
+)
 def test_setup_refuses_a_service_role_that_could_undo_the_triggers(
-    server_url, deployment, attributes, message,
+    server_url,
+    deployment,
+    attributes,
+    message,
 ):
     role = f"ledger_unsafe_{secrets.token_hex(4)}"
     if attributes:
         with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(f'CREATE ROLE "{role}" {attributes}')
     try:
-        code, output = db_setup(deployment.owner_url, deployment.data_dir, "--service-role", role)
+        code, output = db_setup(
+            deployment.owner_url, deployment.data_dir, "--service-role", role
+        )
         assert code == 2
         assert message in " ".join(output.split())
     finally:
@@ -271,31 +370,52 @@ def test_the_service_role_records_a_tournament_result(deployment, service_ledger
         for player in ("cat", "dan"):
             desk.register(tournament.id, player)
         (table,) = desk.start_round(tournament.id).state.round_records[0].tables
-        game_id, ruleset, rnd = uuid.UUID(table.game_id), find_game("terralore"), random.Random(5)
+        game_id, ruleset, rnd = (
+            uuid.UUID(table.game_id),
+            find_game("terralore"),
+            random.Random(5),
+        )
         while not (game := service_ledger.load(game_id)).is_over:
             seat = rnd.choice(game.to_act())
-            service_ledger.submit(game_id, ruleset.pick_random_command(game.state, seat, rnd), seat,
-                                  str(uuid.uuid4()))
-        (runner,) = registry.runners(service_ledger.datastore, ["tournament_results"], create_tables=False)
+            service_ledger.submit(
+                game_id,
+                ruleset.pick_random_command(game.state, seat, rnd),
+                seat,
+                str(uuid.uuid4()),
+            )
+        (runner,) = registry.runners(
+            service_ledger.datastore, ["tournament_results"], create_tables=False
+        )
         runner.catch_up()
         assert desk.load(tournament.id).state.finished
     finally:
         desk.close()
 
 
-def test_ledger_serve_runs_as_the_service_role_with_its_views(deployment: Deployment, tmp_path: Path) -> None:
+def test_ledger_serve_runs_as_the_service_role_with_its_views(
+    deployment: Deployment, tmp_path: Path
+) -> None:
     """The whole server, projections included, as a role that owns nothing."""
     from services.client import Connection, create, play_to_end
     from tests.support.server import ledger_serve, wait_until
 
     def views_caught_up() -> bool:
         with psycopg.connect(deployment.owner_url) as owner:
-            head = owner.execute("SELECT max(notification_id) FROM ledger_events").fetchone()[0]
-            behind = owner.execute("SELECT count(*) FROM projection_tracking WHERE position < %s", (head,))
-            return behind.fetchone()[0] == 0
+            head = scalar(
+                owner.execute("SELECT max(notification_id) FROM ledger_events")
+            )
+            behind = owner.execute(
+                "SELECT count(*) FROM projection_tracking WHERE position < %s", (head,)
+            )
+            return bool(scalar(behind) == 0)
 
-    env = {"LEDGER_DATABASE_URL": deployment.service_url, "LEDGER_CREATE_TABLES": "false",
-           "LEDGER_ADMIN_TOKEN": "svc-admin", "LEDGER_DATA_DIR": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path)}
+    env = {
+        "LEDGER_DATABASE_URL": deployment.service_url,
+        "LEDGER_CREATE_TABLES": "false",
+        "LEDGER_ADMIN_TOKEN": "svc-admin",
+        "LEDGER_DATA_DIR": str(tmp_path),
+        "XDG_RUNTIME_DIR": str(tmp_path),
+    }
     with ledger_serve(env) as served:
         conn = Connection.open(served.target)
         assert play_to_end(conn, create(conn, "terralore", players=2), seed=3) > 2

@@ -23,22 +23,34 @@ pytestmark = pytest.mark.postgres
 
 TABLES = StatsView.tables + FairnessView.tables
 SETUPS = [
-    ("thalara", {"players": 2}), ("thalara", {"players": 2, "characters": ["canto", "myrja"]}),
+    ("thalara", {"players": 2}),
+    ("thalara", {"players": 2, "characters": ["canto", "myrja"]}),
     ("thalara", {"players": 2, "mode": "casual_chaos"}),
-    ("terralore", {"players": 2}), ("terralore", {"players": 2}), ("terralore", {"players": 2}),
-    ("vaalbara", {"players": 3}), ("vaalbara", {"players": 3}),
-    ("thorgal", {"players": 1}), ("thorgal", {"players": 3}),
+    ("terralore", {"players": 2}),
+    ("terralore", {"players": 2}),
+    ("terralore", {"players": 2}),
+    ("vaalbara", {"players": 3}),
+    ("vaalbara", {"players": 3}),
+    ("thorgal", {"players": 1}),
+    ("thorgal", {"players": 3}),
 ]
 GAME_TYPES = ("thalara", "terralore", "vaalbara", "thorgal")
 
 
-def play(ledger, game_type: str, setup: dict, players: tuple[str, ...], seed: int) -> tuple[uuid.UUID, int]:
+def play(
+    ledger, game_type: str, setup: dict, players: tuple[str, ...], seed: int
+) -> tuple[uuid.UUID, int]:
     ruleset = find_game(game_type)
     created = ledger.create_game(game_type, setup, player_ids=players)
     rnd, moves = random.Random(seed), 0
     while not (game := ledger.load(created.game_id)).is_over:
         seat = rnd.choice(game.to_act())
-        ledger.submit(created.game_id, ruleset.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+        ledger.submit(
+            created.game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
         moves += 1
     return created.game_id, moves
 
@@ -53,7 +65,7 @@ def dump(ledger) -> dict[str, list]:
 
 
 @pytest.fixture(scope="module")
-def ledger(isolated_ledger):  # type: ignore[no-untyped-def]
+def ledger(isolated_ledger):
     """A database of its own: the session's server runs these views in the background."""
     return isolated_ledger
 
@@ -68,7 +80,10 @@ def world(ledger):
         table = tuple(rnd.sample(names, setup["players"]))
         game_id, moves = play(ledger, game_type, setup, table, seed=100 + i)
         mine[game_id] = (table, moves)
-    runners = [ViewRunner(ledger.datastore, view, batch_size=50) for view in (StatsView(), FairnessView())]
+    runners = [
+        ViewRunner(ledger.datastore, view, batch_size=50)
+        for view in (StatsView(), FairnessView())
+    ]
     for runner in runners:
         runner.ensure_tables()
         runner.catch_up()
@@ -88,15 +103,29 @@ def query(ledger, fn, *args, **kwargs):
 
 
 def finished(world, game_type):
-    return [(gid, g, evs) for gid, (gt, g, evs) in world["games"].items() if gt == game_type and g.is_over]
+    return [
+        (gid, g, evs)
+        for gid, (gt, g, evs) in world["games"].items()
+        if gt == game_type and g.is_over
+    ]
 
 
 def payloads(events, cls_name):
-    return [e.payload for e in events if isinstance(e, Game.Decided) and type(e.payload).__name__ == cls_name]
+    return [
+        e.payload
+        for e in events
+        if isinstance(e, Game.Decided) and type(e.payload).__name__ == cls_name
+    ]
 
 
 def moves_of(events) -> int:
-    return len({e.decision for e in events if isinstance(e, Game.Decided) and e.actor is not None})
+    return len(
+        {
+            e.decision
+            for e in events
+            if isinstance(e, Game.Decided) and e.actor is not None
+        }
+    )
 
 
 def table(rows, column) -> Counter:
@@ -121,19 +150,26 @@ def test_games_started_and_finished(ledger, world):
 
 def test_moves_count_the_submitted_commands(ledger, world):
     with ledger.datastore.transaction(commit=False) as curs:
-        curs.execute("SELECT game_id, moves, events FROM stats_games WHERE game_id = ANY(%s)", (list(world["mine"]),))
+        curs.execute(
+            "SELECT game_id, moves, events FROM stats_games WHERE game_id = ANY(%s)",
+            (list(world["mine"]),),
+        )
         rows = {r["game_id"]: r for r in curs.fetchall()}
     for game_id, (_, moves) in world["mine"].items():
         events = world["games"][game_id][2]
         assert rows[game_id]["moves"] == moves == moves_of(events)
-        assert rows[game_id]["events"] == sum(isinstance(e, Game.Decided) for e in events)
+        assert rows[game_id]["events"] == sum(
+            isinstance(e, Game.Decided) for e in events
+        )
 
 
 ROUNDS = {
     "thalara": lambda evs: len(payloads(evs, "RoundStarted")),
     "terralore": lambda evs: len(payloads(evs, "TurnStarted")),
     "vaalbara": lambda evs: len(payloads(evs, "RoundStarted")),
-    "thorgal": lambda evs: 1 + len(payloads(evs, "RoundAdvanced")),  # round 1 is never "advanced" to
+    "thorgal": lambda evs: (
+        1 + len(payloads(evs, "RoundAdvanced"))
+    ),  # round 1 is never "advanced" to
 }
 
 
@@ -144,17 +180,25 @@ def test_length_distributions(ledger, world, game_type):
     expected = {
         "rounds": [ROUNDS[game_type](evs) for _, _, evs in games],
         "moves": [moves_of(evs) for _, _, evs in games],
-        "seconds": [(evs[-1].timestamp - evs[0].timestamp).total_seconds() for _, _, evs in games],
+        "seconds": [
+            (evs[-1].timestamp - evs[0].timestamp).total_seconds()
+            for _, _, evs in games
+        ],
     }
     for metric, values in expected.items():
         got = query(ledger, q.length_distribution, game_type, metric, buckets=4)
         assert got["count"] == len(values)
-        assert got["min"] == pytest.approx(min(values)) and got["max"] == pytest.approx(max(values))
+        assert got["min"] == pytest.approx(min(values)) and got["max"] == pytest.approx(
+            max(values)
+        )
         assert got["median"] == pytest.approx(statistics.median(values), abs=1e-6)
         assert got["p90"] == pytest.approx(percentile(values, 0.9), abs=1e-6)
         assert sum(b["count"] for b in got["histogram"]) == len(values)
         for b in got["histogram"][:-1]:
-            assert b["count"] == sum(b["lo"] <= v < b["hi"] for v in values) or metric == "seconds"
+            assert (
+                b["count"] == sum(b["lo"] <= v < b["hi"] for v in values)
+                or metric == "seconds"
+            )
 
 
 @pytest.mark.parametrize("game_type", GAME_TYPES)
@@ -162,11 +206,15 @@ def test_scores_and_win_rate_by_seat(ledger, world, game_type):
     games = finished(world, game_type)
     scores = [s for _, g, _ in games for s in g.outcome.scores]
     got = query(ledger, q.score_distribution, game_type)
-    assert got["count"] == len(scores) and got["mean"] == pytest.approx(statistics.mean(scores))
+    assert got["count"] == len(scores) and got["mean"] == pytest.approx(
+        statistics.mean(scores)
+    )
     assert got["median"] == pytest.approx(statistics.median(scores))
     expected = Counter()
     for _, g, _ in games:
-        players = len(find_game(game_type).players_seats(g.setup))  # solo Thorgal: 1 player, 2 seats
+        players = len(
+            find_game(game_type).players_seats(g.setup)
+        )  # solo Thorgal: 1 player, 2 seats
         for seat in range(len(g.outcome.ranks)):
             expected[(players, seat, "games")] += 1
             expected[(players, seat, "wins")] += seat in g.outcome.winners
@@ -194,14 +242,21 @@ def test_thalara_win_rate_by_first_player_and_character(ledger, world):
     rows = query(ledger, q.win_rate_by_facet, "thalara", "character")
     assert table(rows, "value") == +chars
     fp = query(ledger, first_player_fairness, "thalara")
-    counts = Counter(payloads(evs, "FirstPlayerChosen")[0].seat for _, _, evs in world["games"].values()
-                     if payloads(evs, "FirstPlayerChosen"))
+    counts = Counter(
+        payloads(evs, "FirstPlayerChosen")[0].seat
+        for _, _, evs in world["games"].values()
+        if payloads(evs, "FirstPlayerChosen")
+    )
     assert fp[0]["observed"] == [counts[0], counts[1]] and 0 <= fp[0]["p_value"] <= 1
 
 
 def test_vaalbara_win_rate_by_clan_land_types_and_character_played(ledger, world):
     games = finished(world, "vaalbara")
-    expected = {"clan": Counter(), "land_types": Counter(), "character_played": Counter()}
+    expected = {
+        "clan": Counter(),
+        "land_types": Counter(),
+        "character_played": Counter(),
+    }
     for _, g, evs in games:
         played = {}
         for e in payloads(evs, "CharactersRevealed"):
@@ -209,8 +264,11 @@ def test_vaalbara_win_rate_by_clan_land_types_and_character_played(ledger, world
                 played.setdefault(seat, set()).add(name)
         for seat, p in enumerate(g.state.players):
             won = seat in g.outcome.winners
-            values = {"clan": [p.clan], "land_types": [str(len({LANDS[c].type for c in p.realm}))],
-                      "character_played": sorted(played[seat])}
+            values = {
+                "clan": [p.clan],
+                "land_types": [str(len({LANDS[c].type for c in p.realm}))],
+                "character_played": sorted(played[seat]),
+            }
             for key, vals in values.items():
                 for v in vals:
                     expected[key][(v, "games")] += 1
@@ -230,17 +288,23 @@ def test_terralore_card_play_frequency(ledger, world):
     assert {r["value"]: r["count"] for r in rows} == counts
     assert [r["count"] for r in rows] == sorted(counts.values(), reverse=True)
     assert sum(r["share"] for r in rows) == pytest.approx(1)
-    rows = query(ledger, q.facet_frequency, "terralore", "card_played", by_seat=True, limit=1000)
+    rows = query(
+        ledger, q.facet_frequency, "terralore", "card_played", by_seat=True, limit=1000
+    )
     assert {(r["seat"], r["value"]): r["count"] for r in rows} == per_seat
-    page = query(ledger, q.facet_frequency, "terralore", "card_played", limit=3, offset=2)
+    page = query(
+        ledger, q.facet_frequency, "terralore", "card_played", limit=3, offset=2
+    )
     assert [r["count"] for r in page] == sorted(counts.values(), reverse=True)[2:5]
 
 
 def test_thorgal_rounds_first_player_characters_and_action_cards(ledger, world):
     games = finished(world, "thorgal")
     with ledger.datastore.transaction(commit=False) as curs:
-        curs.execute("SELECT game_id, rounds, first_player, seats, players FROM stats_games"
-                     " WHERE game_type = 'thorgal' AND ended_position IS NOT NULL")
+        curs.execute(
+            "SELECT game_id, rounds, first_player, seats, players FROM stats_games"
+            " WHERE game_type = 'thorgal' AND ended_position IS NOT NULL"
+        )
         rows = {r["game_id"]: r for r in curs.fetchall()}
     assert set(rows) == {gid for gid, _, _ in games} and len(rows) == 4
     first, chars, cards = Counter(), Counter(), Counter()
@@ -248,7 +312,10 @@ def test_thorgal_rounds_first_player_characters_and_action_cards(ledger, world):
         (started,) = payloads(evs, "AdventureStarted")
         row = rows[gid]
         assert (row["rounds"], row["first_player"]) == (g.state.round, started.first)
-        assert row["seats"] == g.state.seats == len(started.characters) and row["players"] <= row["seats"]
+        assert (
+            row["seats"] == g.state.seats == len(started.characters)
+            and row["players"] <= row["seats"]
+        )
         players = row["players"]
         for seat, character in enumerate(started.characters):
             won = seat in g.outcome.winners
@@ -259,15 +326,32 @@ def test_thorgal_rounds_first_player_characters_and_action_cards(ledger, world):
         for e in payloads(evs, "ChipPlaced"):
             cards[e.card] += 1
     got = query(ledger, q.win_rate_by_first_player, "thorgal")
-    assert +Counter({(r["players"], r["first"], k): r[k] for r in got for k in ("games", "wins")}) == +first
-    assert table(query(ledger, q.win_rate_by_facet, "thorgal", "character"), "value") == +chars
+    assert (
+        +Counter(
+            {
+                (r["players"], r["first"], k): r[k]
+                for r in got
+                for k in ("games", "wins")
+            }
+        )
+        == +first
+    )
+    assert (
+        table(query(ledger, q.win_rate_by_facet, "thorgal", "character"), "value")
+        == +chars
+    )
     rows = query(ledger, q.facet_frequency, "thorgal", "action_card", limit=1000)
     assert {r["value"]: r["count"] for r in rows} == cards and sum(cards.values()) > 0
-    fp = {r["distribution"]: r["observed"] for r in query(ledger, first_player_fairness, "thorgal")}
+    fp = {
+        r["distribution"]: r["observed"]
+        for r in query(ledger, first_player_fairness, "thorgal")
+    }
     expected = {}
     for _, _, evs in world["games"].values():
         for started in payloads(evs, "AdventureStarted"):
-            expected.setdefault(f"first_player:players={started.seats}", [0] * started.seats)[started.first] += 1
+            expected.setdefault(
+                f"first_player:players={started.seats}", [0] * started.seats
+            )[started.first] += 1
     assert fp == expected
 
 
@@ -278,17 +362,25 @@ def test_player_history_is_paged_in_log_order(ledger, world):
         if name in table:
             g = world["games"][game_id][1]
             seat = table.index(name)
-            expected.append((game_id, seat, g.outcome.ranks[seat], g.outcome.scores[seat]))
+            expected.append(
+                (game_id, seat, g.outcome.ranks[seat], g.outcome.scores[seat])
+            )
     rows = query(ledger, q.player_history, name, limit=1000)
     assert [(r["game_id"], r["seat"], r["rank"], r["score"]) for r in rows] == expected
     page = query(ledger, q.player_history, name, limit=2, offset=1)
     assert [r["game_id"] for r in page] == [e[0] for e in expected[1:3]]
-    assert query(ledger, q.player_history, name, "vaalbara", limit=1000) == [r for r in rows if r["game_type"] == "vaalbara"]
+    assert query(ledger, q.player_history, name, "vaalbara", limit=1000) == [
+        r for r in rows if r["game_type"] == "vaalbara"
+    ]
 
 
 def test_fairness_counts_every_d6_and_shuffle(ledger, world):
-    rolls = Counter(r for _, _, evs in world["games"].values() for e in payloads(evs, "RevealOrderDecided")
-                    for r in e.rolls)
+    rolls = Counter(
+        r
+        for _, _, evs in world["games"].values()
+        for e in payloads(evs, "RevealOrderDecided")
+        for r in e.rolls
+    )
     d6 = query(ledger, fairness, "terralore", "d6")[0]
     assert d6["observed"] == [rolls[v] for v in range(1, 7)]
     assert d6["dof"] == 5 and d6["expected"] == pytest.approx(sum(rolls.values()) / 6)
@@ -296,14 +388,22 @@ def test_fairness_counts_every_d6_and_shuffle(ledger, world):
     shuffles = {r["distribution"]: r for r in query(ledger, fairness, "vaalbara")}
     clan = shuffles["clan_deck_shuffle:n=12"]
     assert clan["kind"] == "shuffle" and clan["dof"] == 121
-    decks = sum(len(payloads(evs, "ClanDeckShuffled")) for gt, _, evs in world["games"].values() if gt == "vaalbara")
+    decks = sum(
+        len(payloads(evs, "ClanDeckShuffled"))
+        for gt, _, evs in world["games"].values()
+        if gt == "vaalbara"
+    )
     assert clan["total"] == 12 * decks
-    assert {r["distribution"] for r in query(ledger, fairness, "thalara")} >= {"artifact_shuffle:n=15"}
+    assert {r["distribution"] for r in query(ledger, fairness, "thalara")} >= {
+        "artifact_shuffle:n=15"
+    }
 
 
 def test_fairness_counts_every_thorgal_die_face_and_deck_shuffle(ledger, world):
     thorgal = [evs for gt, _, evs in world["games"].values() if gt == "thorgal"]
-    faces = Counter(f for evs in thorgal for e in payloads(evs, "DiceRolled") for f in e.faces)
+    faces = Counter(
+        f for evs in thorgal for e in payloads(evs, "DiceRolled") for f in e.faces
+    )
     faces.update(e.face for evs in thorgal for e in payloads(evs, "DieRerolled"))
     cells: dict[str, Counter] = {}
     for evs in thorgal:
@@ -311,16 +411,22 @@ def test_fairness_counts_every_thorgal_die_face_and_deck_shuffle(ledger, world):
             n, ranked = len(e.cards), sorted(e.cards)
             if n >= 2:
                 cell = cells.setdefault(f"{e.deck}_shuffle:n={n}", Counter())
-                cell.update(ranked.index(card) * n + pos for pos, card in enumerate(e.cards))
+                cell.update(
+                    ranked.index(card) * n + pos for pos, card in enumerate(e.cards)
+                )
     got = {r["distribution"]: r for r in query(ledger, fairness, "thorgal")}
     assert set(got) == {"d6", *cells} and sum(faces.values()) > 0
-    assert got["d6"]["observed"] == [faces[v] for v in range(6)] and got["d6"]["dof"] == 5
+    assert (
+        got["d6"]["observed"] == [faces[v] for v in range(6)] and got["d6"]["dof"] == 5
+    )
     for name, counts in cells.items():
         n = int(name.rsplit("=", 1)[1])
         assert got[name]["kind"] == "shuffle" and got[name]["dof"] == (n - 1) ** 2
         assert got[name]["observed"] == [counts[v] for v in range(n * n)]
         assert 0 <= got[name]["p_value"] <= 1
-    assert "terrain_shuffle:n=6" in cells and got["terrain_shuffle:n=6"]["total"] == 6 * len(thorgal)
+    assert "terrain_shuffle:n=6" in cells and got["terrain_shuffle:n=6"][
+        "total"
+    ] == 6 * len(thorgal)
 
 
 def test_synthetic_uniform_and_skewed_distributions(ledger, world):
@@ -328,10 +434,13 @@ def test_synthetic_uniform_and_skewed_distributions(ledger, world):
     with ledger.datastore.transaction(commit=False) as curs:
         fair = Counter(rnd.randrange(6) for _ in range(6000))
         skew = Counter(min(rnd.randrange(6), rnd.randrange(6)) for _ in range(6000))
-        rows = [("synthetic", "fair", 6, v, fair[v]) for v in range(6)] + \
-            [("synthetic", "skew", 6, v, skew[v]) for v in range(6)]
+        rows = [("synthetic", "fair", 6, v, fair[v]) for v in range(6)] + [
+            ("synthetic", "skew", 6, v, skew[v]) for v in range(6)
+        ]
         curs.executemany("INSERT INTO fairness_counts VALUES (%s,%s,%s,%s,%s)", rows)
-        result = {r["distribution"]: r for r in fairness(curs, "synthetic")}  # never committed
+        result = {
+            r["distribution"]: r for r in fairness(curs, "synthetic")
+        }  # never committed
     assert result["fair"]["p_value"] > 0.01
     assert result["skew"]["p_value"] < 1e-12
 
@@ -343,7 +452,34 @@ def test_rebuild_with_or_without_snapshots_gives_identical_tables(ledger, world)
         runner.reset()
         runner.catch_up()
     assert dump(ledger) == before
-    replaying = ViewRunner(ledger.datastore, StatsView(use_snapshots=False), batch_size=7)
+    replaying = ViewRunner(
+        ledger.datastore, StatsView(use_snapshots=False), batch_size=7
+    )
     replaying.reset()
     replaying.catch_up()
     assert dump(ledger) == before
+
+
+@pytest.mark.parametrize("game_type", GAME_TYPES)
+def test_facet_rate_totals_equal_the_per_key_join(ledger, world, game_type):
+    totals = query(ledger, q.win_rates_by_facets, game_type)
+    keys = sorted({r["key"] for r in totals})
+    assert keys  # every game type has seat facets (character, clan, ...)
+    joined = [
+        {"key": key, **r}
+        for key in keys
+        for r in query(ledger, q.win_rate_by_facet, game_type, key)
+    ]
+    assert sorted(totals, key=lambda r: (r["key"], r["value"])) == sorted(
+        joined, key=lambda r: (r["key"], r["value"])
+    )
+    assert (
+        sorted(
+            {
+                k["key"]
+                for k in query(ledger, q.facet_keys, game_type)
+                if k["source"] == "seat"
+            }
+        )
+        == keys
+    )

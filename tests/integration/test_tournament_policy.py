@@ -16,7 +16,7 @@ pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def ledger(isolated_ledger):  # type: ignore[no-untyped-def]
+def ledger(isolated_ledger):
     return isolated_ledger
 
 
@@ -40,7 +40,12 @@ def test_results_flow_in_once_despite_crashes_reruns_and_rebuilds(ledger):
     ruleset, rnd = find_game("terralore"), random.Random(5)
     while not (game := ledger.load(game_id)).is_over:
         seat = rnd.choice(game.to_act())
-        ledger.submit(game_id, ruleset.pick_random_command(game.state, seat, rnd), seat, str(uuid.uuid4()))
+        ledger.submit(
+            game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
 
     runner = ViewRunner(ledger.datastore, TournamentResultsView(), batch_size=1)
     runner.ensure_tables()
@@ -64,4 +69,7 @@ def test_results_flow_in_once_despite_crashes_reruns_and_rebuilds(ledger):
     assert result_events(desk, tournament.id) == 1
     final = desk.load(tournament.id)
     assert final.state.finished
-    assert final.state.round_records[0].results[0].ranks == ledger.load(game_id).outcome.ranks
+    assert (
+        final.state.round_records[0].results[0].ranks
+        == ledger.load(game_id).outcome.ranks
+    )

@@ -24,21 +24,25 @@ class Crash(BaseException):
 
 
 @pytest.fixture
-def desk_a(ledger):  # type: ignore[no-untyped-def]
+def desk_a(ledger):
     desk = TournamentDesk(ledger.env_for_peers, ledger)
     yield desk
     desk.close()
 
 
 @pytest.fixture
-def desk_b(fresh_ledger):  # type: ignore[no-untyped-def]
+def desk_b(fresh_ledger):
     desk = TournamentDesk(fresh_ledger.env_for_peers, fresh_ledger)
     yield desk
     desk.close()
 
 
-def new_tournament(desk: TournamentDesk, players: int = 4) -> tuple[uuid.UUID, list[str]]:
-    tournament, _ = desk.create(f"t-{uuid.uuid4().hex[:6]}", "terralore", "round_robin", 0, 2, {})
+def new_tournament(
+    desk: TournamentDesk, players: int = 4
+) -> tuple[uuid.UUID, list[str]]:
+    tournament, _ = desk.create(
+        f"t-{uuid.uuid4().hex[:6]}", "terralore", "round_robin", 0, 2, {}
+    )
     names = [f"{uuid.uuid4().hex[:8]}-{n}" for n in range(players)]
     for name in names:
         desk.register(tournament.id, name)
@@ -48,7 +52,9 @@ def new_tournament(desk: TournamentDesk, players: int = 4) -> tuple[uuid.UUID, l
 def ledger_games_of(desk: TournamentDesk, names: list[str]) -> set[uuid.UUID]:
     """Every game in the ledger seating any of these (test-unique) players."""
     with desk.datastore.transaction(commit=False) as curs:
-        curs.execute("SELECT game_id FROM ledger_games WHERE player_ids && %s", (names,))
+        curs.execute(
+            "SELECT game_id FROM ledger_games WHERE player_ids && %s", (names,)
+        )
         return {r["game_id"] for r in curs.fetchall()}
 
 
@@ -59,10 +65,17 @@ def rows(desk: TournamentDesk, sql: str, *params: Any) -> list[dict[str, Any]]:
 
 
 def recorded_games(desk: TournamentDesk, tid: uuid.UUID) -> set[uuid.UUID]:
-    return {r["game_id"] for r in rows(desk, "SELECT game_id FROM tournament_games WHERE tournament_id = %s", tid)}
+    return {
+        r["game_id"]
+        for r in rows(
+            desk, "SELECT game_id FROM tournament_games WHERE tournament_id = %s", tid
+        )
+    }
 
 
-def slow_create_games(monkeypatch: pytest.MonkeyPatch, desk: TournamentDesk, created: list[uuid.UUID]) -> None:
+def slow_create_games(
+    monkeypatch: pytest.MonkeyPatch, desk: TournamentDesk, created: list[uuid.UUID]
+) -> None:
     """Make the window between pairing and recording wide enough to race in."""
     real = desk.ledger.create_game
 
@@ -75,7 +88,9 @@ def slow_create_games(monkeypatch: pytest.MonkeyPatch, desk: TournamentDesk, cre
     monkeypatch.setattr(desk.ledger, "create_game", slow)
 
 
-def test_two_processes_starting_the_same_round_create_one_set_of_games(desk_a, desk_b, monkeypatch):
+def test_two_processes_starting_the_same_round_create_one_set_of_games(
+    desk_a, desk_b, monkeypatch
+):
     tid, names = new_tournament(desk_a)
     created: list[uuid.UUID] = []
     slow_create_games(monkeypatch, desk_a, created)
@@ -90,7 +105,10 @@ def test_two_processes_starting_the_same_round_create_one_set_of_games(desk_a, d
         except Exception as exc:  # noqa: BLE001 - recorded for the assertions
             outcomes[label] = exc
 
-    threads = [threading.Thread(target=start, args=(label, d)) for label, d in (("a", desk_a), ("b", desk_b))]
+    threads = [
+        threading.Thread(target=start, args=(label, d))
+        for label, d in (("a", desk_a), ("b", desk_b))
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -99,19 +117,30 @@ def test_two_processes_starting_the_same_round_create_one_set_of_games(desk_a, d
     winners = [o for o in outcomes.values() if not isinstance(o, BaseException)]
     losers = [o for o in outcomes.values() if isinstance(o, BaseException)]
     assert len(winners) == 1 and len(losers) == 1, outcomes
-    assert isinstance(losers[0], IllegalCommandError) and losers[0].rule == "tournament.round-incomplete"
+    assert (
+        isinstance(losers[0], IllegalCommandError)
+        and losers[0].rule == "tournament.round-incomplete"
+    )
     (round_,) = winners[0].state.round_records
     game_ids = {uuid.UUID(t.game_id) for t in round_.tables}
     assert len(game_ids) == 2
-    assert sorted(created) == sorted(game_ids), "the losing process must not create games"
+    assert sorted(created) == sorted(game_ids), (
+        "the losing process must not create games"
+    )
     assert ledger_games_of(desk_a, names) == game_ids == recorded_games(desk_a, tid)
     for desk in (desk_a, desk_b):
         assert desk.load(tid).state.current_round == 1
-    assert not rows(desk_a, "SELECT * FROM tournament_pending_games WHERE tournament_id = %s", tid)
-    assert not rows(desk_a, "SELECT * FROM tournament_round_intents WHERE tournament_id = %s", tid)
+    assert not rows(
+        desk_a, "SELECT * FROM tournament_pending_games WHERE tournament_id = %s", tid
+    )
+    assert not rows(
+        desk_a, "SELECT * FROM tournament_round_intents WHERE tournament_id = %s", tid
+    )
 
 
-def test_a_retry_after_a_crash_before_the_save_adopts_the_games_already_created(desk_a, desk_b, monkeypatch):
+def test_a_retry_after_a_crash_before_the_save_adopts_the_games_already_created(
+    desk_a, desk_b, monkeypatch
+):
     tid, names = new_tournament(desk_a)
     created: list[uuid.UUID] = []
     slow_create_games(monkeypatch, desk_a, created)
@@ -123,6 +152,13 @@ def test_a_retry_after_a_crash_before_the_save_adopts_the_games_already_created(
     with pytest.raises(Crash):
         desk_a.start_round(tid)
     assert len(created) == 2 and desk_b.load(tid).state.current_round == 0
+    pending = rows(
+        desk_b,
+        "SELECT tokens FROM tournament_pending_games WHERE tournament_id = %s",
+        tid,
+    )
+    assert len(pending) == 2
+    assert all(set(t) == {"player", "seats"} for r in pending for t in r["tokens"])
 
     started = desk_b.start_round(tid)  # the organiser retries; another process answers
 
@@ -131,13 +167,30 @@ def test_a_retry_after_a_crash_before_the_save_adopts_the_games_already_created(
     assert ledger_games_of(desk_b, names) == set(created) == recorded_games(desk_b, tid)
     for table in round_.tables:  # the adopted games' tokens are real seat tokens
         for seat, player in enumerate(table.players):
-            (mine,) = [g for g in desk_b.my_games(tid, player) if str(g["game_id"]) == table.game_id]
+            (mine,) = [
+                g
+                for g in desk_b.my_games(tid, player, f"player-token-of-{player}")
+                if str(g["game_id"]) == table.game_id
+            ]
             grant = desk_b.ledger.grant_for_token(mine["token"])
-            assert grant is not None and str(grant.game_id) == table.game_id and grant.seats == (seat,)
-    assert not rows(desk_b, "SELECT * FROM tournament_pending_games WHERE tournament_id = %s", tid)
+            assert (
+                grant is not None
+                and str(grant.game_id) == table.game_id
+                and grant.seats == (seat,)
+            )
+    # seat tokens are derived from the player's token: none is stored in clear
+    stored = rows(
+        desk_b, "SELECT token FROM tournament_seat_tokens WHERE tournament_id = %s", tid
+    )
+    assert stored and all(r["token"] is None for r in stored)
+    assert not rows(
+        desk_b, "SELECT * FROM tournament_pending_games WHERE tournament_id = %s", tid
+    )
 
 
-def test_a_game_created_just_before_a_crash_is_found_as_lost_and_replaced(desk_a, desk_b, monkeypatch):
+def test_a_game_created_just_before_a_crash_is_found_as_lost_and_replaced(
+    desk_a, desk_b, monkeypatch
+):
     tid, names = new_tournament(desk_a)
     created: list[uuid.UUID] = []
     slow_create_games(monkeypatch, desk_a, created)
@@ -145,7 +198,9 @@ def test_a_game_created_just_before_a_crash_is_found_as_lost_and_replaced(desk_a
 
     def journal_then_crash(game_id: uuid.UUID, *args: Any) -> None:
         if len(created) == 2:
-            raise Crash("killed after the ledger committed table 2, before its journal row")
+            raise Crash(
+                "killed after the ledger committed table 2, before its journal row"
+            )
         real_journal(game_id, *args)
 
     monkeypatch.setattr(desk_a, "_journal_game", journal_then_crash)
@@ -158,24 +213,38 @@ def test_a_game_created_just_before_a_crash_is_found_as_lost_and_replaced(desk_a
     (round_,) = started.state.round_records
     recorded = [uuid.UUID(t.game_id) for t in round_.tables]
     assert recorded[0] == table_1 and recorded[1] not in (table_1, lost)
-    pending = rows(desk_b, "SELECT game_id, round, table_no, status FROM tournament_pending_games"
-                           " WHERE tournament_id = %s", tid)
+    pending = rows(
+        desk_b,
+        "SELECT game_id, round, table_no, status FROM tournament_pending_games"
+        " WHERE tournament_id = %s",
+        tid,
+    )
     assert pending == [{"game_id": lost, "round": 1, "table_no": 2, "status": "lost"}]
     # no undetected orphan: every game of these players is recorded or marked lost
     assert ledger_games_of(desk_b, names) == set(recorded) | {lost}
 
 
-def test_a_retry_does_not_mistake_the_same_players_own_game_for_a_lost_one(desk_a, desk_b, monkeypatch):
+def test_a_retry_does_not_mistake_the_same_players_own_game_for_a_lost_one(
+    desk_a, desk_b, monkeypatch
+):
     tid, names = new_tournament(desk_a, players=2)
-    monkeypatch.setattr(desk_a, "_journal_game", lambda *a: (_ for _ in ()).throw(Crash("after commit")))
+    monkeypatch.setattr(
+        desk_a, "_journal_game", lambda *a: (_ for _ in ()).throw(Crash("after commit"))
+    )
     with pytest.raises(Crash):
         desk_a.start_round(tid)
     (lost,) = ledger_games_of(desk_a, names)
-    own = desk_b.ledger.create_game("terralore", {"players": 2}, entropy=("friendly",), player_ids=tuple(names))
+    own = desk_b.ledger.create_game(
+        "terralore", {"players": 2}, entropy=("friendly",), player_ids=tuple(names)
+    )
 
     started = desk_b.start_round(tid)
 
     (table,) = started.state.round_records[0].tables
     assert uuid.UUID(table.game_id) not in (lost, own.game_id)
-    statuses = rows(desk_b, "SELECT game_id, status FROM tournament_pending_games WHERE tournament_id = %s", tid)
+    statuses = rows(
+        desk_b,
+        "SELECT game_id, status FROM tournament_pending_games WHERE tournament_id = %s",
+        tid,
+    )
     assert statuses == [{"game_id": lost, "status": "lost"}]

@@ -13,8 +13,10 @@ import os
 import secrets
 import tempfile
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -29,12 +31,19 @@ def _reachable(url: str) -> bool:
         return False
 
 
+def scalar(cursor: Any) -> Any:
+    """The first column of ``cursor``'s one row (a query that returns none fails)."""
+    row = cursor.fetchone()
+    assert row is not None, "the query returned no row"
+    return row[0]
+
+
 def _with_dbname(url: str, dbname: str) -> str:
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
     params = conninfo_to_dict(url)
     params["dbname"] = dbname
-    return make_conninfo(**params)
+    return make_conninfo("", **params)
 
 
 @pytest.fixture(scope="session")
@@ -74,20 +83,20 @@ def database_url(server_url: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):
     from services.settings import Settings
 
     return Settings(
         database_url=database_url,
         data_dir=tmp_path_factory.mktemp("ledger-data"),
-        admin_token="test-admin-token",
+        admin_token=SecretStr("test-admin-token"),
         snapshot_interval=10,
         pool_size=4,
     )
 
 
 @pytest.fixture(scope="session")
-def ledger(settings):  # type: ignore[no-untyped-def]
+def ledger(settings):
     """The ledger application on the session's fresh database."""
     from services.bootstrap import build_ledger
 
@@ -97,7 +106,7 @@ def ledger(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def fresh_ledger(settings):  # type: ignore[no-untyped-def]
+def fresh_ledger(settings):
     """Another ledger process on the same database (empty cache: a 'restart')."""
     from services.bootstrap import build_ledger
 
@@ -107,7 +116,7 @@ def fresh_ledger(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def superuser(database_url: str):  # type: ignore[no-untyped-def]
+def superuser(database_url: str):
     """A raw connection for tests that play the part of a tampering DBA."""
     import psycopg
 
@@ -131,7 +140,7 @@ def scratch_database(server_url: str, prefix: str = "ledger_iso") -> Iterator[st
 
 
 @pytest.fixture(scope="module")
-def isolated_ledger(server_url: str, settings):  # type: ignore[no-untyped-def]
+def isolated_ledger(server_url: str, settings):
     """A ledger on a database of its own: no background projector touches it."""
     from services.bootstrap import build_ledger
 

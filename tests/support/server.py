@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
+import subprocess
+import sys
 import threading
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -22,19 +28,20 @@ class ServerHandle(Connection):
     admin_token: str = ""
 
 
-@pytest.fixture(scope="session")
-def grpc_server(settings, ledger) -> Iterator[ServerHandle]:  # type: ignore[no-untyped-def]
-    from services.bootstrap import Wiring
+@contextlib.contextmanager
+def server_in_thread(wiring: Any) -> Iterator[Any]:
+    """``create_server`` on a free port in a background event loop; yields ``Running``."""
     from services.server import create_server
 
-    wiring = Wiring(settings, settings.database_url, ledger, settings.admin_token.get_secret_value())
     loop = asyncio.new_event_loop()
     started = threading.Event()
     holder: dict[str, Any] = {}
 
     def run() -> None:
         asyncio.set_event_loop(loop)
-        holder["running"] = loop.run_until_complete(create_server(wiring, "127.0.0.1:0"))
+        holder["running"] = loop.run_until_complete(
+            create_server(wiring, "127.0.0.1:0")
+        )
         started.set()
         loop.run_forever()
 
@@ -42,12 +49,27 @@ def grpc_server(settings, ledger) -> Iterator[ServerHandle]:  # type: ignore[no-
     thread.start()
     assert started.wait(30), "server did not start"
     running = holder["running"]
-    channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
-    yield ServerHandle(channel, pb_grpc.GameServiceStub(channel), running.port, wiring.admin_token)
-    channel.close()
-    asyncio.run_coroutine_threadsafe(running.stop(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
+    try:
+        yield running
+    finally:
+        asyncio.run_coroutine_threadsafe(running.stop(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def grpc_server(settings, ledger) -> Iterator[ServerHandle]:
+    from services.bootstrap import Wiring
+
+    wiring = Wiring(
+        settings, settings.database_url, ledger, settings.admin_token.get_secret_value()
+    )
+    with server_in_thread(wiring) as running:
+        channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
+        yield ServerHandle(
+            channel, pb_grpc.GameServiceStub(channel), running.port, wiring.admin_token
+        )
+        channel.close()
 
 
 def new_command_id() -> str:
@@ -64,34 +86,56 @@ class ServeProcess:
 
 
 @contextlib.contextmanager
-def ledger_serve(env: dict[str, str], *args: str, timeout: float = 60.0) -> Iterator[ServeProcess]:
-    """Run ``ledger serve`` on a free port until it reports SERVING; stop it after."""
-    import os
+def ledger_serve(
+    env: dict[str, str], *args: str, timeout: float = 60.0, port: int | None = None
+) -> Iterator[ServeProcess]:
+    """Run ``ledger serve`` until it reports SERVING; stop it after.
+
+    On a free port, or on ``port`` (a restart where clients already point).
+    """
     import socket
-    import subprocess
-    import sys
     import time
 
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    if port is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "serve", "--listen", f"127.0.0.1:{port}", *args],
-        env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "services.cli",
+            "serve",
+            "--listen",
+            f"127.0.0.1:{port}",
+            *args,
+        ],
+        # a free port for the dashboard: parallel servers never fight over 8080
+        env={**os.environ, "LEDGER_HTTP_LISTEN": "127.0.0.1:0", **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     served = ServeProcess(proc, f"127.0.0.1:{port}")
     try:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                health = health_pb2_grpc.HealthStub(grpc.insecure_channel(served.target))
-                if health.Check(health_pb2.HealthCheckRequest(), timeout=2).status == health_pb2.HealthCheckResponse.SERVING:
+                health = health_pb2_grpc.HealthStub(
+                    grpc.insecure_channel(served.target)
+                )
+                if (
+                    health.Check(health_pb2.HealthCheckRequest(), timeout=2).status
+                    == health_pb2.HealthCheckResponse.SERVING
+                ):
                     break
             except grpc.RpcError:
                 pass
-            assert time.monotonic() < deadline and proc.poll() is None, "ledger serve did not start"
+            assert time.monotonic() < deadline and proc.poll() is None, (
+                "ledger serve did not start"
+            )
             time.sleep(0.5)
         yield served
     finally:
@@ -107,3 +151,49 @@ def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:
     while not check():
         assert time.monotonic() < deadline, what
         time.sleep(0.3)
+
+
+def start_project(
+    url: str, args: list[str], env: dict[str, str]
+) -> tuple[subprocess.Popen[bytes], list[bytes]]:
+    """``ledger project`` on ``url``: the process and the lines it has printed so
+    far (read by a thread)."""
+    script = Path(sys.executable).with_name("ledger")
+    command = (
+        [str(script)] if script.exists() else [sys.executable, "-m", "services.cli"]
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")}
+    process = subprocess.Popen(
+        [*command, "project", *args],
+        env={
+            **clean,
+            "LEDGER_DATABASE_URL": url,
+            "PYTHONUNBUFFERED": "1",
+            "COLUMNS": "200",
+            **env,
+        },
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    lines: list[bytes] = []
+    stdout = process.stdout
+    assert stdout is not None
+    reader = threading.Thread(
+        target=lambda: lines.extend(iter(stdout.readline, b"")), daemon=True
+    )
+    reader.start()
+    return process, lines
+
+
+def stop(process: subprocess.Popen[bytes]) -> tuple[int, str]:
+    """SIGTERM (SIGKILL after 20 s); the exit code and what it wrote to stderr."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    assert process.stderr is not None
+    return process.returncode, process.stderr.read().decode(errors="replace")

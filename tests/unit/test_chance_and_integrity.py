@@ -26,14 +26,20 @@ def test_the_stream_is_a_pure_function_of_seed_game_entropy_and_label():
     assert game_key(b"s" * 32, "g", ("x",)) != game_key(b"s" * 32, "h", ("x",))
 
 
-def _reference_shuffle(seed: bytes, game_id: str, label: str, n: int) -> tuple[int, ...]:
+def _reference_shuffle(
+    seed: bytes, game_id: str, label: str, n: int
+) -> tuple[int, ...]:
     """The documented scheme, written out independently of domain.chance."""
     import hashlib
     import hmac
 
-    key = hmac.new(seed, f"ledger/game-key/v1|{game_id}".encode(), hashlib.sha256).digest()
+    key = hmac.new(
+        seed, f"ledger/game-key/v1|{game_id}".encode(), hashlib.sha256
+    ).digest()
     stream = b"".join(
-        hmac.new(key, label.encode() + b"|" + i.to_bytes(8, "big"), hashlib.sha256).digest()
+        hmac.new(
+            key, label.encode() + b"|" + i.to_bytes(8, "big"), hashlib.sha256
+        ).digest()
         for i in range(8)
     )
     pos, out = 0, list(range(n))
@@ -69,9 +75,24 @@ def test_commitments_bind_nonce_and_payload():
 
 
 def test_event_hash_covers_every_field():
-    base = dict(game_id="g", version=2, type_="t", timestamp="ts", prev_hash=GENESIS, body={"a": 1})
+    base = {
+        "game_id": "g",
+        "version": 2,
+        "type_": "t",
+        "timestamp": "ts",
+        "prev_hash": GENESIS,
+        "body": {"a": 1},
+        "nonce": "00" * 16,
+    }
     h = event_hash(**base)
-    for key, value in [("game_id", "h"), ("version", 3), ("type_", "u"), ("timestamp", "tz"),
-                       ("prev_hash", "1" * 64), ("body", {"a": 2})]:
+    for key, value in [
+        ("game_id", "h"),
+        ("version", 3),
+        ("type_", "u"),
+        ("timestamp", "tz"),
+        ("prev_hash", "1" * 64),
+        ("body", {"a": 2}),
+        ("nonce", "01" * 16),
+    ]:
         assert event_hash(**{**base, key: value}) != h
     assert canonical_json({"b": 1, "a": 2}) == b'{"a":2,"b":1}'

@@ -14,7 +14,9 @@ def test_nothing_is_trusted_before_listening() -> None:
     assert not heads.current(GAME, 10, heads.epoch)
 
 
-def test_a_game_held_since_listening_is_current_until_a_newer_version_is_notified() -> None:
+def test_a_game_held_since_listening_is_current_until_a_newer_version_is_notified() -> (
+    None
+):
     heads = Heads()
     heads.listening()
     epoch = heads.epoch
@@ -41,7 +43,9 @@ def test_losing_the_connection_distrusts_everything_held_before_it() -> None:
     heads.deaf()
     assert not heads.current(GAME, 5, old)
     heads.listening()
-    assert not heads.current(GAME, 5, old), "held from before the reconnect: moves may have been missed"
+    assert not heads.current(GAME, 5, old), (
+        "held from before the reconnect: moves may have been missed"
+    )
     assert heads.current(GAME, 5, heads.epoch)
 
 

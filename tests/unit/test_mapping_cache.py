@@ -18,25 +18,45 @@ def test_equal_commands_encode_equally_and_different_ones_differently():
     b = mapping.command_to_any(THALARA, PlayCard(card="r01", conflict="a01"))
     c = mapping.command_to_any(THALARA, PlayCard(card="r01", conflict="a02"))
     d = mapping.command_to_any(
-        THALARA, PlayCard(card="r01", conflict="a01", spell=SpellActivation(spell="s1", conflict="a01"))
+        THALARA,
+        PlayCard(
+            card="r01",
+            conflict="a01",
+            spell=SpellActivation(spell="s1", conflict="a01"),
+        ),
     )
     assert a.SerializeToString() == b.SerializeToString()
-    assert len({a.SerializeToString(), c.SerializeToString(), d.SerializeToString()}) == 3
+    assert (
+        len({a.SerializeToString(), c.SerializeToString(), d.SerializeToString()}) == 3
+    )
 
 
-@pytest.mark.parametrize("command", [
-    Pass(), SelectHand(cards=("r01", "r02")), PlayCard(card="r03", conflict="a02"),
-    PlayCard(card="r03", conflict="a02", spell=SpellActivation(spell="s2", conflict="a01", target="r09")),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        Pass(),
+        SelectHand(cards=("r01", "r02")),
+        PlayCard(card="r03", conflict="a02"),
+        PlayCard(
+            card="r03",
+            conflict="a02",
+            spell=SpellActivation(spell="s2", conflict="a01", target="r09"),
+        ),
+    ],
+)
 def test_a_move_parsed_twice_is_the_same_move(command):
     packed = mapping.command_to_any(THALARA, command)
     first = mapping.command_from_any(THALARA, packed)
-    again = mapping.command_from_any(THALARA, any_pb2.Any(type_url=packed.type_url, value=packed.value))
+    again = mapping.command_from_any(
+        THALARA, any_pb2.Any(type_url=packed.type_url, value=packed.value)
+    )
     assert first == again == command
 
 
 def test_refused_input_is_refused_every_time_not_remembered():
-    wrong_type = any_pb2.Any(type_url="type.googleapis.com/ledger.v1.terralore.Move", value=b"")
+    wrong_type = any_pb2.Any(
+        type_url="type.googleapis.com/ledger.v1.terralore.Move", value=b""
+    )
     empty = mapping.command_to_any(THALARA, Pass())
     no_kind = any_pb2.Any(type_url=empty.type_url, value=b"")
     for _ in range(2):

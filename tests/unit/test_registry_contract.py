@@ -6,7 +6,11 @@ import pytest
 
 from domain.games import REGISTRY, UnknownGameError, all_games, find_game
 from domain.simulate import play_random_game
-from tests.support.contract import assert_proto_contract, assert_replay_equals_live, assert_round_trips
+from tests.support.contract import (
+    assert_proto_contract,
+    assert_replay_equals_live,
+    assert_round_trips,
+)
 
 GAMES = all_games()
 
@@ -43,8 +47,12 @@ def test_chance_events_cover_every_event_with_chance_outcomes(game):
     assert game.chance_outcomes and game.chance_events
     found: set[type] = set()
     for seed in range(4):
-        play = play_random_game(game, game.setup_model(players=game.min_players), 100 + seed)
+        play = play_random_game(
+            game, game.setup_model(players=game.min_players), 100 + seed
+        )
         with_chance = {type(e) for e in play.events if game.chance_outcomes(e)}
-        assert with_chance <= set(game.chance_events), with_chance - set(game.chance_events)
+        assert with_chance <= set(game.chance_events), with_chance - set(
+            game.chance_events
+        )
         found |= with_chance
     assert found, "random games recorded no chance at all"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -19,8 +20,8 @@ from domain.core import (
 )
 from domain.games import all_games
 from domain.integrity import canonical_json
-from domain.simulate import apply, decode_event, play_random_game
-from tests.support.contract import assert_replay_equals_live
+from domain.simulate import apply, begin, decode_event, play_random_game, rng_for
+from tests.support.contract import assert_accepted, assert_replay_equals_live
 
 
 class CountSetup(Model):
@@ -77,7 +78,10 @@ def toy_ruleset(note: str) -> Ruleset[Tally]:
         to_act=lambda state: () if is_over(state) else (0,),
         is_over=is_over,
         outcome=lambda state: Outcome(
-            termination=Termination.COMPLETED, ranks=(1,), scores=(state.total,), winners=(0,)
+            termination=Termination.COMPLETED,
+            ranks=(1,),
+            scores=(state.total,),
+            winners=(0,),
         ),
     )
 
@@ -107,7 +111,9 @@ def test_stored_records_are_the_ledger_body_in_canonical_json():
         assert data == canonical_json(body)
         assert body["payload"] == {"amount": event.amount}
         assert set(body) == {"payload", "decision", "actor", "command_id", "command"}
-        assert decode_event(play.ruleset, type_, data) == event.model_copy(update={"note": ""})
+        assert decode_event(play.ruleset, type_, data) == event.model_copy(
+            update={"note": ""}
+        )
 
 
 def test_decode_event_refuses_another_games_type_name():
@@ -121,7 +127,7 @@ def test_decode_event_refuses_another_games_type_name():
 
 @pytest.mark.parametrize("game", all_games(), ids=[g.name for g in all_games()])
 def test_real_games_replay_from_stored_records_equal_live(game: Ruleset[Any]):
-    setup = game.setup_model(players=game.min_players)
+    setup = game.setup_model.model_validate({"players": game.min_players})
     play = play_random_game(game, setup, 11)
     decoded = [decode_event(game, t, d) for t, d in play.stored_records()]
     assert decoded == play.events
@@ -143,3 +149,26 @@ def test_replayed_notices_an_event_swapped_in_place():
     before = play.replayed()
     play.events[1] = Added(amount=play.events[1].amount + 1)
     assert play.replayed().total == before.total + 1
+
+
+@pytest.mark.parametrize("game", all_games(), ids=[g.name for g in all_games()])
+def test_a_decide_that_records_nothing_fails_the_random_game_checks(
+    game: Ruleset[Any],
+):
+    """The random-game tests do not merely check that ``decide`` does not raise."""
+    silent = dataclasses.replace(game, decide=lambda state, command, seat, rng: [])
+    setup = game.setup_model.model_validate({"players": game.min_players})
+    with pytest.raises(AssertionError, match="recorded no event"):
+        play_random_game(silent, setup, 3)
+    play = begin(game, setup, b"\x03" * 32)
+    seat = game.to_act(play.state)[0]
+    command = next(iter(game.legal_commands(play.state, seat)))
+    assert_accepted(game, play.state, command, seat, rng_for(b"k", 2))
+    with pytest.raises(AssertionError, match="recorded no event"):
+        assert_accepted(silent, play.state, command, seat, rng_for(b"k", 2))
+    idle = dataclasses.replace(
+        game, decide=lambda state, command, seat, rng: [Added(amount=0)]
+    )
+    idle = dataclasses.replace(idle, evolve=lambda state, event: state)
+    with pytest.raises(AssertionError, match="changed nothing"):
+        assert_accepted(idle, play.state, command, seat, rng_for(b"k", 2))

@@ -14,11 +14,21 @@ from domain.core import shuffle_outcomes
 from projections.fairness import chi2_sf, chi_square_test, gammaincc
 
 
-@pytest.mark.parametrize(("x", "dof", "p"), [
-    (3.841458820694124, 1, 0.05), (11.070497693516351, 5, 0.05), (6.634896601021214, 1, 0.01),
-    (124.34211340400407, 100, 0.05), (18.307038053275146, 10, 0.05), (3.940299136119657, 10, 0.95),
-    (50.89218131151707, 30, 0.01), (0.0, 3, 1.0), (2.0, 2, math.exp(-1)), (1000.0, 5, 0.0),
-])
+@pytest.mark.parametrize(
+    ("x", "dof", "p"),
+    [
+        (3.841458820694124, 1, 0.05),
+        (11.070497693516351, 5, 0.05),
+        (6.634896601021214, 1, 0.01),
+        (124.34211340400407, 100, 0.05),
+        (18.307038053275146, 10, 0.05),
+        (3.940299136119657, 10, 0.95),
+        (50.89218131151707, 30, 0.01),
+        (0.0, 3, 1.0),
+        (2.0, 2, math.exp(-1)),
+        (1000.0, 5, 0.0),
+    ],
+)
 def test_chi2_sf_known_values(x, dof, p):
     assert chi2_sf(x, dof) == pytest.approx(p, abs=1e-12, rel=1e-9)
 
@@ -37,7 +47,9 @@ def poisson_tail(k: int, x: float) -> float:
 def test_chi2_sf_matches_the_closed_form_for_even_degrees_of_freedom(dof):
     for q in (0.3, 0.7, 0.95, 1.0, 1.05, 1.4, 2.5):
         x = dof * q
-        assert chi2_sf(x, dof) == pytest.approx(poisson_tail(dof // 2, x / 2), rel=1e-9, abs=1e-300)
+        assert chi2_sf(x, dof) == pytest.approx(
+            poisson_tail(dof // 2, x / 2), rel=1e-9, abs=1e-300
+        )
 
 
 def test_chi2_sf_matches_scipy():
@@ -45,7 +57,9 @@ def test_chi2_sf_matches_scipy():
     for dof in (1, 2, 5, 11, 35, 121, 841):
         for q in (0.2, 0.8, 1.0, 1.3, 3.0):
             x = dof * q
-            assert chi2_sf(x, dof) == pytest.approx(stats.chi2.sf(x, dof), rel=1e-9, abs=1e-300)
+            assert chi2_sf(x, dof) == pytest.approx(
+                stats.chi2.sf(x, dof), rel=1e-9, abs=1e-300
+            )
 
 
 def test_a_fair_die_passes_and_a_loaded_one_fails():
@@ -83,7 +97,10 @@ def naive_shuffle(items, rnd):
 
 def test_shuffle_statistic_is_calibrated_to_its_degrees_of_freedom():
     rnd = random.Random(2)
-    results = [chi_square_test("x_shuffle:n=4", table(4, 60, fair_shuffle, rnd)) for _ in range(300)]
+    results = [
+        chi_square_test("x_shuffle:n=4", table(4, 60, fair_shuffle, rnd))
+        for _ in range(300)
+    ]
     assert results[0]["kind"] == "shuffle" and results[0]["dof"] == 9
     assert statistics.mean(r["statistic"] for r in results) == pytest.approx(9, abs=1.0)
     assert sum(r["p_value"] < 0.05 for r in results) < 300 * 0.1
@@ -91,5 +108,11 @@ def test_shuffle_statistic_is_calibrated_to_its_degrees_of_freedom():
 
 def test_a_naive_shuffle_fails():
     rnd = random.Random(3)
-    assert chi_square_test("x_shuffle:n=6", table(6, 3000, fair_shuffle, rnd))["p_value"] > 1e-3
-    assert chi_square_test("x_shuffle:n=6", table(6, 3000, naive_shuffle, rnd))["p_value"] < 1e-9
+    assert (
+        chi_square_test("x_shuffle:n=6", table(6, 3000, fair_shuffle, rnd))["p_value"]
+        > 1e-3
+    )
+    assert (
+        chi_square_test("x_shuffle:n=6", table(6, 3000, naive_shuffle, rnd))["p_value"]
+        < 1e-9
+    )

@@ -5,22 +5,24 @@ from __future__ import annotations
 import itertools
 import random
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.core import SPECTATOR, Viewer, ranks_from_scores
 from domain.games.terralore import GAME
 from domain.games.terralore.events import CastleHealed, DeckRanOut, GameEnded
 from domain.games.terralore.setup import TerraloreSetup
-from domain.games.terralore.state import Plan, TerraloreState
+from domain.games.terralore.state import Plan, TerraloreState, TerraloreView
 from domain.games.terralore.turn import field_points
 from domain.simulate import Playthrough, play_random_game
 from tests.support.contract import (
+    assert_accepted,
     assert_admin_view_is_complete,
     assert_proto_contract,
     assert_replay_equals_live,
     assert_round_trips,
 )
+from tests.support.sizes import examples
 
 SETUP = TerraloreSetup()
 seeds = st.binary(min_size=32, max_size=32)
@@ -109,9 +111,9 @@ def check_no_leaks(play: Playthrough, rnd: random.Random) -> None:
                 assert GAME.view(state, viewer) == GAME.view(
                     perturb_hidden(state, seat), viewer
                 )
-            assert GAME.view(state, Viewer.player(seat)).players[seat].deck_size == len(
-                state.players[seat].deck
-            )
+            mine = GAME.view(state, Viewer.player(seat))
+            assert isinstance(mine, TerraloreView)
+            assert mine.players[seat].deck_size == len(state.players[seat].deck)
     for k, event in enumerate(play.events):
         after = play.states[k + 1]
         for seat in (0, 1):
@@ -124,7 +126,7 @@ def check_no_leaks(play: Playthrough, rnd: random.Random) -> None:
             assert not any(f'"{c}"' in own for c in after.players[0].deck)
 
 
-@settings(max_examples=500)
+@examples(500)
 @given(seed=seeds)
 def test_random_complete_games_keep_every_invariant(seed: bytes) -> None:
     play = play_random_game(GAME, SETUP, seed)
@@ -136,7 +138,7 @@ def test_random_complete_games_keep_every_invariant(seed: bytes) -> None:
     check_no_leaks(play, random.Random(seed))
 
 
-@settings(max_examples=25)
+@examples(25)
 @given(seed=seeds)
 def test_every_legal_command_decides_and_random_commands_are_legal(seed: bytes) -> None:
     play = play_random_game(GAME, SETUP, seed)
@@ -147,9 +149,11 @@ def test_every_legal_command_decides_and_random_commands_are_legal(seed: bytes) 
                 continue
             legal = set(itertools.islice(GAME.legal_commands(state, seat), 400))
             for command in list(legal)[:50]:
-                GAME.decide(state, command, seat, _FreshRng(rng_seed))
+                assert_accepted(GAME, state, command, seat, _FreshRng(rng_seed))
             if len(legal) < 400:
-                assert GAME.random_command(state, seat, rng_seed) in legal
+                pick = GAME.random_command
+                assert pick is not None
+                assert pick(state, seat, rng_seed) in legal
 
 
 class _FreshRng:
@@ -159,7 +163,7 @@ class _FreshRng:
     def randbelow(self, n: int) -> int:
         return self.rnd.randrange(n)
 
-    def shuffle(self, items):  # type: ignore[no-untyped-def]
+    def shuffle(self, items):
         out = list(items)
         self.rnd.shuffle(out)
         return tuple(out)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 import pytest
 
 from domain.core import (
+    Event,
     GameOverError,
     IllegalCommandError,
     InvalidCommandError,
@@ -56,6 +60,14 @@ FILLER1 = (
     "thunderbird",
     "tempest-djinn",
 )
+from domain.games.terralore.state import TerraloreView
+from tests.support.typed import redacted
+
+
+def view(state: TerraloreState, viewer: Viewer) -> TerraloreView:
+    shown = GAME.view(state, viewer)
+    assert isinstance(shown, TerraloreView)
+    return shown
 
 
 class ScriptedRng:
@@ -70,7 +82,7 @@ class ScriptedRng:
     def randbelow(self, n: int) -> int:
         return 0
 
-    def shuffle(self, items):  # type: ignore[no-untyped-def]
+    def shuffle(self, items):
         return tuple(items)
 
     def token(self, nbytes: int = 16) -> bytes:
@@ -121,7 +133,10 @@ def play_turn(
     return list(events), GAME.replay(state, events)
 
 
-def of(events: list, cls: type) -> list:
+E = TypeVar("E", bound=Event)
+
+
+def of(events: Sequence[Event], cls: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, cls)]
 
 
@@ -149,11 +164,11 @@ def test_start_shuffles_both_decks_and_deals_four_cards_without_a_turn_one_draw(
 def test_deck_order_is_hidden_from_players_and_the_opponents_draw_from_them() -> None:
     events = GAME.start(GAME.initial_state(TerraloreSetup()), ScriptedRng())
     seat0 = Viewer.player(0)
-    shuffled = GAME.redact(events[0], seat0)
+    shuffled = redacted(GAME, of(events[:1], DeckShuffled)[0], seat0)
     assert shuffled.order == () and shuffled.hidden
-    draw1 = GAME.redact(events[4], seat0)
+    draw1 = redacted(GAME, of(events[4:5], CardsDrawn)[0], seat0)
     assert draw1.cards == () and draw1.count == 4
-    assert GAME.redact(events[3], seat0) == events[3]
+    assert redacted(GAME, events[3], seat0) == events[3]
 
 
 # ------------------------------------------------------------------ play phase
@@ -163,12 +178,12 @@ def test_a_committed_placement_is_secret_and_moves_no_card() -> None:
     state = position({"hand": ("ember-imp", "rally")})
     events = GAME.decide(state, place(("ember-imp", A)), 0, ScriptedRng())
     assert len(events) == 1 and isinstance(events[0], PlacementCommitted)
-    hidden = GAME.redact(events[0], Viewer.player(1))
+    hidden = redacted(GAME, events[0], Viewer.player(1))
     assert hidden.hidden and hidden.plays == () and hidden.nonce == ""
     after = GAME.replay(state, events)
     assert after.players[0].hand == ("ember-imp", "rally")
     assert GAME.to_act(after) == (1,)
-    opp_view = GAME.view(after, Viewer.player(1)).players[0]
+    opp_view = view(after, Viewer.player(1)).players[0]
     assert opp_view.committed and opp_view.plan is None and opp_view.hand == ()
 
 
@@ -337,7 +352,7 @@ def test_surplus_draws_over_the_hand_limit_go_to_the_graveyard() -> None:
     events, after = play_turn(state, place(), place())
     drawn = of(events, CardsDrawn)[0]
     assert (drawn.cards, drawn.burned) == (("iron-colossus",), ("fireball",))
-    assert GAME.redact(drawn, Viewer.player(1)).burned == ("fireball",)
+    assert redacted(GAME, drawn, Viewer.player(1)).burned == ("fireball",)
     p = after.players[0]
     assert len(p.hand) == 7 and p.graveyard == ("fireball",) and p.deck == ("quake",)
 
@@ -349,7 +364,8 @@ def test_a_castle_at_zero_loses() -> None:
     state = position({"attacking": ("phoenix-sovereign",)}, {"hp": 5})
     events, after = play_turn(state, place(), place())
     assert events[-1] == GameEnded(ranks=(1, 2), reason="castle-destroyed")
-    assert GAME.outcome(after).winners == (0,) and GAME.to_act(after) == ()
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (0,) and GAME.to_act(after) == ()
     with pytest.raises(GameOverError):
         GAME.decide(after, place(), 0, ScriptedRng())
 
@@ -384,7 +400,8 @@ def test_tied_castles_at_the_end_go_to_total_field_points() -> None:
     )
     events, after = play_turn(state, place(), place())
     assert events[-1] == GameEnded(ranks=(1, 2), reason="both-decks-out")
-    assert GAME.outcome(after).scores == (7, 7)
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.scores == (7, 7)
 
 
 def test_tied_castles_and_field_points_are_a_draw() -> None:
@@ -394,7 +411,8 @@ def test_tied_castles_and_field_points_are_a_draw() -> None:
     )
     events, after = play_turn(state, place(), place())
     assert events[-1] == GameEnded(ranks=(1, 1), reason="both-decks-out")
-    assert GAME.outcome(after).winners == (0, 1)
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (0, 1)
 
 
 # ------------------------------------------------------------------ legal commands
@@ -426,7 +444,7 @@ def test_the_revealed_plan_and_nonce_match_the_published_commitment() -> None:
 
     state = position({"hand": ("cinder-hound", "rally", "ember-imp")})
     plan = place(("rally", A), ("cinder-hound", D), discards=("ember-imp",))
-    first = GAME.decide(state, plan, 0, ScriptedRng())[0]
+    (first,) = of(GAME.decide(state, plan, 0, ScriptedRng())[:1], PlacementCommitted)
     events, _ = play_turn(state, plan, place())
     revealed = of(events, PlacementRevealed)[0]
     canonical = PlaceCards(
@@ -443,7 +461,7 @@ def test_a_player_sees_their_own_hand_and_plan_but_never_a_deck_order() -> None:
     state = GAME.replay(
         state, GAME.decide(state, place(("rally", A)), 0, ScriptedRng())
     )
-    mine = GAME.view(state, Viewer.player(0)).players[0]
+    mine = view(state, Viewer.player(0)).players[0]
     assert mine.hand == ("ember-imp", "rally") and mine.plan is not None
     assert mine.deck_size == 10
     assert "deck" not in type(mine).model_fields

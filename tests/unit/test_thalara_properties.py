@@ -15,16 +15,21 @@ import re
 from collections import Counter
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.core import ADMIN, SPECTATOR, Viewer
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.content import catalogue
-from domain.games.thalara.state import ThalaraSetup, ThalaraState
+from domain.games.thalara.state import Mode, ThalaraSetup, ThalaraState, ThalaraView
 from domain.simulate import Playthrough, play_random_game, rng_for
-from tests.support.contract import assert_proto_contract, assert_replay_equals_live, assert_round_trips
+from tests.support.contract import (
+    assert_proto_contract,
+    assert_replay_equals_live,
+    assert_round_trips,
+)
+from tests.support.sizes import examples
 from tests.unit.test_thalara_support import CHARACTERS
 
 SEEDS = st.binary(min_size=32, max_size=32)
@@ -57,22 +62,31 @@ def assert_cards_conserved(state: ThalaraState) -> None:
         played = {x.card for c in state.conflicts for x in c.plays if x.owner == seat}
         assert set(p.won) <= set(p.hand) | played
         assert len(set(p.won)) == len(p.won)
-        assert all(cards[c].owner in (seat, None) for c in (*p.supply, *p.hand, *p.discard))
+        assert all(
+            cards[c].owner in (seat, None) for c in (*p.supply, *p.hand, *p.discard)
+        )
 
 
 def assert_scores_recomputed(play: Playthrough) -> None:
     state = play.state
     cards = catalogue(state.content, state.seats)
-    from_state = tuple(sum(cards[a].victory_points for a in p.won) for p in state.players)
+    from_state = tuple(
+        sum(cards[a].victory_points for a in p.won) for p in state.players
+    )
     from_log = [0] * state.seats
     for event in play.events:
         if isinstance(event, ev.ConflictResolved) and event.winner is not None:
             from_log[event.winner] += cards[event.conflict].victory_points
     assert state.scores == from_state == tuple(from_log)
-    assert isinstance(play.events[-1], ev.GameEnded) and play.events[-1].scores == state.scores
+    assert (
+        isinstance(play.events[-1], ev.GameEnded)
+        and play.events[-1].scores == state.scores
+    )
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.scores == state.scores
-    assert outcome.winners == tuple(s for s, v in enumerate(state.scores) if v == max(state.scores))
+    assert outcome.winners == tuple(
+        s for s, v in enumerate(state.scores) if v == max(state.scores)
+    )
 
 
 _STRING = re.compile(r'"([^"\\]*)"')
@@ -106,6 +120,7 @@ def assert_nothing_leaks(play: Playthrough, check_views_every: int = 1) -> None:
         if step % check_views_every == 0 or step == len(play.decisions) - 1:
             for viewer in viewers:
                 view = GAME.view(state, viewer)
+                assert isinstance(view, ThalaraView)
                 assert view.stack == () and view.stack_size == len(state.stack)
                 assert not card_ids(view, known) & secret(state, viewer, public)
 
@@ -119,7 +134,9 @@ def secret(state: ThalaraState, viewer: Viewer, public: set[str]) -> set[str]:
     return hidden - public
 
 
-def assert_legal_commands_decide(play: Playthrough, rnd: random.Random, samples: int = 2) -> None:
+def assert_legal_commands_decide(
+    play: Playthrough, rnd: random.Random, samples: int = 2
+) -> None:
     """Every command generated in a few sampled positions is accepted."""
     for _ in range(samples):
         index = rnd.randrange(len(play.states) - 1)
@@ -130,7 +147,9 @@ def assert_legal_commands_decide(play: Playthrough, rnd: random.Random, samples:
                 assert GAME.decide(state, command, seat, rng_for(b"\0" * 32, 2 + index))
 
 
-def check_game(setup: ThalaraSetup, seed: bytes, *, views_every: int = 1) -> Playthrough:
+def check_game(
+    setup: ThalaraSetup, seed: bytes, *, views_every: int = 1
+) -> Playthrough:
     play = play_random_game(GAME, setup, seed)
     assert GAME.is_over(play.state)
     for state in play.states[1:]:
@@ -146,19 +165,28 @@ def check_game(setup: ThalaraSetup, seed: bytes, *, views_every: int = 1) -> Pla
 # ------------------------------------------------------------------ games
 
 
-@settings(max_examples=300)
+@examples(300)
 @given(seed=SEEDS, characters=st.permutations(CHARACTERS))
-def test_random_standard_two_player_games_keep_every_invariant(seed: bytes, characters: list[str]) -> None:
-    check_game(ThalaraSetup(players=2, mode="standard", characters=tuple(characters[:2])), seed)
+def test_random_standard_two_player_games_keep_every_invariant(
+    seed: bytes, characters: list[str]
+) -> None:
+    check_game(
+        ThalaraSetup(players=2, mode="standard", characters=tuple(characters[:2])), seed
+    )
 
 
-@settings(max_examples=300)
+@examples(300)
 @given(seed=SEEDS, characters=st.permutations(CHARACTERS))
-def test_random_casual_chaos_two_player_games_keep_every_invariant(seed: bytes, characters: list[str]) -> None:
-    check_game(ThalaraSetup(players=2, mode="casual_chaos", characters=tuple(characters[:2])), seed)
+def test_random_casual_chaos_two_player_games_keep_every_invariant(
+    seed: bytes, characters: list[str]
+) -> None:
+    check_game(
+        ThalaraSetup(players=2, mode="casual_chaos", characters=tuple(characters[:2])),
+        seed,
+    )
 
 
-@settings(max_examples=300)
+@examples(300)
 @given(
     seed=SEEDS,
     mode=st.sampled_from(["standard", "casual_chaos"]),
@@ -166,20 +194,38 @@ def test_random_casual_chaos_two_player_games_keep_every_invariant(seed: bytes, 
         lambda cs: max(Counter(cs).values()) <= 2
     ),
 )
-def test_random_three_player_games_keep_every_invariant(seed: bytes, mode: str, characters: list[str]) -> None:
-    check_game(ThalaraSetup(players=3, mode=mode, characters=tuple(characters)), seed, views_every=2)
+def test_random_three_player_games_keep_every_invariant(
+    seed: bytes, mode: Mode, characters: list[str]
+) -> None:
+    check_game(
+        ThalaraSetup(players=3, mode=mode, characters=tuple(characters)),
+        seed,
+        views_every=2,
+    )
 
 
-@settings(max_examples=300)
-@given(seed=SEEDS, mode=st.sampled_from(["standard", "casual_chaos"]), characters=st.permutations(CHARACTERS))
-def test_random_four_player_games_keep_every_invariant(seed: bytes, mode: str, characters: list[str]) -> None:
-    check_game(ThalaraSetup(players=4, mode=mode, characters=tuple(characters)), seed, views_every=3)
+@examples(300)
+@given(
+    seed=SEEDS,
+    mode=st.sampled_from(["standard", "casual_chaos"]),
+    characters=st.permutations(CHARACTERS),
+)
+def test_random_four_player_games_keep_every_invariant(
+    seed: bytes, mode: Mode, characters: list[str]
+) -> None:
+    check_game(
+        ThalaraSetup(players=4, mode=mode, characters=tuple(characters)),
+        seed,
+        views_every=3,
+    )
 
 
 def test_the_admin_sees_everything_a_player_sees_of_their_own_seat() -> None:
     play = play_random_game(GAME, ThalaraSetup(mode="casual_chaos"), 7)
     for state in play.states[1::10]:
         admin = GAME.view(state, ADMIN)
+        assert isinstance(admin, ThalaraView)
         for seat in range(state.seats):
-            own = GAME.view(state, Viewer.player(seat)).players[seat]
-            assert admin.players[seat] == own
+            own = GAME.view(state, Viewer.player(seat))
+            assert isinstance(own, ThalaraView)
+            assert admin.players[seat] == own.players[seat]

@@ -4,24 +4,37 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import ADMIN, SPECTATOR, GameOverError, Termination, Viewer
+from domain.core import ADMIN, SPECTATOR, Event, GameOverError, Termination, Viewer
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
-from domain.games.thalara.commands import Pass, PlayCard, ReturnRemnants
+from domain.games.thalara.commands import Pass, PlayCard, ReturnRemnants, SelectHand
 from domain.games.thalara.rounds import REASON_ARTIFACTS, REASON_SUPPLY
-from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, ThalaraSetup, ThalaraState
+from domain.games.thalara.state import (
+    OVER,
+    PLAY,
+    RETURN,
+    SELECT,
+    ThalaraSetup,
+    ThalaraState,
+    ThalaraView,
+)
+from tests.support.typed import of, redacted
 from tests.unit.test_thalara_support import RNG, act, given, in_play, r
 from tests.unit.test_thalara_turns import placed, rule_of
 
 
-def end_of_round(state: ThalaraState) -> tuple[ThalaraState, list[ev.Event]]:
+def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
+    return of(ThalaraView, GAME.view(state, viewer))
+
+
+def end_of_round(state: ThalaraState) -> tuple[ThalaraState, list[Event]]:
     """Everyone passes, the last seat by command."""
     last = state.seats - 1
     state = given(state, *(ev.Passed(seat=s) for s in range(last)))
     return act(state.model_copy(update={"current": last}), last, Pass())
 
 
-def resolved(events: list[ev.Event]) -> dict[str, int | None]:
+def resolved(events: list[Event]) -> dict[str, int | None]:
     return {e.conflict: e.winner for e in events if isinstance(e, ev.ConflictResolved)}
 
 
@@ -86,7 +99,9 @@ def test_a_player_whose_cards_were_all_destroyed_is_not_in_the_conflict() -> Non
 def test_used_remnants_go_to_their_owners_discard_and_artifacts_back_to_hand() -> None:
     state = in_play(hands={0: [r(1, 0)], 1: ["a09"]})
     state = with_player(state, 1, won=("a09",))
-    state = placed(placed(placed(state, 0, r(5, 0)), 1, "a09", "a02"), 1, r(4, 1), "a03")
+    state = placed(
+        placed(placed(state, 0, r(5, 0)), 1, "a09", "a02"), 1, r(4, 1), "a03"
+    )
     state = given(state, ev.CardDestroyed(card="a09", owner=1, conflict="a02"))
     state, _ = end_of_round(state)
     assert state.players[0].discard == (r(5, 0),)
@@ -99,7 +114,9 @@ def test_when_the_stack_runs_short_the_round_has_fewer_conflicts() -> None:
     state = in_play(stack=("a01", "a02", "a03", "a04"))
     state = placed(placed(state, 0, r(5, 0)), 1, r(5, 1), "a02")
     state, events = end_of_round(state)
-    assert [e for e in events if isinstance(e, ev.ArtifactsRefilled)] == [ev.ArtifactsRefilled(artifacts=("a04",))]
+    assert [e for e in events if isinstance(e, ev.ArtifactsRefilled)] == [
+        ev.ArtifactsRefilled(artifacts=("a04",))
+    ]
     assert [c.artifact for c in state.conflicts] == ["a03", "a04"]
     assert state.phase == SELECT and state.round == 2
 
@@ -125,8 +142,14 @@ def test_a_round_without_cards_is_started_by_the_most_recent_player_again() -> N
 def test_the_refill_selection_fills_the_hand_to_seven_with_the_artifacts() -> None:
     state, _ = end_of_round(table_with({0: [5]}, 2))
     assert state.players[0].hand == ("a01",)
-    assert all(len(c.cards) == 6 for c, _ in zip(GAME.legal_commands(state, 0), range(3)))
-    assert all(len(c.cards) == 7 for c, _ in zip(GAME.legal_commands(state, 1), range(3)))
+    assert all(
+        len(of(SelectHand, c).cards) == 6
+        for c, _ in zip(GAME.legal_commands(state, 0), range(3))
+    )
+    assert all(
+        len(of(SelectHand, c).cards) == 7
+        for c, _ in zip(GAME.legal_commands(state, 1), range(3))
+    )
 
 
 # ------------------------------------------------------------------ end of game
@@ -134,7 +157,9 @@ def test_the_refill_selection_fills_the_hand_to_seven_with_the_artifacts() -> No
 
 def test_the_game_ends_when_a_supply_cannot_fill_the_hand() -> None:
     state = in_play()
-    state = with_player(state, 0, supply=tuple(r(n, 0) for n in range(15, 21)), hand=(), won=("a14",))
+    state = with_player(
+        state, 0, supply=tuple(r(n, 0) for n in range(15, 21)), hand=(), won=("a14",)
+    )
     state = state.model_copy(update={"stack": state.stack[1:]})
     _, events = end_of_round(state)
     assert events[-1] == ev.GameEnded(reason=REASON_SUPPLY, scores=(3, 0))
@@ -143,7 +168,13 @@ def test_the_game_ends_when_a_supply_cannot_fill_the_hand() -> None:
 
 def test_the_supply_check_counts_the_artifacts_in_hand() -> None:
     state = in_play(hands={0: [], 1: []})
-    state = with_player(state, 0, supply=tuple(r(n, 0) for n in range(15, 21)), hand=("a14",), won=("a14",))
+    state = with_player(
+        state,
+        0,
+        supply=tuple(r(n, 0) for n in range(15, 21)),
+        hand=("a14",),
+        won=("a14",),
+    )
     after, events = end_of_round(state)
     assert isinstance(events[-1], ev.RoundStarted) and after.phase == SELECT
 
@@ -154,7 +185,9 @@ def test_the_game_ends_when_a_player_has_won_seven_artifacts() -> None:
     state = with_player(state, 0, won=won)
     state = placed(state, 0, r(5, 0))
     state, events = end_of_round(state)
-    assert events[-1] == ev.GameEnded(reason=REASON_ARTIFACTS, scores=(1 + 3 + 2 + 2 + 1 + 4 + 3, 0))
+    assert events[-1] == ev.GameEnded(
+        reason=REASON_ARTIFACTS, scores=(1 + 3 + 2 + 2 + 1 + 4 + 3, 0)
+    )
     assert state.phase == OVER and GAME.is_over(state) and GAME.to_act(state) == ()
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.termination is Termination.COMPLETED
@@ -184,7 +217,11 @@ def chaos_in_play(players: int = 2) -> ThalaraState:
 
 
 def _setup(players: int) -> ThalaraSetup:
-    return ThalaraSetup(players=players, mode="casual_chaos", characters=("myrja", "canto", "accaina", "kandhran")[:players])
+    return ThalaraSetup(
+        players=players,
+        mode="casual_chaos",
+        characters=("myrja", "canto", "accaina", "kandhran")[:players],
+    )
 
 
 def test_casual_chaos_draws_seven_random_cards_hidden_from_others() -> None:
@@ -193,35 +230,51 @@ def test_casual_chaos_draws_seven_random_cards_hidden_from_others() -> None:
     drawn = [e for e in events if isinstance(e, ev.CardsDrawn)]
     shuffled = [e for e in events if isinstance(e, ev.SupplyShuffled)]
     assert [d.count for d in drawn] == [7, 7] and len(shuffled) == 2
-    assert GAME.redact(drawn[0], Viewer.player(0)).cards == drawn[0].cards
-    assert GAME.redact(drawn[0], Viewer.player(1)).cards == ()
-    assert GAME.redact(shuffled[0], Viewer.player(0)).order == ()
-    assert GAME.redact(shuffled[0], ADMIN).order == shuffled[0].order
+    assert redacted(GAME, drawn[0], Viewer.player(0)).cards == drawn[0].cards
+    assert redacted(GAME, drawn[0], Viewer.player(1)).cards == ()
+    assert redacted(GAME, shuffled[0], Viewer.player(0)).order == ()
+    assert redacted(GAME, shuffled[0], ADMIN).order == shuffled[0].order
     after = GAME.replay(state, events)
-    assert after.phase == PLAY and len(after.players[0].hand) == 7 and len(after.players[0].supply) == 13
-    assert GAME.view(after, SPECTATOR).players[0].hand == ()
+    assert (
+        after.phase == PLAY
+        and len(after.players[0].hand) == 7
+        and len(after.players[0].supply) == 13
+    )
+    assert view(after, SPECTATOR).players[0].hand == ()
 
 
-def test_casual_chaos_passing_keeps_the_remnants_and_the_round_ends_with_a_return_choice() -> None:
+def test_casual_chaos_passing_keeps_the_remnants_and_the_round_ends_with_a_return_choice() -> (
+    None
+):
     state = chaos_in_play()
     state, _ = act(state, 0, PlayCard(card=r(5, 0), conflict="a01"))
     state, _ = act(state, 1, Pass())
     state, _ = act(state, 0, Pass())
     assert len(state.players[0].hand) == 6 + 1 and "a01" in state.players[0].hand
     assert state.phase == RETURN and GAME.to_act(state) == (0, 1)
-    assert len(list(GAME.legal_commands(state, 0))) == 2 ** 6
+    assert len(list(GAME.legal_commands(state, 0))) == 2**6
     assert rule_of(state, 0, ReturnRemnants(cards=("a01",))) == "thalara.artifacts-stay"
     assert rule_of(state, 0, ReturnRemnants(cards=(r(5, 0),))) == "thalara.not-in-hand"
     state, events = act(state, 0, ReturnRemnants(cards=(r(1, 0), r(2, 0))))
     assert events == [ev.RemnantsReturned(seat=0, cards=(r(1, 0), r(2, 0)), count=2)]
-    assert GAME.redact(events[0], Viewer.player(1)).cards == ()
+    returned = of(ev.RemnantsReturned, events[0])
+    assert redacted(GAME, returned, Viewer.player(1)).cards == ()
     assert rule_of(state, 0, ReturnRemnants()) == "thalara.already-chosen"
     state, events = act(state, 1, ReturnRemnants())
-    assert [type(e) for e in events][:3] == [ev.RemnantsReturned, ev.RoundStarted, ev.SupplyShuffled]
+    assert [type(e) for e in events][:3] == [
+        ev.RemnantsReturned,
+        ev.RoundStarted,
+        ev.SupplyShuffled,
+    ]
     draws = {e.seat: e.count for e in events if isinstance(e, ev.CardsDrawn)}
     assert draws == {0: 2}
     assert len(state.players[0].hand) == 7 and len(state.players[1].hand) == 7
-    assert len(state.players[0].supply) + len(state.players[0].hand) + len(state.players[0].discard) == 20 + 1
+    assert (
+        len(state.players[0].supply)
+        + len(state.players[0].hand)
+        + len(state.players[0].discard)
+        == 20 + 1
+    )
 
 
 def test_casual_chaos_skips_the_return_choice_when_the_game_is_over() -> None:

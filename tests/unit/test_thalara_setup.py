@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from domain.chance import commit
-from domain.core import ADMIN, SPECTATOR, IllegalCommandError, InvalidCommandError, Viewer
+from domain.core import (
+    ADMIN,
+    SPECTATOR,
+    IllegalCommandError,
+    InvalidCommandError,
+    Viewer,
+)
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SelectHand
@@ -17,14 +25,30 @@ from domain.games.thalara.state import PLAY, SELECT, ThalaraSetup
 from tests.unit.test_thalara_support import RNG, act, given, new_table, r, selected
 
 SEVEN = tuple(r(n, 0) for n in range(1, 8))
+from domain.games.thalara.state import ThalaraState, ThalaraView
+from tests.support.typed import of, redacted
+
+
+def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
+    return of(ThalaraView, GAME.view(state, viewer))
 
 
 def test_the_sample_pack_is_labelled_and_complete() -> None:
     pack = load_pack("sample")
     assert pack.label.startswith("SAMPLE CONTENT")
     assert len(pack.remnants) == 20 and len(pack.artifacts) == 15
-    assert [c.name for c in pack.characters] == ["Myrja", "Canto", "Accaina", "Kandhran"]
-    assert {s.effect.kind for c in pack.characters for s in c.spells} == {"bonus", "weaken", "destroy", "return"}
+    assert [c.name for c in pack.characters] == [
+        "Myrja",
+        "Canto",
+        "Accaina",
+        "Kandhran",
+    ]
+    assert {s.effect.kind for c in pack.characters for s in c.spells} == {
+        "bonus",
+        "weaken",
+        "destroy",
+        "return",
+    }
 
 
 def test_each_seat_has_its_own_copy_of_the_same_twenty_remnants() -> None:
@@ -46,33 +70,52 @@ def test_three_and_four_players_combine_two_artifact_sets_with_distinct_ids() ->
     [
         {"players": 5, "characters": ("myrja",) * 5},
         {"players": 1, "characters": ("myrja",)},
-        {"players": 2, "mode": "hard", "characters": ("myrja", "canto")},
         {"players": 2, "characters": ("myrja",)},
         {"players": 2, "characters": ("myrja", "gandalf")},
         {"players": 2, "characters": ("myrja", "myrja")},
         {"players": 2, "characters": ("myrja", "canto"), "content": "nope"},
     ],
 )
-def test_a_malformed_setup_is_rejected(setup: dict[str, object]) -> None:
+def test_a_malformed_setup_is_rejected(setup: dict[str, Any]) -> None:
     with pytest.raises(InvalidCommandError):
         GAME.initial_state(ThalaraSetup(**setup))
 
 
+def test_a_mode_outside_the_rulebook_is_refused_by_the_setup_model() -> None:
+    with pytest.raises(ValidationError) as caught:
+        ThalaraSetup.model_validate(
+            {"players": 2, "mode": "hard", "characters": ("myrja", "canto")}
+        )
+    assert caught.value.errors()[0]["loc"] == ("mode",)
+
+
 def test_with_two_sets_a_character_may_be_chosen_twice_and_names_are_accepted() -> None:
-    state = GAME.initial_state(ThalaraSetup(players=3, characters=("Myrja", "myrja", "Canto")))
+    state = GAME.initial_state(
+        ThalaraSetup(players=3, characters=("Myrja", "myrja", "Canto"))
+    )
     assert [p.character for p in state.players] == ["myrja", "myrja", "canto"]
 
 
-@pytest.mark.parametrize(("players", "conflicts", "stack"), [(2, 3, 15), (3, 4, 30), (4, 5, 30)])
+@pytest.mark.parametrize(
+    ("players", "conflicts", "stack"), [(2, 3, 15), (3, 4, 30), (4, 5, 30)]
+)
 def test_the_opening_shuffles_picks_a_first_player_and_reveals_conflicts(
     players: int, conflicts: int, stack: int
 ) -> None:
-    state = GAME.initial_state(ThalaraSetup(players=players, characters=("myrja", "canto", "accaina", "kandhran")[:players]))
+    state = GAME.initial_state(
+        ThalaraSetup(
+            players=players,
+            characters=("myrja", "canto", "accaina", "kandhran")[:players],
+        )
+    )
     events = GAME.start(state, RNG)
     assert [type(e) for e in events] == [
-        ev.ArtifactsShuffled, ev.FirstPlayerChosen, ev.ArtifactsRefilled, ev.RoundStarted,
+        ev.ArtifactsShuffled,
+        ev.FirstPlayerChosen,
+        ev.ArtifactsRefilled,
+        ev.RoundStarted,
     ]
-    assert events[0].size == stack
+    assert of(ev.ArtifactsShuffled, events[0]).size == stack
     after = GAME.replay(state, events)
     assert len(after.conflicts) == conflicts and len(after.stack) == stack - conflicts
     assert after.phase == SELECT and GAME.to_act(after) == tuple(range(players))
@@ -80,13 +123,16 @@ def test_the_opening_shuffles_picks_a_first_player_and_reveals_conflicts(
 
 def test_the_stack_order_is_visible_to_admins_only() -> None:
     state = GAME.initial_state(ThalaraSetup())
-    shuffled = GAME.start(state, RNG)[0]
-    assert GAME.redact(shuffled, ADMIN).order
+    shuffled = of(ev.ArtifactsShuffled, GAME.start(state, RNG)[0])
+    assert redacted(GAME, shuffled, ADMIN).order
     for viewer in (SPECTATOR, Viewer.player(0), Viewer.player(1)):
-        assert GAME.redact(shuffled, viewer).order == ()
+        assert redacted(GAME, shuffled, viewer).order == ()
     after = GAME.replay(state, GAME.start(state, RNG))
-    assert GAME.view(after, Viewer.player(0)).stack == () and GAME.view(after, Viewer.player(0)).stack_size == 12
-    assert GAME.view(after, ADMIN).stack == after.stack
+    assert (
+        view(after, Viewer.player(0)).stack == ()
+        and view(after, Viewer.player(0)).stack_size == 12
+    )
+    assert view(after, ADMIN).stack == after.stack
 
 
 def test_a_hand_selection_is_committed_and_hidden_from_others() -> None:
@@ -95,18 +141,22 @@ def test_a_hand_selection_is_committed_and_hidden_from_others() -> None:
     assert isinstance(event, ev.HandSelected)
     assert event.cards == SEVEN and event.count == 7
     assert event.commitment == commit(bytes(16), selection_payload(0, 1, SEVEN))
-    assert GAME.redact(event, Viewer.player(0)).cards == SEVEN
+    assert redacted(GAME, event, Viewer.player(0)).cards == SEVEN
     for viewer in (Viewer.player(1), SPECTATOR):
-        shown = GAME.redact(event, viewer)
-        assert shown.cards == () and shown.count == 7 and shown.commitment == event.commitment
+        shown = redacted(GAME, event, viewer)
+        assert (
+            shown.cards == ()
+            and shown.count == 7
+            and shown.commitment == event.commitment
+        )
 
 
 def test_play_begins_only_once_every_player_has_selected() -> None:
     state, _ = act(new_table(), 0, SelectHand(cards=SEVEN))
     assert state.phase == SELECT and GAME.to_act(state) == (1,)
-    assert GAME.view(state, Viewer.player(1)).players[0].hand == ()
-    assert GAME.view(state, Viewer.player(1)).players[0].hand_size == 7
-    assert GAME.view(state, Viewer.player(0)).players[0].hand == SEVEN
+    assert view(state, Viewer.player(1)).players[0].hand == ()
+    assert view(state, Viewer.player(1)).players[0].hand_size == 7
+    assert view(state, Viewer.player(0)).players[0].hand == SEVEN
     with pytest.raises(IllegalCommandError) as err:
         act(state, 0, SelectHand(cards=SEVEN))
     assert err.value.rule == "thalara.already-selected"
@@ -130,7 +180,9 @@ def test_a_selection_must_be_seven_cards_from_your_own_supply() -> None:
     assert err.value.rule == "thalara.not-in-supply"
 
 
-@pytest.mark.parametrize("cards", [("r99@0",) + SEVEN[:6], ("r01@5",) + SEVEN[:6], (SEVEN[0],) * 7])
+@pytest.mark.parametrize(
+    "cards", [("r99@0",) + SEVEN[:6], ("r01@5",) + SEVEN[:6], (SEVEN[0],) * 7]
+)
 def test_unknown_or_repeated_cards_are_malformed(cards: tuple[str, ...]) -> None:
     with pytest.raises(InvalidCommandError):
         act(new_table(), 0, SelectHand(cards=cards))
@@ -151,14 +203,19 @@ def test_selection_commands_are_generated_lazily() -> None:
 
 def test_a_refill_selection_counts_the_artifacts_in_hand() -> None:
     state = new_table()
-    held = state.players[0].model_copy(update={"hand": ("a10", "a11"), "won": ("a10", "a11")})
+    held = state.players[0].model_copy(
+        update={"hand": ("a10", "a11"), "won": ("a10", "a11")}
+    )
     state = state.model_copy(update={"players": (held, state.players[1])})
     with pytest.raises(IllegalCommandError) as err:
         act(state, 0, SelectHand(cards=SEVEN))
     assert err.value.rule == "thalara.hand-size"
     after, _ = act(state, 0, SelectHand(cards=SEVEN[:5]))
     assert len(after.players[0].hand) == 7
-    assert all(len(c.cards) == 5 for c in itertools.islice(GAME.legal_commands(state, 0), 5))
+    assert all(
+        len(of(SelectHand, c).cards) == 5
+        for c in itertools.islice(GAME.legal_commands(state, 0), 5)
+    )
 
 
 def test_golden_count_of_opening_hand_selections_is_20_choose_7() -> None:

@@ -5,12 +5,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from domain.core import Event
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
-from domain.games.thalara.state import ThalaraSetup, ThalaraState
+from domain.games.thalara.state import Mode, ThalaraSetup, ThalaraState
 
 ARTIFACTS = tuple(f"a{i:02d}" for i in range(1, 16))
 CHARACTERS = ("myrja", "canto", "accaina", "kandhran")
@@ -46,16 +47,22 @@ def given(state: ThalaraState, *events: Event) -> ThalaraState:
 
 def new_table(
     players: int = 2,
-    mode: str = "standard",
+    mode: Mode = "standard",
     characters: Sequence[str] | None = None,
     stack: Sequence[str] | None = None,
     first: int = 0,
 ) -> ThalaraState:
     """A table at the start of round 1, conflicts = top of ``stack``."""
     chars = tuple(characters or CHARACTERS[:players])
-    state = GAME.initial_state(ThalaraSetup(players=players, mode=mode, characters=chars))
+    state = GAME.initial_state(
+        ThalaraSetup(players=players, mode=mode, characters=chars)
+    )
     if stack is None:
-        stack = ARTIFACTS if players == 2 else ARTIFACTS + tuple(f"{a}#2" for a in ARTIFACTS)
+        stack = (
+            ARTIFACTS
+            if players == 2
+            else ARTIFACTS + tuple(f"{a}#2" for a in ARTIFACTS)
+        )
     state = given(
         state,
         ev.ArtifactsShuffled(order=tuple(stack), size=len(stack)),
@@ -67,7 +74,9 @@ def new_table(
 
 
 def selected(state: ThalaraState, seat: int, cards: Sequence[str]) -> ev.HandSelected:
-    return ev.HandSelected(seat=seat, cards=tuple(sorted(cards)), count=len(cards), commitment="c")
+    return ev.HandSelected(
+        seat=seat, cards=tuple(sorted(cards)), count=len(cards), commitment="c"
+    )
 
 
 def in_play(
@@ -86,7 +95,9 @@ def in_play(
     return state
 
 
-def act(state: ThalaraState, seat: int, command: Any) -> tuple[ThalaraState, list[Event]]:
+def act(
+    state: ThalaraState, seat: int, command: Any
+) -> tuple[ThalaraState, list[Event]]:
     """Decide ``command`` for ``seat`` and apply the events."""
     events = list(GAME.decide(state, command, seat, RNG))
     return given(state, *events), events

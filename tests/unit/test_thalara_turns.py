@@ -9,11 +9,13 @@ from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SpellActivation
 from domain.games.thalara.spells import find_conflict, totals
-from domain.games.thalara.state import ActiveSpell, ThalaraState
+from domain.games.thalara.state import ActiveSpell, Conflict, ThalaraState
 from tests.unit.test_thalara_support import act, given, in_play, r
 
 
-def placed(state: ThalaraState, seat: int, card: str, conflict: str = "a01") -> ThalaraState:
+def placed(
+    state: ThalaraState, seat: int, card: str, conflict: str = "a01"
+) -> ThalaraState:
     """``seat`` has ``card`` in ``conflict`` (turn order untouched)."""
     current = state.current
     state = given(state, ev.CardPlayed(seat=seat, card=card, conflict=conflict))
@@ -22,6 +24,12 @@ def placed(state: ThalaraState, seat: int, card: str, conflict: str = "a01") -> 
 
 def turn(state: ThalaraState, seat: int) -> ThalaraState:
     return state.model_copy(update={"current": seat})
+
+
+def conflict(state: ThalaraState, artifact: str) -> Conflict:
+    found = find_conflict(state, artifact)
+    assert found is not None
+    return found
 
 
 def total(state: ThalaraState, conflict: str = "a01") -> tuple[int, ...]:
@@ -36,7 +44,9 @@ def rule_of(state: ThalaraState, seat: int, command: object) -> str:
     return err.value.rule
 
 
-def spell(name: str, conflict: str = "a01", target: str | None = None) -> SpellActivation:
+def spell(
+    name: str, conflict: str = "a01", target: str | None = None
+) -> SpellActivation:
     return SpellActivation(spell=name, conflict=conflict, target=target)
 
 
@@ -97,9 +107,18 @@ def test_a_player_without_cards_must_pass() -> None:
 
 def test_a_played_card_must_come_from_your_hand_into_a_conflict_in_play() -> None:
     state = in_play()
-    assert rule_of(state, 0, PlayCard(card=r(9, 0), conflict="a01")) == "thalara.card-not-in-hand"
-    assert rule_of(state, 0, PlayCard(card=r(1, 1), conflict="a01")) == "thalara.card-not-in-hand"
-    assert rule_of(state, 0, PlayCard(card=r(1, 0), conflict="a09")) == "thalara.no-such-conflict"
+    assert (
+        rule_of(state, 0, PlayCard(card=r(9, 0), conflict="a01"))
+        == "thalara.card-not-in-hand"
+    )
+    assert (
+        rule_of(state, 0, PlayCard(card=r(1, 1), conflict="a01"))
+        == "thalara.card-not-in-hand"
+    )
+    assert (
+        rule_of(state, 0, PlayCard(card=r(1, 0), conflict="a09"))
+        == "thalara.no-such-conflict"
+    )
 
 
 @pytest.mark.parametrize(
@@ -108,8 +127,16 @@ def test_a_played_card_must_come_from_your_hand_into_a_conflict_in_play() -> Non
         PlayCard(card="r42@0", conflict="a01"),
         PlayCard(card="r01@0", conflict="r02@0"),
         PlayCard(card="r01@0", conflict="zz"),
-        PlayCard(card="r01@0", conflict="a01", spell=SpellActivation(spell="gandalf.fireball", conflict="a01")),
-        PlayCard(card="r01@0", conflict="a01", spell=SpellActivation(spell="myrja.scorch", conflict="a01", target="x")),
+        PlayCard(
+            card="r01@0",
+            conflict="a01",
+            spell=SpellActivation(spell="gandalf.fireball", conflict="a01"),
+        ),
+        PlayCard(
+            card="r01@0",
+            conflict="a01",
+            spell=SpellActivation(spell="myrja.scorch", conflict="a01", target="x"),
+        ),
     ],
 )
 def test_unknown_ids_are_malformed(command: PlayCard) -> None:
@@ -129,11 +156,20 @@ def test_passing_returns_remnants_to_the_supply_but_keeps_artifacts() -> None:
 # ------------------------------------------------------------------ spells
 
 
-def test_a_spell_needs_the_colours_among_your_own_cards_counting_the_one_just_played() -> None:
+def test_a_spell_needs_the_colours_among_your_own_cards_counting_the_one_just_played() -> (
+    None
+):
     state = in_play()
-    assert rule_of(state, 0, PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.flare"))) == "thalara.spell-requirement"
+    assert (
+        rule_of(
+            state, 0, PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.flare"))
+        )
+        == "thalara.spell-requirement"
+    )
     state = placed(state, 0, r(2, 0))
-    state, events = act(state, 0, PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.flare")))
+    state, events = act(
+        state, 0, PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.flare"))
+    )
     assert events[1] == ev.SpellActivated(seat=0, spell="myrja.flare", conflict="a01")
     assert total(state) == (1 + 2 + 3, 0)
 
@@ -147,23 +183,40 @@ def test_opponents_cards_do_not_count_toward_your_requirement() -> None:
 
 def test_a_spell_may_go_to_another_conflict_than_the_card() -> None:
     state = placed(placed(in_play(), 0, r(1, 0)), 0, r(2, 0))
-    state, events = act(state, 0, PlayCard(card=r(6, 0), conflict="a02", spell=spell("myrja.flare")))
+    state, events = act(
+        state, 0, PlayCard(card=r(6, 0), conflict="a02", spell=spell("myrja.flare"))
+    )
     assert [type(e) for e in events] == [ev.CardPlayed, ev.SpellActivated]
-    assert find_conflict(state, "a01").spells == (ActiveSpell(spell="myrja.flare", caster=0),)
+    assert conflict(state, "a01").spells == (
+        ActiveSpell(spell="myrja.flare", caster=0),
+    )
 
 
 def test_each_spell_can_be_activated_once_per_round_and_stays_in_its_conflict() -> None:
     state = placed(placed(in_play(), 0, r(1, 0)), 0, r(2, 0))
-    state, _ = act(state, 0, PlayCard(card=r(3, 0), conflict="a01", spell=spell("myrja.flare")))
+    state, _ = act(
+        state, 0, PlayCard(card=r(3, 0), conflict="a01", spell=spell("myrja.flare"))
+    )
     state, _ = act(state, 1, PlayCard(card=r(1, 1), conflict="a02"))
-    assert rule_of(state, 0, PlayCard(card=r(4, 0), conflict="a01", spell=spell("myrja.flare"))) == "thalara.spell-once-per-round"
-    assert all(c.spell is None or c.spell.spell != "myrja.flare" for c in GAME.legal_commands(state, 0) if isinstance(c, PlayCard))
+    assert (
+        rule_of(
+            state, 0, PlayCard(card=r(4, 0), conflict="a01", spell=spell("myrja.flare"))
+        )
+        == "thalara.spell-once-per-round"
+    )
+    assert all(
+        c.spell is None or c.spell.spell != "myrja.flare"
+        for c in GAME.legal_commands(state, 0)
+        if isinstance(c, PlayCard)
+    )
     state, _ = act(state, 0, PlayCard(card=r(5, 0), conflict="a03"))
-    assert find_conflict(state, "a01").spells[0].spell == "myrja.flare"
+    assert conflict(state, "a01").spells[0].spell == "myrja.flare"
     state, _ = act(state, 1, Pass())
     state, events = act(state, 0, Pass())
     assert any(isinstance(e, ev.RoundEnded) for e in events)
-    assert state.players[0].spells_used == () and all(c.spells == () for c in state.conflicts)
+    assert state.players[0].spells_used == () and all(
+        c.spells == () for c in state.conflicts
+    )
 
 
 def test_only_your_own_characters_spells_can_be_activated() -> None:
@@ -174,7 +227,9 @@ def test_only_your_own_characters_spells_can_be_activated() -> None:
 
 def test_a_bonus_adds_strength_to_the_caster_until_the_end_of_the_round() -> None:
     state = placed(in_play(hands={0: [r(17, 0)]}), 1, r(5, 1))
-    state, _ = act(state, 0, PlayCard(card=r(17, 0), conflict="a01", spell=spell("myrja.kindle")))
+    state, _ = act(
+        state, 0, PlayCard(card=r(17, 0), conflict="a01", spell=spell("myrja.kindle"))
+    )
     assert total(state) == (2 + 1, 5)
 
 
@@ -182,47 +237,86 @@ def test_a_weakening_lowers_every_opponent_but_never_below_zero() -> None:
     state = in_play(3, hands={0: [r(16, 0)]})
     state = placed(placed(placed(state, 0, r(1, 0)), 0, r(2, 0)), 1, r(5, 1))
     state = placed(state, 2, r(1, 2))
-    state, _ = act(state, 0, PlayCard(card=r(16, 0), conflict="a01", spell=spell("myrja.ashfall")))
+    state, _ = act(
+        state, 0, PlayCard(card=r(16, 0), conflict="a01", spell=spell("myrja.ashfall"))
+    )
     assert total(state) == (1 + 2 + 1, 3, 0)
 
 
 def test_a_destroyed_card_adds_neither_strength_nor_colour() -> None:
     state = in_play(characters=("myrja", "canto"), hands={0: [r(1, 0)]})
     state = placed(placed(placed(state, 1, r(8, 1)), 1, r(9, 1)), 0, r(16, 0))
-    state, events = act(state, 0, PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.scorch", target=r(8, 1))))
+    state, events = act(
+        state,
+        0,
+        PlayCard(
+            card=r(1, 0), conflict="a01", spell=spell("myrja.scorch", target=r(8, 1))
+        ),
+    )
     assert events[2] == ev.CardDestroyed(card=r(8, 1), owner=1, conflict="a01")
     assert total(state) == (1 + 1, 4)
-    assert find_conflict(state, "a01").plays[0].destroyed
+    assert conflict(state, "a01").plays[0].destroyed
     state = placed(state, 1, r(10, 1))
     state = turn(state, 1)
-    assert rule_of(state, 1, PlayCard(card=r(6, 1), conflict="a02", spell=spell("canto.maelstrom"))) == "thalara.spell-requirement"
+    assert (
+        rule_of(
+            state,
+            1,
+            PlayCard(card=r(6, 1), conflict="a02", spell=spell("canto.maelstrom")),
+        )
+        == "thalara.spell-requirement"
+    )
 
 
 def test_a_destroy_spell_needs_a_valid_target() -> None:
     state = in_play(hands={0: [r(1, 0)]})
     state = placed(placed(placed(state, 1, r(5, 1)), 1, r(3, 1)), 0, r(16, 0))
-    too_strong = PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.scorch", target=r(5, 1)))
-    own = PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.scorch", target=r(16, 0)))
+    too_strong = PlayCard(
+        card=r(1, 0), conflict="a01", spell=spell("myrja.scorch", target=r(5, 1))
+    )
+    own = PlayCard(
+        card=r(1, 0), conflict="a01", spell=spell("myrja.scorch", target=r(16, 0))
+    )
     none = PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.scorch"))
-    elsewhere = PlayCard(card=r(1, 0), conflict="a01", spell=spell("myrja.kindle", target=r(3, 1)))
+    elsewhere = PlayCard(
+        card=r(1, 0), conflict="a01", spell=spell("myrja.kindle", target=r(3, 1))
+    )
     for command in (too_strong, own, none, elsewhere):
         assert rule_of(state, 0, command) == "thalara.spell-target"
-    targets = {c.spell.target for c in GAME.legal_commands(state, 0) if isinstance(c, PlayCard) and c.spell and c.spell.spell == "myrja.scorch"}
+    targets = {
+        c.spell.target
+        for c in GAME.legal_commands(state, 0)
+        if isinstance(c, PlayCard) and c.spell and c.spell.spell == "myrja.scorch"
+    }
     assert targets == {r(3, 1)}
 
 
 def test_any_target_spells_may_destroy_your_own_cards() -> None:
     state = in_play(characters=("canto", "myrja"), hands={0: [r(8, 0)]})
     state = placed(placed(state, 0, r(6, 0)), 0, r(7, 0))
-    state, events = act(state, 0, PlayCard(card=r(8, 0), conflict="a01", spell=spell("canto.maelstrom", target=r(6, 0))))
+    state, events = act(
+        state,
+        0,
+        PlayCard(
+            card=r(8, 0), conflict="a01", spell=spell("canto.maelstrom", target=r(6, 0))
+        ),
+    )
     assert events[-1] == ev.CardDestroyed(card=r(6, 0), owner=0, conflict="a01")
 
 
 def test_a_returned_card_goes_back_to_its_owners_hand() -> None:
     state = in_play(characters=("canto", "myrja"), hands={0: [r(11, 0)]})
     state = placed(placed(state, 0, r(6, 0)), 1, r(5, 1))
-    state, events = act(state, 0, PlayCard(card=r(11, 0), conflict="a01", spell=spell("canto.undertow", target=r(5, 1))))
-    assert events[-1] == ev.CardReturned(card=r(5, 1), owner=1, conflict="a01", to_supply=False)
+    state, events = act(
+        state,
+        0,
+        PlayCard(
+            card=r(11, 0), conflict="a01", spell=spell("canto.undertow", target=r(5, 1))
+        ),
+    )
+    assert events[-1] == ev.CardReturned(
+        card=r(5, 1), owner=1, conflict="a01", to_supply=False
+    )
     assert r(5, 1) in state.players[1].hand and total(state) == (1 + 1, 0)
 
 
@@ -231,21 +325,50 @@ def test_a_remnant_returned_to_a_player_who_passed_goes_to_their_supply() -> Non
     state = placed(placed(state, 0, r(6, 0)), 1, r(5, 1))
     state, _ = act(state, 0, PlayCard(card=r(12, 0), conflict="a02"))
     state, _ = act(state, 1, Pass())
-    state, events = act(state, 0, PlayCard(card=r(11, 0), conflict="a01", spell=spell("canto.undertow", target=r(5, 1))))
-    assert events[-1].to_supply
+    state, events = act(
+        state,
+        0,
+        PlayCard(
+            card=r(11, 0), conflict="a01", spell=spell("canto.undertow", target=r(5, 1))
+        ),
+    )
+    returned = events[-1]
+    assert isinstance(returned, ev.CardReturned) and returned.to_supply
     assert r(5, 1) in state.players[1].supply and r(5, 1) not in state.players[1].hand
 
 
 def test_a_return_own_spell_takes_back_your_own_card() -> None:
     state = in_play(characters=("accaina", "myrja"), hands={0: [r(11, 0)]})
     state = placed(placed(state, 0, r(1, 0)), 1, r(2, 1))
-    assert rule_of(state, 0, PlayCard(card=r(11, 0), conflict="a01", spell=spell("accaina.regrowth", target=r(2, 1)))) == "thalara.spell-target"
-    state, _ = act(state, 0, PlayCard(card=r(11, 0), conflict="a01", spell=spell("accaina.regrowth", target=r(1, 0))))
+    assert (
+        rule_of(
+            state,
+            0,
+            PlayCard(
+                card=r(11, 0),
+                conflict="a01",
+                spell=spell("accaina.regrowth", target=r(2, 1)),
+            ),
+        )
+        == "thalara.spell-target"
+    )
+    state, _ = act(
+        state,
+        0,
+        PlayCard(
+            card=r(11, 0),
+            conflict="a01",
+            spell=spell("accaina.regrowth", target=r(1, 0)),
+        ),
+    )
     assert state.players[0].hand == (r(1, 0),)
 
 
 def test_every_generated_play_is_accepted() -> None:
-    state = in_play(characters=("kandhran", "canto"), hands={0: [r(16, 0), r(17, 0), r(1, 0), r(6, 0)]})
+    state = in_play(
+        characters=("kandhran", "canto"),
+        hands={0: [r(16, 0), r(17, 0), r(1, 0), r(6, 0)]},
+    )
     state = placed(placed(placed(state, 0, r(18, 0)), 1, r(3, 1)), 1, r(10, 1), "a02")
     commands = list(GAME.legal_commands(state, 0))
     kinds = {c.spell.spell for c in commands if isinstance(c, PlayCard) and c.spell}

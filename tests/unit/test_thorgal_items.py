@@ -8,9 +8,9 @@ from domain.games.thorgal import events as E
 from domain.games.thorgal.combat import _ask_mods
 from domain.games.thorgal.commands import Choose, PlaceTile
 from domain.games.thorgal.engine import Ctx
+from domain.games.thorgal.options import PROCEED, notation
 from domain.games.thorgal.state import Act, Combat, Pending, Task, Tile
 from tests.unit.test_thorgal_choices import then
-from domain.games.thorgal.options import PROCEED, notation
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
 WOUNDED = (Tile(shape="I1", cells=(0,)),)
@@ -18,22 +18,45 @@ WOUNDED = (Tile(shape="I1", cells=(0,)),)
 
 def starting(state, action, value=1, round=3):
     """Seat 0 (Thorgal, whose Skill is a Combat Skill) begins a main ``action``."""
-    return then(state, Task(op="action", arg=action, n=value, seat=0, loc="main"),
-                act=Act(seat=0, action=action, value=value), round=round)
+    return then(
+        state,
+        Task(op="action", arg=action, n=value, seat=0, loc="main"),
+        act=Act(seat=0, action=action, value=value),
+        round=round,
+    )
 
 
 def offered(state, seat=0):
-    return {notation(c.option) for c in GAME.legal_commands(state, seat) if isinstance(c, Choose)}
+    return {
+        notation(c.option)
+        for c in GAME.legal_commands(state, seat)
+        if isinstance(c, Choose)
+    }
 
 
 def after_roll(state, items, faces=(0,), dice=("yellow",)):
     """Seat 0's Combat dice are rolled; the after-roll step is open."""
-    c = Combat(seat=0, location="wolf_den", tokens=(0,), cards=("N1",), rows=("h.r", "Xh.", "..#"),
-               dice=dice, faces=faces, critical=(False,) * len(dice), rolled=True)
+    c = Combat(
+        seat=0,
+        location="wolf_den",
+        tokens=(0,),
+        cards=("N1",),
+        rows=("h.r", "Xh.", "..#"),
+        dice=dice,
+        faces=faces,
+        critical=(False,) * len(dice),
+        rolled=True,
+    )
     s = hero(state, 0, area="forest", items=items, skill_active=False, wounds=WOUNDED)
-    s = s.model_copy(update={"phase": "resolve", "combat": c, "tasks": (),
-                             "act": Act(seat=0, action="combat", value=1),
-                             "pending": Pending(kind="heal", seat=0, options=(PROCEED,))})
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "combat": c,
+            "tasks": (),
+            "act": Act(seat=0, action="combat", value=1),
+            "pending": Pending(kind="heal", seat=0, options=(PROCEED,)),
+        }
+    )
     ctx = Ctx(s, HmacRng(b"k" * 32, "t"))
     ctx.emit(E.ChoiceMade(seat=0, kind="heal", option=PROCEED))
     _ask_mods(ctx, 0)
@@ -46,7 +69,9 @@ def test_journey_items_are_used_at_step_one_and_never_partway_through_the_journe
     assert offered(s) == {"item:lantern", "item:map", "proceed"}
     s, ev = do(s, choose("item:lantern"))
     assert E.ItemUsed(seat=0, item="lantern") in ev
-    assert s.pending.kind == "xp" and not s.path  # its effect resolves at once, before any tile
+    assert (
+        s.pending.kind == "xp" and not s.path
+    )  # its effect resolves at once, before any tile
     s, _ = do(s, choose("track:journey"))
     assert s.pending.kind == "prepare" and offered(s) == {"item:map", "proceed"}
     s, _ = do(s, choose("item:map"))
@@ -54,7 +79,9 @@ def test_journey_items_are_used_at_step_one_and_never_partway_through_the_journe
     assert s.pending.kind == "place_journey"  # nothing left to use: the first tile
     s, _ = do(s, next(iter(GAME.legal_commands(s, 0))))
     while s.pending is not None and s.pending.kind != "place_journey":
-        s, _ = do(s, next(iter(GAME.legal_commands(s, s.pending.seat))), seat=s.pending.seat)
+        s, _ = do(
+            s, next(iter(GAME.legal_commands(s, s.pending.seat))), seat=s.pending.seat
+        )
     assert s.pending.kind == "place_journey"  # the second tile: no Item may be used now
     assert all(isinstance(c, PlaceTile) for c in GAME.legal_commands(s, 0))
 
@@ -63,7 +90,9 @@ def test_a_move_item_raises_the_value_before_moving():
     s = starting(hero(fresh(), 0, items=("boots",)), "move")
     assert s.pending.kind == "prepare" and offered(s) == {"item:boots", "proceed"}
     s, _ = do(s, choose("item:boots"))
-    assert s.act.value == 2 and s.pending.kind == "move"  # nothing else to use: the Move
+    assert (
+        s.act.value == 2 and s.pending.kind == "move"
+    )  # nothing else to use: the Move
 
 
 def test_an_any_action_item_resolves_its_effect_when_used_before_the_action():
@@ -76,7 +105,9 @@ def test_an_any_action_item_resolves_its_effect_when_used_before_the_action():
 
 
 def test_combat_items_are_offered_once_the_enemy_card_is_drawn_and_before_the_roll():
-    s = hero(fresh(), 0, area="forest", items=("axe",), skill_active=False, goods=(0,) * 6)
+    s = hero(
+        fresh(), 0, area="forest", items=("axe",), skill_active=False, goods=(0,) * 6
+    )
     s = starting(s, "combat")
     assert s.pending.kind == "target"  # nothing to decide before the Enemy is chosen
     s, _ = do(s, choose("enemy:wolf_den:0"))
@@ -111,11 +142,15 @@ def test_a_reroll_item_used_after_the_roll_grants_its_rerolls():
 
 
 def test_an_after_item_is_offered_only_once_the_action_is_resolved():
-    s = starting(hero(fresh(), 0, items=("herbs",), wounds=WOUNDED, goods=(0,) * 6), "move")
+    s = starting(
+        hero(fresh(), 0, items=("herbs",), wounds=WOUNDED, goods=(0,) * 6), "move"
+    )
     assert s.pending.kind == "move"  # not before the action
     s, _ = do(s, choose(opts(s)[0]))
     while s.pending.kind != "after_item":
-        s, _ = do(s, next(iter(GAME.legal_commands(s, s.pending.seat))), seat=s.pending.seat)
+        s, _ = do(
+            s, next(iter(GAME.legal_commands(s, s.pending.seat))), seat=s.pending.seat
+        )
     assert offered(s) == {"item:herbs", "proceed"}
     s, ev = do(s, choose("item:herbs"))
     assert E.ItemUsed(seat=0, item="herbs") in ev and s.pending.kind == "heal"

@@ -84,7 +84,10 @@ def test_an_impassable_border_is_never_crossed_even_when_it_is_the_shortest_way(
 
 def test_the_village_never_leads_straight_to_the_shrine():
     s = moving(alone_in("village", goods=(0, 0, 0, 5, 0, 0)), 1, round=2)
-    assert opts(s) == ("area:fjord:red0:blue0", "area:forest:red0:blue0")  # Citadel still closed
+    assert opts(s) == (
+        "area:fjord:red0:blue0",
+        "area:forest:red0:blue0",
+    )  # Citadel still closed
 
 
 # ------------------------------------------------------------------ journey
@@ -118,7 +121,8 @@ def place(state, shape, cells):
         if (
             isinstance(cmd, PlaceTile)
             and cmd.shape == shape
-            and P.cells_posed(shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col) == want
+            and P.cells_posed(shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col)
+            == want
         ):
             return do(state, cmd)
     raise AssertionError(f"{shape} on {sorted(want)} is not a legal placement")

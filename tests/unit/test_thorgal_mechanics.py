@@ -7,25 +7,43 @@ from domain.games.thorgal import events as E
 from domain.games.thorgal.combat import _ask_mods
 from domain.games.thorgal.commands import TakeAction
 from domain.games.thorgal.engine import Ctx
-from domain.games.thorgal.state import Act, Chip, Combat, Pending, Task
 from domain.games.thorgal.options import PROCEED
+from domain.games.thorgal.state import Act, Chip, Combat, Pending, Task
 from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts, slot
 
 
 def fighting(state, **act):
     """Seat 0 starts a Combat action (value 1 plus ``act``) in its Area."""
-    return then(state, Task(op="do", arg="combat", seat=0),
-                act=Act(seat=0, action="combat", value=1, **act), round=3)
+    return then(
+        state,
+        Task(op="do", arg="combat", seat=0),
+        act=Act(seat=0, action="combat", value=1, **act),
+        round=3,
+    )
 
 
 def rolled(state, faces, dice=("yellow",), **act):
     """Seat 0's dice are rolled; the after-roll step is open."""
-    c = Combat(seat=0, location="wolf_den", tokens=(0,), cards=("N1",), rows=("h.r", "Xh.", "..#"),
-               dice=dice, faces=faces, critical=(False,) * len(dice), rolled=True)
-    s = hero(state, 0, area="forest", items=(), skill_active=False).model_copy(update={
-        "phase": "resolve", "combat": c, "act": Act(seat=0, action="combat", value=1, **act),
-        "pending": Pending(kind="heal", seat=0, options=(PROCEED,))})
+    c = Combat(
+        seat=0,
+        location="wolf_den",
+        tokens=(0,),
+        cards=("N1",),
+        rows=("h.r", "Xh.", "..#"),
+        dice=dice,
+        faces=faces,
+        critical=(False,) * len(dice),
+        rolled=True,
+    )
+    s = hero(state, 0, area="forest", items=(), skill_active=False).model_copy(
+        update={
+            "phase": "resolve",
+            "combat": c,
+            "act": Act(seat=0, action="combat", value=1, **act),
+            "pending": Pending(kind="heal", seat=0, options=(PROCEED,)),
+        }
+    )
     ctx = Ctx(s, HmacRng(b"k" * 32, "t"))
     ctx.emit(E.ChoiceMade(seat=0, kind="heal", option=PROCEED))
     _ask_mods(ctx, 0)
@@ -74,7 +92,9 @@ def test_the_left_bonus_gives_a_critical_per_chip_to_the_left():
 
 def test_the_below_bonus_upgrade_counts_the_chips_under_the_card():
     s = fresh().model_copy(update={"row": ("C02", "C05", "C07", "A08", "C09", "C13")})
-    s = s.model_copy(update={"chips": (Chip(slot=3, active=False), Chip(), Chip(), Chip())})
+    s = s.model_copy(
+        update={"chips": (Chip(slot=3, active=False), Chip(), Chip(), Chip())}
+    )
     s, ev = do(s, TakeAction(chip=1, slot=3))
     act = next(e.act for e in ev if isinstance(e, E.ActionPrepared))
     assert act.value == 2 and act.upgrades == 2
@@ -99,8 +119,10 @@ def test_a_blockade_stops_combat_assign_and_new_enemies_at_its_location():
     assert s.pending.kind == "token_blockade"
     s, ev = do(s, choose("loc:crossing"))
     assert E.LocationMarked(location="crossing", token="blockade") in ev
+    unblocked = fighting(hero(fresh(), 0, area="village", items=()))
+    assert opts(unblocked) == ("enemy:crossing:0",)  # the Enemy in reach, unblocked
     s = fighting(hero(s, 0, area="village", items=()))
-    assert s.pending is None or "enemy:crossing:0" not in opts(s)
+    assert s.pending is None  # blocked: no target is offered
     s = then(s, Task(op="place_enemy", arg="minor", seat=0))
     assert "loc:crossing" not in opts(s)
 
@@ -109,20 +131,37 @@ def test_a_sacrifice_cover_turns_an_assign_location_into_a_sacrifice_of_two():
     s = then(fresh(), Task(op="sacrifice_cover", seat=0))
     s, _ = do(s, choose("loc:smithy"))
     assert s.site("smithy").cover
-    s = then(s, Task(op="do", arg="sacrifice", seat=0), act=Act(seat=0, action="sacrifice", value=1))
+    s = then(
+        s,
+        Task(op="do", arg="sacrifice", seat=0),
+        act=Act(seat=0, action="sacrifice", value=1),
+    )
     assert "loc:smithy" in opts(s)
     s, _ = do(s, choose("loc:smithy"))
     assert s.pending.kind == "place_wound" and opts(s) == ("I2",)
-    s2 = then(s.model_copy(update={"pending": None}), Task(op="do", arg="assign", seat=0),
-              act=Act(seat=0, action="assign", value=2))
-    assert s2.pending is None or "loc:smithy" not in opts(s2)
+    s2 = then(
+        s.model_copy(update={"pending": None}),
+        Task(op="do", arg="assign", seat=0),
+        act=Act(seat=0, action="assign", value=2),
+    )
+    assert s2.pending is None  # the sacrificed Location is the only one: none to assign
+    control = then(
+        fresh(),
+        Task(op="do", arg="assign", seat=0),
+        act=Act(seat=0, action="assign", value=2),
+    )
+    assert opts(control) == ("loc:smithy",)  # without the cover it is assignable
 
 
 def test_a_cost_token_raises_what_must_be_assigned():
     s = hero(fresh(), 0, goods=(0, 3, 0, 0, 0, 0))
     s = then(s, Task(op="cost_token", seat=0))
     s, _ = do(s, choose("loc:smithy"))
-    s = then(s, Task(op="do", arg="assign", seat=0), act=Act(seat=0, action="assign", value=3))
+    s = then(
+        s,
+        Task(op="do", arg="assign", seat=0),
+        act=Act(seat=0, action="assign", value=3),
+    )
     s, _ = do(s, choose("loc:smithy"))
     for _ in range(2):
         s, ev = do(s, choose("give:0:ore"))
@@ -137,9 +176,16 @@ def test_a_cost_token_raises_what_must_be_assigned():
 def test_a_discovery_card_is_drawn_resolved_and_discarded():
     s = fresh()
     top = s.deck("discovery").cards[0]
-    s2, ev = do(s.model_copy(update={"phase": "resolve", "tasks": (Task(op="discovery", seat=0),),
-                                     "pending": Pending(kind="heal", seat=0, options=(PROCEED,))}),
-                choose("proceed"))
+    s2, ev = do(
+        s.model_copy(
+            update={
+                "phase": "resolve",
+                "tasks": (Task(op="discovery", seat=0),),
+                "pending": Pending(kind="heal", seat=0, options=(PROCEED,)),
+            }
+        ),
+        choose("proceed"),
+    )
     assert E.CardsDrawn(deck="discovery", cards=(top,), to="resolve") in ev
     assert E.CardDiscarded(deck="discovery", card=top) in ev
     assert s2.deck("discovery").discard == (top,)
@@ -156,7 +202,9 @@ def test_the_event_deck_switches_when_the_team_holds_enough_threats():
     s = fresh()
     calm = then(s, Task(op="draw_event", seat=0))
     assert calm.active_event.startswith("M")  # the Mountain deck
-    tense = then(hero(hero(s, 0, threats=2), 1, threats=1), Task(op="draw_event", seat=0))
+    tense = then(
+        hero(hero(s, 0, threats=2), 1, threats=1), Task(op="draw_event", seat=0)
+    )
     assert tense.active_event.startswith("W")  # 3 Threats: the Warrior deck
 
 
@@ -166,7 +214,11 @@ def test_the_event_deck_switches_when_the_team_holds_enough_threats():
 def test_heal_three_of_size_one_discards_up_to_three_small_wounds_and_never_splits():
     from domain.games.thorgal.state import Tile
 
-    wounds = (Tile(shape="I1", cells=(0,)), Tile(shape="I2", cells=(1, 2)), Tile(shape="I1", cells=(3,)))
+    wounds = (
+        Tile(shape="I1", cells=(0,)),
+        Tile(shape="I2", cells=(1, 2)),
+        Tile(shape="I1", cells=(3,)),
+    )
     s = then(hero(fresh(), 0, wounds=wounds), Task(op="heal", n=3, arg="1", seat=0))
     assert s.pending.kind == "heal" and opts(s) == ("tile:0", "tile:2", "proceed")
     s, _ = do(s, choose("tile:0"))

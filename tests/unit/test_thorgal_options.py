@@ -10,7 +10,14 @@ from domain.games.thorgal import events as E
 from domain.games.thorgal import polyomino as P
 from domain.games.thorgal.commands import Choose, PlaceTile
 from domain.games.thorgal.options import (
-    PROCEED, GiveGood, MoveTo, Option, PickEnemy, Proceed, notation, parse_option,
+    PROCEED,
+    GiveGood,
+    MoveTo,
+    Option,
+    PickEnemy,
+    Proceed,
+    notation,
+    parse_option,
 )
 from ledger.v1 import thorgal_pb2
 from services import mapping
@@ -18,12 +25,36 @@ from tests.unit.test_thorgal_choices import moving
 from tests.unit.test_thorgal_rules import combat_position, do, fresh, hero, opts
 
 
-@pytest.mark.parametrize("name", [
-    "proceed", "agree", "refuse", "skill", "refresh", "cancel", "item:bow", "swap:A04",
-    "cell:33", "terrain:1", "loc:smithy", "give:1:ore", "take:axe", "discard:axe",
-    "plot:0", "enemy:keep:0", "good:fate", "card:N1", "die:2", "reroll:0", "crit:1",
-    "seat:3", "tile:0", "track:journey", "area:forest:red0:blue1",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "proceed",
+        "agree",
+        "refuse",
+        "skill",
+        "refresh",
+        "cancel",
+        "item:bow",
+        "swap:A04",
+        "cell:33",
+        "terrain:1",
+        "loc:smithy",
+        "give:1:ore",
+        "take:axe",
+        "discard:axe",
+        "plot:0",
+        "enemy:keep:0",
+        "good:fate",
+        "card:N1",
+        "die:2",
+        "reroll:0",
+        "crit:1",
+        "seat:3",
+        "tile:0",
+        "track:journey",
+        "area:forest:red0:blue1",
+    ],
+)
 def test_every_option_name_reads_back_to_the_same_typed_option(name):
     assert notation(parse_option(name)) == name
 
@@ -46,7 +77,10 @@ def test_a_choose_move_is_a_typed_protobuf_oneof_not_a_string():
 
 
 def test_a_choose_with_no_option_or_two_options_is_malformed():
-    for choose in (thorgal_pb2.Choose(), thorgal_pb2.Choose(option=thorgal_pb2.Option())):
+    for choose in (
+        thorgal_pb2.Choose(),
+        thorgal_pb2.Choose(option=thorgal_pb2.Option()),
+    ):
         packed = mapping.pack(thorgal_pb2.Move(choose=choose))
         with pytest.raises(InvalidCommandError):
             mapping.command_from_any(GAME, packed)
@@ -59,7 +93,9 @@ def test_the_view_lists_exactly_the_options_choose_accepts():
     legal = [c.option for c in GAME.legal_commands(s, 0)]
     assert list(shown) == legal
     assert Option(move_to=MoveTo(area="ruins", reds=0, blues=1)) in legal
-    back = mapping.model_from_any(GAME, mapping.model_to_any(GAME, GAME.view(s, ADMIN)), GAME.view_model)
+    back = mapping.model_from_any(
+        GAME, mapping.model_to_any(GAME, GAME.view(s, ADMIN)), GAME.view_model
+    )
     assert back.pending.options == shown
 
 
@@ -67,7 +103,10 @@ def test_the_decision_records_the_typed_option():
     s = hero(fresh(), 0, area="forest", goods=(0, 0, 0, 1, 0, 0))
     s = moving(s, 3)
     _, ev = do(s, Choose(option=parse_option("area:ruins:red1:blue0")))
-    assert E.ChoiceMade(seat=0, kind="move", option=parse_option("area:ruins:red1:blue0")) in ev
+    assert (
+        E.ChoiceMade(seat=0, kind="move", option=parse_option("area:ruins:red1:blue0"))
+        in ev
+    )
     assert opts(s)[0].startswith("area:")
     assert PROCEED not in GAME.view(s, ADMIN).pending.options
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.content import load
-from domain.games.thorgal.state import Act, Chip, Pending, Task, Tile, enc
 from domain.games.thorgal.options import PROCEED
+from domain.games.thorgal.state import Act, Chip, Pending, Task, Tile, enc
 from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
@@ -161,9 +161,7 @@ def test_a_collect_penalty_resolves_once_whatever_the_value():
 
 def test_collect_resolves_no_effect_other_than_goods():
     s = collecting(fresh(), 2)
-    s, ev = do(
-        s, choose(f"cell:{enc(1, 2)}")
-    )  # G, next to a Heal and an Experience
+    s, ev = do(s, choose(f"cell:{enc(1, 2)}"))  # G, next to a Heal and an Experience
     assert [
         e for e in facts(ev) if not isinstance(e, (E.ActionEnded, E.TurnBegan))
     ] == [
@@ -189,11 +187,7 @@ def sacrificing(state, value, wounds=()):
 def test_a_sacrifice_gains_every_wound_before_its_effect():
     s = sacrificing(fresh(), 2)
     s, _ = do(s, choose("loc:altar"))  # Altar: Wound I2; gain 1 fate, Entry E2
-    assert (
-        s.pending.kind == "place_wound"
-        and opts(s) == ("I2",)
-        and s.pending.n == 2
-    )
+    assert s.pending.kind == "place_wound" and opts(s) == ("I2",) and s.pending.n == 2
     s, ev = do(s, next(iter(GAME.legal_commands(s, 0))))
     assert not any(isinstance(e, (E.GoodsGained, E.EntryRead)) for e in ev)
     assert s.pending.kind == "place_wound" and s.pending.n == 1

@@ -9,8 +9,18 @@ import pytest
 from domain.games.thorgal import polyomino as P
 
 EXPECTED_ORIENTATIONS = {
-    "I1": 1, "I2": 2, "I3": 2, "V3": 4, "I4": 2, "L4": 8, "O4": 1,
-    "T4": 4, "S4": 4, "P5": 8, "L5": 8, "U5": 4,
+    "I1": 1,
+    "I2": 2,
+    "I3": 2,
+    "V3": 4,
+    "I4": 2,
+    "L4": 8,
+    "O4": 1,
+    "T4": 4,
+    "S4": 4,
+    "P5": 8,
+    "L5": 8,
+    "U5": 4,
 }
 
 
@@ -77,7 +87,10 @@ def test_connectivity_detects_split_groups():
 @pytest.mark.parametrize("rows,cols", [(1, 1), (2, 3), (3, 3), (4, 5)])
 @pytest.mark.parametrize("shape", sorted(P.SHAPES))
 def test_placements_on_an_empty_grid_match_brute_force(shape, rows, cols):
-    got = {cells for _, _, _, cells in P.generate_placements(shape, rows, cols, frozenset())}
+    got = {
+        cells
+        for _, _, _, cells in P.generate_placements(shape, rows, cols, frozenset())
+    }
     brute = set()
     for form in P.orientations(shape):
         for r, c in itertools.product(range(-5, rows + 5), range(-5, cols + 5)):
@@ -85,7 +98,10 @@ def test_placements_on_an_empty_grid_match_brute_force(shape, rows, cols):
             if all(0 <= x < rows and 0 <= y < cols for x, y in cells):
                 brute.add(cells)
     assert got == brute
-    listed = [cells for _, _, _, cells in P.generate_placements(shape, rows, cols, frozenset())]
+    listed = [
+        cells
+        for _, _, _, cells in P.generate_placements(shape, rows, cols, frozenset())
+    ]
     assert len(listed) == len(set(listed))
 
 
@@ -119,7 +135,10 @@ def test_rightward_rule_never_goes_left_of_the_path(shape):
 
 def test_rightward_rule_allows_going_up_in_the_rightmost_column():
     path = frozenset({(2, 0), (2, 1)})
-    found = {cells for *_, cells in P.generate_placements("I2", 3, 4, path, touch=path, min_col=1)}
+    found = {
+        cells
+        for *_, cells in P.generate_placements("I2", 3, 4, path, touch=path, min_col=1)
+    }
     assert frozenset({(0, 1), (1, 1)}) in found  # straight up the rightmost column
     assert frozenset({(1, 0), (1, 1)}) not in found  # would reach left of column 1
 

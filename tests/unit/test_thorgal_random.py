@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.core import ADMIN, SPECTATOR, Termination, Viewer
@@ -12,11 +12,13 @@ from domain.games.thorgal.content import load
 from domain.games.thorgal.state import ThorgalSetup, dec
 from domain.simulate import play_random_game
 from tests.support.contract import (
+    assert_accepted,
     assert_admin_view_is_complete,
     assert_proto_contract,
     assert_replay_equals_live,
     assert_round_trips,
 )
+from tests.support.sizes import examples
 
 SEEDS = st.binary(min_size=32, max_size=32)
 
@@ -24,8 +26,9 @@ SEEDS = st.binary(min_size=32, max_size=32)
 def wound_area(character: str) -> frozenset[tuple[int, int]]:
     """The cells of a character's Wound area (``#`` is outside it)."""
     rows = load().character(character).wound_rows
-    return frozenset((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
-                     if ch != "#")
+    return frozenset(
+        (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"
+    )
 
 
 def check_invariants(play) -> None:
@@ -47,8 +50,11 @@ def check_invariants(play) -> None:
         elif isinstance(event, E.WoundPlaced):
             old = {dec(c) for w in before.hero(event.seat).wounds for c in w.cells}
             new = [dec(c) for c in event.cells]
-            assert not old or any((r + dr, c + dc) in old for r, c in new
-                                  for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+            assert not old or any(
+                (r + dr, c + dc) in old
+                for r, c in new
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+            )
     # goods never negative; wound tiles never overlap and lie inside the wound area
     for s in play.states:
         for hero in s.heroes:
@@ -67,25 +73,25 @@ def run_many(players: int, seed: bytes) -> None:
     check_invariants(play)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(300)
 @given(seed=SEEDS)
 def test_random_solo_adventures_end_in_a_win_or_a_loss(seed):
     run_many(1, seed)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(300)
 @given(seed=SEEDS)
 def test_random_two_player_adventures_end_in_a_win_or_a_loss(seed):
     run_many(2, seed)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(300)
 @given(seed=SEEDS)
 def test_random_three_player_adventures_end_in_a_win_or_a_loss(seed):
     run_many(3, seed)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(300)
 @given(seed=SEEDS)
 def test_random_four_player_adventures_end_in_a_win_or_a_loss(seed):
     run_many(4, seed)
@@ -95,15 +101,17 @@ def test_proto_contract_holds():
     assert_proto_contract(GAME)
 
 
-@settings(max_examples=8, deadline=None)
+@examples(8)
 @given(seed=SEEDS, players=st.integers(1, 4))
-def test_commands_events_and_views_round_trip_and_views_are_functions_of_state(seed, players):
+def test_commands_events_and_views_round_trip_and_views_are_functions_of_state(
+    seed, players
+):
     play = play_random_game(GAME, ThorgalSetup(players=players), seed)
     assert_round_trips(play)
     assert_admin_view_is_complete(play)
 
 
-@settings(max_examples=20, deadline=None)
+@examples(20)
 @given(seed=SEEDS, players=st.integers(1, 4))
 def test_deck_order_never_leaks_to_players_or_spectators(seed, players):
     play = play_random_game(GAME, ThorgalSetup(players=players), seed)
@@ -120,7 +128,7 @@ def test_deck_order_never_leaks_to_players_or_spectators(seed, players):
     assert {e.id for e in GAME.view(play.state, SPECTATOR).entries} == read
 
 
-@settings(max_examples=25, deadline=None)
+@examples(25)
 @given(seed=SEEDS, players=st.integers(1, 4))
 def test_every_legal_command_is_accepted_along_a_random_game(seed, players):
     play = play_random_game(GAME, ThorgalSetup(players=players), seed)
@@ -129,7 +137,7 @@ def test_every_legal_command_is_accepted_along_a_random_game(seed, players):
     for state in play.states[:: max(1, len(play.states) // 15)]:
         for seat in GAME.to_act(state):
             for command in list(GAME.legal_commands(state, seat))[:30]:
-                GAME.decide(state, command, seat, HmacRng(b"k", "x"))
+                assert_accepted(GAME, state, command, seat, HmacRng(b"k", "x"))
 
 
 def test_solo_is_one_player_with_two_seats():

@@ -15,7 +15,11 @@ from domain.games.thorgal.state import Combat, Pending, Task, ThorgalSetup, Tile
 
 
 def fresh(players: int = 2) -> object:
-    state = GAME.initial_state(ThorgalSetup(players=players, characters=("thorgal", "aaricia") if players <= 2 else ()))
+    state = GAME.initial_state(
+        ThorgalSetup(
+            players=players, characters=("thorgal", "aaricia") if players <= 2 else ()
+        )
+    )
     state = GAME.replay(state, GAME.start(state, HmacRng(b"s" * 32, "v1")))
     return state.model_copy(update={"first": 0, "turn": 0})
 
@@ -63,26 +67,41 @@ def test_a_chip_must_move_to_a_different_card():
 
 def test_move_only_enters_open_areas_and_the_only_chip_bonus_raises_the_value():
     s = fresh()
-    s, ev = do(s, TakeAction(chip=0, slot=slot(s, "C02")))
+    s, _ev = do(s, TakeAction(chip=0, slot=slot(s, "C02")))
     assert s.act.value == 2  # 1 + "exactly one chip" bonus
     assert opts(s) == ("area:village:red0:blue0",)  # forest is numbered 2
     s = s.model_copy(update={"round": 2})
-    s2, ev = do(s.model_copy(update={"pending": Pending(kind="move", seat=0, options=(parse_option("area:forest"),))}),
-                choose("area:forest"))
+    s2, _ev = do(
+        s.model_copy(
+            update={
+                "pending": Pending(
+                    kind="move", seat=0, options=(parse_option("area:forest"),)
+                )
+            }
+        ),
+        choose("area:forest"),
+    )
     assert s2.hero(0).area == "forest"
-    assert s2.hero(0).threats == 0  # Move 2: the route through the Village avoids the Red border
+    assert (
+        s2.hero(0).threats == 0
+    )  # Move 2: the route through the Village avoids the Red border
 
 
 def test_collect_gains_the_value_and_the_below_bonus_gives_an_extra_move():
-    s = fresh().model_copy(update={"terrain": ("T1",), "path": (), "collect_tokens": ()})
+    s = fresh().model_copy(
+        update={"terrain": ("T1",), "path": (), "collect_tokens": ()}
+    )
     material = s.hero(0).goods[0]
     s, _ = do(s, TakeAction(chip=0, slot=slot(s, "C05")))
     s, ev = do(s, choose("cell:0"))  # T1's top-left space: material
     assert E.CollectTokenPlaced(seat=0, cell=0) in ev
     assert [e for e in ev if isinstance(e, E.GoodsGained)] == [
-        E.GoodsGained(seat=0, good="material", n=2)]  # Collect 2: the below bonus is an extra Move, not a "+"
+        E.GoodsGained(seat=0, good="material", n=2)
+    ]  # Collect 2: the below bonus is an extra Move, not a "+"
     assert s.hero(0).goods[0] == material + 2
-    assert s.pending.kind == "move" and s.act.action == "move" and s.act.value == 1  # extra Move 1
+    assert (
+        s.pending.kind == "move" and s.act.action == "move" and s.act.value == 1
+    )  # extra Move 1
 
 
 def test_journey_first_tile_touches_the_left_edge_and_the_left_bonus_heals():
@@ -180,10 +199,25 @@ def test_craft_takes_items_may_discard_one_and_refills_the_display():
 def combat_position(rows, left, location="keep", seat=0):
     s = fresh()
     s = hero(s, seat, area="citadel")
-    c = Combat(seat=seat, location=location, tokens=(0,), cards=("J1",), rows=rows,
-               dice=("yellow",), faces=(0,), critical=(False,), left=left, rolled=True)
-    return s.model_copy(update={"phase": "resolve", "combat": c,
-                                "pending": Pending(kind="place_combat", seat=seat, shapes=left)})
+    c = Combat(
+        seat=seat,
+        location=location,
+        tokens=(0,),
+        cards=("J1",),
+        rows=rows,
+        dice=("yellow",),
+        faces=(0,),
+        critical=(False,),
+        left=left,
+        rolled=True,
+    )
+    return s.model_copy(
+        update={
+            "phase": "resolve",
+            "combat": c,
+            "pending": Pending(kind="place_combat", seat=seat, shapes=left),
+        }
+    )
 
 
 def test_covering_every_heart_of_the_warlord_wins_the_adventure():
@@ -210,18 +244,35 @@ def test_combat_tiles_must_touch_the_tiles_already_placed():
 
 def test_a_wound_that_cannot_be_placed_kills_and_loses_for_everyone():
     s = fresh()
-    full = tuple(r * 32 + c for r in range(4) for c in range(5) if (r, c) not in ((0, 0), (0, 4), (3, 0), (3, 4)))
+    full = tuple(
+        r * 32 + c
+        for r in range(4)
+        for c in range(5)
+        if (r, c) not in ((0, 0), (0, 4), (3, 0), (3, 4))
+    )
     s = hero(s, 0, wounds=(Tile(shape="I1", cells=full),))
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"), parse_option("track:journey")), n=1),
-                             "tasks": (Task(op="wound", arg="I1", seat=0),)})
-    s, ev = do(s, choose("track:combat"))
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="xp",
+                seat=0,
+                options=(parse_option("track:combat"), parse_option("track:journey")),
+                n=1,
+            ),
+            "tasks": (Task(op="wound", arg="I1", seat=0),),
+        }
+    )
+    s, _ev = do(s, choose("track:combat"))
     assert GAME.is_over(s) and GAME.outcome(s).winners == ()
     assert "died" in s.reason
 
 
 def test_running_out_of_rounds_loses():
     last = GAME_CONTENT().adventure.rounds
-    s = fresh().model_copy(update={"round": last, "turns_taken": (4,) * (last - 1) + (3,)})
+    s = fresh().model_copy(
+        update={"round": last, "turns_taken": (4,) * (last - 1) + (3,)}
+    )
     while not GAME.is_over(s):
         seat = GAME.to_act(s)[0]
         s, _ = do(s, next(iter(GAME.legal_commands(s, seat))))
@@ -230,8 +281,15 @@ def test_running_out_of_rounds_loses():
 
 def test_a_sixth_threat_becomes_a_wound_the_size_of_the_threats():
     s = hero(fresh(), 0, threats=5)
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"),), n=1),
-                             "tasks": (Task(op="threat", n=1, seat=0),)})
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="xp", seat=0, options=(parse_option("track:combat"),), n=1
+            ),
+            "tasks": (Task(op="threat", n=1, seat=0),),
+        }
+    )
     s, _ = do(s, choose("track:combat"))
     assert s.pending.kind == "place_wound" and all(len(x) == 2 for x in opts(s))
     assert set(opts(s)) <= {"P5", "L5", "U5"} and s.hero(0).threats == 5
@@ -239,21 +297,45 @@ def test_a_sixth_threat_becomes_a_wound_the_size_of_the_threats():
 
 def test_losing_goods_you_lack_is_unfulfilled_and_wounds():
     s = hero(fresh(), 0, goods=(0,) * 6)
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"),), n=1),
-                             "tasks": (Task(op="lose", arg="ore", n=1, seat=0),)})
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="xp", seat=0, options=(parse_option("track:combat"),), n=1
+            ),
+            "tasks": (Task(op="lose", arg="ore", n=1, seat=0),),
+        }
+    )
     s, _ = do(s, choose("track:combat"))
     assert s.pending.kind == "place_wound" and opts(s) == ("I1",)
 
 
 def test_experience_beyond_seven_gives_the_track_bonus():
     s = hero(fresh(), 0, combat_level=7, threats=0)
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"), parse_option("track:journey")), n=1)})
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="xp",
+                seat=0,
+                options=(parse_option("track:combat"), parse_option("track:journey")),
+                n=1,
+            ),
+        }
+    )
     s, ev = do(s, choose("track:combat"))
     assert E.GoodsGained(seat=0, good="power", n=1) in ev  # Thorgal's Combat bonus
 
 
 def test_upgrading_a_massive_enemy_wounds_every_character():
-    s = fresh().model_copy(update={"phase": "resolve", "pending": Pending(kind="upgrade", seat=0, options=(parse_option("enemy:lair:0"),), n=1)})
+    s = fresh().model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="upgrade", seat=0, options=(parse_option("enemy:lair:0"),), n=1
+            ),
+        }
+    )
     s, _ = do(s, choose("enemy:lair:0"))
     assert s.pending.kind == "place_wound" and opts(s) == ("I1",)
     assert [t.op for t in s.tasks] == ["wound"]  # the second character's Wound
@@ -276,21 +358,39 @@ def test_entries_are_read_once_and_mark_the_location():
 def test_swapping_an_action_card_keeps_the_chips_in_their_slots():
     s = fresh()
     chips = s.chips
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="swap", seat=0, options=(parse_option("swap:A04"), PROCEED), arg="A04")})
-    s2, ev = do(s, choose("swap:A04"))
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="swap",
+                seat=0,
+                options=(parse_option("swap:A04"), PROCEED),
+                arg="A04",
+            ),
+        }
+    )
+    s2, _ev = do(s, choose("swap:A04"))
     assert "A04" in s2.row and "C02" not in s2.row and s2.chips == chips
     assert list(s2.row) == sorted(s2.row, key=lambda c: GAME_CONTENT().card(c).number)
 
 
 def GAME_CONTENT():
     from domain.games.thorgal.content import load
+
     return load()
 
 
 def test_as_a_group_the_team_chooses_who_pays():
     s = hero(hero(fresh(), 0, goods=(1, 0, 0, 0, 0, 0)), 1, goods=(1, 0, 0, 0, 0, 0))
-    s = s.model_copy(update={"phase": "resolve", "pending": Pending(kind="xp", seat=0, options=(parse_option("track:combat"),), n=1),
-                             "tasks": (Task(op="group_lose", arg="material", n=2, seat=0),)})
+    s = s.model_copy(
+        update={
+            "phase": "resolve",
+            "pending": Pending(
+                kind="xp", seat=0, options=(parse_option("track:combat"),), n=1
+            ),
+            "tasks": (Task(op="group_lose", arg="material", n=2, seat=0),),
+        }
+    )
     s, _ = do(s, choose("track:combat"))
     assert s.pending.kind == "group_pay"
     s, _ = do(s, choose("seat:1"))

@@ -34,6 +34,7 @@ def scripted(state, seat):
     legal = list(GAME.legal_commands(state, seat))
     hero = state.hero(seat)
     if isinstance(legal[0], TakeAction):
+
         def action(cmd):
             return C.card(state.row[cmd.slot]).actions[cmd.option]
 
@@ -57,7 +58,8 @@ def scripted(state, seat):
     prefer = {
         "move": TOWARD_CITADEL,
         "target": tuple(o for o in options if o.startswith("enemy:keep")),
-        "prepare": tuple(o for o in options if o.startswith("item:") or o == "skill") + ("proceed",),
+        "prepare": tuple(o for o in options if o.startswith("item:") or o == "skill")
+        + ("proceed",),
         "upgrade_die": options,
         "combat_mod": tuple(o for o in options if o.startswith("crit")) + ("proceed",),
         "xp": ("track:combat",),
@@ -97,7 +99,9 @@ def test_a_scripted_solo_team_walks_to_the_citadel_and_defeats_the_warlord():
 def test_random_legal_play_both_wins_and_loses_over_a_fixed_sweep():
     results = set()
     for i in range(100):  # the first random win is at seed 68 (then 93)
-        play = play_random_game(GAME, ThorgalSetup(players=1 + i % 4), i.to_bytes(32, "big"))
+        play = play_random_game(
+            GAME, ThorgalSetup(players=1 + i % 4), i.to_bytes(32, "big")
+        )
         results.add(GAME.outcome(play.state).termination)
         if len(results) == 2:
             break

@@ -7,13 +7,14 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.core import IllegalCommandError, InvalidCommandError
 from domain.tournament.aggregate import Tournament
 from domain.tournament.codec import EVENT_TYPES, decode_event, event_body, record_type
 from domain.tournament.state import TableAssignment
+from tests.support.sizes import examples
 
 
 def make(
@@ -205,23 +206,26 @@ def test_a_round_robin_opponent_who_withdrew_leaves_a_bye() -> None:
 @pytest.mark.parametrize(
     ("tables", "byes"),
     [
-        ([{"table": 1, "players": ["a", "b"], "game_id": "g1"}], ()),  # c, d unseated
+        (
+            [TableAssignment(table=1, players=("a", "b"), game_id="g1")],
+            (),
+        ),  # c, d unseated
         (
             [
-                {"table": 1, "players": ["a", "b"], "game_id": "g1"},
-                {"table": 1, "players": ["c", "d"], "game_id": "g2"},
+                TableAssignment(table=1, players=("a", "b"), game_id="g1"),
+                TableAssignment(table=1, players=("c", "d"), game_id="g2"),
             ],
             (),
         ),  # numbering
         (
             [
-                {"table": 1, "players": ["a", "b"], "game_id": "g1"},
-                {"table": 2, "players": ["c", "d"], "game_id": "g1"},
+                TableAssignment(table=1, players=("a", "b"), game_id="g1"),
+                TableAssignment(table=2, players=("c", "d"), game_id="g1"),
             ],
             (),
         ),  # same game
         ([{"table": 1, "players": ["a", "b", "c"], "game_id": "g1"}], ("d",)),  # size
-        ([{"table": 1, "players": ["a", "b"], "game_id": "g1"}], ("c", "d", "d")),
+        ([TableAssignment(table=1, players=("a", "b"), game_id="g1")], ("c", "d", "d")),
         ([{"table": 1, "players": ["a", "b"], "game": "g1"}], ("c", "d")),  # shape
     ],
 )
@@ -235,8 +239,8 @@ def test_hand_made_pairings_are_accepted_and_game_ids_stay_fresh() -> None:
     t = make("swiss", rounds=2)
     t.start_round(
         [
-            {"table": 1, "players": ["a", "c"], "game_id": "g1"},
-            {"table": 2, "players": ["b", "d"], "game_id": "g2"},
+            TableAssignment(table=1, players=("a", "c"), game_id="g1"),
+            TableAssignment(table=2, players=("b", "d"), game_id="g2"),
         ],
         (),
     )
@@ -245,8 +249,8 @@ def test_hand_made_pairings_are_accepted_and_game_ids_stay_fresh() -> None:
     with pytest.raises(InvalidCommandError):
         t.start_round(
             [
-                {"table": 1, "players": ["a", "b"], "game_id": "g1"},
-                {"table": 2, "players": ["c", "d"], "game_id": "g3"},
+                TableAssignment(table=1, players=("a", "b"), game_id="g1"),
+                TableAssignment(table=2, players=("c", "d"), game_id="g3"),
             ],
             (),
         )
@@ -311,7 +315,7 @@ def test_replaying_the_events_rebuilds_equal_state() -> None:
     assert rebuilt.standings() == t.standings()
 
 
-@settings(max_examples=60)
+@examples(60)
 @given(
     fmt=st.sampled_from(["round_robin", "swiss", "swiss_ffa"]),
     count=st.integers(2, 12),

@@ -7,7 +7,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.core import InvalidCommandError
@@ -20,6 +20,7 @@ from domain.tournament.pairing import (
     swiss_pairing,
 )
 from domain.tournament.standings import GameResult, compute_standings
+from tests.support.sizes import examples
 
 
 def names(n: int) -> list[str]:
@@ -209,7 +210,7 @@ def test_ffa_event_over_rounds_keeps_sizes_valid() -> None:
 # --------------------------------------------------------------------- properties
 
 
-@settings(max_examples=150)
+@examples(150)
 @given(n=st.integers(2, 16), seed=st.integers(0, 10_000), data=st.data())
 def test_swiss_seats_each_player_once_and_never_rematches_when_possible(n, seed, data):
     rounds = data.draw(st.integers(1, max(1, n // 2)))
@@ -225,7 +226,7 @@ def test_swiss_seats_each_player_once_and_never_rematches_when_possible(n, seed,
     assert max(byes.values(), default=1) == 1
 
 
-@settings(max_examples=150)
+@examples(150)
 @given(
     n=st.integers(2, 16),
     size=st.integers(3, 5),

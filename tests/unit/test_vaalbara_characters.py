@@ -10,6 +10,9 @@ from domain.games.vaalbara import commands as cmd
 from domain.games.vaalbara import events as ev
 from domain.games.vaalbara.content import LANDS
 from domain.games.vaalbara.state import CHARACTER_STEP, FIGHTER_STEP, LAND_STEP
+
+# ---------------------------------------------------------------- Fighter
+from tests.support.typed import of
 from tests.unit.test_vaalbara_support import (
     Lands,
     at_character_step,
@@ -19,8 +22,6 @@ from tests.unit.test_vaalbara_support import (
     position,
     scored,
 )
-
-# ---------------------------------------------------------------- Fighter
 
 
 def test_fighter_asks_the_others_and_a_revealed_fighter_gains_one_vp() -> None:
@@ -228,7 +229,8 @@ def test_tracker_swaps_a_row_card_with_the_top_of_the_land_deck() -> None:
         ),
         0,
     )
-    assert [c.card for c in GAME.legal_commands(state, 0)] == [*first, *second]
+    tracked = [of(cmd.TrackLand, c).card for c in GAME.legal_commands(state, 0)]
+    assert tracked == [*first, *second]
     events, state = decide(state, cmd.TrackLand(card=second[1]), 0)
     assert events == [
         ev.LandTracked(seat=0, card=second[1], new_card=top),

@@ -25,8 +25,15 @@ from domain.games.vaalbara.state import (
     OVER,
     RESOLUTION,
     VaalbaraSetup,
+    VaalbaraState,
+    VaalbaraView,
 )
+from tests.support.typed import of, redacted
 from tests.unit.test_vaalbara_support import Lands, decide, forced, position, rng
+
+
+def view(state: VaalbaraState, viewer: Viewer) -> VaalbaraView:
+    return of(VaalbaraView, GAME.view(state, viewer))
 
 
 def started(players: int, **kw):
@@ -102,18 +109,19 @@ def test_choices_are_committed_secretly_and_revealed_together() -> None:
     assert isinstance(chosen, ev.CharacterChosen) and chosen.character == first
     payload = choice_payload(0, 1, first)
     assert chosen.commitment == commit(bytes.fromhex(chosen.nonce or ""), payload)
-    hidden = GAME.redact(chosen, Viewer.player(1))
+    hidden = redacted(GAME, chosen, Viewer.player(1))
     assert hidden.character is None and hidden.nonce is None
-    assert GAME.redact(chosen, Viewer.player(0)) == chosen
-    assert GAME.view(state, Viewer.player(1)).players[0].chosen is None
-    assert GAME.view(state, Viewer.player(1)).players[0].has_chosen
+    assert redacted(GAME, chosen, Viewer.player(0)) == chosen
+    assert view(state, Viewer.player(1)).players[0].chosen is None
+    assert view(state, Viewer.player(1)).players[0].has_chosen
     assert GAME.to_act(state) == (1,)
 
     second = state.players[1].hand[0]
     events, state = decide(state, cmd.ChooseCharacter(character=second), 1)
     reveal = events[1]
     assert reveal == ev.CharactersRevealed(
-        characters=(first, second), nonces=(chosen.nonce or "", events[0].nonce or "")
+        characters=(first, second),
+        nonces=(chosen.nonce or "", of(ev.CharacterChosen, events[0]).nonce or ""),
     )
     assert state.phase == RESOLUTION
     assert isinstance(events[2], ev.TurnStarted)
@@ -228,16 +236,16 @@ def test_a_final_tie_goes_to_the_higher_clan_on_the_final_omens(
 
 def test_views_show_own_hand_and_vp_only_until_the_end() -> None:
     _, state = started(3)
-    mine = GAME.view(state, Viewer.player(1))
+    mine = view(state, Viewer.player(1))
     assert mine.players[1].hand == state.players[1].hand and mine.players[1].vp == 2
     assert mine.players[0].hand == () and mine.players[0].vp is None
     assert mine.players[0].hand_size == 5
     assert mine.land_deck == () and mine.land_deck_size == len(state.land_deck)
     assert mine.players[1].deck == ()  # a face-down deck's order is unknown to all
     assert mine.omens == LANDS[state.land_deck[0]].omens
-    spectator = GAME.view(state, SPECTATOR)
+    spectator = view(state, SPECTATOR)
     assert all(p.hand == () and p.vp is None for p in spectator.players)
-    admin = GAME.view(state, ADMIN)
+    admin = view(state, ADMIN)
     assert (
         admin.land_deck == state.land_deck
         and admin.players[0].deck == state.players[0].deck
@@ -246,12 +254,12 @@ def test_views_show_own_hand_and_vp_only_until_the_end() -> None:
 
 def test_vp_amounts_are_redacted_for_other_players() -> None:
     scored_event = ev.PointsScored(seat=0, reason="river", points=12)
-    assert GAME.redact(scored_event, Viewer.player(1)).points is None
-    assert GAME.redact(scored_event, Viewer.player(0)) == scored_event
+    assert redacted(GAME, scored_event, Viewer.player(1)).points is None
+    assert redacted(GAME, scored_event, Viewer.player(0)) == scored_event
     stolen = ev.PointsStolen(thief=0, victim=1, points=2)
-    assert GAME.redact(stolen, Viewer.player(1)) == stolen
-    assert GAME.redact(stolen, Viewer.player(2)).points is None
-    assert GAME.redact(stolen, SPECTATOR).points is None
+    assert redacted(GAME, stolen, Viewer.player(1)) == stolen
+    assert redacted(GAME, stolen, Viewer.player(2)).points is None
+    assert redacted(GAME, stolen, SPECTATOR).points is None
 
 
 def test_evolve_rejects_unknown_events() -> None:

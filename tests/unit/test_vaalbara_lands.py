@@ -29,7 +29,7 @@ def take(revealed: tuple[str, ...], card: str, realms: dict, seat: int = 0) -> l
 
 def test_meadow_counts_meadows_of_your_realm_and_both_neighbours() -> None:
     pick = Lands()
-    realms = {
+    realms: dict[int, tuple[str, ...]] = {
         0: (pick("meadow"), pick("field")),
         1: (pick("meadow"),),
         2: pick.many("meadow", 3),  # not a neighbour of seat 0 at 4 players
@@ -109,7 +109,7 @@ def test_rulebook_round_two_example() -> None:
     pick = Lands()
     omens = pick.ranking("blue", "purple", "yellow", "red")
     river, field = pick("river"), pick("field")
-    realms = {
+    realms: dict[int, tuple[str, ...]] = {
         0: (pick("forest"),),
         1: (pick("meadow"),),
         2: (pick("river"),),

@@ -65,7 +65,9 @@ Rule decisions (where the rulebook is silent or ambiguous)
 from __future__ import annotations
 
 from domain.core import Ruleset
+from domain.games.terralore.content import content_packs as _content_packs
 
+from . import stats as _stats
 from .commands import PlaceCards
 from .events import EVENT_TYPES
 from .evolve import apply
@@ -82,11 +84,10 @@ from .rules import (
 from .setup import TerraloreSetup
 from .state import TerraloreState, TerraloreView
 from .views import redact, view
-from . import stats as _stats
-
 
 GAME: Ruleset[TerraloreState] = Ruleset(
     name="terralore",
+    content_packs=_content_packs,
     title="Terralore",
     min_players=2,
     max_players=2,
@@ -106,7 +107,9 @@ GAME: Ruleset[TerraloreState] = Ruleset(
     is_over=is_over,
     outcome=outcome,
     random_command=random_command,
-    facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    facts=_stats.facts,
+    event_facets=_stats.event_facets,
+    chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
 )
 

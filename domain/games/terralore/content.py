@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from domain.core import InvalidCommandError
+from domain.setup_options import PackOptions, SetupChoice
 
 CONTENT_FILE = Path(__file__).with_name("content") / "sample.json"
 DECK_SIZE = 20
@@ -139,3 +140,24 @@ def parse_deck(deck: tuple[str, ...], known: set[str] | None = None) -> tuple[st
     if len(set(deck)) != len(deck):
         raise InvalidCommandError("a deck holds a single copy of each card")
     return tuple(deck)
+
+
+def content_packs() -> tuple[PackOptions, ...]:
+    """The pack in play: its named decks and the card ids a custom deck uses."""
+    pack = load_pack()
+    return (
+        PackOptions(
+            name="sample",
+            label=pack.label,
+            min_players=2,
+            max_players=2,
+            choices=(
+                SetupChoice(
+                    field="decks.name", values=tuple(d.name for d in pack.decks)
+                ),
+                SetupChoice(
+                    field="decks.cards", values=tuple(c.id for c in pack.cards)
+                ),
+            ),
+        ),
+    )

@@ -19,7 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
+from domain.core import (
+    ChanceOutcome,
+    Event,
+    EventFacet,
+    GameFacts,
+    SeatFacet,
+    shuffle_outcomes,
+)
 
 from . import content
 from . import events as ev
@@ -33,11 +40,17 @@ def deck_names(setup: Any) -> tuple[str, ...]:
     decks = getattr(setup, "decks", ()) or ()
     if not decks:
         return defaults
-    return tuple("custom" if d.cards else (d.name or defaults[seat]) for seat, d in enumerate(decks))
+    return tuple(
+        "custom" if d.cards else (d.name or defaults[seat])
+        for seat, d in enumerate(decks)
+    )
 
 
 def facts(setup: Any, state: TerraloreState) -> GameFacts:
-    facets = tuple(SeatFacet(seat=seat, key="deck", value=name) for seat, name in enumerate(deck_names(setup)))
+    facets = tuple(
+        SeatFacet(seat=seat, key="deck", value=name)
+        for seat, name in enumerate(deck_names(setup))
+    )
     return GameFacts(rounds=state.turn, first_player=None, seat_facets=facets)
 
 
@@ -53,7 +66,10 @@ CHANCE_EVENTS = (ev.RevealOrderDecided, ev.DeckShuffled)
 
 def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
     if isinstance(event, ev.RevealOrderDecided):
-        return tuple(ChanceOutcome(distribution="d6", value=r - 1, outcomes=DIE) for r in event.rolls)
+        return tuple(
+            ChanceOutcome(distribution="d6", value=r - 1, outcomes=DIE)
+            for r in event.rolls
+        )
     if isinstance(event, ev.DeckShuffled):
         return shuffle_outcomes("deck", event.order)
     return ()

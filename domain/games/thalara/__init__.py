@@ -18,8 +18,11 @@ Design
   ``HandSelected`` event carries a public ``commitment =
   commit(nonce, {"cards", "round", "seat"} as compact sorted JSON)`` and
   the cards (owner only).  Play begins when every seat has selected.
-  Hands are never revealed as a whole (as at the table); the admin export
-  plus the revealed seed lets an auditor check every commitment.
+  While the game runs a hand is never revealed as a whole (as at the
+  table): ``redact`` keeps it to its owner and the admin.  Once the game has
+  ended the ledger makes everything public, hands included (the revealed
+  seed makes every shuffle derivable anyway; ``services/disclosure.py``), so
+  anyone can check every commitment.
 - Casual Chaos: at the start of each round every supply is shuffled
   (``SupplyShuffled``, order admin-only) and the top cards drawn
   (``CardsDrawn``, owner-only).  At the end of a round seats holding Remnants
@@ -85,19 +88,27 @@ Decisions where the books are silent
 from __future__ import annotations
 
 from domain.core import Ruleset
+from domain.games.thalara import stats as _stats
 from domain.games.thalara.commands import COMMANDS
+from domain.games.thalara.content import content_packs as _content_packs
 from domain.games.thalara.decide import decide
 from domain.games.thalara.events import EVENTS
 from domain.games.thalara.evolve import apply
-from domain.games.thalara.moves import is_over, legal_commands, outcome, random_command, to_act
+from domain.games.thalara.moves import (
+    is_over,
+    legal_commands,
+    legal_sequence,
+    outcome,
+    random_command,
+    to_act,
+)
 from domain.games.thalara.rounds import initial_state, start
 from domain.games.thalara.state import ThalaraSetup, ThalaraState, ThalaraView
 from domain.games.thalara.view import redact, view
-from domain.games.thalara import stats as _stats
-
 
 GAME: Ruleset[ThalaraState] = Ruleset(
     name="thalara",
+    content_packs=_content_packs,
     title="Thalara: The Last Artifacts",
     min_players=2,
     max_players=4,
@@ -113,12 +124,15 @@ GAME: Ruleset[ThalaraState] = Ruleset(
     view=view,
     redact=redact,
     legal_commands=legal_commands,
+    legal_sequence=legal_sequence,
     to_act=to_act,
     is_over=is_over,
     outcome=outcome,
     random_command=random_command,
     content_label="sample",
-    facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    facts=_stats.facts,
+    event_facets=_stats.event_facets,
+    chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
 )
 

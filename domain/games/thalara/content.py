@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.core import InvalidCommandError
+from domain.content_packs import pack_file
+from domain.setup_options import PackOptions, SetupChoice, pack_names
 
 CONTENT_DIR = Path(__file__).parent / "content"
 HAND_SIZE = 7
@@ -70,7 +71,9 @@ class Effect(_Data):
     def _shape(self) -> Effect:
         targeted = self.kind in ("destroy", "return")
         if targeted != (self.target is not None):
-            raise ValueError(f"{self.kind} effects {'need' if targeted else 'take no'} target")
+            raise ValueError(
+                f"{self.kind} effects {'need' if targeted else 'take no'} target"
+            )
         if not targeted and self.amount <= 0:
             raise ValueError(f"{self.kind} effects need a positive amount")
         return self
@@ -111,15 +114,21 @@ class ContentPack(_Data):
     def _consistent(self) -> ContentPack:
         if len(self.remnants) != 20 or len(self.artifacts) != 15:
             raise ValueError("a Thalara set has 20 Remnants and 15 Artifacts")
-        ids = [c.id for c in (*self.remnants, *self.artifacts)]
+        cards: tuple[RemnantCard | ArtifactCard, ...] = (
+            *self.remnants,
+            *self.artifacts,
+        )
+        ids = [c.id for c in cards]
         spell_ids = [s.id for ch in self.characters for s in ch.spells]
         if len(set(ids)) != len(ids) or len(set(spell_ids)) != len(spell_ids):
             raise ValueError("card and spell ids must be unique")
         if any(len(ch.spells) != 4 for ch in self.characters):
             raise ValueError("each character has 4 spells")
         colours = set(self.colours)
-        used = {c.colour for c in (*self.remnants, *self.artifacts)}
-        used |= {col for ch in self.characters for s in ch.spells for col in s.requirement}
+        used = {c.colour for c in cards}
+        used |= {
+            col for ch in self.characters for s in ch.spells for col in s.requirement
+        }
         if not used <= colours:
             raise ValueError(f"unknown colours {sorted(used - colours)}")
         return self
@@ -137,17 +146,13 @@ class CardInfo(_Data):
     """The seat whose supply a Remnant belongs to; ``None`` for Artifacts."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_pack(name: str) -> ContentPack:
-    """Load and validate ``content/<name>.json``.
+    """Load and validate the shipped pack ``name`` (see :mod:`domain.content_packs`).
 
-    :raises InvalidCommandError: if there is no such pack.
+    :raises InvalidCommandError: if no such pack is shipped.
     """
-    if not name.replace("_", "").replace("-", "").isalnum():
-        raise InvalidCommandError(f"invalid content pack name {name!r}")
-    path = CONTENT_DIR / f"{name}.json"
-    if not path.is_file():
-        raise InvalidCommandError(f"unknown content pack {name!r}")
+    path = pack_file(CONTENT_DIR, name)
     return ContentPack.model_validate(json.loads(path.read_text()))
 
 
@@ -170,7 +175,7 @@ def conflict_count(players: int) -> int:
     return players + 1
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(pack_name: str, players: int) -> dict[str, CardInfo]:
     """Every card instance of a table with ``players`` seats, by id."""
     pack = load_pack(pack_name)
@@ -178,22 +183,46 @@ def catalogue(pack_name: str, players: int) -> dict[str, CardInfo]:
     for seat in range(players):
         for r in pack.remnants:
             cid = remnant_id(r.id, seat)
-            cards[cid] = CardInfo(id=cid, kind="remnant", strength=r.strength, colour=r.colour, owner=seat)
+            cards[cid] = CardInfo(
+                id=cid, kind="remnant", strength=r.strength, colour=r.colour, owner=seat
+            )
     for n in range(artifact_sets(players)):
         for a in pack.artifacts:
             cid = a.id if n == 0 else f"{a.id}#{n + 1}"
             cards[cid] = CardInfo(
-                id=cid, kind="artifact", strength=a.strength, colour=a.colour,
+                id=cid,
+                kind="artifact",
+                strength=a.strength,
+                colour=a.colour,
                 victory_points=a.victory_points,
             )
     return cards
 
 
-@lru_cache(maxsize=None)
+@cache
 def characters(pack_name: str) -> dict[str, Character]:
     return {c.id: c for c in load_pack(pack_name).characters}
 
 
-@lru_cache(maxsize=None)
+@cache
 def spells(pack_name: str) -> dict[str, Spell]:
     return {s.id: s for c in load_pack(pack_name).characters for s in c.spells}
+
+
+def content_packs() -> tuple[PackOptions, ...]:
+    """Every shipped pack with its characters (3-4 players: two sets, so a
+    character may be chosen by two seats)."""
+    out = []
+    for name in pack_names(CONTENT_DIR):
+        pack = load_pack(name)
+        ids = tuple(c.id for c in pack.characters)
+        out.append(
+            PackOptions(
+                name=name,
+                label=pack.label,
+                min_players=2,
+                max_players=min(4, 2 * len(ids)),
+                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
+            )
+        )
+    return tuple(out)

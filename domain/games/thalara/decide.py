@@ -12,9 +12,20 @@ import json
 from typing import TYPE_CHECKING
 
 from domain.chance import commit
-from domain.core import GameOverError, IllegalCommandError, InvalidCommandError, NotYourTurnError
+from domain.core import (
+    GameOverError,
+    IllegalCommandError,
+    InvalidCommandError,
+    NotYourTurnError,
+)
 from domain.games.thalara import events as ev
-from domain.games.thalara.commands import Pass, PlayCard, ReturnRemnants, SelectHand, SpellActivation
+from domain.games.thalara.commands import (
+    Pass,
+    PlayCard,
+    ReturnRemnants,
+    SelectHand,
+    SpellActivation,
+)
 from domain.games.thalara.content import catalogue, characters, spells
 from domain.games.thalara.evolve import apply
 from domain.games.thalara.rounds import Log, begin_round, end_round, hand_need
@@ -25,7 +36,14 @@ from domain.games.thalara.spells import (
     spell_of,
     targets,
 )
-from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, STANDARD, ThalaraState
+from domain.games.thalara.state import (
+    OVER,
+    PLAY,
+    RETURN,
+    SELECT,
+    STANDARD,
+    ThalaraState,
+)
 
 if TYPE_CHECKING:
     from domain.core import Command, Event, Rng
@@ -43,12 +61,16 @@ def _known_cards(state: ThalaraState, cards: tuple[str, ...]) -> None:
 def _known_conflict(state: ThalaraState, artifact: str) -> None:
     info = catalogue(state.content, state.seats).get(artifact)
     if info is None or info.kind != "artifact":
-        raise InvalidCommandError(f"unknown conflict {artifact!r} (name it by its Artifact)")
+        raise InvalidCommandError(
+            f"unknown conflict {artifact!r} (name it by its Artifact)"
+        )
 
 
 def _phase(state: ThalaraState, phase: str, what: str) -> None:
     if state.phase != phase:
-        raise IllegalCommandError("thalara.wrong-phase", f"{what} is not possible now ({state.phase} phase)")
+        raise IllegalCommandError(
+            "thalara.wrong-phase", f"{what} is not possible now ({state.phase} phase)"
+        )
 
 
 def decide(state: ThalaraState, command: Command, actor: int, rng: Rng) -> list[Event]:
@@ -75,7 +97,9 @@ def decide(state: ThalaraState, command: Command, actor: int, rng: Rng) -> list[
 
 def selection_payload(seat: int, round_: int, cards: tuple[str, ...]) -> str:
     """Canonical text committed to by a secret hand selection."""
-    return json.dumps({"cards": sorted(cards), "round": round_, "seat": seat}, separators=(",", ":"))
+    return json.dumps(
+        {"cards": sorted(cards), "round": round_, "seat": seat}, separators=(",", ":")
+    )
 
 
 def _select(state: ThalaraState, cmd: SelectHand, actor: int, rng: Rng) -> list[Event]:
@@ -83,15 +107,26 @@ def _select(state: ThalaraState, cmd: SelectHand, actor: int, rng: Rng) -> list[
     _phase(state, SELECT, "selecting a hand")
     player = state.players[actor]
     if player.ready:
-        raise IllegalCommandError("thalara.already-selected", "you already selected your hand this round")
+        raise IllegalCommandError(
+            "thalara.already-selected", "you already selected your hand this round"
+        )
     if not set(cmd.cards) <= set(player.supply):
-        raise IllegalCommandError("thalara.not-in-supply", "select only Remnants from your own supply")
+        raise IllegalCommandError(
+            "thalara.not-in-supply", "select only Remnants from your own supply"
+        )
     need = hand_need(player)
     if len(cmd.cards) != need:
-        raise IllegalCommandError("thalara.hand-size", f"select exactly {need} Remnants (7 hand cards in total)")
+        raise IllegalCommandError(
+            "thalara.hand-size",
+            f"select exactly {need} Remnants (7 hand cards in total)",
+        )
     cards = tuple(sorted(cmd.cards))
     commitment = commit(rng.token(), selection_payload(actor, state.round, cards))
-    return [ev.HandSelected(seat=actor, cards=cards, count=len(cards), commitment=commitment)]
+    return [
+        ev.HandSelected(
+            seat=actor, cards=cards, count=len(cards), commitment=commitment
+        )
+    ]
 
 
 def _check_shape(state: ThalaraState, cmd: PlayCard) -> None:
@@ -111,9 +146,13 @@ def _play(state: ThalaraState, cmd: PlayCard, actor: int, rng: Rng) -> list[Even
     if state.current != actor:
         raise NotYourTurnError()
     if cmd.card not in state.players[actor].hand:
-        raise IllegalCommandError("thalara.card-not-in-hand", "play a card from your own hand")
+        raise IllegalCommandError(
+            "thalara.card-not-in-hand", "play a card from your own hand"
+        )
     if find_conflict(state, cmd.conflict) is None:
-        raise IllegalCommandError("thalara.no-such-conflict", "that Artifact is not in play this round")
+        raise IllegalCommandError(
+            "thalara.no-such-conflict", "that Artifact is not in play this round"
+        )
     played = ev.CardPlayed(seat=actor, card=cmd.card, conflict=cmd.conflict)
     events: list[Event] = [played]
     if cmd.spell is not None:
@@ -128,13 +167,21 @@ def spell_events(state: ThalaraState, act: SpellActivation, actor: int) -> list[
         round, requirement not met by own colours, or a bad target.
     """
     player = state.players[actor]
-    if act.spell not in {s.id for s in characters(state.content)[player.character].spells}:
-        raise IllegalCommandError("thalara.not-your-spell", "activate only your own character's spells")
+    if act.spell not in {
+        s.id for s in characters(state.content)[player.character].spells
+    }:
+        raise IllegalCommandError(
+            "thalara.not-your-spell", "activate only your own character's spells"
+        )
     if act.spell in player.spells_used:
-        raise IllegalCommandError("thalara.spell-once-per-round", "each spell can be activated once per round")
+        raise IllegalCommandError(
+            "thalara.spell-once-per-round", "each spell can be activated once per round"
+        )
     conflict = find_conflict(state, act.conflict)
     if conflict is None:
-        raise IllegalCommandError("thalara.no-such-conflict", "that Artifact is not in play this round")
+        raise IllegalCommandError(
+            "thalara.no-such-conflict", "that Artifact is not in play this round"
+        )
     spell = spell_of(state, act.spell)
     if not is_requirement_met(state, conflict, actor, spell):
         raise IllegalCommandError(
@@ -142,22 +189,41 @@ def spell_events(state: ThalaraState, act: SpellActivation, actor: int) -> list[
             "your own energy cards in that conflict do not show the required colours",
         )
     if spell.effect.is_targeted != (act.target is not None):
-        raise IllegalCommandError("thalara.spell-target", "this spell needs exactly one target card" if spell.effect.is_targeted else "this spell takes no target")
-    if act.target is not None and act.target not in set(targets(state, conflict, actor, spell)):
-        raise IllegalCommandError("thalara.spell-target", "that card is not a valid target in this conflict")
-    events: list[Event] = [ev.SpellActivated(seat=actor, spell=act.spell, conflict=act.conflict, target=act.target)]
+        raise IllegalCommandError(
+            "thalara.spell-target",
+            "this spell needs exactly one target card"
+            if spell.effect.is_targeted
+            else "this spell takes no target",
+        )
+    if act.target is not None and act.target not in set(
+        targets(state, conflict, actor, spell)
+    ):
+        raise IllegalCommandError(
+            "thalara.spell-target", "that card is not a valid target in this conflict"
+        )
+    events: list[Event] = [
+        ev.SpellActivated(
+            seat=actor, spell=act.spell, conflict=act.conflict, target=act.target
+        )
+    ]
     if act.target is None:
         return events
     owner = next(p.owner for p in conflict.plays if p.card == act.target)
     if spell.effect.kind == "destroy":
-        events.append(ev.CardDestroyed(card=act.target, owner=owner, conflict=act.conflict))
+        events.append(
+            ev.CardDestroyed(card=act.target, owner=owner, conflict=act.conflict)
+        )
     else:
         to_supply = (
             state.mode == STANDARD
             and state.players[owner].passed
             and card_info(state, act.target).kind == "remnant"
         )
-        events.append(ev.CardReturned(card=act.target, owner=owner, conflict=act.conflict, to_supply=to_supply))
+        events.append(
+            ev.CardReturned(
+                card=act.target, owner=owner, conflict=act.conflict, to_supply=to_supply
+            )
+        )
     return events
 
 
@@ -172,18 +238,26 @@ def _pass(state: ThalaraState, actor: int, rng: Rng) -> list[Event]:
     return log.events
 
 
-def _return(state: ThalaraState, cmd: ReturnRemnants, actor: int, rng: Rng) -> list[Event]:
+def _return(
+    state: ThalaraState, cmd: ReturnRemnants, actor: int, rng: Rng
+) -> list[Event]:
     _known_cards(state, cmd.cards)
     _phase(state, RETURN, "returning Remnants")
     player = state.players[actor]
     if player.ready:
-        raise IllegalCommandError("thalara.already-chosen", "you already chose what to return this round")
+        raise IllegalCommandError(
+            "thalara.already-chosen", "you already chose what to return this round"
+        )
     hand = set(player.hand)
     for card in cmd.cards:
         if card not in hand:
-            raise IllegalCommandError("thalara.not-in-hand", "return only cards from your own hand")
+            raise IllegalCommandError(
+                "thalara.not-in-hand", "return only cards from your own hand"
+            )
         if card_info(state, card).kind != "remnant":
-            raise IllegalCommandError("thalara.artifacts-stay", "Artifacts always return to your hand")
+            raise IllegalCommandError(
+                "thalara.artifacts-stay", "Artifacts always return to your hand"
+            )
     cards = tuple(sorted(cmd.cards))
     log = Log(state)
     log.add(ev.RemnantsReturned(seat=actor, cards=cards, count=len(cards)))

@@ -113,7 +113,20 @@ class GameEnded(Event):
 
 
 EVENTS = (
-    ArtifactsShuffled, FirstPlayerChosen, ArtifactsRefilled, RoundStarted, HandSelected,
-    SupplyShuffled, CardsDrawn, CardPlayed, SpellActivated, CardDestroyed, CardReturned,
-    Passed, ConflictResolved, RoundEnded, RemnantsReturned, GameEnded,
+    ArtifactsShuffled,
+    FirstPlayerChosen,
+    ArtifactsRefilled,
+    RoundStarted,
+    HandSelected,
+    SupplyShuffled,
+    CardsDrawn,
+    CardPlayed,
+    SpellActivated,
+    CardDestroyed,
+    CardReturned,
+    Passed,
+    ConflictResolved,
+    RoundEnded,
+    RemnantsReturned,
+    GameEnded,
 )

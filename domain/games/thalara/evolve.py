@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from domain.core import Event
 
 
-def _player(state: ThalaraState, seat: int, **changes: object) -> tuple[PlayerState, ...]:
+def _player(
+    state: ThalaraState, seat: int, **changes: object
+) -> tuple[PlayerState, ...]:
     players = list(state.players)
     players[seat] = players[seat].model_copy(update=changes)
     return tuple(players)
@@ -91,7 +93,7 @@ def _(e: ev.FirstPlayerChosen, s: ThalaraState) -> ThalaraState:
 def _(e: ev.ArtifactsRefilled, s: ThalaraState) -> ThalaraState:
     fresh = tuple(Conflict(artifact=a) for a in e.artifacts)
     return s.model_copy(
-        update={"stack": s.stack[len(e.artifacts):], "conflicts": s.conflicts + fresh}
+        update={"stack": s.stack[len(e.artifacts) :], "conflicts": s.conflicts + fresh}
     )
 
 
@@ -103,8 +105,13 @@ def _(e: ev.RoundStarted, s: ThalaraState) -> ThalaraState:
     )
     phase = SELECT if s.mode == STANDARD else PLAY
     return s.model_copy(
-        update={"round": e.round, "starter": e.starter, "current": e.starter,
-                "phase": phase, "players": players}
+        update={
+            "round": e.round,
+            "starter": e.starter,
+            "current": e.starter,
+            "phase": phase,
+            "players": players,
+        }
     )
 
 
@@ -112,8 +119,12 @@ def _(e: ev.RoundStarted, s: ThalaraState) -> ThalaraState:
 def _(e: ev.HandSelected, s: ThalaraState) -> ThalaraState:
     p = s.players[e.seat]
     players = _player(
-        s, e.seat, supply=_without(p.supply, e.cards), hand=p.hand + e.cards,
-        ready=True, commitment=e.commitment,
+        s,
+        e.seat,
+        supply=_without(p.supply, e.cards),
+        hand=p.hand + e.cards,
+        ready=True,
+        commitment=e.commitment,
     )
     phase = PLAY if all(q.ready for q in players) else s.phase
     return s.model_copy(update={"players": players, "phase": phase})
@@ -127,7 +138,9 @@ def _(e: ev.SupplyShuffled, s: ThalaraState) -> ThalaraState:
 @evolve.register
 def _(e: ev.CardsDrawn, s: ThalaraState) -> ThalaraState:
     p = s.players[e.seat]
-    players = _player(s, e.seat, supply=p.supply[e.count:], hand=p.hand + p.supply[: e.count])
+    players = _player(
+        s, e.seat, supply=p.supply[e.count :], hand=p.hand + p.supply[: e.count]
+    )
     return s.model_copy(update={"players": players})
 
 
@@ -138,8 +151,11 @@ def _(e: ev.CardPlayed, s: ThalaraState) -> ThalaraState:
         update={
             "players": _player(s, e.seat, hand=_without(p.hand, e.card)),
             "conflicts": _conflict(
-                s, e.conflict,
-                lambda c: c.model_copy(update={"plays": c.plays + (Play(card=e.card, owner=e.seat),)}),
+                s,
+                e.conflict,
+                lambda c: c.model_copy(
+                    update={"plays": c.plays + (Play(card=e.card, owner=e.seat),)}
+                ),
             ),
             "last_player": e.seat,
         }
@@ -155,7 +171,9 @@ def _(e: ev.SpellActivated, s: ThalaraState) -> ThalaraState:
         update={
             "players": _player(s, e.seat, spells_used=p.spells_used + (e.spell,)),
             "conflicts": _conflict(
-                s, e.conflict, lambda c: c.model_copy(update={"spells": c.spells + (active,)})
+                s,
+                e.conflict,
+                lambda c: c.model_copy(update={"spells": c.spells + (active,)}),
             ),
         }
     )
@@ -165,7 +183,8 @@ def _(e: ev.SpellActivated, s: ThalaraState) -> ThalaraState:
 def _(e: ev.CardDestroyed, s: ThalaraState) -> ThalaraState:
     def destroy(c: Conflict) -> Conflict:
         plays = tuple(
-            p.model_copy(update={"destroyed": True}) if p.card == e.card else p for p in c.plays
+            p.model_copy(update={"destroyed": True}) if p.card == e.card else p
+            for p in c.plays
         )
         return c.model_copy(update={"plays": plays})
 
@@ -175,8 +194,11 @@ def _(e: ev.CardDestroyed, s: ThalaraState) -> ThalaraState:
 @evolve.register
 def _(e: ev.CardReturned, s: ThalaraState) -> ThalaraState:
     conflicts = _conflict(
-        s, e.conflict,
-        lambda c: c.model_copy(update={"plays": tuple(p for p in c.plays if p.card != e.card)}),
+        s,
+        e.conflict,
+        lambda c: c.model_copy(
+            update={"plays": tuple(p for p in c.plays if p.card != e.card)}
+        ),
     )
     p = s.players[e.owner]
     if e.to_supply:
@@ -208,9 +230,13 @@ def _(e: ev.ConflictResolved, s: ThalaraState) -> ThalaraState:
         for play in c.plays:
             owner = players[play.owner]
             if card_info(s, play.card).kind == "artifact":
-                players[play.owner] = owner.model_copy(update={"hand": owner.hand + (play.card,)})
+                players[play.owner] = owner.model_copy(
+                    update={"hand": owner.hand + (play.card,)}
+                )
             else:
-                players[play.owner] = owner.model_copy(update={"discard": owner.discard + (play.card,)})
+                players[play.owner] = owner.model_copy(
+                    update={"discard": owner.discard + (play.card,)}
+                )
         won = c
     if e.winner is not None and won is not None:
         w = players[e.winner]
@@ -232,7 +258,9 @@ def _(e: ev.RoundEnded, s: ThalaraState) -> ThalaraState:
                 "spells_used": (),
                 "passed": False,
                 "commitment": None,
-                "ready": not (chaos and any(card_info(s, c).kind == "remnant" for c in p.hand)),
+                "ready": not (
+                    chaos and any(card_info(s, c).kind == "remnant" for c in p.hand)
+                ),
             }
         )
         for p in s.players
@@ -253,5 +281,10 @@ def _(e: ev.RemnantsReturned, s: ThalaraState) -> ThalaraState:
 @evolve.register
 def _(e: ev.GameEnded, s: ThalaraState) -> ThalaraState:
     return s.model_copy(
-        update={"phase": OVER, "scores": e.scores, "end_reason": e.reason, "current": None}
+        update={
+            "phase": OVER,
+            "scores": e.scores,
+            "end_reason": e.reason,
+            "current": None,
+        }
     )

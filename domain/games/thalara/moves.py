@@ -11,18 +11,25 @@ import itertools
 from typing import TYPE_CHECKING
 
 from domain.core import Outcome, Termination, ranks_from_scores
-from domain.games.thalara.commands import Pass, PlayCard, ReturnRemnants, SelectHand, SpellActivation
+from domain.games.thalara import events as ev
+from domain.games.thalara.commands import (
+    Pass,
+    PlayCard,
+    ReturnRemnants,
+    SelectHand,
+    SpellActivation,
+)
 from domain.games.thalara.content import characters
 from domain.games.thalara.evolve import apply
-from domain.games.thalara import events as ev
 from domain.games.thalara.rounds import hand_need
 from domain.games.thalara.spells import card_info, meets, own_colours, spell_of, targets
 from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, ThalaraState
+from domain.sequences import Chain, Combinations, Mapped
 
 if TYPE_CHECKING:
     import random
     from collections import Counter
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from domain.core import Command
 
@@ -54,7 +61,9 @@ def outcome(state: ThalaraState) -> Outcome | None:
 
 
 def _remnants_in_hand(state: ThalaraState, seat: int) -> tuple[str, ...]:
-    return tuple(c for c in state.players[seat].hand if card_info(state, c).kind == "remnant")
+    return tuple(
+        c for c in state.players[seat].hand if card_info(state, c).kind == "remnant"
+    )
 
 
 def spell_options(state: ThalaraState, seat: int) -> Iterator[SpellActivation]:
@@ -73,7 +82,9 @@ def spell_options(state: ThalaraState, seat: int) -> Iterator[SpellActivation]:
                 continue
             if spell.effect.is_targeted:
                 for target in targets(state, conflict, seat, spell):
-                    yield SpellActivation(spell=spell.id, conflict=conflict.artifact, target=target)
+                    yield SpellActivation(
+                        spell=spell.id, conflict=conflict.artifact, target=target
+                    )
             else:
                 yield SpellActivation(spell=spell.id, conflict=conflict.artifact)
 
@@ -96,12 +107,47 @@ def legal_commands(state: ThalaraState, seat: int) -> Iterator[Command]:
         for card in player.hand:
             for conflict in state.conflicts:
                 yield PlayCard(card=card, conflict=conflict.artifact)
-                after = apply(state, ev.CardPlayed(seat=seat, card=card, conflict=conflict.artifact))
+                after = apply(
+                    state,
+                    ev.CardPlayed(seat=seat, card=card, conflict=conflict.artifact),
+                )
                 for spell in spell_options(after, seat):
                     yield PlayCard(card=card, conflict=conflict.artifact, spell=spell)
 
 
-def random_command(state: ThalaraState, seat: int, rnd: random.Random) -> Command | None:
+def _select(cards: tuple[str, ...]) -> SelectHand:
+    return SelectHand(cards=cards)
+
+
+def _return(cards: tuple[str, ...]) -> ReturnRemnants:
+    return ReturnRemnants(cards=cards)
+
+
+def legal_sequence(state: ThalaraState, seat: int) -> Sequence[Command]:
+    """``legal_commands`` as a sized, indexable sequence, in the same order.
+
+    Hand selection and the Remnant return are combinations, indexed without
+    being enumerated; the play phase's list is small and built.
+    """
+    if seat not in to_act(state):
+        return ()
+    player = state.players[seat]
+    if state.phase == SELECT:
+        return Mapped(Combinations(sorted(player.supply), hand_need(player)), _select)
+    if state.phase == RETURN:
+        remnants = sorted(_remnants_in_hand(state, seat))
+        return Chain(
+            [
+                Mapped(Combinations(remnants, k), _return)
+                for k in range(len(remnants) + 1)
+            ]
+        )
+    return tuple(legal_commands(state, seat))
+
+
+def random_command(
+    state: ThalaraState, seat: int, rnd: random.Random
+) -> Command | None:
     """A random legal command without enumerating hand selections.
 
     Plays are favoured over passing (a pass comes with probability 1/8 while
@@ -111,7 +157,9 @@ def random_command(state: ThalaraState, seat: int, rnd: random.Random) -> Comman
         return None
     player = state.players[seat]
     if state.phase == SELECT:
-        return SelectHand(cards=tuple(sorted(rnd.sample(sorted(player.supply), hand_need(player)))))
+        return SelectHand(
+            cards=tuple(sorted(rnd.sample(sorted(player.supply), hand_need(player))))
+        )
     if state.phase == RETURN:
         remnants = sorted(_remnants_in_hand(state, seat))
         return ReturnRemnants(cards=tuple(c for c in remnants if rnd.random() < 0.5))

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.content_packs import pack_name
 from domain.core import InvalidCommandError
 from domain.games.thalara import events as ev
 from domain.games.thalara.content import (
+    CONTENT_DIR,
     HAND_SIZE,
     WIN_ARTIFACTS,
     artifact_sets,
     catalogue,
     characters,
     conflict_count,
-    remnant_id,
     load_pack,
+    remnant_id,
 )
 from domain.games.thalara.evolve import apply
 from domain.games.thalara.spells import card_info, contenders, totals, winner
@@ -74,10 +76,12 @@ def initial_state(setup: ThalaraSetup | dict[str, object]) -> ThalaraState:
         raise InvalidCommandError("Thalara is played by 2 to 4 players")
     if setup.mode not in MODES:
         raise InvalidCommandError(f"mode must be one of {MODES}")
-    if len(setup.characters) != setup.players:
+    names = setup.characters or tuple(characters(setup.content))[: setup.players]
+    if len(names) != setup.players:
         raise InvalidCommandError("choose exactly one character per seat")
-    pack = load_pack(setup.content)
-    chosen = [_character_id(setup.content, c) for c in setup.characters]
+    content = pack_name(CONTENT_DIR, setup.content)
+    pack = load_pack(content)
+    chosen = [_character_id(content, c) for c in names]
     if any(chosen.count(c) > artifact_sets(setup.players) for c in chosen):
         raise InvalidCommandError("each set has one copy of each character")
     players = tuple(
@@ -87,13 +91,17 @@ def initial_state(setup: ThalaraSetup | dict[str, object]) -> ThalaraState:
         )
         for seat, cid in enumerate(chosen)
     )
-    return ThalaraState(players=players, mode=setup.mode, content=setup.content)
+    return ThalaraState(players=players, mode=setup.mode, content=content)
 
 
 def start(state: ThalaraState, rng: Rng) -> list[Event]:
     """Shuffle the Artifacts, pick the first player, reveal conflicts, begin round 1."""
     log = Log(state)
-    artifacts = sorted(c.id for c in catalogue(state.content, state.seats).values() if c.kind == "artifact")
+    artifacts = sorted(
+        c.id
+        for c in catalogue(state.content, state.seats).values()
+        if c.kind == "artifact"
+    )
     order = tuple(rng.shuffle(artifacts))
     log.add(ev.ArtifactsShuffled(order=order, size=len(order)))
     log.add(ev.FirstPlayerChosen(seat=rng.randbelow(state.seats)))
@@ -129,7 +137,9 @@ def end_reason(state: ThalaraState) -> str:
 
 def scores(state: ThalaraState) -> tuple[int, ...]:
     """Victory points of each seat's collected Artifacts."""
-    return tuple(sum(card_info(state, a).victory_points for a in p.won) for p in state.players)
+    return tuple(
+        sum(card_info(state, a).victory_points for a in p.won) for p in state.players
+    )
 
 
 def begin_round(log: Log, rng: Rng) -> None:
@@ -159,7 +169,9 @@ def end_round(log: Log, rng: Rng) -> None:
         sums = totals(s, conflict)
         log.add(
             ev.ConflictResolved(
-                conflict=conflict.artifact, totals=sums, winner=winner(sums, contenders(conflict))
+                conflict=conflict.artifact,
+                totals=sums,
+                winner=winner(sums, contenders(conflict)),
             )
         )
     log.add(ev.RoundEnded(round=s.round))

@@ -51,11 +51,15 @@ def meets(have: Counter[str], spell: Spell) -> bool:
     return all(have[colour] >= need.count(colour) for colour in need)
 
 
-def is_requirement_met(state: ThalaraState, conflict: Conflict, seat: int, spell: Spell) -> bool:
+def is_requirement_met(
+    state: ThalaraState, conflict: Conflict, seat: int, spell: Spell
+) -> bool:
     return meets(own_colours(state, conflict, seat), spell)
 
 
-def targets(state: ThalaraState, conflict: Conflict, seat: int, spell: Spell) -> Iterator[str]:
+def targets(
+    state: ThalaraState, conflict: Conflict, seat: int, spell: Spell
+) -> Iterator[str]:
     """Cards a destroy/return spell cast by ``seat`` may target in ``conflict``."""
     effect = spell.effect
     for p in conflict.plays:
@@ -65,7 +69,10 @@ def targets(state: ThalaraState, conflict: Conflict, seat: int, spell: Spell) ->
             continue
         if effect.target == "own" and p.owner != seat:
             continue
-        if effect.max_strength is not None and card_info(state, p.card).strength > effect.max_strength:
+        if (
+            effect.max_strength is not None
+            and card_info(state, p.card).strength > effect.max_strength
+        ):
             continue
         yield p.card
 

@@ -7,11 +7,14 @@ viewers) and the order of the Artifact stack (admins only).
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 from domain.core import Model, State
 
-STANDARD = "standard"
-CASUAL_CHAOS = "casual_chaos"
+STANDARD: Final = "standard"
+CASUAL_CHAOS: Final = "casual_chaos"
 MODES = (STANDARD, CASUAL_CHAOS)
+Mode = Literal["standard", "casual_chaos"]
 
 # phases
 SELECT = "select"
@@ -27,9 +30,10 @@ class ThalaraSetup(Model):
     """Creation options: one character per seat, in seat order."""
 
     players: int = 2
-    mode: str = STANDARD
-    """``"standard"`` or ``"casual_chaos"``."""
-    characters: tuple[str, ...] = ("myrja", "canto")
+    mode: Mode = STANDARD
+    """The rulebook's two modes (a closed set: the API offers it as an enum)."""
+    characters: tuple[str, ...] = ()
+    """One character id or name per seat; empty: the pack's first ``players``."""
     content: str = "sample"
     """Name of the content pack (``content/<name>.json``)."""
 

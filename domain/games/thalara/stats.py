@@ -26,7 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
+from domain.core import (
+    ChanceOutcome,
+    Event,
+    EventFacet,
+    GameFacts,
+    SeatFacet,
+    shuffle_outcomes,
+)
 from domain.games.thalara import events as ev
 from domain.games.thalara.state import ThalaraState
 
@@ -51,7 +58,9 @@ def card_kind(card: str) -> str:
 def event_facets(event: Event) -> tuple[EventFacet, ...]:
     if isinstance(event, ev.CardPlayed):
         return (
-            EventFacet(key="card_played", value=content_id(event.card), seat=event.seat),
+            EventFacet(
+                key="card_played", value=content_id(event.card), seat=event.seat
+            ),
             EventFacet(key="card_kind", value=card_kind(event.card), seat=event.seat),
         )
     if isinstance(event, ev.SpellActivated):

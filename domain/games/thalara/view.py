@@ -15,7 +15,12 @@ from domain.games.thalara import events as ev
 from domain.games.thalara.moves import to_act
 from domain.games.thalara.rounds import scores
 from domain.games.thalara.spells import totals
-from domain.games.thalara.state import ConflictView, PlayerView, ThalaraState, ThalaraView
+from domain.games.thalara.state import (
+    ConflictView,
+    PlayerView,
+    ThalaraState,
+    ThalaraView,
+)
 
 if TYPE_CHECKING:
     from domain.core import Event, Viewer
@@ -42,7 +47,9 @@ def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
         for seat, p in enumerate(state.players)
     )
     conflicts = tuple(
-        ConflictView(artifact=c.artifact, plays=c.plays, spells=c.spells, totals=totals(state, c))
+        ConflictView(
+            artifact=c.artifact, plays=c.plays, spells=c.spells, totals=totals(state, c)
+        )
         for c in state.conflicts
     )
     return ThalaraView(

@@ -121,17 +121,19 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 from __future__ import annotations
 
 from domain.core import Ruleset
+from domain.games.thorgal.content import content_packs as _content_packs
 
 from . import rules
+from . import stats as _stats
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import apply
 from .state import ThorgalSetup, ThorgalState
 from .views import ThorgalView, redact, view
-from . import stats as _stats
 
 GAME: Ruleset[ThorgalState] = Ruleset(
     name="thorgal",
+    content_packs=_content_packs,
     title="Thorgal: The Board Game",
     min_players=1,
     max_players=4,
@@ -153,6 +155,8 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     seats_of_players=rules.seats_of_players,
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
-    facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    facts=_stats.facts,
+    event_facets=_stats.event_facets,
+    chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
 )

@@ -22,8 +22,15 @@ def _do(ctx: Ctx, t: Task) -> None:
     from .combat import begin_combat
     from .travel import journey, move
 
-    {"move": move, "journey": journey, "collect": collect, "assign": assign,
-     "sacrifice": sacrifice, "craft": craft, "combat": begin_combat}[t.arg](ctx, t.seat)
+    {
+        "move": move,
+        "journey": journey,
+        "collect": collect,
+        "assign": assign,
+        "sacrifice": sacrifice,
+        "craft": craft,
+        "combat": begin_combat,
+    }[t.arg](ctx, t.seat)
 
 
 # ---------------------------------------------------------------- collect
@@ -31,9 +38,15 @@ def _do(ctx: Ctx, t: Task) -> None:
 
 def collect_cells(ctx: Ctx) -> list[Option]:
     rows = journey_rows(ctx.state)
-    covered = {c for t in ctx.state.path for c in t.cells} | set(ctx.state.collect_tokens)
-    return [O.collect_at(enc(r, c)) for r, line in enumerate(rows) for c, ch in enumerate(line)
-            if (ch in ICON_GOOD or ch in "*RY") and enc(r, c) not in covered]
+    covered = {c for t in ctx.state.path for c in t.cells} | set(
+        ctx.state.collect_tokens
+    )
+    return [
+        O.collect_at(enc(r, c))
+        for r, line in enumerate(rows)
+        for c, ch in enumerate(line)
+        if (ch in ICON_GOOD or ch in "*RY") and enc(r, c) not in covered
+    ]
 
 
 def collect(ctx: Ctx, seat: int) -> None:
@@ -52,9 +65,14 @@ def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     ch = journey_rows(ctx.state)[r][c]
     card = ctx.c.terrain_card(ctx.state.terrain[c // 3])
     ctx.emit(E.CollectTokenPlaced(seat=seat, cell=cell))
-    gain = Task(op="gain", arg=ICON_GOOD[ch], n=value, seat=seat) if ch in ICON_GOOD \
+    gain = (
+        Task(op="gain", arg=ICON_GOOD[ch], n=value, seat=seat)
+        if ch in ICON_GOOD
         else Task(op="gain_area", n=value, seat=seat)
-    penalty = tasks_of(card.red if ch == "R" else card.yellow if ch == "Y" else (), seat)
+    )
+    penalty = tasks_of(
+        card.red if ch == "R" else card.yellow if ch == "Y" else (), seat
+    )
     ctx.schedule(gain, *penalty)
 
 
@@ -62,7 +80,12 @@ def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
 def _discard_collect(ctx: Ctx, t: Task) -> None:
     cards = sorted({dec(c)[1] // 3 for c in ctx.state.collect_tokens})
     if cards and t.n > 0:
-        ctx.ask("discard_collect", t.seat, [*map(O.discard_collect_tokens, cards), PROCEED], n=t.n)
+        ctx.ask(
+            "discard_collect",
+            t.seat,
+            [*map(O.discard_collect_tokens, cards), PROCEED],
+            n=t.n,
+        )
 
 
 @resume("discard_collect")
@@ -118,9 +141,13 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
     if act.done >= act.value:
         return
     area = ctx.state.hero(seat).area
-    options = [O.give_good(h.seat, g) for h in ctx.state.heroes
-               if h.area == area and h.seat not in act.refused
-               for i, g in enumerate(GOODS) if h.goods[i] and have[i] < need[i]]
+    options = [
+        O.give_good(h.seat, g)
+        for h in ctx.state.heroes
+        if h.area == area and h.seat not in act.refused
+        for i, g in enumerate(GOODS)
+        if h.goods[i] and have[i] < need[i]
+    ]
     if options:
         ctx.ask("assign_good", seat, [*options, PROCEED], loc=lid)
 
@@ -158,7 +185,9 @@ def _consent(ctx: Ctx, p: Pending, choice: Option) -> None:
         return
     act = ctx.state.act
     assert act is not None
-    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (owner,)})))
+    ctx.emit(
+        E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (owner,)}))
+    )
     ask_goods(ctx, p.n, p.loc)
 
 
@@ -174,8 +203,10 @@ def _sacrificed(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat, lid = p.seat, choice.pick_location.location
     site = ctx.state.site(lid)
     shape = "I2" if site.cover else ctx.c.location(lid).wound
-    ctx.schedule(wound(seat, shape, max(1, ctx.state.act.value)),
-                 *tasks_of(ctx.c.location(lid).effects, seat, lid))
+    ctx.schedule(
+        wound(seat, shape, max(1, ctx.state.act.value)),
+        *tasks_of(ctx.c.location(lid).effects, seat, lid),
+    )
 
 
 # ---------------------------------------------------------------- craft
@@ -185,10 +216,17 @@ def craft(ctx: Ctx, seat: int) -> None:
     act = ctx.state.act
     assert act is not None
     if act.done < act.value and ctx.state.display:
-        ctx.ask("craft", seat, [*map(O.take_item, dict.fromkeys(ctx.state.display)), PROCEED])
+        ctx.ask(
+            "craft",
+            seat,
+            [*map(O.take_item, dict.fromkeys(ctx.state.display)), PROCEED],
+        )
     elif ctx.state.display:
-        ctx.ask("craft_discard", seat,
-                [*map(O.discard_item, dict.fromkeys(ctx.state.display)), PROCEED])
+        ctx.ask(
+            "craft_discard",
+            seat,
+            [*map(O.discard_item, dict.fromkeys(ctx.state.display)), PROCEED],
+        )
 
 
 @resume("craft")
@@ -207,5 +245,9 @@ def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
 @resume("craft_discard")
 def _craft_discard(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.discard_item is not None:
-        ctx.emit(E.CardDiscarded(deck="items", card=choice.discard_item.item, source="display"))
+        ctx.emit(
+            E.CardDiscarded(
+                deck="items", card=choice.discard_item.item, source="display"
+            )
+        )
     refill(ctx)

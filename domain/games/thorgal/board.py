@@ -26,8 +26,10 @@ def _entry(ctx: Ctx, t: Task) -> None:
     entry = ctx.c.entry(t.arg)
     seat = actor(ctx, t)
     ctx.emit(E.EntryRead(entry=entry.id, title=entry.title, text=entry.text))
-    ctx.schedule(*tasks_of(entry.effects, seat, t.loc),
-                 Task(op="plots", arg=entry.id, seat=seat, loc=t.loc))
+    ctx.schedule(
+        *tasks_of(entry.effects, seat, t.loc),
+        Task(op="plots", arg=entry.id, seat=seat, loc=t.loc),
+    )
 
 
 @handler("plots")
@@ -35,7 +37,12 @@ def _plots(ctx: Ctx, t: Task) -> None:
     if t.loc:
         ctx.emit(E.LocationMarked(location=t.loc, token="entry"))
     if can_pay(ctx.state, t.seat, (ctx.c.adventure.plot_cost,)):
-        ctx.ask("plot", t.seat, (O.pick_side_plot(0), O.pick_side_plot(1), PROCEED), arg=t.arg)
+        ctx.ask(
+            "plot",
+            t.seat,
+            (O.pick_side_plot(0), O.pick_side_plot(1), PROCEED),
+            arg=t.arg,
+        )
 
 
 @resume("plot")
@@ -43,8 +50,13 @@ def _plot(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.pick_side_plot is None:
         return
     seat, plot = p.seat, choice.pick_side_plot.plot
-    ctx.schedule(*pay(seat, (ctx.c.adventure.plot_cost,),
-                      (Task(op="side_plot", arg=p.arg, n=plot, seat=seat),)))
+    ctx.schedule(
+        *pay(
+            seat,
+            (ctx.c.adventure.plot_cost,),
+            (Task(op="side_plot", arg=p.arg, n=plot, seat=seat),),
+        )
+    )
 
 
 @handler("side_plot")
@@ -70,8 +82,12 @@ def unfulfilled(ctx: Ctx) -> None:
 
 
 def _tokens(ctx: Ctx, kinds: tuple[str, ...]) -> list[Option]:
-    return [O.pick_enemy(s.id, i) for s in ctx.state.sites for i, k in enumerate(s.enemies)
-            if k in kinds]
+    return [
+        O.pick_enemy(s.id, i)
+        for s in ctx.state.sites
+        for i, k in enumerate(s.enemies)
+        if k in kinds
+    ]
 
 
 @handler("upgrade")
@@ -122,8 +138,11 @@ def open_sites(ctx: Ctx, need: str = "") -> list[str]:
 
 @handler("place_enemy")
 def _place_enemy(ctx: Ctx, t: Task) -> None:
-    options = [O.pick_location(lid) for lid in open_sites(ctx)
-               if not ctx.state.site(lid).blockade]
+    options = [
+        O.pick_location(lid)
+        for lid in open_sites(ctx)
+        if not ctx.state.site(lid).blockade
+    ]
     if options:
         ctx.ask("place_enemy", actor(ctx, t), options, arg=t.arg, n=t.n)
     else:
@@ -134,23 +153,30 @@ def _place_enemy(ctx: Ctx, t: Task) -> None:
 def _placed_enemy(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_location is not None
     lid = choice.pick_location.location
-    ctx.emit(E.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,)))
+    ctx.emit(
+        E.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,))
+    )
     _again(ctx, p, "place_enemy", arg=p.arg)
 
 
-def _again(ctx: Ctx, p: Pending, op: str, **extra: str) -> None:
-    """"Place 2 ..." places one, then asks for the next (each may go elsewhere)."""
+def _again(ctx: Ctx, p: Pending, op: str, arg: str = "") -> None:
+    """ "Place 2 ..." places one, then asks for the next (each may go elsewhere)."""
     if p.n > 1:
-        ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat, **extra))
+        ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat, arg=arg))
 
 
 def _token_task(kind: str, need: str, skip: str) -> None:
-    op = {"blockade": "blockade", "cost": "cost_token", "cover": "sacrifice_cover"}[kind]
+    op = {"blockade": "blockade", "cost": "cost_token", "cover": "sacrifice_cover"}[
+        kind
+    ]
 
     @handler(op)
     def _ask(ctx: Ctx, t: Task) -> None:
-        options = [O.pick_location(lid) for lid in open_sites(ctx, need)
-                   if not getattr(ctx.state.site(lid), skip)]
+        options = [
+            O.pick_location(lid)
+            for lid in open_sites(ctx, need)
+            if not getattr(ctx.state.site(lid), skip)
+        ]
         if options:
             ctx.ask(f"token_{kind}", actor(ctx, t), options, n=t.n)
         else:
@@ -164,7 +190,9 @@ def _token_task(kind: str, need: str, skip: str) -> None:
         if len(goods) > 1:
             ctx.ask("cost_good", p.seat, [*map(O.pick_good, goods)], arg=lid, n=p.n)
             return
-        ctx.emit(E.LocationMarked(location=lid, token=kind, good=goods[0] if goods else ""))
+        ctx.emit(
+            E.LocationMarked(location=lid, token=kind, good=goods[0] if goods else "")
+        )
         _again(ctx, p, op)
 
 

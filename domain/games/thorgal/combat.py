@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import events as E
 from . import options as O
+from .cards import Effect
 from .content import DIE_ORDER
 from .effects import cover_tasks
 from .engine import Ctx, handler, has_spot, resume, tasks_of
@@ -21,9 +22,12 @@ from .state import Combat, Pending, Task, dec
 
 def targets(ctx: Ctx, seat: int) -> list[Option]:
     area = ctx.state.hero(seat).area
-    return [O.pick_enemy(s.id, i) for s in ctx.state.sites
-            if area in ctx.c.location(s.id).areas and not s.blockade
-            for i in range(len(s.enemies))]
+    return [
+        O.pick_enemy(s.id, i)
+        for s in ctx.state.sites
+        if area in ctx.c.location(s.id).areas and not s.blockade
+        for i in range(len(s.enemies))
+    ]
 
 
 def begin_combat(ctx: Ctx, seat: int) -> None:
@@ -49,8 +53,13 @@ def _targeted(ctx: Ctx, p: Pending, choice: Option) -> None:
         cards += ctx.draw(_deck_of(ctx, site.enemies[i]), 1, "combat")
         if site.enemies[i] == "mystical":
             ctx.schedule(*tasks_of(ctx.c.adventure.mystical_effects, seat))
-    ctx.emit(E.CombatBegan(combat=Combat(seat=seat, location=lid, tokens=tokens,
-                                         cards=tuple(cards), rows=())))
+    ctx.emit(
+        E.CombatBegan(
+            combat=Combat(
+                seat=seat, location=lid, tokens=tokens, cards=tuple(cards), rows=()
+            )
+        )
+    )
     _ask_order(ctx, seat, ())
 
 
@@ -76,21 +85,33 @@ def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
     assert act is not None and combat is not None
     grids = [ctx.c.enemy(c).rows for c in cards]
     height = max(len(g) for g in grids)
-    rows = tuple("".join((g[r] if r < len(g) else "#" * len(g[0])) for g in grids)
-                 for r in range(height))
+    rows = tuple(
+        "".join((g[r] if r < len(g) else "#" * len(g[0])) for g in grids)
+        for r in range(height)
+    )
     hero = ctx.state.hero(seat)
     dial = ctx.c.character(hero.character).combat[hero.combat_level - 1]
     dice = (*dial, *act.dice, *("yellow",) * max(0, act.value - 1))
-    ctx.emit(E.CombatBegan(combat=combat.model_copy(update={"cards": cards, "rows": rows,
-                                                            "dice": dice})))
+    ctx.emit(
+        E.CombatBegan(
+            combat=combat.model_copy(
+                update={"cards": cards, "rows": rows, "dice": dice}
+            )
+        )
+    )
     from .flow import _prepare
-    _prepare(ctx, seat)  # Items and the Skill before the roll, then upgrades and the roll
+
+    _prepare(
+        ctx, seat
+    )  # Items and the Skill before the roll, then upgrades and the roll
 
 
 def ask_upgrade(ctx: Ctx, seat: int) -> None:
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
-    options = [O.upgrade_die(i) for i, d in enumerate(combat.dice) if d != DIE_ORDER[-1]]
+    options = [
+        O.upgrade_die(i) for i, d in enumerate(combat.dice) if d != DIE_ORDER[-1]
+    ]
     if act.upgrades > 0 and options:
         ctx.ask("upgrade_die", seat, [*options, PROCEED])
         return
@@ -110,7 +131,9 @@ def _upgraded(ctx: Ctx, p: Pending, choice: Option) -> None:
         i = choice.upgrade_die.die
         colour = DIE_ORDER[DIE_ORDER.index(combat.dice[i]) + 1]
         ctx.emit(E.DieUpgraded(index=i, colour=colour))
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1})))
+        ctx.emit(
+            E.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1}))
+        )
     ask_upgrade(ctx, seat)
 
 
@@ -128,13 +151,20 @@ def _ask_mods(ctx: Ctx, seat: int) -> None:
     if act.rerolls > 0:
         options += [O.reroll_die(i) for i in range(len(combat.dice))]
     if act.criticals > 0:
-        options += [O.activate_critical(i) for i in range(len(combat.dice))
-                    if face(ctx, i)[1] and not combat.critical[i]]
+        options += [
+            O.activate_critical(i)
+            for i in range(len(combat.dice))
+            if face(ctx, i)[1] and not combat.critical[i]
+        ]
     options += after_roll_items(ctx, seat)
     hero = ctx.state.hero(seat)
     skill = ctx.c.character(hero.character).skill
-    if (skill.action in ("combat", "any") and hero.skill_active and hero.skill_round != ctx.state.round
-            and not any(m.kind in PRE_ROLL_ONLY for m in skill.mods)):
+    if (
+        skill.action in ("combat", "any")
+        and hero.skill_active
+        and hero.skill_round != ctx.state.round
+        and not any(m.kind in PRE_ROLL_ONLY for m in skill.mods)
+    ):
         options.append(SKILL)
     if options:
         ctx.ask("combat_mod", seat, [*options, PROCEED])
@@ -145,8 +175,10 @@ def _ask_mods(ctx: Ctx, seat: int) -> None:
 def _start_placing(ctx: Ctx, seat: int) -> None:
     combat = ctx.state.combat
     assert combat is not None
-    shapes = tuple(face(ctx, i)[1] if combat.critical[i] and face(ctx, i)[1] else face(ctx, i)[0]
-                   for i in range(len(combat.dice)))
+    shapes = tuple(
+        face(ctx, i)[1] if combat.critical[i] and face(ctx, i)[1] else face(ctx, i)[0]
+        for i in range(len(combat.dice))
+    )
     ctx.emit(E.CombatBegan(combat=combat.model_copy(update={"left": shapes})))
     _ask_place(ctx, seat)
 
@@ -162,7 +194,9 @@ def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
     act = ctx.state.act
     assert act is not None
     if choice == PROCEED:
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0})))
+        ctx.emit(
+            E.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0}))
+        )
         _start_placing(ctx, seat)
         return
     elif choice.use_item is not None:
@@ -175,18 +209,28 @@ def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
         return
     elif choice.reroll_die is not None:
         ctx.emit(E.DieRerolled(index=choice.reroll_die.die, face=ctx.rng.randbelow(6)))
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1})))
+        ctx.emit(
+            E.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1}))
+        )
     else:
         assert choice.activate_critical is not None
         ctx.emit(E.CriticalActivated(index=choice.activate_critical.die))
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"criticals": act.criticals - 1})))
+        ctx.emit(
+            E.ActionPrepared(
+                act=act.model_copy(update={"criticals": act.criticals - 1})
+            )
+        )
     _ask_mods(ctx, seat)
 
 
 def _ask_place(ctx: Ctx, seat: int) -> None:
     combat = ctx.state.combat
     assert combat is not None
-    fitting = [s for s in dict.fromkeys(combat.left) if has_spot(ctx.state, "place_combat", seat, s)]
+    fitting = [
+        s
+        for s in dict.fromkeys(combat.left)
+        if has_spot(ctx.state, "place_combat", seat, s)
+    ]
     if fitting:
         ctx.ask_tile("place_combat", seat, fitting)
         return
@@ -201,8 +245,8 @@ def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     combat = ctx.state.combat
     assert combat is not None
     ctx.emit(E.CombatTilePlaced(shape=shape, cells=cells))
-    red: tuple = ()
-    yellow: tuple = ()
+    red: tuple[Effect, ...] = ()
+    yellow: tuple[Effect, ...] = ()
     tasks: list[Task] = []
     for c in cells:
         r, col = dec(c)
@@ -222,7 +266,12 @@ def _finish(ctx: Ctx, seat: int) -> None:
     combat = ctx.state.combat
     assert combat is not None
     covered = {dec(c) for tile in combat.placed for c in tile.cells}
-    hearts = [(r, c) for r, line in enumerate(combat.rows) for c, ch in enumerate(line) if ch == "h"]
+    hearts = [
+        (r, c)
+        for r, line in enumerate(combat.rows)
+        for c, ch in enumerate(line)
+        if ch == "h"
+    ]
     uncovered = sum(1 for h in hearts if h not in covered)
     won = uncovered == 0
     for card in combat.cards:
@@ -230,8 +279,11 @@ def _finish(ctx: Ctx, seat: int) -> None:
     ctx.emit(E.CombatEnded(won=won, uncovered=uncovered))
     loc = ctx.c.location(combat.location)
     if won:
-        left = tuple(k for i, k in enumerate(ctx.state.site(loc.id).enemies)
-                     if i not in combat.tokens)
+        left = tuple(
+            k
+            for i, k in enumerate(ctx.state.site(loc.id).enemies)
+            if i not in combat.tokens
+        )
         ctx.emit(E.EnemiesChanged(location=loc.id, enemies=left))
         if not left and loc.marked:
             ctx.schedule(*tasks_of(loc.effects, seat, loc.id))

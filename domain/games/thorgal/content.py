@@ -14,21 +14,41 @@ an Enemy heart.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+from typing import Any, TypeVar
 
+from domain.content_packs import pack_file
 from domain.core import Model
+from domain.setup_options import PackOptions, SetupChoice, pack_names
 
 from .cards import (  # noqa: F401  (re-exported: the content vocabulary)
-    ActionCard, Bonus, Discovery, Effect, Entry, EventCard, Item, Mod, SidePlot, Skill,
+    ActionCard,
+    Bonus,
+    Discovery,
+    Effect,
+    Entry,
+    EventCard,
+    Item,
+    Mod,
+    SidePlot,
+    Skill,
     SpecialCard,
 )
 
 GOODS = ("material", "ore", "gossip", "magic", "power", "fate")
-ICON_GOOD = {"M": "material", "O": "ore", "G": "gossip", "A": "magic", "F": "fate", "W": "power"}
+ICON_GOOD = {
+    "M": "material",
+    "O": "ore",
+    "G": "gossip",
+    "A": "magic",
+    "F": "fate",
+    "W": "power",
+}
 ACTIONS = ("move", "journey", "collect", "assign", "sacrifice", "combat", "craft")
 TIERS = ("minor", "moderate", "major", "massive")
 ENEMY_KINDS = (*TIERS, "mystical")
+CONTENT_DIR = Path(__file__).with_name("content")
 DIE_ORDER = ("yellow", "orange", "red", "black")
 
 
@@ -134,54 +154,80 @@ class Content(Model):
     events: tuple[EventCard, ...]
 
     def card(self, cid: str) -> ActionCard:
-        return _index(self, "action_cards")[cid]
+        return _index(self, "action_cards", ActionCard)[cid]
 
     def special(self, cid: str) -> SpecialCard:
-        return _index(self, "special_cards")[cid]
+        return _index(self, "special_cards", SpecialCard)[cid]
 
     def location(self, lid: str) -> Location:
-        return _index(self, "locations")[lid]
+        return _index(self, "locations", Location)[lid]
 
     def area(self, aid: str) -> Area:
-        return _index(self, "areas")[aid]
+        return _index(self, "areas", Area)[aid]
 
     def terrain_card(self, tid: str) -> TerrainCard:
-        return _index(self, "terrain")[tid]
+        return _index(self, "terrain", TerrainCard)[tid]
 
     def enemy(self, eid: str) -> EnemyCard:
-        return _index(self, "enemies")[eid]
+        return _index(self, "enemies", EnemyCard)[eid]
 
     def die(self, colour: str) -> Die:
         return {d.colour: d for d in self.dice}[colour]
 
     def character(self, cid: str) -> Character:
-        return _index(self, "characters")[cid]
+        return _index(self, "characters", Character)[cid]
 
     def item(self, iid: str) -> Item:
-        return _index(self, "items")[iid]
+        return _index(self, "items", Item)[iid]
 
     def discovery(self, did: str) -> Discovery:
-        return _index(self, "discoveries")[did]
+        return _index(self, "discoveries", Discovery)[did]
 
     def entry(self, eid: str) -> Entry:
-        return _index(self, "entries")[eid]
+        return _index(self, "entries", Entry)[eid]
 
     def event(self, eid: str) -> EventCard:
-        return _index(self, "events")[eid]
+        return _index(self, "events", EventCard)[eid]
 
 
-_INDEXES: dict[tuple[int, str], dict[str, Model]] = {}
+_M = TypeVar("_M", bound=Model)
+
+# Values are the pydantic card models named by each accessor's return type.
+_INDEXES: dict[tuple[int, str], dict[str, Any]] = {}
 
 
-def _index(content: Content, attr: str) -> dict[str, Model]:
+def _index(content: Content, attr: str, _kind: type[_M]) -> dict[str, _M]:
+    """The ``id`` index of ``content.<attr>``, whose items are all ``_kind``."""
     key = (id(content), attr)
     if key not in _INDEXES:
-        _INDEXES[key] = {x.id: x for x in getattr(content, attr)}  # type: ignore[attr-defined]
-    return _INDEXES[key]  # type: ignore[return-value]
+        _INDEXES[key] = {x.id: x for x in getattr(content, attr)}
+    return _INDEXES[key]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str = "sample") -> Content:
-    """Load and validate a content pack from ``content/<name>.json``."""
-    path = Path(__file__).with_name("content") / f"{name}.json"
+    """Load and validate the shipped pack ``name`` (see :mod:`domain.content_packs`).
+
+    :raises InvalidCommandError: if no such pack is shipped.
+    """
+    path = pack_file(CONTENT_DIR, name)
     return Content.model_validate(json.loads(path.read_text()))
+
+
+def content_packs() -> tuple[PackOptions, ...]:
+    """Every shipped pack with its characters (distinct, one per seat; solo
+    is one player with two seats)."""
+    out = []
+    for name in pack_names(Path(__file__).with_name("content")):
+        pack = load(name)
+        ids = tuple(c.id for c in pack.characters)
+        out.append(
+            PackOptions(
+                name=name,
+                label=pack.label,
+                min_players=1,
+                max_players=min(4, len(ids)),
+                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
+            )
+        )
+    return tuple(out)

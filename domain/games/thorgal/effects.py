@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import events as E
 from . import options as O
 from . import polyomino as P
+from .cards import Effect
 from .content import GOODS, ICON_GOOD
 from .engine import Ctx, actor, handler, has_spot, resume, tasks_of
 from .options import PROCEED, Option
@@ -125,8 +126,11 @@ def _heal(ctx: Ctx, t: Task) -> None:
     """
     seat = actor(ctx, t)
     limit = int(t.arg) if t.arg else max(map(P.size, P.SHAPES))
-    options = [O.heal_wound(i) for i, w in enumerate(ctx.state.hero(seat).wounds)
-               if P.size(w.shape) <= limit]
+    options = [
+        O.heal_wound(i)
+        for i, w in enumerate(ctx.state.hero(seat).wounds)
+        if P.size(w.shape) <= limit
+    ]
     if options and t.n > 0:
         ctx.ask("heal", seat, [*options, PROCEED], n=t.n, arg=t.arg)
 
@@ -163,7 +167,12 @@ def _threat_all(ctx: Ctx, t: Task) -> None:
 @handler("xp")
 def _xp(ctx: Ctx, t: Task) -> None:
     if t.n > 0:
-        ctx.ask("xp", actor(ctx, t), (O.pick_track("combat"), O.pick_track("journey")), n=t.n)
+        ctx.ask(
+            "xp",
+            actor(ctx, t),
+            (O.pick_track("combat"), O.pick_track("journey")),
+            n=t.n,
+        )
 
 
 @resume("xp")
@@ -194,8 +203,14 @@ def _item_draw(ctx: Ctx, t: Task) -> None:
     for _ in range(t.n):
         d = ctx.state.deck("items")
         if not d.cards and d.discard:
-            ctx.emit(E.DeckShuffled(deck="items", cards=ctx.rng.shuffle(d.discard),
-                                    from_discard=True, size=len(d.discard)))
+            ctx.emit(
+                E.DeckShuffled(
+                    deck="items",
+                    cards=ctx.rng.shuffle(d.discard),
+                    from_discard=True,
+                    size=len(d.discard),
+                )
+            )
         if ctx.state.deck("items").cards:
             card = ctx.state.deck("items").cards[0]
             ctx.emit(E.ItemGained(seat=actor(ctx, t), item=card, source="deck"))
@@ -210,7 +225,12 @@ def refill(ctx: Ctx) -> None:
 @handler("item_pick")
 def _item_pick(ctx: Ctx, t: Task) -> None:
     if ctx.state.display and t.n > 0:
-        ctx.ask("pick_item", actor(ctx, t), [*map(O.take_item, ctx.state.display), PROCEED], n=t.n)
+        ctx.ask(
+            "pick_item",
+            actor(ctx, t),
+            [*map(O.take_item, ctx.state.display), PROCEED],
+            n=t.n,
+        )
 
 
 @resume("pick_item")
@@ -229,8 +249,14 @@ def _roll_wound(ctx: Ctx, t: Task) -> None:
     ctx.schedule(wound(actor(ctx, t), face))
 
 
-def cover_tasks(ctx: Ctx, rows: tuple[str, ...], cells: list[tuple[int, int]],
-                red: tuple, yellow: tuple, seat: int) -> list[Task]:
+def cover_tasks(
+    ctx: Ctx,
+    rows: tuple[str, ...],
+    cells: list[tuple[int, int]],
+    red: tuple[Effect, ...],
+    yellow: tuple[Effect, ...],
+    seat: int,
+) -> list[Task]:
     """Covering effects of each covered space (Journey and Combat)."""
     out: list[Task] = []
     for r, c in cells:

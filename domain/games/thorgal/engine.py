@@ -11,13 +11,15 @@ on the stack, which is all a replay needs (see ``events.py``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from domain.core import Event, Rng
 
 from . import events as E
 from . import polyomino as P
-from .content import Content, Effect, load
+from .cards import Effect
+from .content import Content, load
 from .evolve import apply
 from .options import Option
 from .state import Pending, Task, ThorgalState, dec, enc
@@ -28,10 +30,13 @@ PLACING = ("place_wound", "place_journey", "place_combat")
 """Question kinds answered by ``PlaceTile`` rather than ``Choose``."""
 
 
-def handler(op: str) -> Callable[[Callable[[Ctx, Task], None]], Callable[[Ctx, Task], None]]:
+def handler(
+    op: str,
+) -> Callable[[Callable[[Ctx, Task], None]], Callable[[Ctx, Task], None]]:
     def wrap(fn: Callable[[Ctx, Task], None]) -> Callable[[Ctx, Task], None]:
         HANDLERS[op] = fn
         return fn
+
     return wrap
 
 
@@ -39,6 +44,7 @@ def resume(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     def wrap(fn: Callable[..., None]) -> Callable[..., None]:
         RESUME[kind] = fn
         return fn
+
     return wrap
 
 
@@ -60,7 +66,9 @@ class Ctx:
     def schedule(self, *tasks: Task) -> None:
         """Push ``tasks`` on the stack, to resolve in order before what is there."""
         if tasks:
-            assert self.state.pending is None, "a question is open: its tasks are recorded"
+            assert self.state.pending is None, (
+                "a question is open: its tasks are recorded"
+            )
             self.tasks[0:0] = tasks
 
     def pop(self) -> Task:
@@ -71,11 +79,28 @@ class Ctx:
         del self.tasks[:n]
         self.emit(E.TasksDropped(n=n))
 
-    def ask(self, kind: str, seat: int, options: Sequence[Option], arg: str = "",
-            n: int = 0, loc: str = "", chosen: tuple[str, ...] = ()) -> None:
+    def ask(
+        self,
+        kind: str,
+        seat: int,
+        options: Sequence[Option],
+        arg: str = "",
+        n: int = 0,
+        loc: str = "",
+        chosen: tuple[str, ...] = (),
+    ) -> None:
         """Open a question answered by ``Choose`` with one of ``options``."""
-        self._offer(Pending(kind=kind, seat=seat, options=tuple(options), arg=arg, n=n, loc=loc,
-                            chosen=chosen))
+        self._offer(
+            Pending(
+                kind=kind,
+                seat=seat,
+                options=tuple(options),
+                arg=arg,
+                n=n,
+                loc=loc,
+                chosen=chosen,
+            )
+        )
 
     def ask_tile(self, kind: str, seat: int, shapes: Sequence[str], n: int = 0) -> None:
         """Open a question answered by ``PlaceTile`` with one of ``shapes``."""
@@ -98,8 +123,11 @@ class Ctx:
                 if not d.discard or deck == "terrain":
                     break
                 cards = self.rng.shuffle(d.discard)
-                self.emit(E.DeckShuffled(deck=deck, cards=cards, from_discard=True,
-                                         size=len(cards)))
+                self.emit(
+                    E.DeckShuffled(
+                        deck=deck, cards=cards, from_discard=True, size=len(cards)
+                    )
+                )
             card = self.state.deck(deck).cards[0]
             self.emit(E.CardsDrawn(deck=deck, cards=(card,), to=to))
             out.append(card)
@@ -135,19 +163,24 @@ def run(ctx: Ctx) -> None:
 
 
 def grid_of(rows: tuple[str, ...]) -> tuple[int, int, frozenset[tuple[int, int]]]:
-    blocked = frozenset((r, c) for r, line in enumerate(rows) for c, ch in enumerate(line)
-                        if ch == "#")
+    blocked = frozenset(
+        (r, c) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "#"
+    )
     return len(rows), max(len(line) for line in rows), blocked
 
 
-def wound_spots(state: ThorgalState, seat: int, shape: str
-                ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+def wound_spots(
+    state: ThorgalState, seat: int, shape: str
+) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
     """Legal Wound placements: anywhere at first, then adjacent to a Wound."""
     hero = state.hero(seat)
-    rows, cols, blocked = grid_of(load(state.content).character(hero.character).wound_rows)
+    rows, cols, blocked = grid_of(
+        load(state.content).character(hero.character).wound_rows
+    )
     taken = frozenset(dec(c) for w in hero.wounds for c in w.cells)
-    yield from P.generate_placements(shape, rows, cols, blocked | taken,
-                                     touch=taken or None)
+    yield from P.generate_placements(
+        shape, rows, cols, blocked | taken, touch=taken or None
+    )
 
 
 def journey_rows(state: ThorgalState) -> tuple[str, ...]:
@@ -156,33 +189,40 @@ def journey_rows(state: ThorgalState) -> tuple[str, ...]:
     return tuple("".join(card[r] for card in cards) for r in range(3))
 
 
-def journey_spots(state: ThorgalState, shape: str
-                  ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+def journey_spots(
+    state: ThorgalState, shape: str
+) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
     """Legal Journey placements: rightward, adjacent to the last tile, no overlap."""
     rows, cols, blocked = grid_of(journey_rows(state))
     path = frozenset(dec(c) for t in state.path for c in t.cells)
     tokens = frozenset(dec(c) for c in state.collect_tokens)
     if not state.path:
-        yield from P.generate_placements(shape, rows, cols, blocked | tokens, need_col=0)
+        yield from P.generate_placements(
+            shape, rows, cols, blocked | tokens, need_col=0
+        )
         return
     last = frozenset(dec(c) for c in state.path[-1].cells)
     right = max(c for _, c in path)
-    yield from P.generate_placements(shape, rows, cols, blocked | tokens | path,
-                                     touch=last, min_col=right)
+    yield from P.generate_placements(
+        shape, rows, cols, blocked | tokens | path, touch=last, min_col=right
+    )
 
 
-def combat_spots(state: ThorgalState, shape: str
-                 ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+def combat_spots(
+    state: ThorgalState, shape: str
+) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
     """Legal Combat placements: inside the Enemy grid, touching the tiles placed."""
     assert state.combat is not None
     rows, cols, blocked = grid_of(state.combat.rows)
     placed = frozenset(dec(c) for t in state.combat.placed for c in t.cells)
-    yield from P.generate_placements(shape, rows, cols, blocked | placed,
-                                     touch=placed or None)
+    yield from P.generate_placements(
+        shape, rows, cols, blocked | placed, touch=placed or None
+    )
 
 
-def spots(state: ThorgalState, kind: str, seat: int, shape: str
-          ) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
+def spots(
+    state: ThorgalState, kind: str, seat: int, shape: str
+) -> Iterator[tuple[int, int, int, frozenset[tuple[int, int]]]]:
     if kind == "place_wound":
         return wound_spots(state, seat, shape)
     if kind == "place_journey":

@@ -285,6 +285,7 @@ class AdventureEnded(Event):
 
 
 EVENT_TYPES: tuple[type[Event], ...] = tuple(
-    cls for cls in list(globals().values())
+    cls
+    for cls in list(globals().values())
     if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event
 )

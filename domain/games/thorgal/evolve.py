@@ -21,7 +21,9 @@ def _hero(state: ThorgalState, seat: int, **update: Any) -> ThorgalState:
 
 
 def _site(state: ThorgalState, lid: str, **update: Any) -> ThorgalState:
-    sites = tuple(s.model_copy(update=update) if s.id == lid else s for s in state.sites)
+    sites = tuple(
+        s.model_copy(update=update) if s.id == lid else s for s in state.sites
+    )
     return state.model_copy(update={"sites": sites})
 
 
@@ -31,7 +33,9 @@ def _goods(goods: tuple[int, ...], good: str, delta: int) -> tuple[int, ...]:
 
 
 def _deck(state: ThorgalState, name: str, **update: Any) -> ThorgalState:
-    decks = tuple(d.model_copy(update=update) if d.name == name else d for d in state.decks)
+    decks = tuple(
+        d.model_copy(update=update) if d.name == name else d for d in state.decks
+    )
     return state.model_copy(update={"decks": decks})
 
 
@@ -54,11 +58,26 @@ def _(e: E.AdventureStarted, s: ThorgalState) -> ThorgalState:
         goods: tuple[int, ...] = (0,) * 6
         for g in ch.goods:
             goods = _goods(goods, g, 1)
-        heroes.append(Hero(seat=seat, character=cid, area=c.adventure.start_area,
-                           goods=goods, items=(ch.item,)))
+        heroes.append(
+            Hero(
+                seat=seat,
+                character=cid,
+                area=c.adventure.start_area,
+                goods=goods,
+                items=(ch.item,),
+            )
+        )
     sites = tuple(Site(id=loc.id, enemies=loc.enemies) for loc in c.locations)
-    return s.model_copy(update={"heroes": tuple(heroes), "sites": sites, "first": e.first,
-                                "row": c.action_row, "phase": "resolve", "seats": e.seats})
+    return s.model_copy(
+        update={
+            "heroes": tuple(heroes),
+            "sites": sites,
+            "first": e.first,
+            "row": c.action_row,
+            "phase": "resolve",
+            "seats": e.seats,
+        }
+    )
 
 
 @evolve.register
@@ -66,7 +85,10 @@ def _(e: E.DeckShuffled, s: ThorgalState) -> ThorgalState:
     names = [d.name for d in s.decks]
     if e.deck not in names:
         from .state import Deck
-        return s.model_copy(update={"decks": (*s.decks, Deck(name=e.deck, cards=e.cards))})
+
+        return s.model_copy(
+            update={"decks": (*s.decks, Deck(name=e.deck, cards=e.cards))}
+        )
     discard = () if e.from_discard else s.deck(e.deck).discard
     cards = e.cards if not e.from_discard else s.deck(e.deck).cards + e.cards
     return _deck(s, e.deck, cards=cards, discard=discard)
@@ -75,16 +97,19 @@ def _(e: E.DeckShuffled, s: ThorgalState) -> ThorgalState:
 @evolve.register
 def _(e: E.CardsDrawn, s: ThorgalState) -> ThorgalState:
     deck = s.deck(e.deck)
-    s = _deck(s, e.deck, cards=deck.cards[len(e.cards):])
+    s = _deck(s, e.deck, cards=deck.cards[len(e.cards) :])
     if e.to == "terrain":
         return s.model_copy(update={"terrain": s.terrain + e.cards})
     if e.to == "display":
         return s.model_copy(update={"display": s.display + e.cards})
     if e.to == "event":
         if s.active_event:
-            s = _deck(s, load(s.content).event(s.active_event).deck,
-                      discard=s.deck(load(s.content).event(s.active_event).deck).discard
-                      + (s.active_event,))
+            s = _deck(
+                s,
+                load(s.content).event(s.active_event).deck,
+                discard=s.deck(load(s.content).event(s.active_event).deck).discard
+                + (s.active_event,),
+            )
         return s.model_copy(update={"active_event": e.cards[-1]})
     return s
 
@@ -115,8 +140,9 @@ def _(e: E.ChoiceMade, s: ThorgalState) -> ThorgalState:
 
 @evolve.register
 def _(e: E.TurnBegan, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"phase": "action", "turn": e.turn, "round": e.round,
-                                "tasks": ()})
+    return s.model_copy(
+        update={"phase": "action", "turn": e.turn, "round": e.round, "tasks": ()}
+    )
 
 
 @evolve.register
@@ -127,7 +153,9 @@ def _(e: E.ChipPlaced, s: ThorgalState) -> ThorgalState:
     while len(taken) < s.round:
         taken = taken + (0,)
     taken = taken[:-1] + (taken[-1] + 1,)
-    return s.model_copy(update={"chips": tuple(chips), "phase": "resolve", "turns_taken": taken})
+    return s.model_copy(
+        update={"chips": tuple(chips), "phase": "resolve", "turns_taken": taken}
+    )
 
 
 @evolve.register
@@ -218,8 +246,9 @@ def _(e: E.RoundAdvanced, s: ThorgalState) -> ThorgalState:
 
 @evolve.register
 def _(e: E.ChipsFlipped, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"chips": tuple(c.model_copy(update={"active": True})
-                                               for c in s.chips)})
+    return s.model_copy(
+        update={"chips": tuple(c.model_copy(update={"active": True}) for c in s.chips)}
+    )
 
 
 @evolve.register
@@ -229,8 +258,15 @@ def _(e: E.FirstPlayerPassed, s: ThorgalState) -> ThorgalState:
 
 @evolve.register
 def _(e: E.AdventureEnded, s: ThorgalState) -> ThorgalState:
-    return s.model_copy(update={"phase": "over", "result": "won" if e.won else "lost",
-                                "reason": e.reason, "pending": None, "tasks": ()})
+    return s.model_copy(
+        update={
+            "phase": "over",
+            "result": "won" if e.won else "lost",
+            "reason": e.reason,
+            "pending": None,
+            "tasks": (),
+        }
+    )
 
 
-from . import evolve_table  # noqa: E402,F401  (registers the table's events)
+from . import evolve_table  # noqa: F401  (registers the table's events)

@@ -46,8 +46,12 @@ def _(e: E.EnemiesChanged, s: ThorgalState) -> ThorgalState:
 def _(e: E.LocationMarked, s: ThorgalState) -> ThorgalState:
     site = s.site(e.location)
     if e.token == "cost":
-        return _site(s, e.location, cost_tokens=site.cost_tokens + 1,
-                     extra_cost=_goods(site.extra_cost, e.good, 1))
+        return _site(
+            s,
+            e.location,
+            cost_tokens=site.cost_tokens + 1,
+            extra_cost=_goods(site.extra_cost, e.good, 1),
+        )
     field = {"blockade": "blockade", "cover": "cover", "entry": "entry_token"}[e.token]
     return _site(s, e.location, **{field: True})
 
@@ -103,8 +107,11 @@ def _(e: E.CombatTilePlaced, s: ThorgalState) -> ThorgalState:
     assert s.combat is not None
     left = list(s.combat.left)
     left.remove(e.shape)
-    return _combat(s, placed=s.combat.placed + (Tile(shape=e.shape, cells=e.cells),),
-                   left=tuple(left))
+    return _combat(
+        s,
+        placed=s.combat.placed + (Tile(shape=e.shape, cells=e.cells),),
+        left=tuple(left),
+    )
 
 
 @evolve.register

@@ -10,7 +10,7 @@ from domain.core import IllegalCommandError, InvalidCommandError
 
 from . import events as E
 from . import options as O
-from .content import ActionCard, Mod
+from .cards import ActionCard, Mod
 from .engine import Ctx, handler, resume, tasks_of
 from .options import PROCEED, REFRESH, SKILL, Option
 from .payments import can_pay, pay
@@ -47,12 +47,17 @@ def take_action(ctx: Ctx, seat: int, chip: int, slot: int, option: int) -> None:
         raise InvalidCommandError("no such Action chip or Action Row slot")
     card = ctx.c.card(s.row[slot])
     if not 0 <= option < len(card.actions):
-        raise InvalidCommandError(f"card {card.id} has {len(card.actions)} main actions")
+        raise InvalidCommandError(
+            f"card {card.id} has {len(card.actions)} main actions"
+        )
     if not s.chips[chip].active:
-        raise IllegalCommandError("thorgal.chip-inactive", "that Action chip was already used")
+        raise IllegalCommandError(
+            "thorgal.chip-inactive", "that Action chip was already used"
+        )
     if s.chips[chip].slot == slot:
-        raise IllegalCommandError("thorgal.chip-same-card",
-                                  "a chip must move to a different Action card")
+        raise IllegalCommandError(
+            "thorgal.chip-same-card", "a chip must move to a different Action card"
+        )
     ctx.emit(E.ChipPlaced(seat=seat, chip=chip, slot=slot, card=card.id, option=option))
     build_action(ctx, seat, card, slot, card.actions[option])
 
@@ -67,7 +72,9 @@ def fold(act: Act, mods: tuple[Mod, ...], times: int, extras: list[Task]) -> Act
         elif m.kind == "dice":
             upd["dice"] = tuple(upd["dice"]) + (m.arg,) * (m.n * times)
         elif m.kind in ("reroll", "upgrade", "critical"):
-            key = {"reroll": "rerolls", "upgrade": "upgrades", "critical": "criticals"}[m.kind]
+            key = {"reroll": "rerolls", "upgrade": "upgrades", "critical": "criticals"}[
+                m.kind
+            ]
             upd[key] += m.n * times
         elif m.kind == "extra" and times:
             extras.append(Task(op="action", arg=m.arg, n=m.n * times, seat=act.seat))
@@ -91,13 +98,19 @@ def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) 
             after += tasks_of(ctx.c.special(sid).effects, seat)
     if card.bonus is not None:
         b = card.bonus
-        times = {"only": int(chips_below(ctx, slot) == 1), "left": chips_left(ctx, slot),
-                 "below": chips_below(ctx, slot)}[b.when]
+        times = {
+            "only": int(chips_below(ctx, slot) == 1),
+            "left": chips_left(ctx, slot),
+            "below": chips_below(ctx, slot),
+        }[b.when]
         act = fold(act, b.mods, times, extras)
         after += list(tasks_of(b.effects, seat)) * times
     ctx.emit(E.ActionPrepared(act=act))
-    ctx.schedule(Task(op="action", arg=action, n=act.value, seat=seat, loc="main"),
-                 *extras, *after)
+    ctx.schedule(
+        Task(op="action", arg=action, n=act.value, seat=seat, loc="main"),
+        *extras,
+        *after,
+    )
 
 
 @handler("action")
@@ -119,9 +132,12 @@ def _prepare(ctx: Ctx, seat: int) -> None:
     hero = ctx.state.hero(seat)
     options = before_items(ctx, seat, act.action)
     skill = ctx.c.character(hero.character).skill
-    if skill.action in (act.action, "any"):
-        if hero.skill_active and hero.skill_round != ctx.state.round:
-            options.append(SKILL)
+    if (
+        skill.action in (act.action, "any")
+        and hero.skill_active
+        and hero.skill_round != ctx.state.round
+    ):
+        options.append(SKILL)
     if not hero.skill_active and can_pay(ctx.state, seat, skill.refresh):
         options.append(REFRESH)
     if options:
@@ -135,10 +151,13 @@ def _go(ctx: Ctx, seat: int) -> None:
     assert act is not None
     if ctx.state.combat is not None:
         from .combat import ask_upgrade
+
         ask_upgrade(ctx, seat)
         return
-    ctx.schedule(Task(op="do", arg=act.action, seat=seat),
-                 Task(op="after_items", arg=act.action, seat=seat))
+    ctx.schedule(
+        Task(op="do", arg=act.action, seat=seat),
+        Task(op="after_items", arg=act.action, seat=seat),
+    )
 
 
 @resume("prepare")
@@ -156,7 +175,9 @@ def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
         ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, again)
     else:
-        ctx.schedule(*pay(seat, skill.refresh, (Task(op="skill_refreshed", seat=seat),)), again)
+        ctx.schedule(
+            *pay(seat, skill.refresh, (Task(op="skill_refreshed", seat=seat),)), again
+        )
 
 
 @handler("skill_refreshed")
@@ -173,10 +194,15 @@ def _prepare_again(ctx: Ctx, t: Task) -> None:
 def _action_card(ctx: Ctx, t: Task) -> None:
     new = ctx.c.card(t.arg)
     if t.arg in ctx.state.row or not any(
-            ctx.c.card(c).actions[0] == new.actions[0] for c in ctx.state.row):
+        ctx.c.card(c).actions[0] == new.actions[0] for c in ctx.state.row
+    ):
         return
-    ctx.ask("swap", ctx.state.act.seat if ctx.state.act else ctx.state.first,
-            (O.swap_action_card(t.arg), PROCEED), arg=t.arg)
+    ctx.ask(
+        "swap",
+        ctx.state.act.seat if ctx.state.act else ctx.state.first,
+        (O.swap_action_card(t.arg), PROCEED),
+        arg=t.arg,
+    )
 
 
 @resume("swap")
@@ -185,8 +211,10 @@ def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
         return
     new = ctx.c.card(choice.swap_action_card.card)
     old = next(c for c in ctx.state.row if ctx.c.card(c).actions[0] == new.actions[0])
-    row = sorted([c for c in ctx.state.row if c != old] + [new.id],
-                 key=lambda c: ctx.c.card(c).number)
+    row = sorted(
+        [c for c in ctx.state.row if c != old] + [new.id],
+        key=lambda c: ctx.c.card(c).number,
+    )
     ctx.emit(E.ActionCardSwapped(old=old, new=new.id, row=tuple(row)))
 
 
@@ -206,10 +234,15 @@ def _event_phase(ctx: Ctx, t: Task) -> None:
     ctx.emit(E.RoundAdvanced(round=s.round + 1))
     ctx.emit(E.ChipsFlipped())
     nxt = ctx.c.event(s.active_event).next_phase if s.active_event else ()
-    specials = [r.effects for r in ctx.c.adventure.special_rounds if r.round == s.round + 1]
-    ctx.schedule(*tasks_of(nxt, s.first), Task(op="draw_event", seat=s.first),
-                 *(x for eff in specials for x in tasks_of(eff, s.first)),
-                 Task(op="pass_first", seat=s.first))
+    specials = [
+        r.effects for r in ctx.c.adventure.special_rounds if r.round == s.round + 1
+    ]
+    ctx.schedule(
+        *tasks_of(nxt, s.first),
+        Task(op="draw_event", seat=s.first),
+        *(x for eff in specials for x in tasks_of(eff, s.first)),
+        Task(op="pass_first", seat=s.first),
+    )
 
 
 @handler("draw_event")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from . import events as E
 from . import options as O
+from .cards import Effect, Mod
 from .engine import Ctx, handler, resume, tasks_of
 from .options import PROCEED, Option
 from .state import Pending, Task
@@ -40,18 +41,27 @@ def fits(ctx: Ctx, item: str, action: str) -> bool:
 
 def before_items(ctx: Ctx, seat: int, action: str) -> list[Option]:
     """Items usable at the start of an ``action`` (and before the Combat roll)."""
-    return [O.use_item(i) for i in dict.fromkeys(ctx.state.hero(seat).items)
-            if fits(ctx, i, action) and ctx.c.item(i).timing == "before"]
+    return [
+        O.use_item(i)
+        for i in dict.fromkeys(ctx.state.hero(seat).items)
+        if fits(ctx, i, action) and ctx.c.item(i).timing == "before"
+    ]
 
 
 def after_roll_items(ctx: Ctx, seat: int) -> list[Option]:
     """Combat Items that may still be used once the dice are rolled."""
-    return [O.use_item(i) for i in dict.fromkeys(ctx.state.hero(seat).items)
-            if fits(ctx, i, "combat") and ctx.c.item(i).timing == "before"
-            and not any(m.kind in PRE_ROLL_ONLY for m in ctx.c.item(i).mods)]
+    return [
+        O.use_item(i)
+        for i in dict.fromkeys(ctx.state.hero(seat).items)
+        if fits(ctx, i, "combat")
+        and ctx.c.item(i).timing == "before"
+        and not any(m.kind in PRE_ROLL_ONLY for m in ctx.c.item(i).mods)
+    ]
 
 
-def use(ctx: Ctx, seat: int, mods: tuple, effects: tuple, then: Task) -> None:
+def use(
+    ctx: Ctx, seat: int, mods: tuple[Mod, ...], effects: tuple[Effect, ...], then: Task
+) -> None:
     """Fold ``mods`` into the action, resolve ``effects`` now, then ``then``.
 
     Extra actions granted by the card resolve after the action, like a Bonus.
@@ -66,7 +76,7 @@ def use(ctx: Ctx, seat: int, mods: tuple, effects: tuple, then: Task) -> None:
     ctx.emit(E.ActionPrepared(act=new))
     combat = ctx.state.combat
     if combat is not None and not combat.rolled:
-        for colour in new.dice[len(act.dice):]:
+        for colour in new.dice[len(act.dice) :]:
             ctx.emit(E.DieAdded(colour=colour))
     ctx.schedule(*tasks_of(effects, seat), then, *extras)
 
@@ -79,8 +89,11 @@ def use_item(ctx: Ctx, seat: int, item: str, then: Task) -> None:
 
 @handler("after_items")
 def _after_items(ctx: Ctx, t: Task) -> None:
-    options = [O.use_item(i) for i in dict.fromkeys(ctx.state.hero(t.seat).items)
-               if fits(ctx, i, t.arg) and ctx.c.item(i).timing == "after"]
+    options = [
+        O.use_item(i)
+        for i in dict.fromkeys(ctx.state.hero(t.seat).items)
+        if fits(ctx, i, t.arg) and ctx.c.item(i).timing == "after"
+    ]
     if options and ctx.state.act is not None:
         ctx.ask("after_item", t.seat, [*options, PROCEED], arg=t.arg)
 
@@ -90,4 +103,6 @@ def _after_item(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.use_item is None:
         return
     seat, action = p.seat, p.arg
-    use_item(ctx, seat, choice.use_item.item, Task(op="after_items", arg=action, seat=seat))
+    use_item(
+        ctx, seat, choice.use_item.item, Task(op="after_items", arg=action, seat=seat)
+    )

@@ -199,7 +199,9 @@ class Option(Model):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Option:
-        chosen = [name for name in type(self).model_fields if getattr(self, name) is not None]
+        chosen = [
+            name for name in type(self).model_fields if getattr(self, name) is not None
+        ]
         if len(chosen) != 1:
             raise ValueError(f"set exactly one option, got {chosen or 'none'}")
         return self
@@ -295,7 +297,7 @@ def move_to(area: str, reds: int, blues: int) -> Option:
 # ------------------------------------------------------------ text names
 
 _WORDS: dict[str, Option] = {}
-_PREFIX = {
+_PREFIX: dict[str, tuple[str, type[Model], tuple[str, ...]]] = {
     "item": ("use_item", UseItem, ("item",)),
     "swap": ("swap_action_card", SwapActionCard, ("card",)),
     "cell": ("collect_at", CollectAt, ("cell",)),
@@ -318,7 +320,7 @@ _PREFIX = {
 _FIELD_PREFIX = {field: prefix for prefix, (field, _, _) in _PREFIX.items()}
 
 
-def _word(word: str, **field: Model) -> Option:
+def _word(word: str, **field: Any) -> Option:
     _WORDS[word] = Option(**field)
     return _WORDS[word]
 
@@ -367,6 +369,9 @@ def parse_option(text: str) -> Option:
     parts = rest.split(":", len(names) - 1)
     if len(parts) != len(names):
         raise ValueError(f"no option is called {text!r}")
-    values = {n: int(p) if cls.model_fields[n].annotation in (int, "int") else p
-              for n, p in zip(names, parts)}
-    return Option(**{field: cls(**values)})
+    values = {
+        n: int(p) if cls.model_fields[n].annotation in (int, "int") else p
+        for n, p in zip(names, parts)
+    }
+    chosen: dict[str, Any] = {field: cls(**values)}
+    return Option(**chosen)

@@ -35,7 +35,9 @@ def can_pay(state: ThorgalState, seat: int, units: tuple[str, ...] | list[str]) 
     return all(have[GOODS.index(g)] >= k for g, k in Counter(units).items())
 
 
-def pay(seat: int, units: tuple[str, ...] | list[str], then: tuple[Task, ...]) -> tuple[Task, ...]:
+def pay(
+    seat: int, units: tuple[str, ...] | list[str], then: tuple[Task, ...]
+) -> tuple[Task, ...]:
     """Tasks: pay ``units`` (one good name per unit), then resolve ``then``."""
     if not units:
         return then
@@ -54,8 +56,13 @@ def _pay(ctx: Ctx, t: Task) -> None:
     while len(t.payers) < len(units):
         good = units[len(t.payers)]
         area = ctx.state.hero(t.seat).area
-        holders = [h.seat for h in ctx.state.heroes
-                   if h.area == area and h.seat not in t.refused and _left(ctx.state, t, h.seat, good) > 0]
+        holders = [
+            h.seat
+            for h in ctx.state.heroes
+            if h.area == area
+            and h.seat not in t.refused
+            and _left(ctx.state, t, h.seat, good) > 0
+        ]
         if not holders:
             ctx.drop(t.n)
             return

@@ -14,8 +14,8 @@ module's ordering.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterator
+from collections.abc import Iterator
+from functools import cache
 
 Cell = tuple[int, int]
 
@@ -67,7 +67,7 @@ def reflect(cells: frozenset[Cell]) -> frozenset[Cell]:
     return normalize({(r, -c) for r, c in cells})
 
 
-@lru_cache(maxsize=None)
+@cache
 def orientations(shape: str) -> tuple[frozenset[Cell], ...]:
     """Distinct orientations of ``shape`` (rotations, then reflected rotations).
 
@@ -112,7 +112,7 @@ def posed(shape: str, rotation: int, mirrored: bool) -> frozenset[Cell]:
     return cells
 
 
-@lru_cache(maxsize=None)
+@cache
 def pose(shape: str, orientation: int) -> tuple[int, bool]:
     """The first ``(rotation, mirrored)`` giving the ``orientation``-th form.
 
@@ -127,7 +127,9 @@ def pose(shape: str, orientation: int) -> tuple[int, bool]:
     raise AssertionError("every orientation is a rotation or reflection")
 
 
-def cells_posed(shape: str, rotation: int, mirrored: bool, row: int, col: int) -> frozenset[Cell]:
+def cells_posed(
+    shape: str, rotation: int, mirrored: bool, row: int, col: int
+) -> frozenset[Cell]:
     """Absolute cells of ``posed(shape, rotation, mirrored)`` with its corner at ``(row, col)``."""
     return frozenset((r + row, c + col) for r, c in posed(shape, rotation, mirrored))
 
@@ -159,9 +161,13 @@ def is_connected(cells: frozenset[Cell]) -> bool:
     return len(seen) == len(cells)
 
 
-def fits(cells: frozenset[Cell], rows: int, cols: int, blocked: frozenset[Cell]) -> bool:
+def fits(
+    cells: frozenset[Cell], rows: int, cols: int, blocked: frozenset[Cell]
+) -> bool:
     """Inside a ``rows x cols`` grid and on no blocked or occupied cell."""
-    return all(0 <= r < rows and 0 <= c < cols and (r, c) not in blocked for r, c in cells)
+    return all(
+        0 <= r < rows and 0 <= c < cols and (r, c) not in blocked for r, c in cells
+    )
 
 
 def is_rightward(cells: frozenset[Cell], path_right: int) -> bool:

@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
+from domain.content_packs import pack_name
 from domain.core import (
-    Command, Event, GameOverError, IllegalCommandError, InvalidCommandError, NotYourTurnError,
-    Outcome, Rng, Seat, Termination,
+    Command,
+    Event,
+    GameOverError,
+    IllegalCommandError,
+    InvalidCommandError,
+    NotYourTurnError,
+    Outcome,
+    Rng,
+    Seat,
+    Termination,
 )
 
 from . import actions, board, combat, effects, flow, items, travel  # noqa: F401  (register handlers)
 from . import events as E
 from . import polyomino as P
 from .commands import Choose, PlaceTile, TakeAction
-from .content import TIERS, load
+from .content import CONTENT_DIR, TIERS, load
 from .engine import PLACING, RESUME, Ctx, cells_enc, run, spots
 from .options import notation
 from .state import Task, ThorgalSetup, ThorgalState
@@ -34,27 +43,48 @@ def seats_of_players(setup: ThorgalSetup) -> tuple[tuple[int, ...], ...]:
 def initial_state(setup: ThorgalSetup) -> ThorgalState:
     if not 1 <= setup.players <= 4:
         raise InvalidCommandError("Thorgal is for 1 to 4 players")
-    c = load(setup.content)
+    content = pack_name(CONTENT_DIR, setup.content)
+    c = load(content)
     seats = seats_for(setup.players)
     chars = setup.characters or tuple(ch.id for ch in c.characters[:seats])
     known = {ch.id for ch in c.characters}
     if len(chars) != seats or len(set(chars)) != seats or not set(chars) <= known:
-        raise InvalidCommandError(f"choose {seats} different characters from {sorted(known)}")
-    return ThorgalState(players=setup.players, seats=seats, content=setup.content,
-                        heroes=(), row=(), decks=(), turns_taken=(),
-                        sites=(), tasks=(), path=(), terrain=(),
-                        entries_read=(), specials=(), display=(), collect_tokens=(),
-                        reason=",".join(chars))
+        raise InvalidCommandError(
+            f"choose {seats} different characters from {sorted(known)}"
+        )
+    return ThorgalState(
+        players=setup.players,
+        seats=seats,
+        content=content,
+        heroes=(),
+        row=(),
+        decks=(),
+        turns_taken=(),
+        sites=(),
+        tasks=(),
+        path=(),
+        terrain=(),
+        entries_read=(),
+        specials=(),
+        display=(),
+        collect_tokens=(),
+        reason=",".join(chars),
+    )
 
 
 def start(state: ThorgalState, rng: Rng) -> list[Event]:
     c = load(state.content)
     ctx = Ctx(state, rng)
     chars = tuple(state.reason.split(","))
-    ctx.emit(E.AdventureStarted(seats=state.seats, characters=chars,
-                                first=rng.randbelow(state.seats)))
+    ctx.emit(
+        E.AdventureStarted(
+            seats=state.seats, characters=chars, first=rng.randbelow(state.seats)
+        )
+    )
     starting = {c.character(ch).item for ch in chars} | {ch.item for ch in c.characters}
-    decks = {d: [e.id for e in c.events if e.deck == d] for d in c.adventure.event_decks}
+    decks = {
+        d: [e.id for e in c.events if e.deck == d] for d in c.adventure.event_decks
+    }
     decks["terrain"] = [t.id for t in c.terrain]
     decks["discovery"] = [d.id for d in c.discoveries]
     decks["items"] = [i.id for i in c.items if i.id not in starting]
@@ -76,7 +106,9 @@ def _placement(state: ThorgalState, seat: int, cmd: PlaceTile) -> tuple[int, ...
     if cmd.shape not in P.SHAPES:
         raise InvalidCommandError(f"unknown tile {cmd.shape}")
     if cmd.shape not in p.shapes:
-        raise IllegalCommandError("thorgal.tile-not-offered", f"{cmd.shape} is not available now")
+        raise IllegalCommandError(
+            "thorgal.tile-not-offered", f"{cmd.shape} is not available now"
+        )
     try:
         cells = P.cells_posed(cmd.shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col)
     except ValueError as exc:
@@ -84,8 +116,10 @@ def _placement(state: ThorgalState, seat: int, cmd: PlaceTile) -> tuple[int, ...
     for _, _, _, legal in spots(state, p.kind, seat, cmd.shape):
         if legal == cells:
             return cells_enc(cells)
-    raise IllegalCommandError(f"thorgal.{p.kind.replace('_', '-')}",
-                              "the tile must fit the grid, overlap nothing and touch as required")
+    raise IllegalCommandError(
+        f"thorgal.{p.kind.replace('_', '-')}",
+        "the tile must fit the grid, overlap nothing and touch as required",
+    )
 
 
 def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list[Event]:
@@ -97,26 +131,36 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
     p = state.pending
     if isinstance(command, TakeAction):
         if state.phase != "action":
-            raise IllegalCommandError("thorgal.not-action-step", "finish resolving the turn first")
+            raise IllegalCommandError(
+                "thorgal.not-action-step", "finish resolving the turn first"
+            )
         if actor != state.turn_seat():
             raise NotYourTurnError()
         flow.take_action(ctx, actor, command.chip, command.slot, command.option)
     elif isinstance(command, (Choose, PlaceTile)):
         if p is None:
-            raise IllegalCommandError("thorgal.no-question", "there is nothing to answer now")
+            raise IllegalCommandError(
+                "thorgal.no-question", "there is nothing to answer now"
+            )
         if actor != p.seat:
             raise NotYourTurnError("another seat must answer this")
         if isinstance(command, Choose):
             if p.kind in PLACING:
-                raise IllegalCommandError("thorgal.place-a-tile", "a tile must be placed")
+                raise IllegalCommandError(
+                    "thorgal.place-a-tile", "a tile must be placed"
+                )
             if command.option not in p.options:
-                raise IllegalCommandError("thorgal.not-an-option",
-                                          f"{notation(command.option)!r} is not an option")
+                raise IllegalCommandError(
+                    "thorgal.not-an-option",
+                    f"{notation(command.option)!r} is not an option",
+                )
             ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
             RESUME[p.kind](ctx, p, command.option)
         else:
             if p.kind not in PLACING:
-                raise IllegalCommandError("thorgal.not-placing", "no tile is to be placed now")
+                raise IllegalCommandError(
+                    "thorgal.not-placing", "no tile is to be placed now"
+                )
             cells = _placement(state, actor, command)
             ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind))
             RESUME[p.kind](ctx, p, command.shape, cells)
@@ -140,8 +184,8 @@ def legal_commands(state: ThorgalState, seat: Seat) -> Iterator[Command]:
             seen.add(chip.slot)
             for slot, cid in enumerate(state.row):
                 if slot != chip.slot:
-                    for option in range(len(c.card(cid).actions)):
-                        yield TakeAction(chip=i, slot=slot, option=option)
+                    for action in range(len(c.card(cid).actions)):
+                        yield TakeAction(chip=i, slot=slot, option=action)
         return
     p = state.pending
     if p is None or p.seat != seat:
@@ -150,21 +194,27 @@ def legal_commands(state: ThorgalState, seat: Seat) -> Iterator[Command]:
         for shape in p.shapes:
             for o, r, col, _ in spots(state, p.kind, seat, shape):
                 rotation, mirrored = P.pose(shape, o)
-                yield PlaceTile(shape=shape, rotation=rotation, mirrored=mirrored, row=r, col=col)
+                yield PlaceTile(
+                    shape=shape, rotation=rotation, mirrored=mirrored, row=r, col=col
+                )
         return
     for option in p.options:
         yield Choose(option=option)
 
 
-def random_command(state: ThorgalState, seat: Seat, rnd: random.Random) -> Command | None:
+def random_command(
+    state: ThorgalState, seat: Seat, rnd: random.Random
+) -> Command | None:
     """Like ``legal_commands`` but picks a tile first, so placements stay cheap."""
     p = state.pending
     if p is not None and p.kind in PLACING and p.seat == seat:
         shape = rnd.choice(p.shapes)
-        options = list(spots(state, p.kind, seat, shape))
-        o, r, col, _ = rnd.choice(options)
+        placements = list(spots(state, p.kind, seat, shape))
+        o, r, col, _ = rnd.choice(placements)
         rotation, mirrored = P.pose(shape, o)
-        return PlaceTile(shape=shape, rotation=rotation, mirrored=mirrored, row=r, col=col)
+        return PlaceTile(
+            shape=shape, rotation=rotation, mirrored=mirrored, row=r, col=col
+        )
     options = list(legal_commands(state, seat))
     return rnd.choice(options) if options else None
 
@@ -188,6 +238,10 @@ def outcome(state: ThorgalState) -> Outcome | None:
         return None
     seats = tuple(range(state.seats))
     won = state.result == "won"
-    return Outcome(termination=Termination.TEAM_WON if won else Termination.TEAM_LOST,
-                   ranks=tuple(1 for _ in seats), scores=tuple(0 for _ in seats),
-                   winners=seats if won else (), reason=state.reason)
+    return Outcome(
+        termination=Termination.TEAM_WON if won else Termination.TEAM_LOST,
+        ranks=tuple(1 for _ in seats),
+        scores=tuple(0 for _ in seats),
+        winners=seats if won else (),
+        reason=state.reason,
+    )

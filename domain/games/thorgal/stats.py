@@ -40,7 +40,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
+from domain.core import (
+    ChanceOutcome,
+    Event,
+    EventFacet,
+    GameFacts,
+    SeatFacet,
+    shuffle_outcomes,
+)
 
 from . import events as E
 from .state import ThorgalState
@@ -49,13 +56,17 @@ DIE_FACES = 6
 
 
 def facts(setup: Any, state: ThorgalState) -> GameFacts:
-    facets = tuple(SeatFacet(seat=h.seat, key="character", value=h.character) for h in state.heroes)
+    facets = tuple(
+        SeatFacet(seat=h.seat, key="character", value=h.character) for h in state.heroes
+    )
     return GameFacts(rounds=state.round, first_player=None, seat_facets=facets)
 
 
 def event_facets(event: Event) -> tuple[EventFacet, ...]:
     if isinstance(event, E.AdventureStarted):
-        return (EventFacet(key="first_player", value=str(event.first), seat=event.first),)
+        return (
+            EventFacet(key="first_player", value=str(event.first), seat=event.first),
+        )
     if isinstance(event, E.ChipPlaced):
         return (EventFacet(key="action_card", value=event.card, seat=event.seat),)
     if isinstance(event, E.ItemUsed):

@@ -18,7 +18,6 @@ from .options import Option
 from .payments import pay, pool
 from .state import Pending, Task, dec
 
-
 # ---------------------------------------------------------------- move
 
 
@@ -34,14 +33,20 @@ def routes(ctx: Ctx, seat: int, budget: int) -> dict[str, list[tuple[int, int, i
     magic = pool(ctx.state, seat)[GOODS.index(ctx.c.adventure.blue_border_cost)]
     found: dict[str, dict[tuple[int, int], int]] = {}
 
-    def walk(area: str, seen: frozenset[str], borders: int, reds: int, blues: int) -> None:
+    def walk(
+        area: str, seen: frozenset[str], borders: int, reds: int, blues: int
+    ) -> None:
         for b in ctx.c.borders:
             if area not in (b.a, b.b) or b.kind == "impassable":
                 continue
             other = b.b if area == b.a else b.a
             if other in seen or ctx.c.area(other).number > ctx.state.round:
                 continue
-            cost = (borders + b.count, reds + (b.kind == "red"), blues + (b.kind == "blue"))
+            cost = (
+                borders + b.count,
+                reds + (b.kind == "red"),
+                blues + (b.kind == "blue"),
+            )
             if cost[0] > budget or cost[2] > magic:
                 continue
             best = found.setdefault(other, {})
@@ -52,16 +57,22 @@ def routes(ctx: Ctx, seat: int, budget: int) -> dict[str, list[tuple[int, int, i
     walk(hero.area, frozenset({hero.area}), 0, 0, 0)
     out: dict[str, list[tuple[int, int, int]]] = {}
     for area, ways in found.items():
-        keep = [k for k in ways if not any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in ways)]
+        keep = [
+            k
+            for k in ways
+            if not any(o != k and o[0] <= k[0] and o[1] <= k[1] for o in ways)
+        ]
         out[area] = [(r, u, ways[(r, u)]) for r, u in sorted(keep)]
     return out
 
 
 def route_options(ctx: Ctx, seat: int, budget: int) -> dict[Option, int]:
     """Each route as its ``MoveTo`` option -> the borders it crosses."""
-    return {O.move_to(area, reds, blues): borders
-            for area, ways in sorted(routes(ctx, seat, budget).items())
-            for reds, blues, borders in ways}
+    return {
+        O.move_to(area, reds, blues): borders
+        for area, ways in sorted(routes(ctx, seat, budget).items())
+        for reds, blues, borders in ways
+    }
 
 
 def move(ctx: Ctx, seat: int) -> None:
@@ -110,7 +121,11 @@ def journey(ctx: Ctx, seat: int, left: int | None = None) -> None:
     left = ctx.state.act.value if left is None else left
     if left <= 0 or is_exhausted(ctx):
         return
-    shapes = [s for s in journey_shapes(ctx, seat) if has_spot(ctx.state, "place_journey", seat, s)]
+    shapes = [
+        s
+        for s in journey_shapes(ctx, seat)
+        if has_spot(ctx.state, "place_journey", seat, s)
+    ]
     if shapes:
         ctx.ask_tile("place_journey", seat, shapes, n=left)
 
@@ -129,8 +144,8 @@ def _journeyed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None
     marked = 3 * rightmost + ctx.c.terrain_card(ctx.state.terrain[-1]).marked
     before = [c for t in ctx.state.path[:-1] for c in t.cells if dec(c)[1] == marked]
     if not before and any(dec(c)[1] == marked for c in cells):
-        for card in ctx.draw("terrain", 1, "terrain"):
-            tasks += tasks_of(ctx.c.terrain_card(card).bonus, seat)
+        for drawn in ctx.draw("terrain", 1, "terrain"):
+            tasks += tasks_of(ctx.c.terrain_card(drawn).bonus, seat)
     ctx.schedule(*tasks, Task(op="journey_more", n=left - 1, seat=seat))
 
 

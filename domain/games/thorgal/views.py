@@ -11,7 +11,18 @@ from domain.core import Event, Model, Viewer
 
 from . import events as E
 from .content import load
-from .state import Act, Chip, Combat, Deck, Hero, Pending, Site, Task, ThorgalState, Tile
+from .state import (
+    Act,
+    Chip,
+    Combat,
+    Deck,
+    Hero,
+    Pending,
+    Site,
+    Task,
+    ThorgalState,
+    Tile,
+)
 
 
 class DeckView(Model):
@@ -59,17 +70,37 @@ class ThorgalView(Model):
 def view(state: ThorgalState, viewer: Viewer) -> ThorgalView:
     c = load(state.content)
     return ThorgalView(
-        players=state.players, seats=state.seats, phase=state.phase, round=state.round,
-        rounds=c.adventure.rounds, turn=state.turn, first=state.first, heroes=state.heroes,
-        sites=state.sites, row=state.row, specials=state.specials, chips=state.chips,
-        terrain=state.terrain, path=state.path, collect_tokens=state.collect_tokens,
-        decks=tuple(DeckView(name=d.name, size=len(d.cards), discard=d.discard)
-                    for d in state.decks),
-        display=state.display, active_event=state.active_event,
-        entries=tuple(EntryView(id=e, title=c.entry(e).title, text=c.entry(e).text)
-                      for e in state.entries_read),
-        tasks=state.tasks, pending=state.pending, act=state.act, combat=state.combat,
-        result=state.result, reason=state.reason,
+        players=state.players,
+        seats=state.seats,
+        phase=state.phase,
+        round=state.round,
+        rounds=c.adventure.rounds,
+        turn=state.turn,
+        first=state.first,
+        heroes=state.heroes,
+        sites=state.sites,
+        row=state.row,
+        specials=state.specials,
+        chips=state.chips,
+        terrain=state.terrain,
+        path=state.path,
+        collect_tokens=state.collect_tokens,
+        decks=tuple(
+            DeckView(name=d.name, size=len(d.cards), discard=d.discard)
+            for d in state.decks
+        ),
+        display=state.display,
+        active_event=state.active_event,
+        entries=tuple(
+            EntryView(id=e, title=c.entry(e).title, text=c.entry(e).text)
+            for e in state.entries_read
+        ),
+        tasks=state.tasks,
+        pending=state.pending,
+        act=state.act,
+        combat=state.combat,
+        result=state.result,
+        reason=state.reason,
         deck_orders=state.decks if viewer.admin else (),
     )
 

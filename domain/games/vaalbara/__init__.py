@@ -59,12 +59,20 @@ Rule decisions where the rulebook is silent or ambiguous:
 18. Deck order is hidden from everyone but admins, including a clan deck's
     own player; the Land deck shows only its top card's Omens (its size is
     public).  The Land deck's bottom card is not shown.
+19. Rules version 2 (see ``rules.outcome_v2``): the final Omens tie-break
+    decides the winner only; other seats with equal VP share a rank.  Version
+    1 (every tie ordered by the Omens) stays registered for games created
+    under it.
 """
 
 from __future__ import annotations
 
-from domain.core import Ruleset
+from dataclasses import replace
 
+from domain.core import Ruleset
+from domain.games.vaalbara.content import content_packs as _content_packs
+
+from . import stats as _stats
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import evolve
@@ -77,15 +85,15 @@ from .rules import (
     is_over,
     legal_commands,
     outcome,
+    outcome_v2,
     to_act,
 )
 from .state import VaalbaraSetup, VaalbaraState, VaalbaraView
 from .views import redact, view
-from . import stats as _stats
 
-
-GAME: Ruleset[VaalbaraState] = Ruleset(
+GAME_V1: Ruleset[VaalbaraState] = Ruleset(
     name="vaalbara",
+    content_packs=_content_packs,
     title="Vaalbara",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -104,8 +112,14 @@ GAME: Ruleset[VaalbaraState] = Ruleset(
     to_act=to_act,
     is_over=is_over,
     outcome=outcome,
-    facts=_stats.facts, event_facets=_stats.event_facets, chance_outcomes=_stats.chance_outcomes,
+    facts=_stats.facts,
+    event_facets=_stats.event_facets,
+    chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
 )
 
-__all__ = ["GAME"]
+GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=outcome_v2)
+VERSIONS = (GAME_V1, GAME)
+"""Every rules version still replayable (see :func:`domain.games.find_ruleset`)."""
+
+__all__ = ["GAME", "VERSIONS"]

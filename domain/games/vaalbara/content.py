@@ -15,6 +15,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from domain.setup_options import PackOptions, SetupChoice
+
 CONTENT_DIR = Path(__file__).parent / "content"
 
 LAND_TYPES: tuple[str, ...] = (
@@ -117,3 +119,16 @@ def load_pack(name: str = "sample") -> LandPack:
 PACK = load_pack()
 LANDS: dict[str, Land] = {land.id: land for land in PACK.lands}
 CLANS: tuple[str, ...] = PACK.clans
+
+
+def content_packs() -> tuple[PackOptions, ...]:
+    """The pack in play and its five clans (distinct, one per seat)."""
+    return (
+        PackOptions(
+            name="sample",
+            label=PACK.label,
+            min_players=2,
+            max_players=5,
+            choices=(SetupChoice(field="clans", values=CLANS, per_seat=True),),
+        ),
+    )

@@ -228,3 +228,32 @@ def outcome(state: VaalbaraState) -> Outcome | None:
         winners=tuple(s for s, r in enumerate(ranks) if r == 1),
         reason="most victory points after 9 rounds",
     )
+
+
+def outcome_v2(state: VaalbaraState) -> Outcome | None:
+    """Rules version 2: the Omens break a tie for the win only.
+
+    The rulebook: "In case of a tie, the tied player who ranks the highest in
+    the Clan's Omens is the winner."  Version 1 used the Omens to order every
+    tied seat, so two seats tied for third got ranks 3 and 4; the rulebook
+    breaks ties for the *winner* only, so from version 2 seats with equal VP
+    that are not the winner share their rank (which ratings count as a draw
+    between them).  Games created under version 1 keep version 1's ranks.
+    """
+    if state.phase != OVER:
+        return None
+    omens = state.final_omens
+    winner = max(
+        range(len(state.players)),
+        key=lambda s: (state.final_scores[s], -omens.index(state.players[s].clan)),
+    )
+    ranks = ranks_from_scores(
+        [(score, int(s == winner)) for s, score in enumerate(state.final_scores)]
+    )
+    return Outcome(
+        termination=Termination.COMPLETED,
+        ranks=ranks,
+        scores=state.final_scores,
+        winners=(winner,),
+        reason="most victory points after 9 rounds",
+    )

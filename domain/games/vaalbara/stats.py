@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import ChanceOutcome, Event, EventFacet, GameFacts, SeatFacet, shuffle_outcomes
+from domain.core import (
+    ChanceOutcome,
+    Event,
+    EventFacet,
+    GameFacts,
+    SeatFacet,
+    shuffle_outcomes,
+)
 
 from . import events as ev
 from .content import LANDS
@@ -46,7 +53,9 @@ def event_facets(event: Event) -> tuple[EventFacet, ...]:
             if name
         )
     if isinstance(event, ev.LandTaken) and event.card in LANDS:
-        return (EventFacet(key="land_taken", value=LANDS[event.card].type, seat=event.seat),)
+        return (
+            EventFacet(key="land_taken", value=LANDS[event.card].type, seat=event.seat),
+        )
     return ()
 
 

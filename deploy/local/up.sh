@@ -1,0 +1,79 @@
+#!/bin/sh
+# A local scale-out deployment on loopback: the tables (once), 3 x `ledger serve`
+# on consecutive ports, all on one PostgreSQL, and one `ledger project` worker.
+#
+#   LEDGER_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/ledger deploy/local/up.sh RUN_DIR [BASE_PORT]
+#   deploy/local/down.sh RUN_DIR
+#
+# Each process's pid is RUN_DIR/<name>.pid and its log RUN_DIR/<name>.log;
+# the servers answer on 127.0.0.1:BASE_PORT..BASE_PORT+2 (default 50061).
+# LEDGER_ADMIN_TOKEN is shared by the three (generated into RUN_DIR if unset).
+# NATS: with LEDGER_NATS_URL set, the servers use that one; else, when
+# nats-server is installed (NATS_SERVER, default: found on PATH or in
+# /usr/sbin), its own JetStream server runs on 127.0.0.1:BASE_PORT+3 (data
+# in RUN_DIR/nats) and the servers fan live events out through it;
+# LEDGER_LOCAL_NATS=0 keeps the in-process fan-out.
+# Tested by tests/deploy/test_local_scale_out.py (kill -9 of one server under load).
+set -eu
+run=${1:?usage: up.sh RUN_DIR [BASE_PORT]}
+base=${2:-50061}
+: "${LEDGER_DATABASE_URL:?set LEDGER_DATABASE_URL}"
+ledger=${LEDGER_BIN:-ledger}
+python=${PYTHON:-python3}
+servers=${LEDGER_LOCAL_SERVERS:-3}
+mkdir -p "$run"
+if [ -z "${LEDGER_ADMIN_TOKEN:-}" ]; then
+    [ -s "$run/admin-token" ] || "$python" -c 'import secrets; print(secrets.token_urlsafe(32))' > "$run/admin-token"
+    LEDGER_ADMIN_TOKEN=$(cat "$run/admin-token")
+fi
+export LEDGER_ADMIN_TOKEN LEDGER_DATABASE_URL
+export LEDGER_PROJECTIONS=false   # the worker below runs the views
+
+nats=${NATS_SERVER:-$(command -v nats-server || echo /usr/sbin/nats-server)}
+if [ -z "${LEDGER_NATS_URL:-}" ] && [ "${LEDGER_LOCAL_NATS:-1}" != 0 ] && [ -x "$nats" ]; then
+    nats_port=$((base + 3))
+    nohup "$nats" -a 127.0.0.1 -p "$nats_port" -js -sd "$run/nats" > "$run/nats.log" 2>&1 &
+    echo $! > "$run/nats.pid"
+    LEDGER_NATS_URL="nats://127.0.0.1:$nats_port"
+    tries=0
+    until "$python" -c "import socket,sys; socket.create_connection(('127.0.0.1', $nats_port), 1)" 2> /dev/null; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 40 ] || { echo "nats-server did not start; see $run/nats.log" >&2; exit 1; }
+        sleep 0.25
+    done
+    echo "nats: $LEDGER_NATS_URL (JetStream, pid $(cat "$run/nats.pid"))"
+fi
+[ -z "${LEDGER_NATS_URL:-}" ] || export LEDGER_NATS_URL
+
+"$ledger" db setup > "$run/setup.log" 2>&1   # tables once, before three servers race for them
+
+i=0
+while [ "$i" -lt "$servers" ]; do
+    port=$((base + i))
+    mkdir -p "$run/serve-$i"
+    http=off   # one dashboard is enough: the first server's, on BASE_PORT + 4
+    [ "$i" -ne 0 ] || http="127.0.0.1:$((base + 4))"
+    LEDGER_DATA_DIR="$run/serve-$i" LEDGER_LISTEN="127.0.0.1:$port" LEDGER_HTTP_LISTEN="$http" \
+        nohup "$ledger" serve > "$run/serve-$i.log" 2>&1 &
+    echo $! > "$run/serve-$i.pid"
+    i=$((i + 1))
+done
+LEDGER_DATA_DIR="$run" nohup "$ledger" project > "$run/project.log" 2>&1 &
+echo $! > "$run/project.pid"
+
+i=0
+while [ "$i" -lt "$servers" ]; do
+    port=$((base + i))
+    tries=0
+    until "$python" -m services.healthcheck --target "127.0.0.1:$port" --timeout 1 > /dev/null 2>&1; do
+        tries=$((tries + 1))
+        if [ "$tries" -gt 120 ] || ! kill -0 "$(cat "$run/serve-$i.pid")" 2> /dev/null; then
+            echo "serve-$i on port $port did not start; see $run/serve-$i.log" >&2
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "serve-$i: 127.0.0.1:$port SERVING (pid $(cat "$run/serve-$i.pid"))"
+    i=$((i + 1))
+done
+echo "project: pid $(cat "$run/project.pid")"

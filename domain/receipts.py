@@ -1,0 +1,237 @@
+"""Server-signed receipts: evidence a player keeps outside the database.
+
+No check inside one database can stop its superuser: with the triggers
+disabled and the hash chain recomputed, a rewritten log is self-consistent.
+A receipt is the server's Ed25519 signature over one head of one game::
+
+    canonical_json({"context": "ledger-receipt/v1", "game_id": str,
+                    "version": int, "head_hash": hex, "timestamp": ISO-8601})
+
+(:func:`domain.integrity.canonical_json`).  The signing key lives with the
+server (data dir or configuration), never in the database, so whoever holds
+only the database cannot issue a receipt for a rewritten history.  Because
+each hash covers the one before, a receipt for version ``v`` pins events
+``1..v``: any later edit, reordering, back-dating or truncation behind it
+shows up as a mismatch (see :func:`check_receipts`).
+
+Ed25519 signatures are deterministic, so the same head always gets the same
+receipt; verification needs only the 32-byte public key (published by the
+``GetLedgerKey`` RPC and in every export).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from domain.integrity import canonical_json
+
+CONTEXT = "ledger-receipt/v1"
+
+
+def receipt_message(
+    game_id: str, version: int, head_hash: str, timestamp: str
+) -> bytes:
+    """The exact bytes a receipt signs."""
+    return canonical_json(
+        {
+            "context": CONTEXT,
+            "game_id": game_id,
+            "version": version,
+            "head_hash": head_hash,
+            "timestamp": timestamp,
+        }
+    )
+
+
+def key_id(public_key: bytes) -> str:
+    """A short name for a public key: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(public_key).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Receipt:
+    game_id: str
+    version: int
+    head_hash: str
+    timestamp: str
+    key_id: str
+    signature: bytes
+
+    def message(self) -> bytes:
+        return receipt_message(
+            self.game_id, self.version, self.head_hash, self.timestamp
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "version": self.version,
+            "head_hash": self.head_hash,
+            "timestamp": self.timestamp,
+            "key_id": self.key_id,
+            "signature": base64.b64encode(self.signature).decode("ascii"),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Receipt:
+        """:raises ValueError: for a malformed receipt."""
+        try:
+            return cls(
+                game_id=str(data["game_id"]),
+                version=int(data["version"]),
+                head_hash=str(data["head_hash"]),
+                timestamp=str(data["timestamp"]),
+                key_id=str(data.get("key_id", "")),
+                signature=base64.b64decode(data["signature"], validate=True),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"malformed receipt: {exc}") from None
+
+
+class Signer:
+    """The server's receipt key."""
+
+    def __init__(self, private_key: Ed25519PrivateKey) -> None:
+        self._key = private_key
+        self.public_key = private_key.public_key().public_bytes(
+            Encoding.Raw, PublicFormat.Raw
+        )
+        self.key_id = key_id(self.public_key)
+
+    @classmethod
+    def generate(cls) -> Signer:
+        return cls(Ed25519PrivateKey.generate())
+
+    def sign(
+        self, game_id: str, version: int, head_hash: str, timestamp: str
+    ) -> Receipt:
+        message = receipt_message(game_id, version, head_hash, timestamp)
+        return Receipt(
+            game_id,
+            version,
+            head_hash,
+            timestamp,
+            self.key_id,
+            self._key.sign(message),
+        )
+
+
+def is_valid(receipt: Receipt, public_key: bytes) -> bool:
+    """Whether ``public_key`` signed exactly this receipt."""
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(
+            receipt.signature, receipt.message()
+        )
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ReceiptProblem:
+    version: int
+    check: str
+    detail: str
+
+
+def check_receipts(
+    game_id: str,
+    raw: Sequence[tuple[int, str, bytes]],
+    receipts: Iterable[Receipt],
+    public_key: bytes,
+    origin: str = "held",
+) -> list[ReceiptProblem]:
+    """Every way the stored rows contradict receipts signed by ``public_key``.
+
+    A receipt with a bad signature proves nothing and is reported as such
+    (it was forged or damaged); a good one must name an event that exists,
+    with the same hash and timestamp.
+    """
+    heads: dict[int, tuple[str, str]] = {}
+    for version, _type, data in raw:
+        try:
+            record = json.loads(data)
+            heads[version] = (record["hash"], record["timestamp"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    problems: list[ReceiptProblem] = []
+    for receipt in receipts:
+        if receipt.game_id != game_id:
+            continue
+        v = receipt.version
+        if receipt.key_id and receipt.key_id != key_id(public_key):
+            problems.append(
+                ReceiptProblem(
+                    v,
+                    f"receipt ({origin})",
+                    f"signed by key {receipt.key_id}, not by the key checked against "
+                    f"({key_id(public_key)}): use the server's data dir or --public-key",
+                )
+            )
+        elif not is_valid(receipt, public_key):
+            problems.append(
+                ReceiptProblem(
+                    v,
+                    f"receipt ({origin})",
+                    "signature does not verify with the server's public key",
+                )
+            )
+        elif v not in heads:
+            end = max(heads, default=0)
+            problems.append(
+                ReceiptProblem(
+                    v,
+                    f"receipt ({origin})",
+                    f"the server signed event {v}, but the log ends at {end}: "
+                    "history was truncated"
+                    if v > end
+                    else f"the server signed event {v}, which is missing from the log",
+                )
+            )
+        elif heads[v][0] != receipt.head_hash:
+            problems.append(
+                ReceiptProblem(
+                    v,
+                    f"receipt ({origin})",
+                    "the signed head hash differs from the log: history up to "
+                    "this event was rewritten",
+                )
+            )
+        elif heads[v][1] != receipt.timestamp:
+            problems.append(
+                ReceiptProblem(
+                    v,
+                    f"receipt ({origin})",
+                    "the signed timestamp differs from the log",
+                )
+            )
+    return problems
+
+
+def load_receipts(text: str) -> list[Receipt]:
+    """Receipts from a file: one JSON object per line, or a JSON list.
+
+    :raises ValueError: for anything that is not a list of receipts.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    if stripped.startswith("["):
+        items = json.loads(stripped)
+    else:
+        items = [json.loads(line) for line in stripped.splitlines() if line.strip()]
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise ValueError("expected JSON receipt objects")
+    return [Receipt.from_json(i) for i in items]

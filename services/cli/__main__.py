@@ -1,0 +1,7 @@
+"""``python -m services.cli`` is ``ledger``."""
+
+from __future__ import annotations
+
+from services.cli import main
+
+main()

@@ -1,0 +1,182 @@
+"""Where things are: the data directory, the running server, the database.
+
+The CLI must not depend on the current directory.  Everything local lives in
+one data directory per user (``Settings.data_dir``: platformdirs' user data
+dir, or ``LEDGER_DATA_DIR``).  A running ``ledger serve`` writes its address to
+``DATA_DIR/server.json``, so client commands (``demo``, ``ratings``, ``stats``,
+``tournament``) find it without ``--target``; commands that read the stored
+games (``games``, ``audit``, ``export``, ``replay``) open the same database the
+server uses and never create an empty one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from services.cli import failures
+from services.cli.failures import USAGE, UserError
+from services.settings import Settings
+
+if TYPE_CHECKING:
+    from services.application import GameLedger
+    from services.client import Connection
+
+ADDRESS_FILE = "server.json"
+S = TypeVar("S")
+
+
+def parse_address(address: str, what: str = "--listen") -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` too) split and checked.
+
+    :raises UserError: for anything else, e.g. ``nonsense``.
+    """
+    host, sep, port = address.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise UserError(
+            f"{what} {address!r} is not HOST:PORT (e.g. 127.0.0.1:50051)", USAGE
+        )
+    return host, int(port)
+
+
+def connectable(address: str) -> str:
+    """The address a client dials for a server listening on ``address``."""
+    host, port = parse_address(address)
+    if host in ("0.0.0.0", "::", "*"):
+        host = "127.0.0.1" if host != "::" else "[::1]"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"{host}:{port}"
+
+
+def write_address(data_dir: Path, address: str) -> Path:
+    """Announce a running server (its pid lets readers ignore a stale file)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / ADDRESS_FILE
+    path.write_text(json.dumps({"address": address, "pid": os.getpid()}) + "\n")
+    return path
+
+
+def clear_address(data_dir: Path) -> None:
+    """Remove our announcement, unless another server has replaced it since."""
+    path = data_dir / ADDRESS_FILE
+    try:
+        if json.loads(path.read_text()).get("pid") == os.getpid():
+            path.unlink()
+    except (OSError, ValueError):
+        pass
+
+
+def announced_address(data_dir: Path) -> str | None:
+    """The address a live local server wrote into ``data_dir``, if any."""
+    try:
+        found = json.loads((data_dir / ADDRESS_FILE).read_text())
+        os.kill(int(found["pid"]), 0)  # gone: a stale file from a crash
+        return connectable(str(found["address"]))
+    except (OSError, ValueError, KeyError, TypeError, UserError):
+        return None
+
+
+def server_target(explicit: str | None) -> str:
+    """``--target``, else the running server's announced address, else LISTEN."""
+    if explicit:
+        parse_address(explicit, "--target")
+        return explicit
+    settings = Settings()
+    return announced_address(settings.data_dir) or connectable(settings.listen)
+
+
+def connect(explicit: str | None) -> Connection:
+    """A gRPC connection to the server (remembered for "no server at ..." lines)."""
+    from services.client import Connection
+
+    failures.target = server_target(explicit)
+    return Connection.open(failures.target)
+
+
+TARGET_HELP = "Server address. Default: the running `ledger serve`, else LEDGER_LISTEN."
+
+
+def stub(stub_class: type[S], explicit: str | None) -> S:
+    """A gRPC stub of ``stub_class`` on the server (see :func:`server_target`)."""
+    import grpc
+
+    failures.target = server_target(explicit)
+    return stub_class(grpc.insecure_channel(failures.target))  # type: ignore[call-arg]
+
+
+def bearer(token: str | None) -> tuple[tuple[str, str], ...] | None:
+    return (("authorization", f"Bearer {token}"),) if token else None
+
+
+def admin_token(settings: Settings | None = None) -> str | None:
+    """LEDGER_ADMIN_TOKEN, else the one the local server generated, else None."""
+    settings = settings or Settings()
+    if settings.admin_token is not None:
+        return settings.admin_token.get_secret_value()
+    try:
+        return (settings.data_dir / "admin-token").read_text().strip() or None
+    except OSError:
+        return None
+
+
+def canonical_game(name: str, what: str = "GAME_TYPE") -> str:
+    """The registered name of a game type (aliases accepted).
+
+    :raises UserError: for an unknown game type.
+    """
+    from domain.games import UnknownGameError, find_game
+
+    try:
+        return find_game(name).name
+    except UnknownGameError as exc:
+        raise UserError(f"{what}: {exc}", USAGE) from None
+
+
+def has_embedded_data(data_dir: Path) -> bool:
+    return (data_dir / "pgdata" / "PG_VERSION").exists()
+
+
+def probe_database(url: str) -> None:
+    """One quick connection first: the pool would only say it timed out.
+
+    :raises UserError: with PostgreSQL's own reason (refused, no such database...).
+    """
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.OperationalError as exc:
+        params = conninfo_to_dict(url)
+        where = f"{params.get('host', 'localhost')}:{params.get('port', 5432)}/{params.get('dbname', '')}"
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else "no answer"
+        raise UserError(
+            f"cannot reach PostgreSQL at {where} (LEDGER_DATABASE_URL): {reason}"
+        ) from None
+
+
+def open_ledger(settings: Settings | None = None) -> GameLedger:
+    """The stored games, read directly from the server's database.
+
+    :raises UserError: with the embedded database and no data yet: creating
+        an empty cluster here would only answer "not found".
+    """
+    from services.bootstrap import build_ledger
+
+    settings = settings or Settings()
+    if not settings.database_url and not has_embedded_data(settings.data_dir):
+        raise UserError(
+            f"no ledger data in {settings.data_dir} yet: start the server with "
+            "`ledger serve` (or set LEDGER_DATA_DIR or LEDGER_DATABASE_URL)"
+        )
+    from services.cli.root import CLEANUP
+
+    if settings.database_url:
+        probe_database(settings.database_url)
+    ledger = build_ledger(settings)
+    CLEANUP.callback(ledger.close)
+    return ledger

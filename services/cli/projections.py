@@ -1,0 +1,63 @@
+"""``ledger projections status|rebuild``: the read models' position and lag."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from services.cli.failures import USAGE, UserError
+from services.cli.locate import open_ledger
+from services.cli.root import console, projections_app
+from services.settings import Settings
+
+
+@projections_app.command("status")
+def projections_status() -> None:
+    """Each view's position and lag behind the head of the log."""
+    from projections import registry
+
+    settings = Settings()
+    ledger = open_ledger(settings)
+    table = Table("view", "position", "head", "lag")
+    for runner in registry.runners(
+        ledger.datastore, create_tables=settings.create_tables
+    ):
+        runner.ensure_tables()
+        status = runner.status()
+        table.add_row(
+            status.view, str(status.position), str(status.head), str(status.lag)
+        )
+    console.print(table)
+
+
+@projections_app.command("rebuild")
+def projections_rebuild(
+    name: str = typer.Argument(..., help="View name (see `status`)."),
+) -> None:
+    """Rebuild one view from scratch, with a progress bar."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from projections import registry
+
+    if name not in registry.VIEWS:
+        raise UserError(
+            f"unknown view {name!r}; known: {', '.join(sorted(registry.VIEWS))}", USAGE
+        )
+    ledger = open_ledger()
+    (runner,) = registry.runners(ledger.datastore, [name])
+    runner.ensure_tables()
+    runner.reset()
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task(f"rebuilding {name}", total=runner.status().head or 1)
+        applied = runner.catch_up(
+            lambda position, head: progress.update(
+                task, completed=position, total=head or 1
+            )
+        )
+    console.print(f"[green]rebuilt {name}[/]: {applied} log positions applied")

@@ -1,0 +1,161 @@
+"""``ledger serve`` and ``ledger project``: the long-running processes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import typer
+
+from services.cli.root import app, console, quiet_logging
+from services.settings import Settings
+
+if TYPE_CHECKING:
+    from services.server import Running
+
+
+@app.command()
+def serve(
+    listen: str | None = typer.Option(
+        None, help="Address to bind, e.g. 0.0.0.0:50051. Default: LEDGER_LISTEN."
+    ),
+    workers: int | None = typer.Option(
+        None, min=1, max=64, help="Server processes sharing the port (SO_REUSEPORT)."
+    ),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="Show the engine logs (PostgreSQL, gRPC)."
+    ),
+    log_level: str | None = typer.Option(
+        None, help="Logging level (default WARNING; INFO with --verbose)."
+    ),
+    http: str | None = typer.Option(
+        None,
+        "--http",
+        metavar="HOST:PORT",
+        help="Web dashboard address, or 'off'. Default: LEDGER_HTTP_LISTEN.",
+    ),
+) -> None:
+    """Run the gRPC server and the web dashboard (embedded PostgreSQL unless
+    LEDGER_DATABASE_URL is set)."""
+    import os
+
+    from services.bootstrap import wire
+    from services.cli import banner, locate
+
+    os.environ.setdefault(
+        "PGAPPNAME", "ledger serve"
+    )  # libpq: seen in pg_stat_activity
+
+    if verbose:
+        quiet_logging(True)
+    if log_level:
+        logging.getLogger().setLevel(log_level.upper())
+    update: dict[str, object] = {}
+    if listen:
+        update["listen"] = listen
+    if workers:
+        update["workers"] = workers
+    if http:
+        update["http_listen"] = http
+    settings = Settings.model_validate({**Settings().model_dump(), **update})
+    banner.check_port_free(settings.listen)
+    http_address(settings.http_listen)
+    banner.starting(settings)
+    if settings.database_url:
+        locate.probe_database(settings.database_url)
+    wiring = wire(settings)
+    if settings.workers > 1:
+        from services.server import serve_workers
+
+        banner.ready(wiring, settings.listen)
+        locate.write_address(settings.data_dir, settings.listen)
+        try:
+            serve_workers(wiring)
+        finally:
+            locate.clear_address(settings.data_dir)
+        return
+    from services.server import serve as run
+
+    def ready(running: Running) -> None:  # the port is bound: now say so
+        banner.ready(wiring, settings.listen)
+        locate.write_address(settings.data_dir, settings.listen)
+
+    try:
+        asyncio.run(run(wiring, on_ready=ready))
+    finally:
+        locate.clear_address(settings.data_dir)
+
+
+def http_address(value: str, allow_off: bool = True) -> str:
+    """:raises UserError: an address the dashboard cannot listen on, in one line."""
+    from services.cli.failures import USAGE, UserError
+    from services.dashboard.serve import check_listen
+
+    try:
+        return check_listen(value, allow_off=allow_off)
+    except typer.BadParameter as exc:
+        raise UserError(f"--http: {exc}", USAGE) from None
+
+
+@app.command()
+def dashboard(
+    http: str | None = typer.Option(
+        None,
+        "--http",
+        metavar="HOST:PORT",
+        help="Address to serve on. Default: LEDGER_HTTP_LISTEN.",
+    ),
+) -> None:
+    """Run only the web dashboard (read-only) against the configured database."""
+    from services.bootstrap import build_ledger
+    from services.dashboard.serve import run_alone
+
+    settings = Settings()
+    listen = http_address(http or settings.http_listen, allow_off=False)
+    console.print(f"dashboard: [cyan]http://{listen}/[/]")
+    asyncio.run(run_alone(build_ledger(settings), listen, settings.create_tables))
+
+
+@app.command()
+def project(
+    metrics_port: int | None = typer.Option(
+        None,
+        min=0,
+        max=65535,
+        help="Serve Prometheus /metrics (projection lag and position) on this port; 0 = off. "
+        "Default: LEDGER_METRICS_PORT.",
+    ),
+) -> None:
+    """Run the projection views as their own process (follows the log live)."""
+    import signal
+    import threading
+
+    from projections import registry
+    from projections.runner import Projector
+    from services.bootstrap import build_ledger, database_url
+
+    settings = Settings()
+    port = settings.metrics_port if metrics_port is None else metrics_port
+    if port:  # first, so a port in use fails before anything runs
+        from prometheus_client import start_http_server
+
+        start_http_server(port)
+        console.print(f"metrics on :{port}/metrics")
+    ledger = build_ledger(settings)
+    projector = Projector(
+        registry.runners(ledger.datastore, create_tables=settings.create_tables),
+        database_url(settings),
+        exclusive=True,  # several workers: one active per view, the rest stand by
+    )
+    projector.start()
+    console.print(
+        f"projecting {', '.join(r.view.name for r in projector.runners)}; Ctrl-C to stop"
+    )
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    projector.stop()

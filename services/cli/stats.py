@@ -1,0 +1,120 @@
+"""``ledger stats GAME_TYPE``: lengths, scores, win rates, facets and fairness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from services.cli import locate
+from services.cli.root import app, console
+
+
+def _distributions(stats: Any) -> Table:
+    table = Table("finished games", "count", "min", "median", "mean", "p90", "max")
+    for label in ("rounds", "moves", "seconds", "scores"):
+        d = getattr(stats, label)
+        table.add_row(
+            label,
+            str(d.count),
+            *(f"{getattr(d, f):.1f}" for f in ("min", "median", "mean", "p90", "max")),
+        )
+    return table
+
+
+def _win_rates(title: str, rates: Any, value: str = "seat") -> Table:
+    table = Table("players", value, "games", "wins", "win rate", title=title)
+    for w in rates:
+        table.add_row(
+            str(w.players),
+            w.value or str(w.seat),
+            str(w.games),
+            str(w.wins),
+            f"{w.win_rate:.1%}",
+        )
+    return table
+
+
+@app.command()
+def stats(
+    game_type: str = typer.Argument(..., metavar="GAME_TYPE", help="e.g. thalara."),
+    players: int = typer.Option(
+        0, min=0, help="Only games with this many players (0: every count)."
+    ),
+    facet: str | None = typer.Option(
+        None,
+        metavar="KEY",
+        help="Win rate and frequency by one facet (keys are listed by default).",
+    ),
+    fairness: bool = typer.Option(
+        False, "--fairness", help="Chi-square fit of every die roll and shuffle."
+    ),
+    target: str | None = typer.Option(
+        None, metavar="HOST:PORT", help=locate.TARGET_HELP
+    ),
+) -> None:
+    """Statistics of one game type, from the running server's views."""
+    from ledger.v1 import read_service_pb2 as pb
+    from ledger.v1 import read_service_pb2_grpc as rpc
+
+    game_type = locate.canonical_game(game_type)
+    stub = locate.stub(rpc.StatsServiceStub, target)
+    if facet:
+        got = stub.GetFacetStats(
+            pb.GetFacetStatsRequest(
+                game_type=game_type, key=facet, players=players, page_size=100
+            ),
+            timeout=30,
+        )
+        console.print(
+            _win_rates(f"{game_type} win rate by {facet}", got.win_rates, facet)
+        )
+        freq = Table(facet, "count", "share", title=f"{facet} frequency")
+        for f in got.frequency:
+            freq.add_row(f.value, str(f.count), f"{f.share:.1%}")
+        console.print(freq)
+        return
+    if fairness:
+        fit = stub.GetFairness(pb.GetFairnessRequest(game_type=game_type), timeout=30)
+        table = Table(
+            "distribution",
+            "kind",
+            "outcomes",
+            "total",
+            "chi-square",
+            "p-value",
+            title=f"{game_type} fairness",
+        )
+        for d in fit.fits:
+            table.add_row(
+                d.distribution,
+                d.kind,
+                str(d.outcomes),
+                str(d.total),
+                f"{d.statistic:.2f}",
+                f"{d.p_value:.3f}",
+            )
+        console.print(table)
+        return
+    got = stub.GetGameTypeStats(
+        pb.GetGameTypeStatsRequest(game_type=game_type, players=players), timeout=30
+    )
+    console.print(
+        f"[bold]{game_type}[/]: {got.started} games started, {got.finished} finished"
+    )
+    if not got.started:
+        console.print(
+            f"no {game_type} games yet: `ledger demo --game {game_type}` plays one"
+        )
+        return
+    console.print(_distributions(got))
+    console.print(_win_rates("win rate by seat", got.by_seat))
+    console.print(
+        _win_rates("win rate of the first player", got.by_first_player, "first")
+    )
+    if got.facet_keys:
+        console.print(
+            f"facets (--facet KEY): {', '.join(got.facet_keys)}; also --fairness",
+            highlight=False,
+        )

@@ -1,0 +1,175 @@
+"""``ledger tournament create|register|start|standings`` over gRPC.
+
+Organiser actions take ``--token`` (the organiser token ``create`` prints);
+by default they use the admin token, which the local server keeps in the data
+dir (or ``LEDGER_ADMIN_TOKEN``), so an operator needs no copy-paste.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from services.cli import locate
+from services.cli.root import console, group
+
+tournament_app = group(
+    "tournament", "Run tournaments: create, register, start rounds, standings."
+)
+
+TID = typer.Argument(..., metavar="TOURNAMENT_ID", help="As printed by `create`.")
+PLAYERS = typer.Argument(..., metavar="PLAYER_ID...", help="One or more player ids.")
+TARGET = typer.Option(None, "--target", metavar="HOST:PORT", help=locate.TARGET_HELP)
+TOKEN = typer.Option(
+    None,
+    "--token",
+    metavar="TOKEN",
+    envvar="LEDGER_ORGANISER_TOKEN",
+    help="Organiser token (default: the admin token from the data dir).",
+)
+
+
+def _stub(target: str | None) -> Any:
+    from ledger.v1 import tournament_service_pb2_grpc as rpc
+
+    return locate.stub(rpc.TournamentServiceStub, target)
+
+
+def _organiser(token: str | None) -> Any:
+    return locate.bearer(token or locate.admin_token())
+
+
+@tournament_app.command("create")
+def create(
+    name: str = typer.Argument(..., metavar="NAME", help="The tournament's name."),
+    game: str = typer.Option(..., metavar="GAME_TYPE", help="e.g. thalara."),
+    format: str = typer.Option(
+        "swiss", metavar="FORMAT", help="round_robin, swiss or swiss_ffa."
+    ),
+    rounds: int = typer.Option(
+        3, min=0, help="Rounds to play (0 with round_robin: as the schedule needs)."
+    ),
+    table_size: int = typer.Option(2, min=2, max=5, help="Players per table."),
+    setup: str = typer.Option(
+        "{}", metavar="JSON", help="Setup fields for every game, as a JSON object."
+    ),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        metavar="TOKEN",
+        envvar="LEDGER_ORGANISER_TOKEN",
+        help="An organiser credential the admin issued (default: the admin token "
+        "from the data dir).",
+    ),
+    target: str | None = TARGET,
+) -> None:
+    """Create a tournament and print its id and organiser token (shown once)."""
+    from ledger.v1 import tournament_service_pb2 as pb
+    from services.cli.demo import parse_setup
+
+    parse_setup(setup)
+    created = _stub(target).CreateTournament(
+        pb.CreateTournamentRequest(
+            name=name,
+            game_type=locate.canonical_game(game, "--game"),
+            format=format,
+            rounds=rounds,
+            table_size=table_size,
+            setup_json=setup,
+        ),
+        metadata=_organiser(token),
+        timeout=30,
+    )
+    t = created.tournament
+    console.print(
+        f"created tournament [bold]{t.tournament_id}[/] ({t.game_type}, {t.format}, {t.rounds} rounds)"
+    )
+    console.print(
+        f"organiser token (shown once): {created.organiser_token}", highlight=False
+    )
+    console.print(
+        f"next: ledger tournament register {t.tournament_id} ann bob carl dana"
+    )
+
+
+@tournament_app.command("register")
+def register(
+    tournament_id: str = TID,
+    players: list[str] = PLAYERS,
+    token: str | None = TOKEN,
+    target: str | None = TARGET,
+) -> None:
+    """Register players; prints each player's tournament token (shown once)."""
+    from ledger.v1 import tournament_service_pb2 as pb
+
+    stub = _stub(target)
+    table = Table("player", "tournament token (shown once)")
+    for player in players:
+        got = stub.RegisterPlayer(
+            pb.RegisterPlayerRequest(tournament_id=tournament_id, player_id=player),
+            metadata=_organiser(token),
+            timeout=30,
+        )
+        table.add_row(got.player_id, got.player_token)
+    console.print(table)
+
+
+@tournament_app.command("start")
+def start(
+    tournament_id: str = TID, token: str | None = TOKEN, target: str | None = TARGET
+) -> None:
+    """Pair the next round and create its games."""
+    from ledger.v1 import tournament_service_pb2 as pb
+
+    got = _stub(target).StartRound(
+        pb.StartRoundRequest(tournament_id=tournament_id),
+        metadata=_organiser(token),
+        timeout=60,
+    )
+    table = Table(
+        "table", "players (seat order)", "game id", title=f"round {got.round}"
+    )
+    for t in got.tables:
+        table.add_row(str(t.table), ", ".join(t.players), t.game_id)
+    console.print(table)
+    if got.byes:
+        console.print(f"byes: {', '.join(got.byes)}")
+
+
+@tournament_app.command("standings")
+def standings(tournament_id: str = TID, target: str | None = TARGET) -> None:
+    """The standings now: points, tie-breaks, wins/draws/losses."""
+    from ledger.v1 import tournament_service_pb2 as pb
+
+    got = _stub(target).GetStandings(
+        pb.GetStandingsRequest(tournament_id=tournament_id), timeout=30
+    )
+    table = Table(
+        "rank",
+        "player",
+        "points",
+        "buchholz",
+        "played",
+        "W",
+        "D",
+        "L",
+        "byes",
+        title=f"after round {got.round} ({got.status})",
+    )
+    for r in got.rows:
+        table.add_row(
+            str(r.rank),
+            r.player_id + (" (withdrawn)" if r.withdrawn else ""),
+            f"{r.points:g}",
+            f"{r.buchholz:g}",
+            str(r.played),
+            str(r.wins),
+            str(r.draws),
+            str(r.losses),
+            str(r.byes),
+        )
+    console.print(table)
+    if got.tie_breaks:
+        console.print(f"tie-breaks: {', '.join(got.tie_breaks)}")

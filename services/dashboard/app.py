@@ -1,0 +1,74 @@
+"""The Starlette application: routes of every page, static files, error pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from domain.core import InvalidCommandError
+from domain.games import UnknownGameError
+from services.application import GameNotFoundError
+from services.dashboard import games, home, ratings, stats, tournament
+from services.dashboard.reader import Reader, ReplayRefusedError
+from services.dashboard.web import HERE, render
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return render(request, "error.html", 404, title="Not found", message=str(exc))
+
+
+async def _bad_request(request: Request, exc: Exception) -> Response:
+    return render(request, "error.html", 400, title="Bad request", message=str(exc))
+
+
+HTTP_FOR = {
+    grpc.StatusCode.NOT_FOUND: (404, "Not found"),
+    grpc.StatusCode.INVALID_ARGUMENT: (400, "Bad request"),
+    grpc.StatusCode.PERMISSION_DENIED: (403, "Not public yet"),
+    grpc.StatusCode.FAILED_PRECONDITION: (409, "Not available"),
+    grpc.StatusCode.UNAVAILABLE: (503, "Database unavailable"),
+}
+
+
+async def _refused(request: Request, exc: Any) -> Response:
+    """A ReplayService refusal, as the HTTP status that means the same."""
+    status, title = HTTP_FOR.get(exc.code, (500, "Error"))
+    return render(request, "error.html", status, title=title, message=str(exc))
+
+
+async def _http(request: Request, exc: Any) -> Response:
+    return render(
+        request, "error.html", exc.status_code, title="Error", message=exc.detail
+    )
+
+
+def create_app(reader: Reader) -> Starlette:
+    """The dashboard over ``reader`` (see :mod:`services.dashboard.reader`)."""
+    app = Starlette(
+        routes=[
+            *home.routes,
+            *tournament.routes,
+            *ratings.routes,
+            *stats.routes,
+            *games.routes,
+            Mount(
+                "/static", StaticFiles(directory=str(HERE / "static")), name="static"
+            ),
+        ],
+        exception_handlers={
+            GameNotFoundError: _not_found,
+            UnknownGameError: _not_found,
+            InvalidCommandError: _bad_request,
+            ReplayRefusedError: _refused,
+            HTTPException: _http,
+        },
+    )
+    app.state.reader = reader
+    return app

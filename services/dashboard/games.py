@@ -1,0 +1,123 @@
+"""A game: replay viewer, its frames as JSON, the audit badge and the export.
+
+The viewer fetches frames in pages from ``/games/{id}/frames`` (the JSON of
+``ReplayService.ListFrames`` for an anonymous caller), so a long game does not
+weigh on the first render and every byte the browser gets went through the
+ReplayService's disclosure policy.  Audit and export go through its
+``ExportGame``, so they open exactly when the export is public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from domain.core import InvalidCommandError
+from services.dashboard.web import read, reader, render
+
+PAGE = 25
+
+
+def game_id(request: Request) -> UUID:
+    raw = request.path_params["game_id"]
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise InvalidCommandError(f"{raw[:64]!r} is not a game id") from None
+
+
+def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.query_params.get(name)
+    try:
+        value = default if raw is None else int(raw)
+    except ValueError:
+        raise InvalidCommandError(f"{name} must be a whole number") from None
+    if not lo <= value <= hi:
+        raise InvalidCommandError(f"{name} must be between {lo} and {hi}")
+    return value
+
+
+def _header(game: Any) -> dict[str, Any]:
+    """Only what ``GetGame`` shows anyone: type, players, status, outcome."""
+    outcome = game.outcome
+    return {
+        "game_id": str(game.id),
+        "game_type": game.game_type,
+        "player_ids": list(game.player_ids or ()),
+        "seats": game.seat_count,
+        "version": game.version,
+        "ended": game.is_over,
+        "to_act": list(game.to_act()),
+        "outcome": outcome,
+        "created_at": game.created_on,
+    }
+
+
+async def replay(request: Request) -> Response:
+    gid = game_id(request)
+    game = await read(request, "game", gid)
+    header = _header(game)
+    start = _int(request, "v", 1, 0, 10**9)
+    return render(
+        request,
+        "game.html",
+        g=header,
+        start=min(max(start, 1), header["version"]),
+        page=PAGE,
+    )
+
+
+async def frames(request: Request) -> Response:
+    gid = game_id(request)
+    after = _int(request, "after", 0, 0, 10**9)
+    limit = _int(request, "limit", PAGE, 1, 200)
+    return JSONResponse(await reader(request).frames(gid, after, limit))
+
+
+CHAIN_CHECKS = {"sequence", "encoding", "hash", "chain", "genesis"}
+
+
+def audit_summary(report: Any) -> list[tuple[str, bool, str]]:
+    """``(check, passed, detail)`` rows: hash chain, seed, decisions, receipts."""
+    failed = {f.check for f in report.failures}
+    rows = [
+        ("hash chain", not failed & CHAIN_CHECKS, f"{report.events} events linked"),
+        ("seed", "seed" not in failed, f"from {report.seed_source}"),
+        (
+            "decisions",
+            not failed - CHAIN_CHECKS - {"seed"},
+            f"{report.decisions_rederived} re-derived",
+        ),
+    ]
+    receipts = getattr(report, "receipts", None)
+    if receipts is not None:  # where the audit checks receipts
+        rows.append(("receipts", "receipt" not in failed, str(receipts)))
+    return rows
+
+
+async def audit(request: Request) -> Response:
+    gid = game_id(request)
+    report = await reader(request).audit(gid)
+    return render(request, "_audit.html", report=report, checks=audit_summary(report))
+
+
+async def export(request: Request) -> Response:
+    gid = game_id(request)
+    lines = await reader(request).export(gid)
+    return Response(
+        "".join(line + "\n" for line in lines),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{gid}.ndjson"'},
+    )
+
+
+routes = [
+    Route("/games/{game_id}", replay, name="game"),
+    Route("/games/{game_id}/frames", frames, name="frames"),
+    Route("/games/{game_id}/audit", audit, methods=["POST"], name="audit"),
+    Route("/games/{game_id}/export.ndjson", export, name="export"),
+]

@@ -1,0 +1,123 @@
+"""``Reader``: everything the pages may read, each through an existing read path.
+
+* Statistics, ratings, fairness and game lists: the views' tables, through the
+  query helpers the gRPC Stats and Rating services use
+  (``projections.stats_queries``, ``projections.ratings``,
+  ``projections.fairness``) and :mod:`services.dashboard.queries`.
+* Tournaments: :meth:`TournamentDesk.load`, the read path of
+  ``TournamentService.GetStandings`` (standings are a pure function of the
+  tournament's recorded results), so the page equals ``GetStandings``.
+* Replays, exports and audits: the ``ReplayService`` handlers themselves
+  (``ListFrames``, ``ExportGame``), called in-process as an anonymous caller,
+  so the pages follow the one disclosure policy, whatever it becomes: a
+  running game's public view only, everything once it has ended.  The audit
+  verifies that export exactly as ``ledger verify`` does, so it is available
+  exactly when the export is (ended games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import grpc
+from google.protobuf import json_format
+
+from domain.audit import AuditReport
+from domain.export import verify_lines
+from ledger.v1 import read_service_pb2 as rpb
+from services.auth import ANONYMOUS, current_principal
+
+
+class ReplayRefusedError(Exception):
+    """Raised when the ReplayService refuses a dashboard read (code and message)."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _InProcess:
+    """The little of ``grpc.aio.ServicerContext`` the read handlers use."""
+
+    def time_remaining(self) -> float | None:
+        return 10.0
+
+    async def abort(self, code: grpc.StatusCode, details: str = "", *_: Any) -> None:
+        raise ReplayRefusedError(code, details)
+
+    async def abort_with_status(self, status: Any) -> None:
+        raise ReplayRefusedError(status.code, status.details)
+
+
+class Reader:
+    def __init__(self, ledger: Any, desk: Any, owns_desk: bool = True) -> None:
+        from services.disclosure import SpectatorWindow
+        from services.read_servicer import ReplayServicer
+
+        self.ledger = ledger
+        self.desk = desk
+        self._owns_desk = owns_desk
+        """Beside ``ledger serve`` the server's desk is shared (one pool, not two)."""
+        self.replay = ReplayServicer(ledger, None)  # the loop's default executor
+        self._window = SpectatorWindow(ledger)
+
+    def query(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(cursor, *args)`` in a read-only transaction on the views."""
+        with self.ledger.datastore.transaction(commit=False) as curs:
+            return fn(curs, *args, **kwargs)
+
+    def tournament(self, tournament_id: UUID) -> Any:
+        return self.desk.load(tournament_id)
+
+    def game(self, game_id: UUID) -> Any:
+        """The game as a spectator may see it now (for its header: type,
+        players, status, outcome, event count): with a spectator delay, the
+        delayed version, so the header never tells how far the game has gone."""
+        return self._window.game_for(ANONYMOUS, game_id)[0]
+
+    async def frames(self, game_id: UUID, after: int, limit: int) -> dict[str, Any]:
+        """``ListFrames`` as an anonymous caller, as JSON."""
+        token = current_principal.set(ANONYMOUS)
+        try:
+            response = await self.replay.ListFrames(
+                rpb.ListFramesRequest(
+                    game_id=str(game_id), after_version=after, page_size=limit
+                ),
+                _InProcess(),
+            )
+        finally:
+            current_principal.reset(token)
+        return json_format.MessageToDict(response, preserving_proto_field_name=True)
+
+    async def export(self, game_id: UUID) -> list[str]:
+        """``ExportGame`` as an anonymous caller: the NDJSON lines (ended games)."""
+        token = current_principal.set(ANONYMOUS)
+        try:
+            return [
+                chunk.line
+                async for chunk in self.replay.ExportGame(
+                    rpb.ExportGameRequest(game_id=str(game_id)), _InProcess()
+                )
+            ]
+        finally:
+            current_principal.reset(token)
+
+    async def audit(self, game_id: UUID) -> AuditReport:
+        """The public export verified offline, as ``ledger verify`` does."""
+        import asyncio
+
+        lines = await self.export(game_id)
+        return await asyncio.to_thread(verify_lines, lines)
+
+    def close(self) -> None:
+        if self._owns_desk:
+            self.desk.close()
+
+
+def reader_for(ledger: Any) -> Reader:
+    """A reader on ``ledger``'s database, with its own tournament desk."""
+    from services.tournaments import TournamentDesk
+
+    return Reader(ledger, TournamentDesk(ledger.env_for_peers, ledger))

@@ -1,0 +1,81 @@
+"""Shared pieces of the pages: templates, blocking reads, charts, intervals."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Undefined
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.templating import Jinja2Templates
+
+from domain.games import all_games
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals["game_types"] = lambda: [g.name for g in all_games()]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or isinstance(value, Undefined)
+
+
+templates.env.filters["pct"] = lambda v: "–" if _missing(v) else f"{100 * v:.1f}%"
+templates.env.filters["num"] = lambda v, d=1: "–" if _missing(v) else f"{v:,.{d}f}"
+
+
+def reader(request: Request) -> Any:
+    return request.app.state.reader
+
+
+async def read(request: Request, method: str, *args: Any, **kwargs: Any) -> Any:
+    """Call a blocking :class:`~services.dashboard.reader.Reader` method in a thread."""
+    fn = getattr(reader(request), method)
+    return await run_in_threadpool(fn, *args, **kwargs)
+
+
+async def query(request: Request, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return await read(request, "query", fn, *args, **kwargs)
+
+
+def render(
+    request: Request, name: str, status_code: int = 200, **context: Any
+) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def chart(
+    kind: str, labels: list[Any], datasets: list[dict[str, Any]], **extra: Any
+) -> str:
+    """A Chart.js config as JSON for ``<canvas data-chart=...>`` (static/dashboard.js)."""
+    return json.dumps(
+        {"type": kind, "labels": labels, "datasets": datasets, **extra},
+        default=str,
+    )
+
+
+def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default).
+
+    Why Wilson and not the normal approximation: it stays inside [0, 1] and
+    behaves at small counts and at rates near 0 or 1, which is what a young
+    game type's seats look like.
+
+    >>> [round(x, 3) for x in wilson(5, 10)]
+    [0.237, 0.763]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = (
+        z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    )
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -1,0 +1,46 @@
+"""The read side on a PostgreSQL streaming replica (``LEDGER_READ_DATABASE_URL``).
+
+Why no new consistency mechanism: a view's rows and its tracking position
+commit in one transaction on the primary (``projections/runner.py``), and a
+streaming replica replays commits in commit order.  So when the *replica's*
+``projection_tracking`` shows a view at or past ``min_log_position``, the
+replica also holds that view's rows for the move: ``ReadModels.catch_up_to``
+waits on the replica's own positions, and the ``min_log_position`` contract
+holds unchanged (it may wait a little longer: the replica's replay lag).
+
+Writes never go here: the projector, moves and tournaments use the primary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg.conninfo import conninfo_to_dict
+
+from services.datastore import LedgerDatastore
+
+
+def read_datastore(url: str, pool_size: int) -> Any:
+    """A pooled, read-only datastore on ``url`` (a hot standby)."""
+    parts = conninfo_to_dict(url)
+    return LedgerDatastore(
+        dbname=str(parts.get("dbname") or parts.get("user") or "postgres"),
+        host=str(parts.get("host") or "127.0.0.1"),
+        port=str(parts.get("port") or 5432),
+        user=str(parts.get("user") or "postgres"),
+        password=str(parts.get("password") or ""),
+        pool_size=pool_size,
+        pre_ping=True,
+    )
+
+
+def read_side(wiring: Any, runners: list[Any]) -> tuple[Any, list[Any]]:
+    """``(datastore, runners)`` the read RPCs query and wait on: the replica's
+    when ``read_database_url`` is set, else the primary's own."""
+    url = getattr(wiring.settings, "read_database_url", None)
+    if not url:
+        return wiring.ledger.datastore, runners
+    from projections import registry
+
+    store = read_datastore(url, wiring.settings.pool_size)
+    return store, registry.runners(store, create_tables=False)

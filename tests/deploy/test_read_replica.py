@@ -1,0 +1,90 @@
+"""Rating and stats reads served from a streaming replica (``LEDGER_READ_DATABASE_URL``).
+
+A primary and a hot standby of their own (initdb + ``pg_basebackup``, free
+ports; the shared PostgreSQL is left alone).  With the replica's replay
+paused, a read that must see a just-written move (``min_log_position``) waits
+and answers DEADLINE_EXCEEDED even though the primary's views have the move:
+so reads do go to the replica, and do wait for it.  Resumed, the same read
+answers with the move's effect.
+"""
+
+from __future__ import annotations
+
+import random
+
+import grpc
+import psycopg
+import pytest
+from pydantic import SecretStr
+
+from ledger.v1 import read_service_pb2 as rpb
+from ledger.v1 import read_service_pb2_grpc as rpb_grpc
+from services.client import Connection, create, play_one
+from tests.support.scratch_postgres import scratch_primary_and_replica
+from tests.support.server import server_in_thread, wait_until
+
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
+
+
+def _position(url: str) -> int:
+    with psycopg.connect(url) as db:
+        row = db.execute(
+            "SELECT min(position) FROM projection_tracking WHERE view = 'stats'"
+        ).fetchone()
+    return int(row[0] or 0) if row else 0
+
+
+def test_reads_wait_for_the_replica_to_pass_the_move(tmp_path) -> None:
+    from services.bootstrap import Wiring, build_ledger
+    from services.settings import Settings
+
+    with scratch_primary_and_replica() as (primary, replica):
+        settings = Settings(
+            database_url=primary.url,
+            read_database_url=replica.url,
+            admin_token=SecretStr("replica-admin"),
+            data_dir=tmp_path,
+            pool_size=2,
+        )
+        ledger = build_ledger(settings, primary.url)
+        wiring = Wiring(settings, primary.url, ledger, "replica-admin")
+        try:
+            with server_in_thread(wiring) as running:
+                conn = Connection.open(f"127.0.0.1:{running.port}")
+                stats = rpb_grpc.StatsServiceStub(conn.channel)
+                wait_until(
+                    lambda: _table_on(replica.url), "the replica has no views", 30
+                )
+                with psycopg.connect(replica.url, autocommit=True) as standby:
+                    standby.execute("SELECT pg_wal_replay_pause()")
+                    table = create(
+                        conn, "thalara", players=2, characters=["myrja", "canto"]
+                    )
+                    moved = play_one(conn, table, random.Random(3))
+                    assert moved is not None and moved.log_position > 0
+                    position = moved.log_position
+                    wait_until(
+                        lambda: _position(primary.url) >= position,
+                        "the primary's stats view did not apply the move",
+                    )
+                    request = rpb.GetGameTypeStatsRequest(
+                        game_type="thalara", min_log_position=position
+                    )
+                    with pytest.raises(grpc.RpcError) as waited:
+                        stats.GetGameTypeStats(request, timeout=1.5)
+                    assert waited.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+                    assert _position(replica.url) < position
+                    standby.execute("SELECT pg_wal_replay_resume()")
+                    answer = stats.GetGameTypeStats(request, timeout=30)
+                assert answer.started == 1
+                assert _position(replica.url) >= position
+                conn.channel.close()
+        finally:
+            ledger.close()
+
+
+def _table_on(url: str) -> bool:
+    with psycopg.connect(url) as db:
+        row = db.execute("SELECT to_regclass('projection_tracking')").fetchone()
+        assert row is not None
+        return row[0] is not None

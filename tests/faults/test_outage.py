@@ -1,0 +1,193 @@
+"""A database outage looks like one: health, status codes, and no dead connections.
+
+Against a PostgreSQL of the test's own (stopped and restarted here), with the
+server in this process so its event hub can be watched.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator
+from types import TracebackType
+from typing import Any
+
+import grpc
+import psycopg
+import pytest
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+from pydantic import SecretStr
+
+from ledger.v1 import game_service_pb2 as pb
+from services.client import Connection, create, legal_moves
+from tests.support.database import scratch_database
+from tests.support.server import server_in_thread, wait_until
+
+pytestmark = [pytest.mark.faults, pytest.mark.e2e]
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+class start_server:
+    """``(running, ledger, url)``: a server in this process on a fresh database
+    of the scratch PostgreSQL, which is running again when the block ends."""
+
+    def __init__(self, scratch_pg: Any, tmp_path: Any, health_interval: float):
+        self.pg, self.tmp, self.interval = scratch_pg, tmp_path, health_interval
+
+    def __enter__(self) -> tuple[Any, Any, str]:
+        from services.bootstrap import Wiring, build_ledger
+        from services.settings import Settings
+
+        self._db = scratch_database(self.pg.url, "ledger_outage")
+        url = self._db.__enter__()
+        settings = Settings(
+            database_url=url,
+            data_dir=self.tmp,
+            admin_token=SecretStr("outage-admin"),
+            pool_size=4,
+            health_interval=self.interval,
+            projections=False,
+        )
+        self.ledger = build_ledger(settings, url)
+        self._server = server_in_thread(
+            Wiring(settings, url, self.ledger, "outage-admin")
+        )
+        return self._server.__enter__(), self.ledger, url
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            self._server.__exit__(exc_type, exc, tb)
+            self.ledger.close()
+        finally:
+            self.pg.start_if_stopped()
+            self._db.__exit__(exc_type, exc, tb)
+
+
+@pytest.fixture
+def health_of() -> Iterator[Any]:
+    channels: list[grpc.Channel] = []
+
+    def check(port: int) -> int:
+        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+        channels.append(channel)
+        stub = health_pb2_grpc.HealthStub(channel)
+        return stub.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+
+    yield check
+    for channel in channels:
+        channel.close()
+
+
+def unavailable_details(call: Any, *args: Any, **kw: Any) -> dict[str, Any]:
+    """Call, expect UNAVAILABLE, and return its ErrorInfo/RetryInfo."""
+    with pytest.raises(grpc.RpcError) as raised:
+        call(*args, **kw)
+    error = raised.value
+    assert error.code() == grpc.StatusCode.UNAVAILABLE, (error.code(), error.details())
+    status = rpc_status.from_call(error)
+    assert status is not None, "no google.rpc.Status details"
+    found: dict[str, Any] = {}
+    for detail in status.details:
+        for kind in (error_details_pb2.ErrorInfo, error_details_pb2.RetryInfo):
+            if detail.Is(kind.DESCRIPTOR):
+                message = kind()
+                detail.Unpack(message)
+                found[kind.__name__] = message
+    return found
+
+
+def test_datastores_are_the_outage_aware_subclass(scratch_pg, tmp_path):
+    from services.datastore import LedgerDatastore
+
+    with start_server(scratch_pg, tmp_path, 1.0) as (running, ledger, _):
+        assert type(ledger.datastore) is LedgerDatastore
+        # The subclass adds behaviour only (the factory swaps the instance's class).
+        assert "__init__" not in vars(LedgerDatastore)
+        assert running.watcher is not None and running.watcher.up
+
+
+def test_health_and_every_call_follow_the_database_down_and_back(
+    scratch_pg, tmp_path, health_of
+):
+    with start_server(scratch_pg, tmp_path, 0.2) as (running, ledger, url):
+        conn = Connection.open(f"127.0.0.1:{running.port}")
+        played, fresh = (
+            create(conn, "terralore", players=2),
+            create(conn, "terralore", players=2),
+        )
+        move = legal_moves(conn, played, 0)[0]
+        request = pb.SubmitMoveRequest(
+            game_id=played.game_id, command_id=str(uuid.uuid4()), move=move, seat=0
+        )
+        assert health_of(running.port) == SERVING
+        assert running.hub.connected
+
+        scratch_pg.stop("fast")
+        wait_until(lambda: health_of(running.port) == NOT_SERVING, "still SERVING")
+        read = unavailable_details(
+            conn.call, "GetGame", pb.GetGameRequest(game_id=played.game_id)
+        )
+        assert read["ErrorInfo"].reason == "DATABASE_UNAVAILABLE"
+        assert read["RetryInfo"].retry_delay.seconds >= 1
+        # A token this server has not seen yet: the interceptor's lookup needs
+        # the database, and must answer like every other call.
+        lookup = unavailable_details(
+            conn.call,
+            "GetGame",
+            pb.GetGameRequest(game_id=fresh.game_id),
+            fresh.tokens[0],
+        )
+        assert lookup["ErrorInfo"].reason == "DATABASE_UNAVAILABLE"
+        write = unavailable_details(conn.call, "SubmitMove", request, played.tokens[0])
+        assert write["ErrorInfo"].reason == "DATABASE_UNAVAILABLE"
+        wait_until(lambda: not running.hub.connected, "the hub did not notice")
+
+        scratch_pg.start()
+        wait_until(lambda: health_of(running.port) == SERVING, "not SERVING again")
+        first = conn.call("SubmitMove", request, played.tokens[0])
+        again = conn.call("SubmitMove", request, played.tokens[0])
+        assert (again.first_version, again.last_version) == (
+            first.first_version,
+            first.last_version,
+        )
+        with psycopg.connect(url) as db:
+            (stored,) = db.execute(
+                "SELECT count(*) FROM ledger_commands WHERE command_id = %s",
+                (request.command_id,),
+            ).fetchone()
+        assert stored == 1
+        wait_until(lambda: running.hub.connected, "the LISTEN connection is not back")
+        assert ledger.heads.epoch != 0
+        conn.channel.close()
+
+
+def test_right_after_a_restart_no_call_meets_a_dead_pooled_connection(
+    scratch_pg, tmp_path
+):
+    # A health interval longer than the test: the watcher does not refresh the
+    # pools, so every pooled connection is still the dead one from before.
+    with start_server(scratch_pg, tmp_path, 60.0) as (running, _, _):
+        conn = Connection.open(f"127.0.0.1:{running.port}")
+        tables = [create(conn, "terralore", players=2) for _ in range(12)]
+        rnd = random.Random(7)
+        scratch_pg.restart("fast")
+        answered = []
+        for table in tables:  # each token is new to the server: a lookup each
+            seat = rnd.choice(list(table.tokens))
+            answered.append(
+                conn.call(
+                    "GetGame",
+                    pb.GetGameRequest(game_id=table.game_id),
+                    table.tokens[seat],
+                ).game.game_id
+            )
+        assert answered == [t.game_id for t in tables]
+        conn.channel.close()

@@ -1,0 +1,1 @@
+"""Golden corpus: complete exported games per game type and rules version."""

@@ -1,0 +1,136 @@
+"""The CLI's help and defaults, checked without a server (quick).
+
+``--help`` never shows ``<bool>`` for a flag and every parameter says what it
+is for; ``ledger demo --help`` lists each game with its player range and setup
+fields; every game can be created with every player count from the defaults
+``ledger demo`` uses; the pools and addresses come out as documented.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from domain.games import all_games
+from services.cli import app, locate
+from services.cli.failures import UserError
+
+
+def walk(command: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    found = [(path, command)]
+    for name, sub in getattr(command, "commands", {}).items():
+        found += walk(sub, (*path, name))
+    return found
+
+
+COMMANDS = walk(get_command(app))
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=" ".join)
+def test_help_shows_no_bool_placeholder(path: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(app, [*path, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "<bool>" not in result.output
+    assert "Usage: " in result.output
+
+
+def test_every_parameter_and_command_has_help_text() -> None:
+    missing = [
+        f"ledger {' '.join(path)} {param.name}"
+        for path, command in COMMANDS
+        for param in command.params
+        if not getattr(param, "help", None)
+    ]
+    assert missing == []
+    assert all(command.help for path, command in COMMANDS if path), (
+        "a command has no help"
+    )
+
+
+def test_demo_help_lists_every_game_with_players_and_setup_fields() -> None:
+    result = CliRunner().invoke(app, ["demo", "--help"], terminal_width=200)
+    text = " ".join(result.output.split())
+    for game in all_games():
+        players = (
+            f"{game.min_players}-{game.max_players}"
+            if game.min_players < game.max_players
+            else f"{game.min_players}"
+        )
+        assert f"{game.name}: {players} players" in text
+        for field in game.setup_model.model_fields:
+            if field != "players":
+                assert f"{field}=" in text or f" {field}" in text, (game.name, field)
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [(g.name, n) for g in all_games() for n in range(g.min_players, g.max_players + 1)],
+)
+def test_the_demo_defaults_make_a_valid_game_for_every_player_count(
+    game: str, players: int
+) -> None:
+    """``ledger demo --game G --players N`` sends just ``players``: that must do."""
+    ruleset = next(g for g in all_games() if g.name == game)
+    setup = ruleset.setup_model.model_validate({"players": players})
+    ruleset.initial_state(setup)  # raised for Thalara 3-4p before
+    assert len(ruleset.players_seats(setup)) == players
+
+
+def test_thalara_without_characters_takes_the_packs_first_ones_in_seat_order() -> None:
+    thalara = next(g for g in all_games() if g.name == "thalara")
+    state = thalara.initial_state(thalara.setup_model.model_validate({"players": 3}))
+    assert [p.character for p in state.players] == ["myrja", "canto", "accaina"]
+
+
+def test_pools_open_no_idle_connection_and_grow_to_pool_size() -> None:
+    from services.database import eventsourcing_env
+    from services.settings import Settings
+
+    env = eventsourcing_env("postgresql://u@h:5/d", 16)
+    assert (env["POSTGRES_POOL_SIZE"], env["POSTGRES_MAX_OVERFLOW"]) == ("0", "16")
+    env = eventsourcing_env("postgresql://u@h:5/d", 4, pool_min=2)
+    assert (env["POSTGRES_POOL_SIZE"], env["POSTGRES_MAX_OVERFLOW"]) == ("2", "2")
+    assert Settings(database_url="postgresql://x").pool_min == 0
+
+
+def test_the_data_dir_is_per_user_unless_ledger_data_dir_says_otherwise(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from services.settings import Settings
+
+    monkeypatch.delenv("LEDGER_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    assert Settings().data_dir == tmp_path / "xdg" / "game-ledger"
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(tmp_path / "mine"))
+    assert Settings().data_dir == tmp_path / "mine"
+
+
+def test_a_server_announces_its_address_and_a_stale_one_is_ignored(
+    tmp_path: Any,
+) -> None:
+    assert locate.announced_address(tmp_path) is None
+    locate.write_address(tmp_path, "0.0.0.0:50077")
+    assert locate.announced_address(tmp_path) == "127.0.0.1:50077"
+    (tmp_path / "server.json").write_text(
+        json.dumps({"address": "127.0.0.1:50078", "pid": 2**22 + 12345})
+    )  # beyond pid_max: that server is gone
+    assert locate.announced_address(tmp_path) is None
+    locate.write_address(tmp_path, "127.0.0.1:50079")
+    locate.clear_address(tmp_path)
+    assert not (tmp_path / "server.json").exists()
+    assert os.getpid()  # clear_address only removed our own announcement
+
+
+@pytest.mark.parametrize(
+    "address", ["nonsense", "127.0.0.1", "host:port", ":50051", "127.0.0.1:70000"]
+)
+def test_a_malformed_address_is_a_usage_error(address: str) -> None:
+    with pytest.raises(UserError, match="is not HOST:PORT") as raised:
+        locate.parse_address(address)
+    assert raised.value.code == 2

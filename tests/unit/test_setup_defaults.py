@@ -1,0 +1,112 @@
+"""Empty fields take their defaults: proto3 cannot tell "unset" from "empty"."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.core import InvalidCommandError
+from domain.games import find_game
+from ledger.v1 import terralore_pb2, thalara_pb2
+from services import mapping
+
+THALARA = find_game("thalara")
+
+
+def _packed(message):
+    return mapping.pack(message)
+
+
+def test_an_empty_content_pack_name_means_the_default_pack():
+    setup = mapping.setup_from_any(
+        THALARA, _packed(thalara_pb2.ThalaraSetup(players=2, mode="standard"))
+    )
+    assert setup.content == "sample"
+    assert setup.characters == ()  # none named: the pack's first ones are dealt
+    dealt = THALARA.initial_state(setup)
+    assert [p.character for p in dealt.players] == ["myrja", "canto"]
+
+
+def test_an_empty_setup_is_the_default_setup():
+    setup = mapping.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup()))
+    assert setup == THALARA.setup_model()
+
+
+def test_values_that_are_set_are_kept():
+    setup = mapping.setup_from_any(
+        THALARA,
+        _packed(
+            thalara_pb2.ThalaraSetup(
+                players=3, mode="casual_chaos", characters=["myrja", "canto", "myrja"]
+            )
+        ),
+    )
+    assert (setup.players, setup.mode) == (3, "casual_chaos")
+
+
+def test_nested_empty_fields_take_their_defaults_too():
+    ruleset = find_game("terralore")
+    setup = mapping.setup_from_any(
+        ruleset,
+        _packed(
+            terralore_pb2.TerraloreSetup(
+                players=2,
+                decks=[terralore_pb2.DeckChoice(), terralore_pb2.DeckChoice()],
+            )
+        ),
+    )
+    assert [d.name for d in setup.decks] == ["", ""]
+
+
+def test_a_value_outside_a_closed_set_is_refused_with_a_field_violation():
+    with pytest.raises(InvalidCommandError) as caught:
+        mapping.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup(mode="chaos")))
+    assert [field for field, _ in caught.value.violations] == ["mode"]
+
+
+def test_the_mode_enum_is_the_typed_twin_of_the_mode_string():
+    chaos = thalara_pb2.THALARA_MODE_CASUAL_CHAOS
+    setup = mapping.setup_from_any(
+        THALARA, _packed(thalara_pb2.ThalaraSetup(mode_kind=chaos))
+    )
+    assert setup.mode == "casual_chaos"
+    both = thalara_pb2.ThalaraSetup(mode="casual_chaos", mode_kind=chaos)
+    assert mapping.setup_from_any(THALARA, _packed(both)).mode == "casual_chaos"
+    encoded = thalara_pb2.ThalaraSetup()
+    mapping.model_to_any(THALARA, setup).Unpack(encoded)
+    assert (encoded.mode, encoded.mode_kind) == ("casual_chaos", chaos)
+
+
+def test_a_mode_string_and_enum_that_disagree_are_refused():
+    clash = thalara_pb2.ThalaraSetup(
+        mode="standard", mode_kind=thalara_pb2.THALARA_MODE_CASUAL_CHAOS
+    )
+    with pytest.raises(InvalidCommandError, match="disagree"):
+        mapping.setup_from_any(THALARA, _packed(clash))
+
+
+def test_views_and_events_are_read_back_exactly_not_defaulted():
+    # a server-encoded model keeps its zero values (e.g. a score of 0)
+    view = THALARA.view(THALARA.initial_state(THALARA.setup_model()), None or _admin())
+    back = mapping.model_from_any(
+        THALARA, mapping.model_to_any(THALARA, view), THALARA.view_model
+    )
+    assert back == view
+
+
+def _admin():
+    from domain.core import ADMIN
+
+    return ADMIN
+
+
+def test_no_setup_at_all_is_the_default_setup_or_names_the_required_field():
+    assert mapping.setup_from_any(THALARA, None) == THALARA.setup_model()
+    with pytest.raises(InvalidCommandError) as caught:
+        mapping.setup_from_any(find_game("vaalbara"), None)
+    assert [field for field, _ in caught.value.violations] == ["players"]
+
+
+def test_an_enum_number_the_enum_does_not_define_is_malformed_not_internal():
+    with pytest.raises(InvalidCommandError) as caught:
+        mapping.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup(mode_kind=9)))
+    assert [field for field, _ in caught.value.violations] == ["mode_kind"]
