@@ -1,0 +1,127 @@
+"""What every game's rules need and used to copy: seat updates, card removal,
+view builders and the evolve dispatch table.
+
+Each helper has exactly one behaviour, stated in its docstring, because the
+copies it replaces disagreed (one ``_without`` raised on a missing card, two
+silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S", bound=BaseModel)
+T = TypeVar("T")
+
+
+def with_seat(state: S, seat: int, field: str = "players", **changes: Any) -> S:
+    """``state`` with ``state.<field>[seat]`` updated by ``changes``.
+
+    The per-seat tuple is rebuilt and the other seats are the same objects,
+    so an unchanged seat costs nothing on replay.
+    """
+    seats = list(getattr(state, field))
+    seats[seat] = seats[seat].model_copy(update=changes)
+    return state.model_copy(update={field: tuple(seats)})
+
+
+def replace_where(
+    items: Sequence[M], is_it: Callable[[M], bool], **changes: Any
+) -> tuple[M, ...]:
+    """``items`` with every item for which ``is_it`` holds updated by ``changes``."""
+    return tuple(i.model_copy(update=changes) if is_it(i) else i for i in items)
+
+
+def without_one(items: Sequence[T], item: T) -> tuple[T, ...]:
+    """``items`` minus the first occurrence of ``item``.
+
+    :raises ValueError: if ``item`` is not there; a rule that removes a card
+        it has not checked for is a bug, and replay must not hide it.
+    """
+    i = list(items).index(item)
+    return (*items[:i], *items[i + 1 :])
+
+
+def without_each(items: Sequence[T], gone: Iterable[T]) -> tuple[T, ...]:
+    """``items`` minus one occurrence per element of ``gone`` (a multiset difference).
+
+    :raises ValueError: if some element of ``gone`` is not there (see :func:`without_one`).
+    """
+    out = tuple(items)
+    for item in gone:
+        out = without_one(out, item)
+    return out
+
+
+def without_all(items: Sequence[T], gone: Iterable[T]) -> tuple[T, ...]:
+    """``items`` minus every copy of each element of ``gone``; absent ones are ignored.
+
+    For zones whose entries are unique ids, where "remove these if present"
+    is the rule (a discard that may already be empty).
+    """
+    drop = set(gone)
+    return tuple(i for i in items if i not in drop)
+
+
+def mirror(view_model: type[M], source: BaseModel, **overrides: Any) -> M:
+    """A ``view_model`` built from ``source``'s fields of the same name, then ``overrides``.
+
+    View models mirror state models field for field except where something is
+    hidden or derived; listing only those in ``overrides`` keeps a new state
+    field from silently going missing from (or leaking into) the view: a field
+    the view does not declare is never copied.
+    """
+    names = view_model.model_fields.keys() & type(source).model_fields.keys()
+    values = {name: getattr(source, name) for name in names}
+    values.update(overrides)
+    return view_model(**values)
+
+
+def seat_views(seats: Sequence[T], build: Callable[[int, T], M]) -> tuple[M, ...]:
+    """``build(seat, item)`` for each seat, in seat order: the per-seat half of a view."""
+    return tuple(build(seat, item) for seat, item in enumerate(seats))
+
+
+class Evolver(Generic[S]):
+    """The one evolve idiom: a table from event class to ``handler(state, event)``.
+
+    A dict lookup per event (replay applies thousands), the same argument order
+    in every game, and :class:`TypeError` for an event the game does not know::
+
+        evolve = Evolver[MyState]("mygame")
+
+        @evolve.on(CardPlayed)
+        def _(state: MyState, e: CardPlayed) -> MyState: ...
+    """
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.handlers: dict[type, Callable[[S, Any], S]] = {}
+
+    def on(
+        self, *event_types: type
+    ) -> Callable[[Callable[[S, Any], S]], Callable[[S, Any], S]]:
+        def register(handler: Callable[[S, Any], S]) -> Callable[[S, Any], S]:
+            for event_type in event_types:
+                if event_type in self.handlers:
+                    raise ValueError(
+                        f"{self.game}: two handlers for {event_type.__name__}"
+                    )
+                self.handlers[event_type] = handler
+            return handler
+
+        return register
+
+    def __call__(self, state: S, event: Any) -> S:
+        """The state after ``event``.
+
+        :raises TypeError: if no handler is registered for ``type(event)``.
+        """
+        handler = self.handlers.get(type(event))
+        if handler is None:
+            raise TypeError(f"{self.game} cannot apply {type(event).__name__}")
+        return handler(state, event)

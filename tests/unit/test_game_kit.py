@@ -1,0 +1,86 @@
+"""The shared kit's documented behaviours, one by one (domain/games/kit.py)."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, ConfigDict
+
+from domain.games import kit
+
+
+class Seat(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    score: int = 0
+    hand: tuple[str, ...] = ()
+
+
+class Table(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    players: tuple[Seat, ...]
+    round: int = 1
+    deck: tuple[str, ...] = ()
+
+
+class TableView(BaseModel):
+    round: int
+    deck_size: int
+
+
+def test_with_seat_changes_one_seat_and_shares_the_others():
+    table = Table(players=(Seat(), Seat(score=2)))
+    after = kit.with_seat(table, 0, score=5)
+    assert [p.score for p in after.players] == [5, 2]
+    assert after.players[1] is table.players[1]
+    assert table.players[0].score == 0  # the old state is untouched
+
+
+def test_removals_each_have_one_behaviour():
+    cards = ("a", "b", "a", "c")
+    assert kit.without_one(cards, "a") == ("b", "a", "c")
+    assert kit.without_each(cards, ["a", "a"]) == ("b", "c")
+    assert kit.without_all(cards, ["a", "z"]) == ("b", "c")
+    with pytest.raises(ValueError):
+        kit.without_one(cards, "z")
+    with pytest.raises(ValueError):
+        kit.without_each(cards, ["c", "c"])
+
+
+def test_replace_where_updates_only_matches():
+    seats = (Seat(score=1), Seat(score=2))
+    assert [
+        s.score for s in kit.replace_where(seats, lambda s: s.score == 2, score=9)
+    ] == [1, 9]
+
+
+def test_mirror_copies_shared_fields_and_only_those():
+    view = kit.mirror(TableView, Table(players=(), round=3, deck=("x",)), deck_size=1)
+    assert view == TableView(round=3, deck_size=1)
+
+
+def test_seat_views_builds_in_seat_order():
+    table = Table(players=(Seat(score=1), Seat(score=2)))
+    assert kit.seat_views(table.players, lambda seat, p: (seat, p.score)) == (
+        (0, 1),
+        (1, 2),
+    )
+
+
+def test_evolver_dispatches_by_event_class_and_refuses_unknown_events():
+    class Scored(BaseModel):
+        seat: int
+
+    class Unknown(BaseModel):
+        pass
+
+    evolve = kit.Evolver[Table]("toy")
+
+    @evolve.on(Scored)
+    def _(state: Table, e: Scored) -> Table:
+        return kit.with_seat(state, e.seat, score=state.players[e.seat].score + 1)
+
+    table = evolve(Table(players=(Seat(), Seat())), Scored(seat=1))
+    assert [p.score for p in table.players] == [0, 1]
+    with pytest.raises(TypeError, match="toy cannot apply Unknown"):
+        evolve(table, Unknown())
+    with pytest.raises(ValueError, match="two handlers"):
+        evolve.on(Scored)(lambda s, e: s)
