@@ -60,7 +60,7 @@ FILLER1 = (
     "thunderbird",
     "tempest-djinn",
 )
-from domain.games.terralore.state import TerraloreView
+from domain.games.terralore.view import TerraloreView
 from tests.support.typed import redacted
 
 

@@ -65,52 +65,38 @@ Rule decisions (where the rulebook is silent or ambiguous)
 from __future__ import annotations
 
 from domain.core import Ruleset
-from domain.games.terralore.content import content_packs as _content_packs
 
-from . import stats as _stats
+from . import content, evolve, rules, setup, stats, view
 from .commands import PlaceCards
 from .events import EVENT_TYPES
-from .evolve import apply
-from .rules import (
-    decide,
-    initial_state,
-    is_over,
-    legal_commands,
-    outcome,
-    random_command,
-    start,
-    to_act,
-)
-from .setup import TerraloreSetup
-from .state import TerraloreState, TerraloreView
-from .views import redact, view
+from .state import TerraloreState
 
 GAME: Ruleset[TerraloreState] = Ruleset(
     name="terralore",
-    content_packs=_content_packs,
+    content_packs=content.content_packs,
     title="Terralore",
     min_players=2,
     max_players=2,
-    setup_model=TerraloreSetup,
+    setup_model=setup.TerraloreSetup,
     command_types=(PlaceCards,),
     event_types=EVENT_TYPES,
-    view_model=TerraloreView,
+    view_model=view.TerraloreView,
     state_model=TerraloreState,
-    initial_state=initial_state,
-    start=start,
-    decide=decide,
-    evolve=apply,
-    view=view,
-    redact=redact,
-    legal_commands=legal_commands,
-    to_act=to_act,
-    is_over=is_over,
-    outcome=outcome,
-    random_command=random_command,
-    facts=_stats.facts,
-    event_facets=_stats.event_facets,
-    chance_outcomes=_stats.chance_outcomes,
-    chance_events=_stats.CHANCE_EVENTS,
+    initial_state=setup.initial_state,
+    start=rules.start,
+    decide=rules.decide,
+    evolve=evolve.apply,
+    view=view.view,
+    redact=view.redact,
+    legal_commands=rules.legal_commands,
+    to_act=rules.to_act,
+    is_over=rules.is_over,
+    outcome=rules.outcome,
+    random_command=rules.random_command,
+    facts=stats.facts,
+    event_facets=stats.event_facets,
+    chance_outcomes=stats.chance_outcomes,
+    chance_events=stats.CHANCE_EVENTS,
 )
 
 __all__ = ["GAME"]

@@ -3,7 +3,7 @@
 The rulebook prints mechanics but no card list, so cards live in a JSON file
 (``content/sample.json``, labelled SAMPLE) and the real list can be dropped in
 without touching code.  Card effects are a small closed vocabulary (see
-:class:`EffectKind`) interpreted by :mod:`.effects`.
+:class:`EffectKind`) interpreted by :mod:`.rules.reveal`.
 """
 
 from __future__ import annotations

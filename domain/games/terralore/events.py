@@ -1,6 +1,6 @@
 """Terralore events: one fact each; hidden fields carry a ``hidden`` flag.
 
-Redaction (see :mod:`.views`) blanks ``order`` of :class:`DeckShuffled` for
+Redaction (see :mod:`.view`) blanks ``order`` of :class:`DeckShuffled` for
 everyone but admins, ``cards`` of :class:`CardsDrawn` and the plan of
 :class:`PlacementCommitted` for everyone but the owner.
 """

@@ -12,6 +12,7 @@ from pydantic import model_validator
 from domain.core import InvalidCommandError, Model
 
 from . import content
+from .state import TerraloreState
 
 
 class DeckChoice(Model):
@@ -54,3 +55,11 @@ def resolve_decks(setup: TerraloreSetup) -> tuple[tuple[str, ...], ...]:
                 content.parse_deck(content.named_deck(choice.name or defaults[seat]))
             )
     return tuple(out)
+
+
+def initial_state(setup: TerraloreSetup) -> TerraloreState:
+    """The empty table: the chosen decks, no chance yet.
+
+    :raises InvalidCommandError: if the setup's decks are not legal.
+    """
+    return TerraloreState(decks=resolve_decks(setup))

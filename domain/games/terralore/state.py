@@ -1,4 +1,4 @@
-"""Terralore state (everything, for the decider) and view models (per viewer).
+"""Terralore state: everything, for the decider (the per-viewer models are in :mod:`.view`).
 
 Every one of a player's 20 cards is in exactly one zone: ``deck`` (top
 first), ``hand``, ``staged`` (revealed, waiting for its lane during the
@@ -60,28 +60,3 @@ class TerraloreState(State):
     reveal_order: tuple[LaneRef, ...] = ()
     ranks: tuple[int, ...] = ()
     reason: str = ""
-
-
-class PlayerView(Model):
-    seat: int
-    hp: int
-    deck_size: int
-    hand_size: int
-    hand: tuple[str, ...]
-    """Empty unless the viewer may see this seat."""
-    defending: tuple[str, ...]
-    attacking: tuple[str, ...]
-    graveyard: tuple[str, ...]
-    exile: tuple[str, ...]
-    committed: bool
-    plan: Plan | None = None
-    """This seat's committed plan, only for a viewer who may see the seat."""
-
-
-class TerraloreView(Model):
-    turn: int
-    phase: str
-    players: tuple[PlayerView, ...]
-    last_reveal_order: tuple[LaneRef, ...]
-    ranks: tuple[int, ...]
-    reason: str

@@ -10,13 +10,40 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .events import CardsDrawn, DeckShuffled, PlacementCommitted
-from .state import PlayerView, TerraloreView
+from domain.core import Model
+
+from .events import CardsDrawn, DeckShuffled, LaneRef, PlacementCommitted
+from .state import Plan
 
 if TYPE_CHECKING:
     from domain.core import Event, Viewer
 
     from .state import TerraloreState
+
+
+class PlayerView(Model):
+    seat: int
+    hp: int
+    deck_size: int
+    hand_size: int
+    hand: tuple[str, ...]
+    """Empty unless the viewer may see this seat."""
+    defending: tuple[str, ...]
+    attacking: tuple[str, ...]
+    graveyard: tuple[str, ...]
+    exile: tuple[str, ...]
+    committed: bool
+    plan: Plan | None = None
+    """This seat's committed plan, only for a viewer who may see the seat."""
+
+
+class TerraloreView(Model):
+    turn: int
+    phase: str
+    players: tuple[PlayerView, ...]
+    last_reveal_order: tuple[LaneRef, ...]
+    ranks: tuple[int, ...]
+    reason: str
 
 
 def view(state: TerraloreState, viewer: Viewer) -> TerraloreView:

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from domain.core import IllegalCommandError, InvalidCommandError
 
-from . import content
-from .commands import Lane, PlaceCards, Play
+from .. import content
+from ..commands import Lane, PlaceCards, Play
 
 if TYPE_CHECKING:
-    from .state import PlayerState
+    from ..state import PlayerState
 
 LANE_LIMIT = 4
 LANES = (Lane.DEFENDING, Lane.ATTACKING)

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from domain.core import ranks_from_scores
 
-from . import content
-from .commands import Lane
-from .content import EffectKind
-from .events import (
+from .. import content
+from ..commands import Lane
+from ..content import EffectKind
+from ..events import (
     CardsDiscarded,
     CardsDrawn,
     CastleDamaged,
@@ -32,13 +32,13 @@ from .events import (
     SkillPlayed,
     TurnStarted,
 )
-from .evolve import apply
+from ..evolve import apply
 
 if TYPE_CHECKING:
     from domain.core import Event, Rng
 
-    from .content import Effect
-    from .state import PlayerState, TerraloreState
+    from ..content import Effect
+    from ..state import PlayerState, TerraloreState
 
 HAND_LIMIT = 7
 DRAW_PER_TURN = 2

@@ -1,4 +1,9 @@
-"""The decider functions of :data:`~domain.games.terralore.GAME`."""
+"""The decider functions of :data:`~domain.games.terralore.GAME`.
+
+A placement is checked, enumerated and sampled in :mod:`.plans`; the Reveal,
+Counting and the next Draw that the second placement of a turn decides are
+in :mod:`.reveal`.
+"""
 
 from __future__ import annotations
 
@@ -16,25 +21,16 @@ from domain.core import (
     Termination,
 )
 
-from . import legal
-from .commands import PlaceCards
-from .events import DeckShuffled, PlacementCommitted, TurnStarted
-from .setup import TerraloreSetup, resolve_decks
-from .state import TerraloreState
-from .turn import Tx, draw, reveal_and_count
+from ..commands import PlaceCards
+from ..events import DeckShuffled, PlacementCommitted, TurnStarted
+from ..state import TerraloreState
+from . import plans
+from .reveal import Tx, draw, reveal_and_count
 
 if TYPE_CHECKING:
     from domain.core import Command, Event, Rng, Seat
 
 OPENING_HAND = 4
-
-
-def initial_state(setup: TerraloreSetup) -> TerraloreState:
-    """The empty table: the chosen decks, no chance yet.
-
-    :raises InvalidCommandError: if the setup's decks are not legal.
-    """
-    return TerraloreState(decks=resolve_decks(setup))
 
 
 def start(state: TerraloreState, rng: Rng) -> list[Event]:
@@ -61,7 +57,7 @@ def decide(
     """Commit ``actor``'s plan; the second commitment also plays out the turn.
 
     :raises InvalidCommandError: unknown command, seat or card.
-    :raises IllegalCommandError: see :func:`.legal.parse_plan`.
+    :raises IllegalCommandError: see :func:`.plans.parse_plan`.
     """
     if not isinstance(command, PlaceCards):
         raise InvalidCommandError(f"terralore has no command {type(command).__name__}")
@@ -71,7 +67,7 @@ def decide(
         raise GameOverError()
     if actor not in to_act(state):
         raise NotYourTurnError("you already placed your cards this turn")
-    plan = legal.parse_plan(state.players[actor], command)
+    plan = plans.parse_plan(state.players[actor], command)
     nonce = rng.token()
     tx = Tx(state)
     tx.emit(
@@ -91,7 +87,7 @@ def decide(
 
 def legal_commands(state: TerraloreState, seat: Seat) -> Iterator[PlaceCards]:
     if seat in to_act(state):
-        yield from legal.generate_plans(state.players[seat])
+        yield from plans.generate_plans(state.players[seat])
 
 
 def random_command(
@@ -99,7 +95,7 @@ def random_command(
 ) -> PlaceCards | None:
     if seat not in to_act(state):
         return None
-    return legal.random_plan(state.players[seat], rnd)
+    return plans.random_plan(state.players[seat], rnd)
 
 
 def to_act(state: TerraloreState) -> tuple[Seat, ...]:
