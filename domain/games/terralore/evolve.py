@@ -1,9 +1,15 @@
-"""``evolve``: apply one event to the state; pure, never validates, never draws."""
+"""``evolve``: apply one event to the state; pure, never validates, never draws.
+
+Zones hold card ids a player owns once each (a deck is 20 single copies), so
+removing a card with :func:`~domain.games.kit.without_all` takes exactly that
+card, as the former local ``_without`` did.
+"""
 
 from __future__ import annotations
 
-from functools import singledispatch
 from typing import Any
+
+from domain.games.kit import Evolver, with_seat, without_all
 
 from .commands import Lane
 from .events import (
@@ -28,40 +34,23 @@ from .events import (
 from .state import Plan, PlayerState, TerraloreState
 
 
-def _with(state: TerraloreState, seat: int, **update: Any) -> TerraloreState:
-    players = list(state.players)
-    players[seat] = players[seat].model_copy(update=update)
-    return state.model_copy(update={"players": tuple(players)})
+def _lane(lane: Lane, cards: tuple[str, ...]) -> dict[str, Any]:
+    """The ``with_seat`` change that sets a lane's creatures."""
+    return {lane.value: cards}
 
 
-def _without(
-    zone: tuple[str, ...], cards: tuple[str, ...] | list[str]
-) -> tuple[str, ...]:
-    gone = set(cards)
-    return tuple(c for c in zone if c not in gone)
+evolve = Evolver[TerraloreState]("terralore")
+"""``evolve(state, event)``: the state after ``event``; :class:`TypeError` if unknown."""
 
 
-def _lane_key(lane: Lane) -> str:
-    return lane.value
-
-
-@singledispatch
-def evolve(event: object, state: TerraloreState) -> TerraloreState:
-    raise TypeError(f"terralore cannot apply {type(event).__name__}")
-
-
-@evolve.register
-def _(e: DeckShuffled, s: TerraloreState) -> TerraloreState:
+@evolve.on(DeckShuffled)
+def _(s: TerraloreState, e: DeckShuffled) -> TerraloreState:
     players = s.players or (PlayerState(), PlayerState())
-    players = tuple(
-        p.model_copy(update={"deck": e.order}) if i == e.seat else p
-        for i, p in enumerate(players)
-    )
-    return s.model_copy(update={"players": players})
+    return with_seat(s.model_copy(update={"players": players}), e.seat, deck=e.order)
 
 
-@evolve.register
-def _(e: TurnStarted, s: TerraloreState) -> TerraloreState:
+@evolve.on(TurnStarted)
+def _(s: TerraloreState, e: TurnStarted) -> TerraloreState:
     players = tuple(
         p.model_copy(
             update={
@@ -76,11 +65,11 @@ def _(e: TurnStarted, s: TerraloreState) -> TerraloreState:
     return s.model_copy(update={"turn": e.turn, "phase": "play", "players": players})
 
 
-@evolve.register
-def _(e: CardsDrawn, s: TerraloreState) -> TerraloreState:
+@evolve.on(CardsDrawn)
+def _(s: TerraloreState, e: CardsDrawn) -> TerraloreState:
     p = s.players[e.seat]
     n = len(e.cards) + len(e.burned)
-    return _with(
+    return with_seat(
         s,
         e.seat,
         deck=p.deck[n:],
@@ -89,114 +78,108 @@ def _(e: CardsDrawn, s: TerraloreState) -> TerraloreState:
     )
 
 
-@evolve.register
-def _(e: PlacementCommitted, s: TerraloreState) -> TerraloreState:
+@evolve.on(PlacementCommitted)
+def _(s: TerraloreState, e: PlacementCommitted) -> TerraloreState:
     plan = Plan(plays=e.plays, discards=e.discards, destroys=e.destroys)
-    return _with(s, e.seat, plan=plan, nonce=e.nonce)
+    return with_seat(s, e.seat, plan=plan, nonce=e.nonce)
 
 
-@evolve.register
-def _(e: PlacementRevealed, s: TerraloreState) -> TerraloreState:
+@evolve.on(PlacementRevealed)
+def _(s: TerraloreState, e: PlacementRevealed) -> TerraloreState:
     p = s.players[e.seat]
     played = [pl.card for pl in e.plays]
-    return _with(
+    return with_seat(
         s,
         e.seat,
-        hand=_without(p.hand, played + list(e.discards)),
+        hand=without_all(p.hand, played + list(e.discards)),
         staged=p.staged + tuple(played),
         graveyard=p.graveyard + e.discards,
     )
 
 
-@evolve.register
-def _(e: RevealOrderDecided, s: TerraloreState) -> TerraloreState:
+@evolve.on(RevealOrderDecided)
+def _(s: TerraloreState, e: RevealOrderDecided) -> TerraloreState:
     return s.model_copy(update={"reveal_order": e.order})
 
 
-@evolve.register
-def _(e: CreaturePlayed, s: TerraloreState) -> TerraloreState:
+@evolve.on(CreaturePlayed)
+def _(s: TerraloreState, e: CreaturePlayed) -> TerraloreState:
     p = s.players[e.seat]
-    key = _lane_key(e.lane)
-    return _with(
+    return with_seat(
         s,
         e.seat,
-        staged=_without(p.staged, (e.card,)),
-        **{key: p.lane(e.lane) + (e.card,)},
+        staged=without_all(p.staged, (e.card,)),
+        **_lane(e.lane, p.lane(e.lane) + (e.card,)),
     )
 
 
-@evolve.register
-def _(e: SkillPlayed, s: TerraloreState) -> TerraloreState:
+@evolve.on(SkillPlayed)
+def _(s: TerraloreState, e: SkillPlayed) -> TerraloreState:
     p = s.players[e.seat]
-    return _with(
+    return with_seat(
         s,
         e.seat,
-        staged=_without(p.staged, (e.card,)),
+        staged=without_all(p.staged, (e.card,)),
         graveyard=p.graveyard + (e.card,),
     )
 
 
-@evolve.register
-def _(e: CreatureDestroyed, s: TerraloreState) -> TerraloreState:
+@evolve.on(CreatureDestroyed)
+def _(s: TerraloreState, e: CreatureDestroyed) -> TerraloreState:
     p = s.players[e.seat]
-    return _with(
+    return with_seat(
         s,
         e.seat,
         graveyard=p.graveyard + (e.card,),
-        **{_lane_key(e.lane): _without(p.lane(e.lane), (e.card,))},
+        **_lane(e.lane, without_all(p.lane(e.lane), (e.card,))),
     )
 
 
-@evolve.register
-def _(e: CreatureExiled, s: TerraloreState) -> TerraloreState:
+@evolve.on(CreatureExiled)
+def _(s: TerraloreState, e: CreatureExiled) -> TerraloreState:
     p = s.players[e.seat]
-    return _with(
+    return with_seat(
         s,
         e.seat,
         exile=p.exile + (e.card,),
-        **{_lane_key(e.lane): _without(p.lane(e.lane), (e.card,))},
+        **_lane(e.lane, without_all(p.lane(e.lane), (e.card,))),
     )
 
 
-@evolve.register
-def _(e: LaneBoosted, s: TerraloreState) -> TerraloreState:
+@evolve.on(LaneBoosted)
+def _(s: TerraloreState, e: LaneBoosted) -> TerraloreState:
     key = f"boost_{e.lane.value}"
-    return _with(s, e.seat, **{key: getattr(s.players[e.seat], key) + e.amount})
+    return with_seat(s, e.seat, **{key: getattr(s.players[e.seat], key) + e.amount})
 
 
-@evolve.register
-def _(e: CastleDamaged, s: TerraloreState) -> TerraloreState:
-    return _with(s, e.seat, hp=e.hp)
+@evolve.on(CastleDamaged)
+def _(s: TerraloreState, e: CastleDamaged) -> TerraloreState:
+    return with_seat(s, e.seat, hp=e.hp)
 
 
-@evolve.register
-def _(e: CastleHealed, s: TerraloreState) -> TerraloreState:
-    return _with(s, e.seat, hp=e.hp, healed=True)
+@evolve.on(CastleHealed)
+def _(s: TerraloreState, e: CastleHealed) -> TerraloreState:
+    return with_seat(s, e.seat, hp=e.hp, healed=True)
 
 
-@evolve.register
-def _(e: CardsDiscarded, s: TerraloreState) -> TerraloreState:
+@evolve.on(CardsDiscarded)
+def _(s: TerraloreState, e: CardsDiscarded) -> TerraloreState:
     p = s.players[e.seat]
-    return _with(
-        s, e.seat, hand=_without(p.hand, e.cards), graveyard=p.graveyard + e.cards
+    return with_seat(
+        s, e.seat, hand=without_all(p.hand, e.cards), graveyard=p.graveyard + e.cards
     )
 
 
-@evolve.register
-def _(e: LanesCounted, s: TerraloreState) -> TerraloreState:
+@evolve.on(LanesCounted)
+def _(s: TerraloreState, e: LanesCounted) -> TerraloreState:
     return s
 
 
-@evolve.register
-def _(e: DeckRanOut, s: TerraloreState) -> TerraloreState:
+@evolve.on(DeckRanOut)
+def _(s: TerraloreState, e: DeckRanOut) -> TerraloreState:
     return s
 
 
-@evolve.register
-def _(e: GameEnded, s: TerraloreState) -> TerraloreState:
+@evolve.on(GameEnded)
+def _(s: TerraloreState, e: GameEnded) -> TerraloreState:
     return s.model_copy(update={"phase": "over", "ranks": e.ranks, "reason": e.reason})
-
-
-def apply(state: TerraloreState, event: object) -> TerraloreState:
-    """The contract's argument order: ``evolve(state, event)``."""
-    return evolve(event, state)

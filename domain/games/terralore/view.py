@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.core import Model
+from domain.games.kit import mirror, seat_views
 
 from .events import CardsDrawn, DeckShuffled, LaneRef, PlacementCommitted
 from .state import Plan
@@ -18,7 +19,7 @@ from .state import Plan
 if TYPE_CHECKING:
     from domain.core import Event, Viewer
 
-    from .state import TerraloreState
+    from .state import PlayerState, TerraloreState
 
 
 class PlayerView(Model):
@@ -47,31 +48,26 @@ class TerraloreView(Model):
 
 
 def view(state: TerraloreState, viewer: Viewer) -> TerraloreView:
-    players = []
-    for seat, p in enumerate(state.players):
+    playing = state.phase == "play"
+
+    def seat_view(seat: int, p: PlayerState) -> PlayerView:
         mine = viewer.can_see(seat)
-        players.append(
-            PlayerView(
-                seat=seat,
-                hp=p.hp,
-                deck_size=len(p.deck),
-                hand_size=len(p.hand),
-                hand=p.hand if mine else (),
-                defending=p.defending,
-                attacking=p.attacking,
-                graveyard=p.graveyard,
-                exile=p.exile,
-                committed=p.plan is not None and state.phase == "play",
-                plan=p.plan if mine and state.phase == "play" else None,
-            )
+        return mirror(
+            PlayerView,
+            p,
+            seat=seat,
+            deck_size=len(p.deck),
+            hand_size=len(p.hand),
+            hand=p.hand if mine else (),
+            committed=p.plan is not None and playing,
+            plan=p.plan if mine and playing else None,
         )
-    return TerraloreView(
-        turn=state.turn,
-        phase=state.phase,
-        players=tuple(players),
+
+    return mirror(
+        TerraloreView,
+        state,
+        players=seat_views(state.players, seat_view),
         last_reveal_order=state.reveal_order,
-        ranks=state.ranks,
-        reason=state.reason,
     )
 
 

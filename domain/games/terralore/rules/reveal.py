@@ -32,7 +32,7 @@ from ..events import (
     SkillPlayed,
     TurnStarted,
 )
-from ..evolve import apply
+from ..evolve import evolve
 
 if TYPE_CHECKING:
     from domain.core import Event, Rng
@@ -54,7 +54,7 @@ class Tx:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = apply(self.state, event)
+        self.state = evolve(self.state, event)
 
 
 def field_points(player: PlayerState) -> int:
