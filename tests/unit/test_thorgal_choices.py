@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import TakeAction
-from domain.games.thorgal.options import PROCEED, parse_option
+from domain.games.thorgal.rules.options import PROCEED, parse_option
 from domain.games.thorgal.state import Act, Combat, Pending, Task
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts
 
@@ -230,8 +230,8 @@ def test_a_combat_item_can_be_used_in_the_reroll_step():
         }
     )
     from domain.chance import HmacRng
-    from domain.games.thorgal.combat import _ask_mods
-    from domain.games.thorgal.engine import Ctx
+    from domain.games.thorgal.rules.combat import _ask_mods
+    from domain.games.thorgal.rules.engine import Ctx
 
     ctx = Ctx(s, HmacRng(b"k" * 32, "t"))
     ctx.emit(E.ChoiceMade(seat=0, kind="heal", option=PROCEED))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from domain.chance import HmacRng
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal.combat import _ask_mods
 from domain.games.thorgal.commands import Choose, PlaceTile
-from domain.games.thorgal.engine import Ctx
-from domain.games.thorgal.options import PROCEED, notation
+from domain.games.thorgal.rules.combat import _ask_mods
+from domain.games.thorgal.rules.engine import Ctx
+from domain.games.thorgal.rules.options import PROCEED, notation
 from domain.games.thorgal.state import Act, Combat, Pending, Task, Tile
 from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts

@@ -13,9 +13,9 @@ import pytest
 from domain.core import IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal import polyomino as P
 from domain.games.thorgal.commands import PlaceTile
 from domain.games.thorgal.content import load
+from domain.games.thorgal.rules import polyomino as P
 from domain.games.thorgal.state import Act, Task, Tile, enc
 from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts

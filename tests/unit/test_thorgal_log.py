@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal.state import ThorgalSetup
+from domain.games.thorgal.setup import ThorgalSetup
 from domain.simulate import decode_event, play_random_game
 from tests.unit.test_thorgal_choices import moving
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from domain.chance import HmacRng
 from domain.games.thorgal import events as E
-from domain.games.thorgal.combat import _ask_mods
 from domain.games.thorgal.commands import TakeAction
-from domain.games.thorgal.engine import Ctx
-from domain.games.thorgal.options import PROCEED
+from domain.games.thorgal.rules.combat import _ask_mods
+from domain.games.thorgal.rules.engine import Ctx
+from domain.games.thorgal.rules.options import PROCEED
 from domain.games.thorgal.state import Act, Chip, Combat, Pending, Task
 from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts, slot

@@ -7,18 +7,17 @@ import pytest
 from domain.core import ADMIN, InvalidCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal import polyomino as P
-from domain.games.thorgal.commands import Choose, PlaceTile
-from domain.games.thorgal.options import (
-    PROCEED,
+from domain.games.thorgal.commands import (
+    Choose,
     GiveGood,
     MoveTo,
     Option,
     PickEnemy,
+    PlaceTile,
     Proceed,
-    notation,
-    parse_option,
 )
+from domain.games.thorgal.rules import polyomino as P
+from domain.games.thorgal.rules.options import PROCEED, notation, parse_option
 from ledger.v1 import thorgal_pb2
 from services import mapping
 from tests.unit.test_thorgal_choices import moving

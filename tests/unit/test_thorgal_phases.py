@@ -8,7 +8,7 @@ from __future__ import annotations
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.content import load
-from domain.games.thorgal.options import PROCEED
+from domain.games.thorgal.rules.options import PROCEED
 from domain.games.thorgal.state import Act, Chip, Pending, Task, Tile, enc
 from tests.unit.test_thorgal_choices import then
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero, opts

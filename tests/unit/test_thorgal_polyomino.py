@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from domain.games.thorgal import polyomino as P
+from domain.games.thorgal.rules import polyomino as P
 
 EXPECTED_ORIENTATIONS = {
     "I1": 1,

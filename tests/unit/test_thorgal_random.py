@@ -9,7 +9,8 @@ from domain.core import ADMIN, SPECTATOR, Termination, Viewer
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.content import load
-from domain.games.thorgal.state import ThorgalSetup, dec
+from domain.games.thorgal.setup import ThorgalSetup
+from domain.games.thorgal.state import dec
 from domain.simulate import play_random_game
 from tests.support.contract import (
     assert_accepted,

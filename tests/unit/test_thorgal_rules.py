@@ -8,10 +8,11 @@ from domain.chance import HmacRng
 from domain.core import IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
-from domain.games.thorgal.commands import Choose, PlaceTile, TakeAction
-from domain.games.thorgal.engine import PLACING
-from domain.games.thorgal.options import PROCEED, Option, notation, parse_option
-from domain.games.thorgal.state import Combat, Pending, Task, ThorgalSetup, Tile
+from domain.games.thorgal.commands import Choose, Option, PlaceTile, TakeAction
+from domain.games.thorgal.rules.engine import PLACING
+from domain.games.thorgal.rules.options import PROCEED, notation, parse_option
+from domain.games.thorgal.setup import ThorgalSetup
+from domain.games.thorgal.state import Combat, Pending, Task, Tile
 
 
 def fresh(players: int = 2) -> object:

@@ -14,7 +14,7 @@ from domain.core import ChanceOutcome, EventFacet, SeatFacet
 from domain.games import find_game
 from domain.games.thorgal import events as E
 from domain.games.thorgal import stats
-from domain.games.thorgal.state import ThorgalSetup
+from domain.games.thorgal.setup import ThorgalSetup
 from domain.simulate import play_random_game
 
 THORGAL = find_game("thorgal")

@@ -12,8 +12,8 @@ from domain.core import Termination
 from domain.games.thorgal import GAME
 from domain.games.thorgal.commands import Choose, PlaceTile, TakeAction
 from domain.games.thorgal.content import load
-from domain.games.thorgal.options import notation, parse_option
-from domain.games.thorgal.state import ThorgalSetup
+from domain.games.thorgal.rules.options import notation, parse_option
+from domain.games.thorgal.setup import ThorgalSetup
 from domain.simulate import play_random_game, rng_for
 
 WIN_SEED = b"thorgal-scripted-win".ljust(32, b".")
@@ -22,7 +22,7 @@ TOWARD_CITADEL = ("area:citadel", "area:village", "area:pass", "area:forest")
 
 
 def hearts_covered(state, cmd: PlaceTile) -> int:
-    from domain.games.thorgal import polyomino as P
+    from domain.games.thorgal.rules import polyomino as P
 
     rows = state.combat.rows
     cells = P.cells_posed(cmd.shape, cmd.rotation, cmd.mirrored, cmd.row, cmd.col)

@@ -94,7 +94,7 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
   (``Pending``) lists its answers as typed ``Option`` messages (a ``oneof``:
   ``GiveGood{from_seat, good}``, ``PickEnemy{location, index}``,
   ``MoveTo{area, reds, blues}``, ``Proceed{}`` for "go on / skip / done" ...,
-  see ``options.py``); ``Choose{option}`` answers with one of them verbatim, so
+  see ``commands.Option``); ``Choose{option}`` answers with one of them verbatim, so
   the view, ``ListLegalMoves`` and ``SubmitMove`` use one form.  Tile questions
   list ``shapes`` and are answered by ``PlaceTile{shape, rotation, mirrored,
   row, col}``: mirror left-right if ``mirrored``, then ``rotation`` quarter
@@ -121,42 +121,38 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 from __future__ import annotations
 
 from domain.core import Ruleset
-from domain.games.thorgal.content import content_packs as _content_packs
 
-from . import rules
-from . import stats as _stats
+from . import content, evolve, rules, setup, stats, view
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
-from .evolve import apply
-from .state import ThorgalSetup, ThorgalState
-from .views import ThorgalView, redact, view
+from .state import ThorgalState
 
 GAME: Ruleset[ThorgalState] = Ruleset(
     name="thorgal",
-    content_packs=_content_packs,
+    content_packs=content.content_packs,
     title="Thorgal: The Board Game",
     min_players=1,
     max_players=4,
-    setup_model=ThorgalSetup,
+    setup_model=setup.ThorgalSetup,
     command_types=COMMAND_TYPES,
     event_types=EVENT_TYPES,
-    view_model=ThorgalView,
+    view_model=view.ThorgalView,
     state_model=ThorgalState,
-    initial_state=rules.initial_state,
+    initial_state=setup.initial_state,
     start=rules.start,
     decide=rules.decide,
-    evolve=apply,
-    view=view,
-    redact=redact,
+    evolve=evolve.apply,
+    view=view.view,
+    redact=view.redact,
     legal_commands=rules.legal_commands,
     to_act=rules.to_act,
     is_over=rules.is_over,
     outcome=rules.outcome,
-    seats_of_players=rules.seats_of_players,
+    seats_of_players=setup.seats_of_players,
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
-    facts=_stats.facts,
-    event_facets=_stats.event_facets,
-    chance_outcomes=_stats.chance_outcomes,
-    chance_events=_stats.CHANCE_EVENTS,
+    facts=stats.facts,
+    event_facets=stats.event_facets,
+    chance_outcomes=stats.chance_outcomes,
+    chance_events=stats.CHANCE_EVENTS,
 )

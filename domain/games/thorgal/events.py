@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from domain.core import Event
 
-from .options import Option
+from .commands import Option
 from .state import Act, Combat, Pending, Task
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from domain.core import Model, State
 
-from .options import Option
+from .commands import Option
 
 WIDTH = 32
 
@@ -26,14 +26,6 @@ def enc(row: int, col: int) -> int:
 
 def dec(cell: int) -> tuple[int, int]:
     return divmod(cell, WIDTH)
-
-
-class ThorgalSetup(Model):
-    players: int
-    """1 (solo: one person with two characters) to 4."""
-    characters: tuple[str, ...] = ()
-    """Character ids per seat; default the first ones of the content pack."""
-    content: str = "sample"
 
 
 class Task(Model):

@@ -10,13 +10,14 @@ unfulfilled effect: every character gains 1 Wound (see ``unfulfilled``).
 
 from __future__ import annotations
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import TIERS
+from ..state import Pending, Task
 from . import options as O
-from .content import TIERS
 from .engine import Ctx, actor, handler, resume, tasks_of
-from .options import PROCEED, Option
+from .options import PROCEED
 from .payments import can_pay, pay
-from .state import Pending, Task
 
 
 @handler("entry")

@@ -16,13 +16,12 @@ from typing import Any
 
 from domain.core import Event, Rng
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import Content, Effect, load
+from ..evolve import apply
+from ..state import Pending, Task, ThorgalState, dec, enc
 from . import polyomino as P
-from .cards import Effect
-from .content import Content, load
-from .evolve import apply
-from .options import Option
-from .state import Pending, Task, ThorgalState, dec, enc
 
 HANDLERS: dict[str, Callable[[Ctx, Task], None]] = {}
 RESUME: dict[str, Callable[..., None]] = {}

@@ -8,14 +8,14 @@ Unfulfilled Effects rule.
 
 from __future__ import annotations
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import GOODS, ICON_GOOD, Effect
+from ..state import Pending, Task
 from . import options as O
 from . import polyomino as P
-from .cards import Effect
-from .content import GOODS, ICON_GOOD
 from .engine import Ctx, actor, handler, has_spot, resume, tasks_of
-from .options import PROCEED, Option
-from .state import Pending, Task
+from .options import PROCEED
 
 
 def wound(seat: int, shape: str, n: int = 1) -> Task:

@@ -9,15 +9,15 @@ draws from the adventure's ``mystical_tier`` deck and adds its effects.
 
 from __future__ import annotations
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import DIE_ORDER, Effect
+from ..state import Combat, Pending, Task, dec
 from . import options as O
-from .cards import Effect
-from .content import DIE_ORDER
 from .effects import cover_tasks
 from .engine import Ctx, handler, has_spot, resume, tasks_of
 from .items import PRE_ROLL_ONLY, after_roll_items, use, use_item
-from .options import PROCEED, SKILL, Option
-from .state import Combat, Pending, Task, dec
+from .options import PROCEED, SKILL
 
 
 def targets(ctx: Ctx, seat: int) -> list[Option]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from domain.core import IllegalCommandError, InvalidCommandError
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import ActionCard, Mod
+from ..state import Act, Pending, Task
 from . import options as O
-from .cards import ActionCard, Mod
 from .engine import Ctx, handler, resume, tasks_of
-from .options import PROCEED, REFRESH, SKILL, Option
+from .options import PROCEED, REFRESH, SKILL
 from .payments import can_pay, pay
-from .state import Act, Pending, Task
 
 
 def after_tasks(ctx: Ctx) -> bool:

@@ -1,11 +1,16 @@
-"""The decider functions: initial_state, start, decide, legal_commands and friends."""
+"""The decider functions: start, decide, legal_commands and friends.
+
+The task handlers that ``decide`` runs live in the sub-modules (``flow``,
+``actions``, ``travel``, ``combat``, ``board``, ``effects``, ``items``,
+``payments``), on the engine of ``engine.py``; importing them here registers
+them before the first decision.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 
-from domain.content_packs import pack_name
 from domain.core import (
     Command,
     Event,
@@ -19,57 +24,14 @@ from domain.core import (
     Termination,
 )
 
+from .. import events as E
+from ..commands import Choose, PlaceTile, TakeAction
+from ..content import TIERS, load
+from ..state import Task, ThorgalState
 from . import actions, board, combat, effects, flow, items, travel  # noqa: F401  (register handlers)
-from . import events as E
 from . import polyomino as P
-from .commands import Choose, PlaceTile, TakeAction
-from .content import CONTENT_DIR, TIERS, load
 from .engine import PLACING, RESUME, Ctx, cells_enc, run, spots
 from .options import notation
-from .state import Task, ThorgalSetup, ThorgalState
-
-
-def seats_for(players: int) -> int:
-    """Solo is one person with two characters: two seats."""
-    return max(2, players)
-
-
-def seats_of_players(setup: ThorgalSetup) -> tuple[tuple[int, ...], ...]:
-    if setup.players == 1:
-        return ((0, 1),)
-    return tuple((s,) for s in range(setup.players))
-
-
-def initial_state(setup: ThorgalSetup) -> ThorgalState:
-    if not 1 <= setup.players <= 4:
-        raise InvalidCommandError("Thorgal is for 1 to 4 players")
-    content = pack_name(CONTENT_DIR, setup.content)
-    c = load(content)
-    seats = seats_for(setup.players)
-    chars = setup.characters or tuple(ch.id for ch in c.characters[:seats])
-    known = {ch.id for ch in c.characters}
-    if len(chars) != seats or len(set(chars)) != seats or not set(chars) <= known:
-        raise InvalidCommandError(
-            f"choose {seats} different characters from {sorted(known)}"
-        )
-    return ThorgalState(
-        players=setup.players,
-        seats=seats,
-        content=content,
-        heroes=(),
-        row=(),
-        decks=(),
-        turns_taken=(),
-        sites=(),
-        tasks=(),
-        path=(),
-        terrain=(),
-        entries_read=(),
-        specials=(),
-        display=(),
-        collect_tokens=(),
-        reason=",".join(chars),
-    )
 
 
 def start(state: ThorgalState, rng: Rng) -> list[Event]:

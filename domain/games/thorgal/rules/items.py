@@ -24,12 +24,13 @@ The Skill card follows the same Combat timings (it is "used" like an Item).
 
 from __future__ import annotations
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import Effect, Mod
+from ..state import Pending, Task
 from . import options as O
-from .cards import Effect, Mod
 from .engine import Ctx, handler, resume, tasks_of
-from .options import PROCEED, Option
-from .state import Pending, Task
+from .options import PROCEED
 
 PRE_ROLL_ONLY = ("dice", "upgrade")
 """Modifiers that must be chosen before the Combat roll."""

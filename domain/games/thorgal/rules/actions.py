@@ -8,13 +8,14 @@ raise the good chosen when they were placed (``Site.extra_cost``).
 
 from __future__ import annotations
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import GOODS, ICON_GOOD
+from ..state import Pending, Task, dec, enc
 from . import options as O
-from .content import GOODS, ICON_GOOD
 from .effects import refill, wound
 from .engine import Ctx, handler, journey_rows, resume, tasks_of
-from .options import AGREE, PROCEED, REFUSE, Option
-from .state import Pending, Task, dec, enc
+from .options import AGREE, PROCEED, REFUSE
 
 
 @handler("do")

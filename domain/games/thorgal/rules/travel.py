@@ -9,14 +9,14 @@ never go left of the path; covering the marked column reveals a Terrain card.
 
 from __future__ import annotations
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import GOODS
+from ..state import Pending, Task, dec
 from . import options as O
-from .content import GOODS
 from .effects import cover_tasks
 from .engine import Ctx, handler, has_spot, journey_rows, resume, tasks_of
-from .options import Option
 from .payments import pay, pool
-from .state import Pending, Task, dec
 
 # ---------------------------------------------------------------- move
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import events as E
+from .. import events as E
+from ..commands import Option
+from ..content import GOODS
+from ..state import Pending, Task, ThorgalState
 from . import options as O
-from .content import GOODS
 from .engine import Ctx, handler, resume
-from .options import AGREE, CANCEL, REFUSE, Option
-from .state import Pending, Task, ThorgalState
+from .options import AGREE, CANCEL, REFUSE
 
 
 def pool(state: ThorgalState, seat: int) -> tuple[int, ...]:
