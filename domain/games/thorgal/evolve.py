@@ -1,29 +1,30 @@
 """``evolve``: apply one event to the state, with no rule checks and no chance.
 
 Setup, decks, questions, turns and characters first; then the table:
-the Journey path, Collect tokens, Locations, Combat and cards.
+the Journey path, Collect tokens, Locations, Combat and cards.  A card or
+tile leaving a zone (the Item display, a hand of Items, a Combat card's
+tiles) is removed with :func:`~domain.games.kit.without_one`: the rules only
+emit such an event for a card that is there, so a missing one is a bug that
+replay must not hide (as the former ``list.remove`` did).
 """
 
 from __future__ import annotations
 
-from functools import singledispatch
 from typing import Any
+
+from domain.games.kit import Evolver, replace_where, with_seat, without_all, without_one
 
 from . import events as E
 from .content import GOODS, load
-from .state import Chip, Hero, Site, ThorgalState, Tile
+from .state import Chip, Deck, Hero, Site, ThorgalState, Tile
 
 
 def _hero(state: ThorgalState, seat: int, **update: Any) -> ThorgalState:
-    heroes = list(state.heroes)
-    heroes[seat] = heroes[seat].model_copy(update=update)
-    return state.model_copy(update={"heroes": tuple(heroes)})
+    return with_seat(state, seat, "heroes", **update)
 
 
 def _site(state: ThorgalState, lid: str, **update: Any) -> ThorgalState:
-    sites = tuple(
-        s.model_copy(update=update) if s.id == lid else s for s in state.sites
-    )
+    sites = replace_where(state.sites, lambda site: site.id == lid, **update)
     return state.model_copy(update={"sites": sites})
 
 
@@ -33,24 +34,16 @@ def _goods(goods: tuple[int, ...], good: str, delta: int) -> tuple[int, ...]:
 
 
 def _deck(state: ThorgalState, name: str, **update: Any) -> ThorgalState:
-    decks = tuple(
-        d.model_copy(update=update) if d.name == name else d for d in state.decks
-    )
+    decks = replace_where(state.decks, lambda deck: deck.name == name, **update)
     return state.model_copy(update={"decks": decks})
 
 
-@singledispatch
-def evolve(event: Any, state: ThorgalState) -> ThorgalState:
-    raise TypeError(f"unknown thorgal event {type(event).__name__}")
+evolve = Evolver[ThorgalState]("thorgal")
+"""``evolve(state, event)``: the state after ``event``; :class:`TypeError` if unknown."""
 
 
-def apply(state: ThorgalState, event: Any) -> ThorgalState:
-    """The Ruleset's ``evolve(state, event)``."""
-    return evolve(event, state)
-
-
-@evolve.register
-def _(e: E.AdventureStarted, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.AdventureStarted)
+def _(s: ThorgalState, e: E.AdventureStarted) -> ThorgalState:
     c = load(s.content)
     heroes = []
     for seat, cid in enumerate(e.characters):
@@ -80,12 +73,10 @@ def _(e: E.AdventureStarted, s: ThorgalState) -> ThorgalState:
     )
 
 
-@evolve.register
-def _(e: E.DeckShuffled, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.DeckShuffled)
+def _(s: ThorgalState, e: E.DeckShuffled) -> ThorgalState:
     names = [d.name for d in s.decks]
     if e.deck not in names:
-        from .state import Deck
-
         return s.model_copy(
             update={"decks": (*s.decks, Deck(name=e.deck, cards=e.cards))}
         )
@@ -94,8 +85,8 @@ def _(e: E.DeckShuffled, s: ThorgalState) -> ThorgalState:
     return _deck(s, e.deck, cards=cards, discard=discard)
 
 
-@evolve.register
-def _(e: E.CardsDrawn, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CardsDrawn)
+def _(s: ThorgalState, e: E.CardsDrawn) -> ThorgalState:
     deck = s.deck(e.deck)
     s = _deck(s, e.deck, cards=deck.cards[len(e.cards) :])
     if e.to == "terrain":
@@ -114,39 +105,37 @@ def _(e: E.CardsDrawn, s: ThorgalState) -> ThorgalState:
     return s
 
 
-@evolve.register
-def _(e: E.CardDiscarded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CardDiscarded)
+def _(s: ThorgalState, e: E.CardDiscarded) -> ThorgalState:
     if e.source == "display":
-        d = list(s.display)
-        d.remove(e.card)
-        s = s.model_copy(update={"display": tuple(d)})
+        s = s.model_copy(update={"display": without_one(s.display, e.card)})
     return _deck(s, e.deck, discard=s.deck(e.deck).discard + (e.card,))
 
 
-@evolve.register
-def _(e: E.TasksDropped, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.TasksDropped)
+def _(s: ThorgalState, e: E.TasksDropped) -> ThorgalState:
     return s  # the stack lives in ``decide``; the next stop records what is left
 
 
-@evolve.register
-def _(e: E.ChoiceOffered, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ChoiceOffered)
+def _(s: ThorgalState, e: E.ChoiceOffered) -> ThorgalState:
     return s.model_copy(update={"pending": e.pending, "tasks": e.tasks})
 
 
-@evolve.register
-def _(e: E.ChoiceMade, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ChoiceMade)
+def _(s: ThorgalState, e: E.ChoiceMade) -> ThorgalState:
     return s.model_copy(update={"pending": None})
 
 
-@evolve.register
-def _(e: E.TurnBegan, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.TurnBegan)
+def _(s: ThorgalState, e: E.TurnBegan) -> ThorgalState:
     return s.model_copy(
         update={"phase": "action", "turn": e.turn, "round": e.round, "tasks": ()}
     )
 
 
-@evolve.register
-def _(e: E.ChipPlaced, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ChipPlaced)
+def _(s: ThorgalState, e: E.ChipPlaced) -> ThorgalState:
     chips = list(s.chips)
     chips[e.chip] = Chip(slot=e.slot, active=False)
     taken = s.turns_taken
@@ -158,106 +147,102 @@ def _(e: E.ChipPlaced, s: ThorgalState) -> ThorgalState:
     )
 
 
-@evolve.register
-def _(e: E.ActionPrepared, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ActionPrepared)
+def _(s: ThorgalState, e: E.ActionPrepared) -> ThorgalState:
     return s.model_copy(update={"act": e.act})
 
 
-@evolve.register
-def _(e: E.ActionEnded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ActionEnded)
+def _(s: ThorgalState, e: E.ActionEnded) -> ThorgalState:
     return s.model_copy(update={"act": None})
 
 
-@evolve.register
-def _(e: E.CharacterMoved, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CharacterMoved)
+def _(s: ThorgalState, e: E.CharacterMoved) -> ThorgalState:
     return _hero(s, e.seat, area=e.area)
 
 
-@evolve.register
-def _(e: E.GoodsGained, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.GoodsGained)
+def _(s: ThorgalState, e: E.GoodsGained) -> ThorgalState:
     return _hero(s, e.seat, goods=_goods(s.hero(e.seat).goods, e.good, e.n))
 
 
-@evolve.register
-def _(e: E.GoodsSpent, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.GoodsSpent)
+def _(s: ThorgalState, e: E.GoodsSpent) -> ThorgalState:
     return _hero(s, e.seat, goods=_goods(s.hero(e.seat).goods, e.good, -e.n))
 
 
-@evolve.register
-def _(e: E.WoundPlaced, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.WoundPlaced)
+def _(s: ThorgalState, e: E.WoundPlaced) -> ThorgalState:
     h = s.hero(e.seat)
     return _hero(s, e.seat, wounds=h.wounds + (Tile(shape=e.shape, cells=e.cells),))
 
 
-@evolve.register
-def _(e: E.WoundRolled, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.WoundRolled)
+def _(s: ThorgalState, e: E.WoundRolled) -> ThorgalState:
     return s  # the Wound to place follows as a question (``ChoiceOffered``)
 
 
-@evolve.register
-def _(e: E.WoundHealed, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.WoundHealed)
+def _(s: ThorgalState, e: E.WoundHealed) -> ThorgalState:
     w = s.hero(e.seat).wounds
     return _hero(s, e.seat, wounds=w[: e.index] + w[e.index + 1 :])
 
 
-@evolve.register
-def _(e: E.ThreatsChanged, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ThreatsChanged)
+def _(s: ThorgalState, e: E.ThreatsChanged) -> ThorgalState:
     return _hero(s, e.seat, threats=e.threats)
 
 
-@evolve.register
-def _(e: E.ExperienceGained, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ExperienceGained)
+def _(s: ThorgalState, e: E.ExperienceGained) -> ThorgalState:
     return _hero(s, e.seat, **{f"{e.track}_level": e.level})
 
 
-@evolve.register
-def _(e: E.ItemGained, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ItemGained)
+def _(s: ThorgalState, e: E.ItemGained) -> ThorgalState:
     if e.source == "display":
-        d = list(s.display)
-        d.remove(e.item)
-        s = s.model_copy(update={"display": tuple(d)})
+        s = s.model_copy(update={"display": without_one(s.display, e.item)})
     elif e.source == "deck":
         s = _deck(s, "items", cards=s.deck("items").cards[1:])
     return _hero(s, e.seat, items=s.hero(e.seat).items + (e.item,))
 
 
-@evolve.register
-def _(e: E.ItemUsed, s: ThorgalState) -> ThorgalState:
-    items = list(s.hero(e.seat).items)
-    items.remove(e.item)
-    s = _hero(s, e.seat, items=tuple(items))
+@evolve.on(E.ItemUsed)
+def _(s: ThorgalState, e: E.ItemUsed) -> ThorgalState:
+    s = _hero(s, e.seat, items=without_one(s.hero(e.seat).items, e.item))
     return _deck(s, "items", discard=s.deck("items").discard + (e.item,))
 
 
-@evolve.register
-def _(e: E.SkillUsed, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.SkillUsed)
+def _(s: ThorgalState, e: E.SkillUsed) -> ThorgalState:
     return _hero(s, e.seat, skill_active=False, skill_round=e.round)
 
 
-@evolve.register
-def _(e: E.SkillRefreshed, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.SkillRefreshed)
+def _(s: ThorgalState, e: E.SkillRefreshed) -> ThorgalState:
     return _hero(s, e.seat, skill_active=True)
 
 
-@evolve.register
-def _(e: E.RoundAdvanced, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.RoundAdvanced)
+def _(s: ThorgalState, e: E.RoundAdvanced) -> ThorgalState:
     return s.model_copy(update={"round": e.round, "phase": "resolve"})
 
 
-@evolve.register
-def _(e: E.ChipsFlipped, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ChipsFlipped)
+def _(s: ThorgalState, e: E.ChipsFlipped) -> ThorgalState:
     return s.model_copy(
         update={"chips": tuple(c.model_copy(update={"active": True}) for c in s.chips)}
     )
 
 
-@evolve.register
-def _(e: E.FirstPlayerPassed, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.FirstPlayerPassed)
+def _(s: ThorgalState, e: E.FirstPlayerPassed) -> ThorgalState:
     return s.model_copy(update={"first": e.first})
 
 
-@evolve.register
-def _(e: E.AdventureEnded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.AdventureEnded)
+def _(s: ThorgalState, e: E.AdventureEnded) -> ThorgalState:
     return s.model_copy(
         update={
             "phase": "over",
@@ -273,41 +258,41 @@ def _(e: E.AdventureEnded, s: ThorgalState) -> ThorgalState:
 # Collect tokens, Locations, Combat and cards
 
 
-@evolve.register
-def _(e: E.JourneyTilePlaced, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.JourneyTilePlaced)
+def _(s: ThorgalState, e: E.JourneyTilePlaced) -> ThorgalState:
     return s.model_copy(update={"path": s.path + (Tile(shape=e.shape, cells=e.cells),)})
 
 
-@evolve.register
-def _(e: E.CollectTokenPlaced, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CollectTokenPlaced)
+def _(s: ThorgalState, e: E.CollectTokenPlaced) -> ThorgalState:
     return s.model_copy(update={"collect_tokens": s.collect_tokens + (e.cell,)})
 
 
-@evolve.register
-def _(e: E.CollectTokensDiscarded, s: ThorgalState) -> ThorgalState:
-    keep = tuple(c for c in s.collect_tokens if c not in e.cells)
+@evolve.on(E.CollectTokensDiscarded)
+def _(s: ThorgalState, e: E.CollectTokensDiscarded) -> ThorgalState:
+    keep = without_all(s.collect_tokens, e.cells)
     return s.model_copy(update={"collect_tokens": keep})
 
 
-@evolve.register
-def _(e: E.GoodsAssigned, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.GoodsAssigned)
+def _(s: ThorgalState, e: E.GoodsAssigned) -> ThorgalState:
     s = _hero(s, e.from_seat, goods=_goods(s.hero(e.from_seat).goods, e.good, -1))
     return _site(s, e.location, assigned=_goods(s.site(e.location).assigned, e.good, 1))
 
 
-@evolve.register
-def _(e: E.AssignedGoodsDiscarded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.AssignedGoodsDiscarded)
+def _(s: ThorgalState, e: E.AssignedGoodsDiscarded) -> ThorgalState:
     left = tuple(a - b for a, b in zip(s.site(e.location).assigned, e.goods))
     return _site(s, e.location, assigned=left)
 
 
-@evolve.register
-def _(e: E.EnemiesChanged, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.EnemiesChanged)
+def _(s: ThorgalState, e: E.EnemiesChanged) -> ThorgalState:
     return _site(s, e.location, enemies=e.enemies)
 
 
-@evolve.register
-def _(e: E.LocationMarked, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.LocationMarked)
+def _(s: ThorgalState, e: E.LocationMarked) -> ThorgalState:
     site = s.site(e.location)
     if e.token == "cost":
         return _site(
@@ -320,8 +305,8 @@ def _(e: E.LocationMarked, s: ThorgalState) -> ThorgalState:
     return _site(s, e.location, **{field: True})
 
 
-@evolve.register
-def _(e: E.CombatBegan, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CombatBegan)
+def _(s: ThorgalState, e: E.CombatBegan) -> ThorgalState:
     return s.model_copy(update={"combat": e.combat})
 
 
@@ -330,79 +315,77 @@ def _combat(s: ThorgalState, **update: Any) -> ThorgalState:
     return s.model_copy(update={"combat": s.combat.model_copy(update=update)})
 
 
-@evolve.register
-def _(e: E.DiceRolled, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.DiceRolled)
+def _(s: ThorgalState, e: E.DiceRolled) -> ThorgalState:
     assert s.combat is not None
     return _combat(s, faces=e.faces, rolled=True, critical=(False,) * len(e.faces))
 
 
-@evolve.register
-def _(e: E.DieUpgraded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.DieUpgraded)
+def _(s: ThorgalState, e: E.DieUpgraded) -> ThorgalState:
     assert s.combat is not None
     d = list(s.combat.dice)
     d[e.index] = e.colour
     return _combat(s, dice=tuple(d))
 
 
-@evolve.register
-def _(e: E.DieAdded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.DieAdded)
+def _(s: ThorgalState, e: E.DieAdded) -> ThorgalState:
     assert s.combat is not None
     return _combat(s, dice=s.combat.dice + (e.colour,))
 
 
-@evolve.register
-def _(e: E.DieRerolled, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.DieRerolled)
+def _(s: ThorgalState, e: E.DieRerolled) -> ThorgalState:
     assert s.combat is not None
     f = list(s.combat.faces)
     f[e.index] = e.face
     return _combat(s, faces=tuple(f))
 
 
-@evolve.register
-def _(e: E.CriticalActivated, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CriticalActivated)
+def _(s: ThorgalState, e: E.CriticalActivated) -> ThorgalState:
     assert s.combat is not None
     c = list(s.combat.critical)
     c[e.index] = True
     return _combat(s, critical=tuple(c))
 
 
-@evolve.register
-def _(e: E.CombatTilePlaced, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CombatTilePlaced)
+def _(s: ThorgalState, e: E.CombatTilePlaced) -> ThorgalState:
     assert s.combat is not None
-    left = list(s.combat.left)
-    left.remove(e.shape)
     return _combat(
         s,
         placed=s.combat.placed + (Tile(shape=e.shape, cells=e.cells),),
-        left=tuple(left),
+        left=without_one(s.combat.left, e.shape),
     )
 
 
-@evolve.register
-def _(e: E.CombatTileDropped, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CombatTileDropped)
+def _(s: ThorgalState, e: E.CombatTileDropped) -> ThorgalState:
     return _combat(s, left=())
 
 
-@evolve.register
-def _(e: E.CombatEnded, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.CombatEnded)
+def _(s: ThorgalState, e: E.CombatEnded) -> ThorgalState:
     return s.model_copy(update={"combat": None})
 
 
-@evolve.register
-def _(e: E.EntryRead, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.EntryRead)
+def _(s: ThorgalState, e: E.EntryRead) -> ThorgalState:
     return s.model_copy(update={"entries_read": s.entries_read + (e.entry,)})
 
 
-@evolve.register
-def _(e: E.SidePlotChosen, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.SidePlotChosen)
+def _(s: ThorgalState, e: E.SidePlotChosen) -> ThorgalState:
     return s
 
 
-@evolve.register
-def _(e: E.ActionCardSwapped, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.ActionCardSwapped)
+def _(s: ThorgalState, e: E.ActionCardSwapped) -> ThorgalState:
     return s.model_copy(update={"row": e.row})
 
 
-@evolve.register
-def _(e: E.SpecialCardGained, s: ThorgalState) -> ThorgalState:
+@evolve.on(E.SpecialCardGained)
+def _(s: ThorgalState, e: E.SpecialCardGained) -> ThorgalState:
     return s.model_copy(update={"specials": s.specials + (e.card,)})

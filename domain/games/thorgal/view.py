@@ -8,6 +8,7 @@ once read (they are only in ``EntryRead`` events and ``entries``).
 from __future__ import annotations
 
 from domain.core import Event, Model, Viewer
+from domain.games.kit import mirror
 
 from . import events as E
 from .content import load
@@ -68,39 +69,25 @@ class ThorgalView(Model):
 
 
 def view(state: ThorgalState, viewer: Viewer) -> ThorgalView:
+    """The table as ``viewer`` sees it: the state's own fields, except decks.
+
+    Fields the view shares with the state are copied by
+    :func:`~domain.games.kit.mirror`; only the decks (contents hidden), the
+    adventure's length and the read Entries' texts are built here.
+    """
     c = load(state.content)
-    return ThorgalView(
-        players=state.players,
-        seats=state.seats,
-        phase=state.phase,
-        round=state.round,
+    return mirror(
+        ThorgalView,
+        state,
         rounds=c.adventure.rounds,
-        turn=state.turn,
-        first=state.first,
-        heroes=state.heroes,
-        sites=state.sites,
-        row=state.row,
-        specials=state.specials,
-        chips=state.chips,
-        terrain=state.terrain,
-        path=state.path,
-        collect_tokens=state.collect_tokens,
         decks=tuple(
             DeckView(name=d.name, size=len(d.cards), discard=d.discard)
             for d in state.decks
         ),
-        display=state.display,
-        active_event=state.active_event,
         entries=tuple(
             EntryView(id=e, title=c.entry(e).title, text=c.entry(e).text)
             for e in state.entries_read
         ),
-        tasks=state.tasks,
-        pending=state.pending,
-        act=state.act,
-        combat=state.combat,
-        result=state.result,
-        reason=state.reason,
         deck_orders=state.decks if viewer.admin else (),
     )
 

@@ -19,7 +19,7 @@ from domain.core import Event, Rng
 from .. import events as E
 from ..commands import Option
 from ..content import Content, Effect, load
-from ..evolve import apply
+from ..evolve import evolve
 from ..state import Pending, Task, ThorgalState, dec, enc
 from . import polyomino as P
 
@@ -59,7 +59,7 @@ class Ctx:
         """The resolution stack, next task first."""
 
     def emit(self, event: Event) -> None:
-        self.state = apply(self.state, event)
+        self.state = evolve(self.state, event)
         self.events.append(event)
 
     def schedule(self, *tasks: Task) -> None:
