@@ -465,3 +465,24 @@ def test_a_player_sees_their_own_hand_and_plan_but_never_a_deck_order() -> None:
     assert mine.hand == ("ember-imp", "rally") and mine.plan is not None
     assert mine.deck_size == 10
     assert "deck" not in type(mine).model_fields
+
+
+class NotATerraloreEvent(Event):
+    seat: int = 0
+
+
+def test_evolve_refuses_an_event_it_does_not_know() -> None:
+    state = GAME.initial_state(TerraloreSetup())
+    with pytest.raises(TypeError, match="terralore cannot apply NotATerraloreEvent"):
+        GAME.evolve(state, NotATerraloreEvent())
+
+
+def test_evolve_removes_a_destroyed_creature_from_its_lane_only() -> None:
+    state = position({"deck": (), "defending": ("ember-imp", "cinder-hound")})
+    after = GAME.evolve(
+        state, CreatureDestroyed(seat=0, lane=D, card="ember-imp", reason="effect")
+    )
+    mine = after.players[0]
+    assert mine.defending == ("cinder-hound",)
+    assert mine.graveyard == (*state.players[0].graveyard, "ember-imp")
+    assert after.players[1] is state.players[1]

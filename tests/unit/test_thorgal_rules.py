@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.chance import HmacRng
-from domain.core import IllegalCommandError
+from domain.core import Event, IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import Choose, Option, PlaceTile, TakeAction
@@ -410,3 +410,28 @@ def test_the_skill_is_used_once_and_refreshed_by_spending_goods():
     s, _ = do(s, choose("refresh"), seat=1)
     assert s.hero(1).skill_active and s.hero(1).goods == (0,) * 6
     assert "skill" not in opts(s)  # once per round
+
+
+class NotAThorgalEvent(Event):
+    seat: int = 0
+
+
+def test_evolve_refuses_an_event_it_does_not_know():
+    with pytest.raises(TypeError, match="thorgal cannot apply NotAThorgalEvent"):
+        GAME.evolve(fresh(), NotAThorgalEvent())
+
+
+def test_taking_an_item_from_the_display_moves_that_one_copy_to_the_hero():
+    state = fresh()
+    item = state.display[0]
+    after = GAME.evolve(state, E.ItemGained(seat=1, item=item, source="display"))
+    assert after.display == state.display[1:]
+    assert after.heroes[1].items == (*state.heroes[1].items, item)
+    assert after.heroes[0] is state.heroes[0]
+
+
+def test_evolve_refuses_an_item_the_display_does_not_hold():
+    """A rule that hands out an Item it never offered is a bug replay must show."""
+    state = fresh()
+    with pytest.raises(ValueError):
+        GAME.evolve(state, E.ItemGained(seat=0, item="no-such-item", source="display"))
