@@ -19,10 +19,6 @@ from .content import GOODS, load
 from .state import Chip, Deck, Hero, Site, ThorgalState, Tile
 
 
-def _hero(state: ThorgalState, seat: int, **update: Any) -> ThorgalState:
-    return with_seat(state, seat, "heroes", **update)
-
-
 def _site(state: ThorgalState, lid: str, **update: Any) -> ThorgalState:
     sites = replace_where(state.sites, lambda site: site.id == lid, **update)
     return state.model_copy(update={"sites": sites})
@@ -159,23 +155,29 @@ def _(s: ThorgalState, e: E.ActionEnded) -> ThorgalState:
 
 @evolve.on(E.CharacterMoved)
 def _(s: ThorgalState, e: E.CharacterMoved) -> ThorgalState:
-    return _hero(s, e.seat, area=e.area)
+    return with_seat(s, e.seat, "heroes", area=e.area)
 
 
 @evolve.on(E.GoodsGained)
 def _(s: ThorgalState, e: E.GoodsGained) -> ThorgalState:
-    return _hero(s, e.seat, goods=_goods(s.hero(e.seat).goods, e.good, e.n))
+    return with_seat(
+        s, e.seat, "heroes", goods=_goods(s.hero(e.seat).goods, e.good, e.n)
+    )
 
 
 @evolve.on(E.GoodsSpent)
 def _(s: ThorgalState, e: E.GoodsSpent) -> ThorgalState:
-    return _hero(s, e.seat, goods=_goods(s.hero(e.seat).goods, e.good, -e.n))
+    return with_seat(
+        s, e.seat, "heroes", goods=_goods(s.hero(e.seat).goods, e.good, -e.n)
+    )
 
 
 @evolve.on(E.WoundPlaced)
 def _(s: ThorgalState, e: E.WoundPlaced) -> ThorgalState:
     h = s.hero(e.seat)
-    return _hero(s, e.seat, wounds=h.wounds + (Tile(shape=e.shape, cells=e.cells),))
+    return with_seat(
+        s, e.seat, "heroes", wounds=h.wounds + (Tile(shape=e.shape, cells=e.cells),)
+    )
 
 
 @evolve.on(E.WoundRolled)
@@ -186,17 +188,17 @@ def _(s: ThorgalState, e: E.WoundRolled) -> ThorgalState:
 @evolve.on(E.WoundHealed)
 def _(s: ThorgalState, e: E.WoundHealed) -> ThorgalState:
     w = s.hero(e.seat).wounds
-    return _hero(s, e.seat, wounds=w[: e.index] + w[e.index + 1 :])
+    return with_seat(s, e.seat, "heroes", wounds=w[: e.index] + w[e.index + 1 :])
 
 
 @evolve.on(E.ThreatsChanged)
 def _(s: ThorgalState, e: E.ThreatsChanged) -> ThorgalState:
-    return _hero(s, e.seat, threats=e.threats)
+    return with_seat(s, e.seat, "heroes", threats=e.threats)
 
 
 @evolve.on(E.ExperienceGained)
 def _(s: ThorgalState, e: E.ExperienceGained) -> ThorgalState:
-    return _hero(s, e.seat, **{f"{e.track}_level": e.level})
+    return with_seat(s, e.seat, "heroes", **{f"{e.track}_level": e.level})
 
 
 @evolve.on(E.ItemGained)
@@ -205,23 +207,23 @@ def _(s: ThorgalState, e: E.ItemGained) -> ThorgalState:
         s = s.model_copy(update={"display": without_one(s.display, e.item)})
     elif e.source == "deck":
         s = _deck(s, "items", cards=s.deck("items").cards[1:])
-    return _hero(s, e.seat, items=s.hero(e.seat).items + (e.item,))
+    return with_seat(s, e.seat, "heroes", items=s.hero(e.seat).items + (e.item,))
 
 
 @evolve.on(E.ItemUsed)
 def _(s: ThorgalState, e: E.ItemUsed) -> ThorgalState:
-    s = _hero(s, e.seat, items=without_one(s.hero(e.seat).items, e.item))
+    s = with_seat(s, e.seat, "heroes", items=without_one(s.hero(e.seat).items, e.item))
     return _deck(s, "items", discard=s.deck("items").discard + (e.item,))
 
 
 @evolve.on(E.SkillUsed)
 def _(s: ThorgalState, e: E.SkillUsed) -> ThorgalState:
-    return _hero(s, e.seat, skill_active=False, skill_round=e.round)
+    return with_seat(s, e.seat, "heroes", skill_active=False, skill_round=e.round)
 
 
 @evolve.on(E.SkillRefreshed)
 def _(s: ThorgalState, e: E.SkillRefreshed) -> ThorgalState:
-    return _hero(s, e.seat, skill_active=True)
+    return with_seat(s, e.seat, "heroes", skill_active=True)
 
 
 @evolve.on(E.RoundAdvanced)
@@ -276,7 +278,9 @@ def _(s: ThorgalState, e: E.CollectTokensDiscarded) -> ThorgalState:
 
 @evolve.on(E.GoodsAssigned)
 def _(s: ThorgalState, e: E.GoodsAssigned) -> ThorgalState:
-    s = _hero(s, e.from_seat, goods=_goods(s.hero(e.from_seat).goods, e.good, -1))
+    s = with_seat(
+        s, e.from_seat, "heroes", goods=_goods(s.hero(e.from_seat).goods, e.good, -1)
+    )
     return _site(s, e.location, assigned=_goods(s.site(e.location).assigned, e.good, 1))
 
 
