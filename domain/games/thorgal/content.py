@@ -9,6 +9,10 @@ gossip, ``A`` magic, ``F`` fate, ``W`` power, ``*`` Area-specific, ``H`` heal,
 ``X`` experience, ``D`` Discovery card, ``r``/``y`` red/yellow penalty, ``R``/``Y`` Area-specific plus a
 red/yellow penalty, ``h``
 an Enemy heart.
+
+The card models come first (effects and modifiers accept a shorthand string
+in JSON, e.g. ``"gain material 2"`` or ``"extra move 1"``), then the board
+and adventure models and the loader.
 """
 
 from __future__ import annotations
