@@ -20,12 +20,14 @@ from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SelectHand
 from domain.games.thalara.content import catalogue, load_pack
-from domain.games.thalara.decide import selection_payload
-from domain.games.thalara.state import PLAY, SELECT, ThalaraSetup
+from domain.games.thalara.rules.decide import selection_payload
+from domain.games.thalara.setup import ThalaraSetup
+from domain.games.thalara.state import PLAY, SELECT
 from tests.unit.test_thalara_support import RNG, act, given, new_table, r, selected
 
 SEVEN = tuple(r(n, 0) for n in range(1, 8))
-from domain.games.thalara.state import ThalaraState, ThalaraView
+from domain.games.thalara.state import ThalaraState
+from domain.games.thalara.view import ThalaraView
 from tests.support.typed import of, redacted
 
 
@@ -225,7 +227,8 @@ def test_golden_count_of_opening_hand_selections_is_20_choose_7() -> None:
 def test_the_public_helpers_doctests_hold() -> None:
     import doctest
 
-    from domain.games.thalara import content, spells
+    from domain.games.thalara import content
+    from domain.games.thalara.rules import spells
 
     for module in (content, spells):
         assert doctest.testmod(module).failed == 0

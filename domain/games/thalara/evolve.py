@@ -11,7 +11,7 @@ from functools import singledispatch
 from typing import TYPE_CHECKING
 
 from domain.games.thalara import events as ev
-from domain.games.thalara.spells import card_info
+from domain.games.thalara.content import card_info
 from domain.games.thalara.state import (
     CASUAL_CHAOS,
     OVER,

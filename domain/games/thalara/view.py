@@ -1,4 +1,4 @@
-"""What each viewer may see: ``view`` of the state and ``redact`` of events.
+"""View models, and what each viewer may see: ``view`` and ``redact``.
 
 Public: conflicts (cards, destroyed flags, spells), discards, Artifacts won,
 scores, counts of hands and supplies, selection commitments.  Owner only:
@@ -11,19 +11,59 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.core import Model
 from domain.games.thalara import events as ev
-from domain.games.thalara.moves import to_act
-from domain.games.thalara.rounds import scores
-from domain.games.thalara.spells import totals
-from domain.games.thalara.state import (
-    ConflictView,
-    PlayerView,
-    ThalaraState,
-    ThalaraView,
-)
+from domain.games.thalara.rules.moves import to_act
+from domain.games.thalara.rules.rounds import scores
+from domain.games.thalara.rules.spells import totals
+from domain.games.thalara.state import ActiveSpell, Play, ThalaraState
 
 if TYPE_CHECKING:
     from domain.core import Event, Viewer
+
+
+class ConflictView(Model):
+    artifact: str
+    plays: tuple[Play, ...]
+    spells: tuple[ActiveSpell, ...]
+    totals: tuple[int, ...]
+    """Current strength per seat, spell bonuses included."""
+
+
+class PlayerView(Model):
+    seat: int
+    character: str
+    hand: tuple[str, ...]
+    """Only for a viewer who may see this seat; empty otherwise."""
+    hand_size: int
+    supply: tuple[str, ...]
+    """Contents (sorted, never the shuffled order) for the owner; empty otherwise."""
+    supply_size: int
+    discard: tuple[str, ...]
+    won: tuple[str, ...]
+    score: int
+    passed: bool
+    ready: bool
+    commitment: str | None = None
+    spells_used: tuple[str, ...]
+
+
+class ThalaraView(Model):
+    mode: str
+    content: str
+    phase: str
+    round: int
+    starter: int
+    current: int | None = None
+    last_player: int | None = None
+    conflicts: tuple[ConflictView, ...]
+    stack_size: int
+    stack: tuple[str, ...]
+    """The stack order, for admins only."""
+    players: tuple[PlayerView, ...]
+    to_act: tuple[int, ...]
+    scores: tuple[int, ...]
+    end_reason: str
 
 
 def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:

@@ -19,10 +19,10 @@ from domain.games.thalara.commands import (
     SelectHand,
     SpellActivation,
 )
-from domain.games.thalara.content import characters
+from domain.games.thalara.content import card_info, characters, spell_of
 from domain.games.thalara.evolve import apply
-from domain.games.thalara.rounds import hand_need
-from domain.games.thalara.spells import card_info, meets, own_colours, spell_of, targets
+from domain.games.thalara.rules.rounds import hand_need
+from domain.games.thalara.rules.spells import meets, own_colours, targets
 from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, ThalaraState
 from domain.sequences import Chain, Combinations, Mapped
 
