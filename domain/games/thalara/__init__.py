@@ -92,7 +92,7 @@ from domain.games.thalara import stats as _stats
 from domain.games.thalara.commands import COMMANDS
 from domain.games.thalara.content import content_packs as _content_packs
 from domain.games.thalara.events import EVENTS
-from domain.games.thalara.evolve import apply
+from domain.games.thalara.evolve import evolve
 from domain.games.thalara.rules import (
     decide,
     is_over,
@@ -121,7 +121,7 @@ GAME: Ruleset[ThalaraState] = Ruleset(
     initial_state=initial_state,
     start=start,
     decide=decide,
-    evolve=apply,
+    evolve=evolve,
     view=view,
     redact=redact,
     legal_commands=legal_commands,

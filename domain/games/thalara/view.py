@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.core import Model
+from domain.games.kit import mirror, seat_views
 from domain.games.thalara import events as ev
 from domain.games.thalara.rules.moves import to_act
 from domain.games.thalara.rules.rounds import scores
 from domain.games.thalara.rules.spells import totals
-from domain.games.thalara.state import ActiveSpell, Play, ThalaraState
+from domain.games.thalara.state import ActiveSpell, Play, PlayerState, ThalaraState
 
 if TYPE_CHECKING:
     from domain.core import Event, Viewer
@@ -67,46 +68,36 @@ class ThalaraView(Model):
 
 
 def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
+    """The table as ``viewer`` may see it.
+
+    The view models mirror the state models (``kit.mirror``): only what is
+    hidden or derived is spelled out here.
+    """
     points = scores(state)
-    players = tuple(
-        PlayerView(
+
+    def seat_view(seat: int, p: PlayerState) -> PlayerView:
+        mine = viewer.can_see(seat)
+        return mirror(
+            PlayerView,
+            p,
             seat=seat,
-            character=p.character,
-            hand=p.hand if viewer.can_see(seat) else (),
+            hand=p.hand if mine else (),
             hand_size=len(p.hand),
-            supply=tuple(sorted(p.supply)) if viewer.can_see(seat) else (),
+            supply=tuple(sorted(p.supply)) if mine else (),
             supply_size=len(p.supply),
-            discard=p.discard,
-            won=p.won,
             score=points[seat],
-            passed=p.passed,
-            ready=p.ready,
-            commitment=p.commitment,
-            spells_used=p.spells_used,
         )
-        for seat, p in enumerate(state.players)
-    )
-    conflicts = tuple(
-        ConflictView(
-            artifact=c.artifact, plays=c.plays, spells=c.spells, totals=totals(state, c)
-        )
-        for c in state.conflicts
-    )
-    return ThalaraView(
-        mode=state.mode,
-        content=state.content,
-        phase=state.phase,
-        round=state.round,
-        starter=state.starter,
-        current=state.current,
-        last_player=state.last_player,
-        conflicts=conflicts,
+
+    return mirror(
+        ThalaraView,
+        state,
+        conflicts=tuple(
+            mirror(ConflictView, c, totals=totals(state, c)) for c in state.conflicts
+        ),
         stack_size=len(state.stack),
         stack=state.stack if viewer.admin else (),
-        players=players,
+        players=seat_views(state.players, seat_view),
         to_act=to_act(state),
-        scores=state.scores,
-        end_reason=state.end_reason,
     )
 
 

@@ -33,7 +33,7 @@ from domain.games.thalara.content import (
     spell_of,
     spells,
 )
-from domain.games.thalara.evolve import apply
+from domain.games.thalara.evolve import evolve
 from domain.games.thalara.rules.rounds import Log, begin_round, end_round, hand_need
 from domain.games.thalara.rules.spells import (
     find_conflict,
@@ -160,7 +160,7 @@ def _play(state: ThalaraState, cmd: PlayCard, actor: int, rng: Rng) -> list[Even
     played = ev.CardPlayed(seat=actor, card=cmd.card, conflict=cmd.conflict)
     events: list[Event] = [played]
     if cmd.spell is not None:
-        events += spell_events(apply(state, played), cmd.spell, actor)
+        events += spell_events(evolve(state, played), cmd.spell, actor)
     return events
 
 

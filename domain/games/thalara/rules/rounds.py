@@ -18,7 +18,7 @@ from domain.games.thalara.content import (
     catalogue,
     conflict_count,
 )
-from domain.games.thalara.evolve import apply
+from domain.games.thalara.evolve import evolve
 from domain.games.thalara.rules.spells import contenders, totals, winner
 from domain.games.thalara.state import (
     CASUAL_CHAOS,
@@ -44,7 +44,7 @@ class Log:
 
     def add(self, event: Event) -> None:
         self.events.append(event)
-        self.state = apply(self.state, event)
+        self.state = evolve(self.state, event)
 
 
 def start(state: ThalaraState, rng: Rng) -> list[Event]:
