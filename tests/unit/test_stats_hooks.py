@@ -11,7 +11,7 @@ from domain.games.thalara import events as hev
 from domain.games.thalara.setup import ThalaraSetup
 from domain.games.vaalbara import events as vev
 from domain.games.vaalbara.content import LANDS
-from domain.games.vaalbara.state import VaalbaraSetup
+from domain.games.vaalbara.setup import VaalbaraSetup
 
 THALARA, TERRALORE, VAALBARA = (
     find_game(g) for g in ("thalara", "terralore", "vaalbara")

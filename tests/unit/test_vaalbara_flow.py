@@ -18,16 +18,16 @@ from domain.games.vaalbara import GAME
 from domain.games.vaalbara import commands as cmd
 from domain.games.vaalbara import events as ev
 from domain.games.vaalbara.content import LANDS, PACK
-from domain.games.vaalbara.rules import choice_payload
+from domain.games.vaalbara.rules.decide import choice_payload
+from domain.games.vaalbara.setup import VaalbaraSetup
 from domain.games.vaalbara.state import (
     ASSIGNMENT,
     LAND_STEP,
     OVER,
     RESOLUTION,
-    VaalbaraSetup,
     VaalbaraState,
-    VaalbaraView,
 )
+from domain.games.vaalbara.view import VaalbaraView
 from tests.support.typed import of, redacted
 from tests.unit.test_vaalbara_support import Lands, decide, forced, position, rng
 

@@ -18,7 +18,6 @@ from .state import (
     LAND_STEP,
     OVER,
     RESOLUTION,
-    PlayerState,
     VaalbaraState,
 )
 
@@ -165,9 +164,3 @@ def evolve(state: VaalbaraState, event: Event) -> VaalbaraState:
                 update={"phase": OVER, "final_scores": scores, "final_omens": omens}
             )
     raise TypeError(f"not a vaalbara event: {type(event).__name__}")
-
-
-def initial_players(
-    clans: tuple[str, ...], deck: tuple[str, ...]
-) -> tuple[PlayerState, ...]:
-    return tuple(PlayerState(clan=clan, deck=deck) for clan in clans)

@@ -1,4 +1,4 @@
-"""``view`` and ``redact``: what each viewer may see.
+"""View models, and what each viewer may see: ``view`` and ``redact``.
 
 Hidden: other seats' hands, their unrevealed choices and nonces, every deck
 order (the Land deck's Omens are public, its order is not; a clan deck's
@@ -9,14 +9,54 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.core import Viewer
+from domain.core import Model, Viewer
 
 from . import events as ev
 from .rules import to_act
-from .state import OVER, PlayerView, VaalbaraState, VaalbaraView
+from .state import OVER, VaalbaraState
 
 if TYPE_CHECKING:
     from domain.core import Event
+
+
+class PlayerView(Model):
+    """One seat as a viewer sees it: hidden parts blank unless allowed."""
+
+    seat: int
+    clan: str
+    deck_size: int
+    hand_size: int
+    hand: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()
+    """Deck order, admin only."""
+    discard: tuple[str, ...] = ()
+    has_chosen: bool = False
+    chosen: str | None = None
+    played: str | None = None
+    realm: tuple[str, ...] = ()
+    vp: int | None = None
+    """Own VP, or everyone's once the game is over."""
+
+
+class VaalbaraView(Model):
+    """The table as one viewer may see it."""
+
+    phase: str
+    round: int
+    players: tuple[PlayerView, ...]
+    omens: tuple[str, ...]
+    land_deck_size: int
+    land_deck: tuple[str, ...] = ()
+    """Deck order, admin only."""
+    first_row: tuple[str, ...] = ()
+    second_row: tuple[str, ...] = ()
+    revealed: tuple[str, ...] = ()
+    current: int | None = None
+    step: str = ""
+    done: tuple[int, ...] = ()
+    fighter_pending: tuple[int, ...] = ()
+    to_act: tuple[int, ...] = ()
+    final_scores: tuple[int, ...] = ()
 
 
 def view(state: VaalbaraState, viewer: Viewer) -> VaalbaraView:

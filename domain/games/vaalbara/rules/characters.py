@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from domain.core import IllegalCommandError, InvalidCommandError
 
-from . import commands as cmd
-from . import events as ev
-from .content import CHARACTERS, INITIATIVE, LANDS
+from .. import commands as cmd
+from .. import events as ev
+from ..content import CHARACTERS, INITIATIVE, LANDS
+from ..state import VaalbaraState
 from .lands import count_type, land_reward
-from .state import VaalbaraState
 
 if TYPE_CHECKING:
     from domain.core import Command, Event
