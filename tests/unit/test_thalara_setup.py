@@ -20,6 +20,7 @@ from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SelectHand
 from domain.games.thalara.content import catalogue, load_pack
+from domain.games.thalara.evolve import evolve
 from domain.games.thalara.rules.decide import selection_payload
 from domain.games.thalara.setup import ThalaraSetup
 from domain.games.thalara.state import PLAY, SELECT
@@ -232,3 +233,12 @@ def test_the_public_helpers_doctests_hold() -> None:
 
     for module in (content, spells):
         assert doctest.testmod(module).failed == 0
+
+
+def test_evolve_has_one_handler_for_each_declared_event_and_no_other() -> None:
+    assert set(evolve.handlers) == set(GAME.event_types)
+
+
+def test_evolve_refuses_what_is_not_a_thalara_event() -> None:
+    with pytest.raises(TypeError, match="thalara cannot apply Pass"):
+        GAME.evolve(new_table(), Pass())  # type: ignore[arg-type]

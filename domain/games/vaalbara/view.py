@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.core import Model, Viewer
+from domain.games.kit import mirror, seat_views
 
 from . import events as ev
 from .rules import to_act
-from .state import OVER, VaalbaraState
+from .state import OVER, PlayerState, VaalbaraState
 
 if TYPE_CHECKING:
     from domain.core import Event
@@ -60,43 +61,36 @@ class VaalbaraView(Model):
 
 
 def view(state: VaalbaraState, viewer: Viewer) -> VaalbaraView:
-    """The table as ``viewer`` may see it."""
+    """The table as ``viewer`` may see it.
+
+    The view models mirror the state models (``kit.mirror``): only what is
+    hidden or derived is spelled out here.
+    """
     over = state.phase == OVER
-    players = []
-    for seat, p in enumerate(state.players):
+
+    def seat_view(seat: int, p: PlayerState) -> PlayerView:
         mine = viewer.can_see(seat)
-        players.append(
-            PlayerView(
-                seat=seat,
-                clan=p.clan,
-                deck_size=len(p.deck),
-                hand_size=len(p.hand),
-                hand=p.hand if mine else (),
-                deck=p.deck if viewer.admin else (),
-                discard=p.discard,
-                has_chosen=p.chosen is not None,
-                chosen=p.chosen if mine else None,
-                played=p.played,
-                realm=p.realm,
-                vp=p.vp if mine or over else None,
-            )
+        return mirror(
+            PlayerView,
+            p,
+            seat=seat,
+            deck_size=len(p.deck),
+            hand_size=len(p.hand),
+            hand=p.hand if mine else (),
+            deck=p.deck if viewer.admin else (),
+            has_chosen=p.chosen is not None,
+            chosen=p.chosen if mine else None,
+            vp=p.vp if mine or over else None,
         )
-    return VaalbaraView(
-        phase=state.phase,
-        round=state.round,
-        players=tuple(players),
+
+    return mirror(
+        VaalbaraView,
+        state,
+        players=seat_views(state.players, seat_view),
         omens=state.omens,
         land_deck_size=len(state.land_deck),
         land_deck=state.land_deck if viewer.admin else (),
-        first_row=state.first_row,
-        second_row=state.second_row,
-        revealed=state.revealed,
-        current=state.current,
-        step=state.step,
-        done=state.done,
-        fighter_pending=state.fighter_pending,
         to_act=to_act(state),
-        final_scores=state.final_scores,
     )
 
 
