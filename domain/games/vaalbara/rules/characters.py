@@ -7,7 +7,7 @@ choice character with no possible option (Midwife with an empty discard,
 Pioneer with an empty Realm, ...) has no effect and needs no decision, so the
 game never waits for a move nobody can make.
 
-The Farmer's doubling happens during the Land action (see ``rules``).
+The Farmer's doubling happens during the Land action (see :mod:`.decide`).
 """
 
 from __future__ import annotations
