@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.games.kit import Evolver, with_seat, without_all
+from domain.games.kit import Evolver, replace_where, with_seat, without_all
 from domain.games.thalara import events as ev
 from domain.games.thalara.content import card_info
 from domain.games.thalara.state import (
@@ -162,10 +162,7 @@ def _(s: ThalaraState, e: ev.SpellActivated) -> ThalaraState:
 @evolve.on(ev.CardDestroyed)
 def _(s: ThalaraState, e: ev.CardDestroyed) -> ThalaraState:
     def destroy(c: Conflict) -> Conflict:
-        plays = tuple(
-            p.model_copy(update={"destroyed": True}) if p.card == e.card else p
-            for p in c.plays
-        )
+        plays = replace_where(c.plays, lambda p: p.card == e.card, destroyed=True)
         return c.model_copy(update={"plays": plays})
 
     return s.model_copy(update={"conflicts": _conflict(s, e.conflict, destroy)})
