@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.games import find_game
-from domain.games.thalara.state import PLAY, RETURN, ThalaraSetup
+from domain.games.thalara.setup import ThalaraSetup
+from domain.games.thalara.state import PLAY, RETURN
 from domain.sequences import Chain, Combinations, Mapped
 from domain.simulate import play_random_game
 from tests.unit.test_thalara_support import new_table

@@ -8,10 +8,10 @@ from domain.games.terralore import events as tev
 from domain.games.terralore.commands import Lane
 from domain.games.terralore.setup import DeckChoice, TerraloreSetup
 from domain.games.thalara import events as hev
-from domain.games.thalara.state import ThalaraSetup
+from domain.games.thalara.setup import ThalaraSetup
 from domain.games.vaalbara import events as vev
 from domain.games.vaalbara.content import LANDS
-from domain.games.vaalbara.state import VaalbaraSetup
+from domain.games.vaalbara.setup import VaalbaraSetup
 
 THALARA, TERRALORE, VAALBARA = (
     find_game(g) for g in ("thalara", "terralore", "vaalbara")

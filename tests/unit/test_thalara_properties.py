@@ -22,7 +22,9 @@ from domain.core import ADMIN, SPECTATOR, Viewer
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.content import catalogue
-from domain.games.thalara.state import Mode, ThalaraSetup, ThalaraState, ThalaraView
+from domain.games.thalara.setup import ThalaraSetup
+from domain.games.thalara.state import Mode, ThalaraState
+from domain.games.thalara.view import ThalaraView
 from domain.simulate import Playthrough, play_random_game, rng_for
 from tests.support.contract import (
     assert_proto_contract,

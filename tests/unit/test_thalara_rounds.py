@@ -8,16 +8,16 @@ from domain.core import ADMIN, SPECTATOR, Event, GameOverError, Termination, Vie
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, ReturnRemnants, SelectHand
-from domain.games.thalara.rounds import REASON_ARTIFACTS, REASON_SUPPLY
+from domain.games.thalara.rules.rounds import REASON_ARTIFACTS, REASON_SUPPLY
+from domain.games.thalara.setup import ThalaraSetup
 from domain.games.thalara.state import (
     OVER,
     PLAY,
     RETURN,
     SELECT,
-    ThalaraSetup,
     ThalaraState,
-    ThalaraView,
 )
+from domain.games.thalara.view import ThalaraView
 from tests.support.typed import of, redacted
 from tests.unit.test_thalara_support import RNG, act, given, in_play, r
 from tests.unit.test_thalara_turns import placed, rule_of

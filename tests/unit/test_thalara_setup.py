@@ -20,12 +20,15 @@ from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SelectHand
 from domain.games.thalara.content import catalogue, load_pack
-from domain.games.thalara.decide import selection_payload
-from domain.games.thalara.state import PLAY, SELECT, ThalaraSetup
+from domain.games.thalara.evolve import evolve
+from domain.games.thalara.rules.decide import selection_payload
+from domain.games.thalara.setup import ThalaraSetup
+from domain.games.thalara.state import PLAY, SELECT
 from tests.unit.test_thalara_support import RNG, act, given, new_table, r, selected
 
 SEVEN = tuple(r(n, 0) for n in range(1, 8))
-from domain.games.thalara.state import ThalaraState, ThalaraView
+from domain.games.thalara.state import ThalaraState
+from domain.games.thalara.view import ThalaraView
 from tests.support.typed import of, redacted
 
 
@@ -225,7 +228,17 @@ def test_golden_count_of_opening_hand_selections_is_20_choose_7() -> None:
 def test_the_public_helpers_doctests_hold() -> None:
     import doctest
 
-    from domain.games.thalara import content, spells
+    from domain.games.thalara import content
+    from domain.games.thalara.rules import spells
 
     for module in (content, spells):
         assert doctest.testmod(module).failed == 0
+
+
+def test_evolve_has_one_handler_for_each_declared_event_and_no_other() -> None:
+    assert set(evolve.handlers) == set(GAME.event_types)
+
+
+def test_evolve_refuses_what_is_not_a_thalara_event() -> None:
+    with pytest.raises(TypeError, match="thalara cannot apply Pass"):
+        GAME.evolve(new_table(), Pass())  # type: ignore[arg-type]

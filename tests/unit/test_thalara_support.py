@@ -11,7 +11,8 @@ from typing import Any
 from domain.core import Event
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
-from domain.games.thalara.state import Mode, ThalaraSetup, ThalaraState
+from domain.games.thalara.setup import ThalaraSetup
+from domain.games.thalara.state import Mode, ThalaraState
 
 ARTIFACTS = tuple(f"a{i:02d}" for i in range(1, 16))
 CHARACTERS = ("myrja", "canto", "accaina", "kandhran")

@@ -8,7 +8,7 @@ from domain.core import IllegalCommandError, InvalidCommandError, NotYourTurnErr
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SpellActivation
-from domain.games.thalara.spells import find_conflict, totals
+from domain.games.thalara.rules.spells import find_conflict, totals
 from domain.games.thalara.state import ActiveSpell, Conflict, ThalaraState
 from tests.unit.test_thalara_support import act, given, in_play, r
 

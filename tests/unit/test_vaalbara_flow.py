@@ -18,16 +18,17 @@ from domain.games.vaalbara import GAME
 from domain.games.vaalbara import commands as cmd
 from domain.games.vaalbara import events as ev
 from domain.games.vaalbara.content import LANDS, PACK
-from domain.games.vaalbara.rules import choice_payload
+from domain.games.vaalbara.evolve import evolve
+from domain.games.vaalbara.rules.decide import choice_payload
+from domain.games.vaalbara.setup import VaalbaraSetup
 from domain.games.vaalbara.state import (
     ASSIGNMENT,
     LAND_STEP,
     OVER,
     RESOLUTION,
-    VaalbaraSetup,
     VaalbaraState,
-    VaalbaraView,
 )
+from domain.games.vaalbara.view import VaalbaraView
 from tests.support.typed import of, redacted
 from tests.unit.test_vaalbara_support import Lands, decide, forced, position, rng
 
@@ -264,5 +265,9 @@ def test_vp_amounts_are_redacted_for_other_players() -> None:
 
 def test_evolve_rejects_unknown_events() -> None:
     _, state = started(2)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="vaalbara cannot apply TakeLand"):
         GAME.evolve(state, cmd.TakeLand(card="L01"))  # type: ignore[arg-type]
+
+
+def test_evolve_has_one_handler_for_each_declared_event_and_no_other() -> None:
+    assert set(evolve.handlers) == set(GAME.event_types)

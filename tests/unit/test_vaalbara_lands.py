@@ -7,7 +7,7 @@ import pytest
 from domain.games.vaalbara import GAME
 from domain.games.vaalbara import commands as cmd
 from domain.games.vaalbara import events as ev
-from domain.games.vaalbara.lands import variety_bonus
+from domain.games.vaalbara.rules.lands import variety_bonus
 from domain.games.vaalbara.state import LAND_STEP, OVER
 from tests.unit.test_vaalbara_support import Lands, decide, forced, position, scored
 

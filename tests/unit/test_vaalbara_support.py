@@ -13,7 +13,7 @@ from domain.chance import HmacRng
 from domain.core import Event
 from domain.games.vaalbara import GAME
 from domain.games.vaalbara.content import CHARACTERS, CLANS, PACK
-from domain.games.vaalbara.flow import advance
+from domain.games.vaalbara.rules.flow import advance
 from domain.games.vaalbara.state import (
     CHARACTER_STEP,
     RESOLUTION,

@@ -91,20 +91,21 @@ from domain.core import Ruleset
 from domain.games.thalara import stats as _stats
 from domain.games.thalara.commands import COMMANDS
 from domain.games.thalara.content import content_packs as _content_packs
-from domain.games.thalara.decide import decide
 from domain.games.thalara.events import EVENTS
-from domain.games.thalara.evolve import apply
-from domain.games.thalara.moves import (
+from domain.games.thalara.evolve import evolve
+from domain.games.thalara.rules import (
+    decide,
     is_over,
     legal_commands,
     legal_sequence,
     outcome,
     random_command,
+    start,
     to_act,
 )
-from domain.games.thalara.rounds import initial_state, start
-from domain.games.thalara.state import ThalaraSetup, ThalaraState, ThalaraView
-from domain.games.thalara.view import redact, view
+from domain.games.thalara.setup import ThalaraSetup, initial_state
+from domain.games.thalara.state import ThalaraState
+from domain.games.thalara.view import ThalaraView, redact, view
 
 GAME: Ruleset[ThalaraState] = Ruleset(
     name="thalara",
@@ -120,7 +121,7 @@ GAME: Ruleset[ThalaraState] = Ruleset(
     initial_state=initial_state,
     start=start,
     decide=decide,
-    evolve=apply,
+    evolve=evolve,
     view=view,
     redact=redact,
     legal_commands=legal_commands,

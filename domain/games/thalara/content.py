@@ -20,12 +20,15 @@ import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from domain.content_packs import pack_file
 from domain.setup_options import PackOptions, SetupChoice, pack_names
+
+if TYPE_CHECKING:
+    from domain.games.thalara.state import ThalaraState
 
 CONTENT_DIR = Path(__file__).parent / "content"
 HAND_SIZE = 7
@@ -52,7 +55,7 @@ class ArtifactCard(_Data):
 
 
 class Effect(_Data):
-    """What a spell does; the vocabulary is implemented in :mod:`.spells`.
+    """What a spell does; the vocabulary is implemented in :mod:`.rules.spells`.
 
     - ``bonus``: +``amount`` strength to the caster in the conflict (round).
     - ``weaken``: -``amount`` strength to each opponent in the conflict (round).
@@ -207,6 +210,16 @@ def characters(pack_name: str) -> dict[str, Character]:
 @cache
 def spells(pack_name: str) -> dict[str, Spell]:
     return {s.id: s for c in load_pack(pack_name).characters for s in c.spells}
+
+
+def card_info(state: ThalaraState, card: str) -> CardInfo:
+    """The printed values of card instance ``card`` in ``state``'s pack."""
+    return catalogue(state.content, state.seats)[card]
+
+
+def spell_of(state: ThalaraState, spell: str) -> Spell:
+    """The definition of ``spell`` in ``state``'s pack."""
+    return spells(state.content)[spell]
 
 
 def content_packs() -> tuple[PackOptions, ...]:

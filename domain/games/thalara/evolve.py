@@ -1,17 +1,20 @@
 """``evolve``: apply one decided event to the state (pure, never validates).
 
-Every branch builds the new state with ``model_copy(update=...)`` and touches
-only the parts that change, because replay and random play call this for
-every event.
+Every handler builds the new state with ``model_copy(update=...)`` (through
+the kit's ``with_seat``) and touches only the parts that change, because
+replay and random play call this for every event.  Cards leave a zone with
+``without_all`` ("drop these ids if present"): card instances are
+table-unique ids, and replay must stay exactly as it was when these games
+were recorded.
 """
 
 from __future__ import annotations
 
-from functools import singledispatch
 from typing import TYPE_CHECKING
 
+from domain.games.kit import Evolver, replace_where, with_seat, without_all
 from domain.games.thalara import events as ev
-from domain.games.thalara.spells import card_info
+from domain.games.thalara.content import card_info
 from domain.games.thalara.state import (
     CASUAL_CHAOS,
     OVER,
@@ -22,22 +25,11 @@ from domain.games.thalara.state import (
     ActiveSpell,
     Conflict,
     Play,
-    PlayerState,
     ThalaraState,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from domain.core import Event
-
-
-def _player(
-    state: ThalaraState, seat: int, **changes: object
-) -> tuple[PlayerState, ...]:
-    players = list(state.players)
-    players[seat] = players[seat].model_copy(update=changes)
-    return tuple(players)
 
 
 def _conflict(
@@ -54,11 +46,6 @@ def _conflict(
     return tuple(out)
 
 
-def _without(items: tuple[str, ...], gone: tuple[str, ...] | str) -> tuple[str, ...]:
-    drop = {gone} if isinstance(gone, str) else set(gone)
-    return tuple(i for i in items if i not in drop)
-
-
 def next_active(state: ThalaraState, after: int) -> int | None:
     """The next seat clockwise after ``after`` that has not passed (maybe itself)."""
     n = state.seats
@@ -69,36 +56,30 @@ def next_active(state: ThalaraState, after: int) -> int | None:
     return None
 
 
-@singledispatch
-def evolve(event: Event, state: ThalaraState) -> ThalaraState:
-    raise TypeError(f"thalara cannot apply {type(event).__name__}")
+evolve = Evolver[ThalaraState]("thalara")
+"""The ruleset's ``evolve(state, event)``; :class:`TypeError` on a foreign event."""
 
 
-def apply(state: ThalaraState, event: Event) -> ThalaraState:
-    """The ruleset's ``evolve(state, event)``."""
-    return evolve(event, state)
-
-
-@evolve.register
-def _(e: ev.ArtifactsShuffled, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.ArtifactsShuffled)
+def _(s: ThalaraState, e: ev.ArtifactsShuffled) -> ThalaraState:
     return s.model_copy(update={"stack": e.order})
 
 
-@evolve.register
-def _(e: ev.FirstPlayerChosen, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.FirstPlayerChosen)
+def _(s: ThalaraState, e: ev.FirstPlayerChosen) -> ThalaraState:
     return s.model_copy(update={"starter": e.seat})
 
 
-@evolve.register
-def _(e: ev.ArtifactsRefilled, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.ArtifactsRefilled)
+def _(s: ThalaraState, e: ev.ArtifactsRefilled) -> ThalaraState:
     fresh = tuple(Conflict(artifact=a) for a in e.artifacts)
     return s.model_copy(
         update={"stack": s.stack[len(e.artifacts) :], "conflicts": s.conflicts + fresh}
     )
 
 
-@evolve.register
-def _(e: ev.RoundStarted, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.RoundStarted)
+def _(s: ThalaraState, e: ev.RoundStarted) -> ThalaraState:
     players = tuple(
         p.model_copy(update={"passed": False, "ready": False, "commitment": None})
         for p in s.players
@@ -115,41 +96,40 @@ def _(e: ev.RoundStarted, s: ThalaraState) -> ThalaraState:
     )
 
 
-@evolve.register
-def _(e: ev.HandSelected, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.HandSelected)
+def _(s: ThalaraState, e: ev.HandSelected) -> ThalaraState:
     p = s.players[e.seat]
-    players = _player(
+    s = with_seat(
         s,
         e.seat,
-        supply=_without(p.supply, e.cards),
+        supply=without_all(p.supply, e.cards),
         hand=p.hand + e.cards,
         ready=True,
         commitment=e.commitment,
     )
-    phase = PLAY if all(q.ready for q in players) else s.phase
-    return s.model_copy(update={"players": players, "phase": phase})
+    phase = PLAY if all(q.ready for q in s.players) else s.phase
+    return s.model_copy(update={"phase": phase})
 
 
-@evolve.register
-def _(e: ev.SupplyShuffled, s: ThalaraState) -> ThalaraState:
-    return s.model_copy(update={"players": _player(s, e.seat, supply=e.order)})
+@evolve.on(ev.SupplyShuffled)
+def _(s: ThalaraState, e: ev.SupplyShuffled) -> ThalaraState:
+    return with_seat(s, e.seat, supply=e.order)
 
 
-@evolve.register
-def _(e: ev.CardsDrawn, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.CardsDrawn)
+def _(s: ThalaraState, e: ev.CardsDrawn) -> ThalaraState:
     p = s.players[e.seat]
-    players = _player(
+    return with_seat(
         s, e.seat, supply=p.supply[e.count :], hand=p.hand + p.supply[: e.count]
     )
-    return s.model_copy(update={"players": players})
 
 
-@evolve.register
-def _(e: ev.CardPlayed, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.CardPlayed)
+def _(s: ThalaraState, e: ev.CardPlayed) -> ThalaraState:
     p = s.players[e.seat]
+    s = with_seat(s, e.seat, hand=without_all(p.hand, (e.card,)))
     s = s.model_copy(
         update={
-            "players": _player(s, e.seat, hand=_without(p.hand, e.card)),
             "conflicts": _conflict(
                 s,
                 e.conflict,
@@ -163,13 +143,13 @@ def _(e: ev.CardPlayed, s: ThalaraState) -> ThalaraState:
     return s.model_copy(update={"current": next_active(s, e.seat)})
 
 
-@evolve.register
-def _(e: ev.SpellActivated, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.SpellActivated)
+def _(s: ThalaraState, e: ev.SpellActivated) -> ThalaraState:
     active = ActiveSpell(spell=e.spell, caster=e.seat, target=e.target)
     p = s.players[e.seat]
+    s = with_seat(s, e.seat, spells_used=p.spells_used + (e.spell,))
     return s.model_copy(
         update={
-            "players": _player(s, e.seat, spells_used=p.spells_used + (e.spell,)),
             "conflicts": _conflict(
                 s,
                 e.conflict,
@@ -179,20 +159,17 @@ def _(e: ev.SpellActivated, s: ThalaraState) -> ThalaraState:
     )
 
 
-@evolve.register
-def _(e: ev.CardDestroyed, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.CardDestroyed)
+def _(s: ThalaraState, e: ev.CardDestroyed) -> ThalaraState:
     def destroy(c: Conflict) -> Conflict:
-        plays = tuple(
-            p.model_copy(update={"destroyed": True}) if p.card == e.card else p
-            for p in c.plays
-        )
+        plays = replace_where(c.plays, lambda p: p.card == e.card, destroyed=True)
         return c.model_copy(update={"plays": plays})
 
     return s.model_copy(update={"conflicts": _conflict(s, e.conflict, destroy)})
 
 
-@evolve.register
-def _(e: ev.CardReturned, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.CardReturned)
+def _(s: ThalaraState, e: ev.CardReturned) -> ThalaraState:
     conflicts = _conflict(
         s,
         e.conflict,
@@ -202,26 +179,31 @@ def _(e: ev.CardReturned, s: ThalaraState) -> ThalaraState:
     )
     p = s.players[e.owner]
     if e.to_supply:
-        players = _player(s, e.owner, supply=tuple(sorted(p.supply + (e.card,))))
+        s = with_seat(s, e.owner, supply=tuple(sorted(p.supply + (e.card,))))
     else:
-        players = _player(s, e.owner, hand=p.hand + (e.card,))
-    return s.model_copy(update={"conflicts": conflicts, "players": players})
+        s = with_seat(s, e.owner, hand=p.hand + (e.card,))
+    return s.model_copy(update={"conflicts": conflicts})
 
 
-@evolve.register
-def _(e: ev.Passed, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.Passed)
+def _(s: ThalaraState, e: ev.Passed) -> ThalaraState:
     p = s.players[e.seat]
-    changes: dict[str, object] = {"passed": True}
     if s.mode == STANDARD:
         remnants = tuple(c for c in p.hand if card_info(s, c).kind == "remnant")
-        changes["hand"] = _without(p.hand, remnants)
-        changes["supply"] = tuple(sorted(p.supply + remnants))
-    s = s.model_copy(update={"players": _player(s, e.seat, **changes)})
+        s = with_seat(
+            s,
+            e.seat,
+            passed=True,
+            hand=without_all(p.hand, remnants),
+            supply=tuple(sorted(p.supply + remnants)),
+        )
+    else:
+        s = with_seat(s, e.seat, passed=True)
     return s.model_copy(update={"current": next_active(s, e.seat)})
 
 
-@evolve.register
-def _(e: ev.ConflictResolved, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.ConflictResolved)
+def _(s: ThalaraState, e: ev.ConflictResolved) -> ThalaraState:
     players = list(s.players)
     won = None
     for c in s.conflicts:
@@ -249,8 +231,8 @@ def _(e: ev.ConflictResolved, s: ThalaraState) -> ThalaraState:
     return s.model_copy(update={"players": tuple(players), "conflicts": conflicts})
 
 
-@evolve.register
-def _(e: ev.RoundEnded, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.RoundEnded)
+def _(s: ThalaraState, e: ev.RoundEnded) -> ThalaraState:
     chaos = s.mode == CASUAL_CHAOS
     players = tuple(
         p.model_copy(
@@ -269,17 +251,20 @@ def _(e: ev.RoundEnded, s: ThalaraState) -> ThalaraState:
     return s.model_copy(update={"players": players, "phase": phase, "current": None})
 
 
-@evolve.register
-def _(e: ev.RemnantsReturned, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.RemnantsReturned)
+def _(s: ThalaraState, e: ev.RemnantsReturned) -> ThalaraState:
     p = s.players[e.seat]
-    players = _player(
-        s, e.seat, hand=_without(p.hand, e.cards), supply=p.supply + e.cards, ready=True
+    return with_seat(
+        s,
+        e.seat,
+        hand=without_all(p.hand, e.cards),
+        supply=p.supply + e.cards,
+        ready=True,
     )
-    return s.model_copy(update={"players": players})
 
 
-@evolve.register
-def _(e: ev.GameEnded, s: ThalaraState) -> ThalaraState:
+@evolve.on(ev.GameEnded)
+def _(s: ThalaraState, e: ev.GameEnded) -> ThalaraState:
     return s.model_copy(
         update={
             "phase": OVER,

@@ -1,8 +1,8 @@
-"""Thalara state, setup and view models.
+"""Thalara state models.
 
 Everything a seat owns lives under ``players[seat]``; hidden parts are the
-hand, the supply and the current selection (``view`` strips them for other
-viewers) and the order of the Artifact stack (admins only).
+hand, the supply and the current selection (``view.view`` strips them for
+other viewers) and the order of the Artifact stack (admins only).
 """
 
 from __future__ import annotations
@@ -24,18 +24,6 @@ PLAY = "play"
 RETURN = "return"
 """Casual Chaos: seats holding Remnants choose which to shuffle back."""
 OVER = "over"
-
-
-class ThalaraSetup(Model):
-    """Creation options: one character per seat, in seat order."""
-
-    players: int = 2
-    mode: Mode = STANDARD
-    """The rulebook's two modes (a closed set: the API offers it as an enum)."""
-    characters: tuple[str, ...] = ()
-    """One character id or name per seat; empty: the pack's first ``players``."""
-    content: str = "sample"
-    """Name of the content pack (``content/<name>.json``)."""
 
 
 class Play(Model):
@@ -95,50 +83,3 @@ class ThalaraState(State):
     @property
     def seats(self) -> int:
         return len(self.players)
-
-
-# ------------------------------------------------------------------ views
-
-
-class ConflictView(Model):
-    artifact: str
-    plays: tuple[Play, ...]
-    spells: tuple[ActiveSpell, ...]
-    totals: tuple[int, ...]
-    """Current strength per seat, spell bonuses included."""
-
-
-class PlayerView(Model):
-    seat: int
-    character: str
-    hand: tuple[str, ...]
-    """Only for a viewer who may see this seat; empty otherwise."""
-    hand_size: int
-    supply: tuple[str, ...]
-    """Contents (sorted, never the shuffled order) for the owner; empty otherwise."""
-    supply_size: int
-    discard: tuple[str, ...]
-    won: tuple[str, ...]
-    score: int
-    passed: bool
-    ready: bool
-    commitment: str | None = None
-    spells_used: tuple[str, ...]
-
-
-class ThalaraView(Model):
-    mode: str
-    content: str
-    phase: str
-    round: int
-    starter: int
-    current: int | None = None
-    last_player: int | None = None
-    conflicts: tuple[ConflictView, ...]
-    stack_size: int
-    stack: tuple[str, ...]
-    """The stack order, for admins only."""
-    players: tuple[PlayerView, ...]
-    to_act: tuple[int, ...]
-    scores: tuple[int, ...]
-    end_reason: str

@@ -1,4 +1,4 @@
-"""What each viewer may see: ``view`` of the state and ``redact`` of events.
+"""View models, and what each viewer may see: ``view`` and ``redact``.
 
 Public: conflicts (cards, destroyed flags, spells), discards, Artifacts won,
 scores, counts of hands and supplies, selection commitments.  Owner only:
@@ -11,62 +11,93 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.core import Model
+from domain.games.kit import mirror, seat_views
 from domain.games.thalara import events as ev
-from domain.games.thalara.moves import to_act
-from domain.games.thalara.rounds import scores
-from domain.games.thalara.spells import totals
-from domain.games.thalara.state import (
-    ConflictView,
-    PlayerView,
-    ThalaraState,
-    ThalaraView,
-)
+from domain.games.thalara.rules.moves import to_act
+from domain.games.thalara.rules.rounds import scores
+from domain.games.thalara.rules.spells import totals
+from domain.games.thalara.state import ActiveSpell, Play, PlayerState, ThalaraState
 
 if TYPE_CHECKING:
     from domain.core import Event, Viewer
 
 
+class ConflictView(Model):
+    artifact: str
+    plays: tuple[Play, ...]
+    spells: tuple[ActiveSpell, ...]
+    totals: tuple[int, ...]
+    """Current strength per seat, spell bonuses included."""
+
+
+class PlayerView(Model):
+    seat: int
+    character: str
+    hand: tuple[str, ...]
+    """Only for a viewer who may see this seat; empty otherwise."""
+    hand_size: int
+    supply: tuple[str, ...]
+    """Contents (sorted, never the shuffled order) for the owner; empty otherwise."""
+    supply_size: int
+    discard: tuple[str, ...]
+    won: tuple[str, ...]
+    score: int
+    passed: bool
+    ready: bool
+    commitment: str | None = None
+    spells_used: tuple[str, ...]
+
+
+class ThalaraView(Model):
+    mode: str
+    content: str
+    phase: str
+    round: int
+    starter: int
+    current: int | None = None
+    last_player: int | None = None
+    conflicts: tuple[ConflictView, ...]
+    stack_size: int
+    stack: tuple[str, ...]
+    """The stack order, for admins only."""
+    players: tuple[PlayerView, ...]
+    to_act: tuple[int, ...]
+    scores: tuple[int, ...]
+    end_reason: str
+
+
 def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
+    """The table as ``viewer`` may see it.
+
+    The view models mirror the state models (``kit.mirror``): only what is
+    hidden or derived is spelled out here.
+    """
     points = scores(state)
-    players = tuple(
-        PlayerView(
+
+    def seat_view(seat: int, p: PlayerState) -> PlayerView:
+        mine = viewer.can_see(seat)
+        return mirror(
+            PlayerView,
+            p,
             seat=seat,
-            character=p.character,
-            hand=p.hand if viewer.can_see(seat) else (),
+            hand=p.hand if mine else (),
             hand_size=len(p.hand),
-            supply=tuple(sorted(p.supply)) if viewer.can_see(seat) else (),
+            supply=tuple(sorted(p.supply)) if mine else (),
             supply_size=len(p.supply),
-            discard=p.discard,
-            won=p.won,
             score=points[seat],
-            passed=p.passed,
-            ready=p.ready,
-            commitment=p.commitment,
-            spells_used=p.spells_used,
         )
-        for seat, p in enumerate(state.players)
-    )
-    conflicts = tuple(
-        ConflictView(
-            artifact=c.artifact, plays=c.plays, spells=c.spells, totals=totals(state, c)
-        )
-        for c in state.conflicts
-    )
-    return ThalaraView(
-        mode=state.mode,
-        content=state.content,
-        phase=state.phase,
-        round=state.round,
-        starter=state.starter,
-        current=state.current,
-        last_player=state.last_player,
-        conflicts=conflicts,
+
+    return mirror(
+        ThalaraView,
+        state,
+        conflicts=tuple(
+            mirror(ConflictView, c, totals=totals(state, c)) for c in state.conflicts
+        ),
         stack_size=len(state.stack),
         stack=state.stack if viewer.admin else (),
-        players=players,
+        players=seat_views(state.players, seat_view),
         to_act=to_act(state),
-        scores=state.scores,
-        end_reason=state.end_reason,
     )
 
 

@@ -76,20 +76,18 @@ from . import stats as _stats
 from .commands import COMMAND_TYPES
 from .events import EVENT_TYPES
 from .evolve import evolve
-from .flow import start
 from .rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     decide,
-    initial_state,
     is_over,
     legal_commands,
     outcome,
     outcome_v2,
+    start,
     to_act,
 )
-from .state import VaalbaraSetup, VaalbaraState, VaalbaraView
-from .views import redact, view
+from .setup import MAX_PLAYERS, MIN_PLAYERS, VaalbaraSetup, initial_state
+from .state import VaalbaraState
+from .view import VaalbaraView, redact, view
 
 GAME_V1: Ruleset[VaalbaraState] = Ruleset(
     name="vaalbara",

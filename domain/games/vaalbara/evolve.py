@@ -1,14 +1,14 @@
 """``evolve``: apply one decided event to the state (pure, never validates).
 
-Every branch builds the new state with ``model_copy(update=...)``: no
-re-validation, which keeps replaying a 5-player game cheap.
+Every handler builds the new state with ``model_copy(update=...)`` (through
+the kit's ``with_seat``): no re-validation, which keeps replaying a 5-player
+game cheap.  Cards and seats leave a tuple with ``without_one`` (the first
+occurrence; a missing one raises), exactly as this game has always replayed.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from domain.core import Event
+from domain.games.kit import Evolver, with_seat, without_one
 
 from . import events as ev
 from .state import (
@@ -18,156 +18,184 @@ from .state import (
     LAND_STEP,
     OVER,
     RESOLUTION,
-    PlayerState,
     VaalbaraState,
 )
-
-
-def _with_player(state: VaalbaraState, seat: int, **update: Any) -> VaalbaraState:
-    players = list(state.players)
-    players[seat] = players[seat].model_copy(update=update)
-    return state.model_copy(update={"players": tuple(players)})
-
-
-def _without(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
-    """``items`` minus the first occurrence of ``item``."""
-    i = items.index(item)
-    return items[:i] + items[i + 1 :]
 
 
 def _replace(items: tuple[str, ...], old: str, new: str) -> tuple[str, ...]:
     return tuple(new if x == old else x for x in items)
 
 
-def evolve(state: VaalbaraState, event: Event) -> VaalbaraState:
-    """The state after ``event``.
-
-    :raises TypeError: if ``event`` is not a Vaalbara event.
-    """
-    match event:
-        case ev.LandDeckShuffled(cards=cards):
-            return state.model_copy(update={"land_deck": cards})
-        case ev.ClanDeckShuffled(seat=seat, cards=cards):
-            return _with_player(state, seat, deck=cards)
-        case ev.LandsDealt(row=row, cards=cards):
-            key = "first_row" if row == 1 else "second_row"
-            return state.model_copy(
-                update={
-                    "land_deck": state.land_deck[len(cards) :],
-                    key: getattr(state, key) + cards,
-                }
-            )
-        case ev.CharactersDrawn(seat=seat, count=count, cards=cards):
-            p = state.players[seat]
-            return _with_player(state, seat, deck=p.deck[count:], hand=p.hand + cards)
-        case ev.RoundStarted(round=number):
-            return state.model_copy(
-                update={
-                    "phase": ASSIGNMENT,
-                    "round": number,
-                    "revealed": (),
-                    "done": (),
-                    "current": None,
-                    "step": "",
-                }
-            )
-        case ev.CharacterChosen(seat=seat, character=character, nonce=nonce):
-            p = state.players[seat]
-            return _with_player(
-                state,
-                seat,
-                hand=_without(p.hand, character),
-                chosen=character,
-                nonce=nonce,
-            )
-        case ev.CharactersRevealed(characters=characters):
-            players = tuple(
-                p.model_copy(update={"played": c, "chosen": None, "nonce": None})
-                for p, c in zip(state.players, characters)
-            )
-            return state.model_copy(
-                update={"players": players, "revealed": characters, "phase": RESOLUTION}
-            )
-        case ev.TurnStarted(seat=seat):
-            return state.model_copy(update={"current": seat, "step": CHARACTER_STEP})
-        case ev.FighterCalled(seats=seats):
-            return state.model_copy(
-                update={"fighter_pending": seats, "step": FIGHTER_STEP}
-            )
-        case ev.FighterRevealed(seat=seat) | ev.FighterDeclined(seat=seat):
-            return state.model_copy(
-                update={"fighter_pending": _without(state.fighter_pending, seat)}
-            )
-        case ev.PointsScored(seat=seat, points=points):
-            return _with_player(state, seat, vp=state.players[seat].vp + (points or 0))
-        case ev.PointsStolen(thief=thief, victim=victim, points=points):
-            state = _with_player(
-                state, victim, vp=state.players[victim].vp - (points or 0)
-            )
-            return _with_player(
-                state, thief, vp=state.players[thief].vp + (points or 0)
-            )
-        case ev.LandTracked(card=card, new_card=new_card):
-            return state.model_copy(
-                update={
-                    "first_row": _replace(state.first_row, card, new_card),
-                    "second_row": _replace(state.second_row, card, new_card),
-                    "land_deck": (card,) + state.land_deck[1:],
-                }
-            )
-        case ev.CharacterTakenBack(seat=seat, character=character):
-            p = state.players[seat]
-            return _with_player(
-                state,
-                seat,
-                discard=_without(p.discard, character),
-                hand=p.hand + (character,),
-            )
-        case ev.LandsSwapped(first=first, second=second):
-            return state.model_copy(
-                update={
-                    "first_row": _replace(state.first_row, first, second),
-                    "second_row": _replace(state.second_row, second, first),
-                }
-            )
-        case ev.RealmLandSwapped(seat=seat, card=card, new_card=new_card):
-            state = _with_player(
-                state, seat, realm=_replace(state.players[seat].realm, card, new_card)
-            )
-            return state.model_copy(
-                update={"land_deck": state.land_deck[:-1] + (card,)}
-            )
-        case ev.CharacterDiscarded(seat=seat, character=character):
-            p = state.players[seat]
-            state = _with_player(
-                state, seat, played=None, discard=p.discard + (character,)
-            )
-            return state.model_copy(update={"step": LAND_STEP})
-        case ev.LandTaken(seat=seat, card=card):
-            state = _with_player(state, seat, realm=state.players[seat].realm + (card,))
-            return state.model_copy(
-                update={
-                    "first_row": _without(state.first_row, card),
-                    "done": state.done + (seat,),
-                    "current": None,
-                    "step": "",
-                }
-            )
-        case ev.RoundEnded():
-            return state.model_copy(
-                update={
-                    "first_row": state.first_row + state.second_row,
-                    "second_row": (),
-                }
-            )
-        case ev.GameEnded(scores=scores, omens=omens):
-            return state.model_copy(
-                update={"phase": OVER, "final_scores": scores, "final_omens": omens}
-            )
-    raise TypeError(f"not a vaalbara event: {type(event).__name__}")
+evolve = Evolver[VaalbaraState]("vaalbara")
+"""The ruleset's ``evolve(state, event)``; :class:`TypeError` on a foreign event."""
 
 
-def initial_players(
-    clans: tuple[str, ...], deck: tuple[str, ...]
-) -> tuple[PlayerState, ...]:
-    return tuple(PlayerState(clan=clan, deck=deck) for clan in clans)
+@evolve.on(ev.LandDeckShuffled)
+def _(state: VaalbaraState, e: ev.LandDeckShuffled) -> VaalbaraState:
+    return state.model_copy(update={"land_deck": e.cards})
+
+
+@evolve.on(ev.ClanDeckShuffled)
+def _(state: VaalbaraState, e: ev.ClanDeckShuffled) -> VaalbaraState:
+    return with_seat(state, e.seat, deck=e.cards)
+
+
+@evolve.on(ev.LandsDealt)
+def _(state: VaalbaraState, e: ev.LandsDealt) -> VaalbaraState:
+    key = "first_row" if e.row == 1 else "second_row"
+    return state.model_copy(
+        update={
+            "land_deck": state.land_deck[len(e.cards) :],
+            key: getattr(state, key) + e.cards,
+        }
+    )
+
+
+@evolve.on(ev.CharactersDrawn)
+def _(state: VaalbaraState, e: ev.CharactersDrawn) -> VaalbaraState:
+    p = state.players[e.seat]
+    return with_seat(state, e.seat, deck=p.deck[e.count :], hand=p.hand + e.cards)
+
+
+@evolve.on(ev.RoundStarted)
+def _(state: VaalbaraState, e: ev.RoundStarted) -> VaalbaraState:
+    return state.model_copy(
+        update={
+            "phase": ASSIGNMENT,
+            "round": e.round,
+            "revealed": (),
+            "done": (),
+            "current": None,
+            "step": "",
+        }
+    )
+
+
+@evolve.on(ev.CharacterChosen)
+def _(state: VaalbaraState, e: ev.CharacterChosen) -> VaalbaraState:
+    p = state.players[e.seat]
+    return with_seat(
+        state,
+        e.seat,
+        hand=without_one(p.hand, e.character),
+        chosen=e.character,
+        nonce=e.nonce,
+    )
+
+
+@evolve.on(ev.CharactersRevealed)
+def _(state: VaalbaraState, e: ev.CharactersRevealed) -> VaalbaraState:
+    players = tuple(
+        p.model_copy(update={"played": c, "chosen": None, "nonce": None})
+        for p, c in zip(state.players, e.characters)
+    )
+    return state.model_copy(
+        update={"players": players, "revealed": e.characters, "phase": RESOLUTION}
+    )
+
+
+@evolve.on(ev.TurnStarted)
+def _(state: VaalbaraState, e: ev.TurnStarted) -> VaalbaraState:
+    return state.model_copy(update={"current": e.seat, "step": CHARACTER_STEP})
+
+
+@evolve.on(ev.FighterCalled)
+def _(state: VaalbaraState, e: ev.FighterCalled) -> VaalbaraState:
+    return state.model_copy(update={"fighter_pending": e.seats, "step": FIGHTER_STEP})
+
+
+@evolve.on(ev.FighterRevealed, ev.FighterDeclined)
+def _(
+    state: VaalbaraState, e: ev.FighterRevealed | ev.FighterDeclined
+) -> VaalbaraState:
+    return state.model_copy(
+        update={"fighter_pending": without_one(state.fighter_pending, e.seat)}
+    )
+
+
+@evolve.on(ev.PointsScored)
+def _(state: VaalbaraState, e: ev.PointsScored) -> VaalbaraState:
+    return with_seat(state, e.seat, vp=state.players[e.seat].vp + (e.points or 0))
+
+
+@evolve.on(ev.PointsStolen)
+def _(state: VaalbaraState, e: ev.PointsStolen) -> VaalbaraState:
+    points = e.points or 0
+    state = with_seat(state, e.victim, vp=state.players[e.victim].vp - points)
+    return with_seat(state, e.thief, vp=state.players[e.thief].vp + points)
+
+
+@evolve.on(ev.LandTracked)
+def _(state: VaalbaraState, e: ev.LandTracked) -> VaalbaraState:
+    return state.model_copy(
+        update={
+            "first_row": _replace(state.first_row, e.card, e.new_card),
+            "second_row": _replace(state.second_row, e.card, e.new_card),
+            "land_deck": (e.card,) + state.land_deck[1:],
+        }
+    )
+
+
+@evolve.on(ev.CharacterTakenBack)
+def _(state: VaalbaraState, e: ev.CharacterTakenBack) -> VaalbaraState:
+    p = state.players[e.seat]
+    return with_seat(
+        state,
+        e.seat,
+        discard=without_one(p.discard, e.character),
+        hand=p.hand + (e.character,),
+    )
+
+
+@evolve.on(ev.LandsSwapped)
+def _(state: VaalbaraState, e: ev.LandsSwapped) -> VaalbaraState:
+    return state.model_copy(
+        update={
+            "first_row": _replace(state.first_row, e.first, e.second),
+            "second_row": _replace(state.second_row, e.second, e.first),
+        }
+    )
+
+
+@evolve.on(ev.RealmLandSwapped)
+def _(state: VaalbaraState, e: ev.RealmLandSwapped) -> VaalbaraState:
+    realm = _replace(state.players[e.seat].realm, e.card, e.new_card)
+    state = with_seat(state, e.seat, realm=realm)
+    return state.model_copy(update={"land_deck": state.land_deck[:-1] + (e.card,)})
+
+
+@evolve.on(ev.CharacterDiscarded)
+def _(state: VaalbaraState, e: ev.CharacterDiscarded) -> VaalbaraState:
+    p = state.players[e.seat]
+    state = with_seat(state, e.seat, played=None, discard=p.discard + (e.character,))
+    return state.model_copy(update={"step": LAND_STEP})
+
+
+@evolve.on(ev.LandTaken)
+def _(state: VaalbaraState, e: ev.LandTaken) -> VaalbaraState:
+    state = with_seat(state, e.seat, realm=state.players[e.seat].realm + (e.card,))
+    return state.model_copy(
+        update={
+            "first_row": without_one(state.first_row, e.card),
+            "done": state.done + (e.seat,),
+            "current": None,
+            "step": "",
+        }
+    )
+
+
+@evolve.on(ev.RoundEnded)
+def _(state: VaalbaraState, e: ev.RoundEnded) -> VaalbaraState:
+    return state.model_copy(
+        update={
+            "first_row": state.first_row + state.second_row,
+            "second_row": (),
+        }
+    )
+
+
+@evolve.on(ev.GameEnded)
+def _(state: VaalbaraState, e: ev.GameEnded) -> VaalbaraState:
+    return state.model_copy(
+        update={"phase": OVER, "final_scores": e.scores, "final_omens": e.omens}
+    )

@@ -1,4 +1,4 @@
-"""State (everything, for the decider) and view models (what a viewer sees)."""
+"""State models: everything the decider knows (``view`` shows each viewer part)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,6 @@ OVER = "over"
 CHARACTER_STEP = "character"
 FIGHTER_STEP = "fighter"
 LAND_STEP = "land"
-
-
-class VaalbaraSetup(Model):
-    """Creation options: the player count and, optionally, each seat's clan."""
-
-    players: int
-    clans: tuple[str, ...] = ()
-    """Clan of each seat; empty means the pack's clans in order."""
 
 
 class PlayerState(Model):
@@ -89,43 +81,3 @@ class VaalbaraState(State):
         """Left and right seats; just one in a 2-player game."""
         n = self.player_count
         return tuple(sorted({(seat - 1) % n, (seat + 1) % n}))
-
-
-class PlayerView(Model):
-    """One seat as a viewer sees it: hidden parts blank unless allowed."""
-
-    seat: int
-    clan: str
-    deck_size: int
-    hand_size: int
-    hand: tuple[str, ...] = ()
-    deck: tuple[str, ...] = ()
-    """Deck order, admin only."""
-    discard: tuple[str, ...] = ()
-    has_chosen: bool = False
-    chosen: str | None = None
-    played: str | None = None
-    realm: tuple[str, ...] = ()
-    vp: int | None = None
-    """Own VP, or everyone's once the game is over."""
-
-
-class VaalbaraView(Model):
-    """The table as one viewer may see it."""
-
-    phase: str
-    round: int
-    players: tuple[PlayerView, ...]
-    omens: tuple[str, ...]
-    land_deck_size: int
-    land_deck: tuple[str, ...] = ()
-    """Deck order, admin only."""
-    first_row: tuple[str, ...] = ()
-    second_row: tuple[str, ...] = ()
-    revealed: tuple[str, ...] = ()
-    current: int | None = None
-    step: str = ""
-    done: tuple[int, ...] = ()
-    fighter_pending: tuple[int, ...] = ()
-    to_act: tuple[int, ...] = ()
-    final_scores: tuple[int, ...] = ()

@@ -7,8 +7,8 @@ the Realm after the swap.
 
 from __future__ import annotations
 
-from .content import INITIATIVE, LANDS
-from .state import VaalbaraState
+from ..content import INITIATIVE, LANDS
+from ..state import VaalbaraState
 
 RIVER_CAP = 6
 
@@ -22,7 +22,7 @@ def land_reward(
 ) -> int:
     """VP for ``card`` joining ``seat``'s Realm, which is now ``realm``.
 
-    >>> from .content import PACK
+    >>> from ..content import PACK
     >>> forest = next(land for land in PACK.lands if land.type == "forest")
     >>> land_reward(None, 0, forest.id, (forest.id,)) == forest.value
     True

@@ -7,7 +7,7 @@ choice character with no possible option (Midwife with an empty discard,
 Pioneer with an empty Realm, ...) has no effect and needs no decision, so the
 game never waits for a move nobody can make.
 
-The Farmer's doubling happens during the Land action (see ``rules``).
+The Farmer's doubling happens during the Land action (see :mod:`.decide`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from domain.core import IllegalCommandError, InvalidCommandError
 
-from . import commands as cmd
-from . import events as ev
-from .content import CHARACTERS, INITIATIVE, LANDS
+from .. import commands as cmd
+from .. import events as ev
+from ..content import CHARACTERS, INITIATIVE, LANDS
+from ..state import VaalbaraState
 from .lands import count_type, land_reward
-from .state import VaalbaraState
 
 if TYPE_CHECKING:
     from domain.core import Command, Event

@@ -1,4 +1,4 @@
-"""The decider: initial_state / decide / legal_commands / to_act / outcome.
+"""The decider: decide / legal_commands / to_act / outcome.
 
 ``decide`` validates one command, emits its events, then lets
 :func:`.flow.advance` append whatever the rules force until the next decision.
@@ -20,14 +20,11 @@ from domain.core import (
     ranks_from_scores,
 )
 
-from . import commands as cmd
-from . import events as ev
-from .characters import CHOICE_CHARACTERS, apply_choice, generate_choices
-from .content import CHARACTERS, CLANS, INITIATIVE, LANDS, PACK
-from .evolve import evolve, initial_players
-from .flow import advance
-from .lands import land_reward
-from .state import (
+from .. import commands as cmd
+from .. import events as ev
+from ..content import CHARACTERS, INITIATIVE, LANDS
+from ..evolve import evolve
+from ..state import (
     ASSIGNMENT,
     CHARACTER_STEP,
     FIGHTER_STEP,
@@ -35,33 +32,14 @@ from .state import (
     OVER,
     RESOLUTION,
     SETUP,
-    VaalbaraSetup,
     VaalbaraState,
 )
+from .characters import CHOICE_CHARACTERS, apply_choice, generate_choices
+from .flow import advance
+from .lands import land_reward
 
 if TYPE_CHECKING:
     from domain.core import Command, Event, Rng
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
-
-
-def initial_state(setup: VaalbaraSetup) -> VaalbaraState:
-    """The empty table: clans seated, decks unshuffled (setup steps A-C).
-
-    :raises InvalidCommandError: bad player count or clan list.
-    """
-    if not MIN_PLAYERS <= setup.players <= MAX_PLAYERS:
-        raise InvalidCommandError("Vaalbara is played by 2 to 5 players")
-    clans = setup.clans or CLANS[: setup.players]
-    if len(clans) != setup.players or len(set(clans)) != len(clans):
-        raise InvalidCommandError("give one distinct clan per seat")
-    if any(c not in CLANS for c in clans):
-        raise InvalidCommandError(f"clans are {', '.join(CLANS)}")
-    return VaalbaraState(
-        players=initial_players(tuple(clans), CHARACTERS),
-        land_deck=PACK.for_players(setup.players),
-    )
 
 
 def choice_payload(seat: int, round_number: int, character: str) -> str:

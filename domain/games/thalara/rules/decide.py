@@ -26,14 +26,18 @@ from domain.games.thalara.commands import (
     SelectHand,
     SpellActivation,
 )
-from domain.games.thalara.content import catalogue, characters, spells
-from domain.games.thalara.evolve import apply
-from domain.games.thalara.rounds import Log, begin_round, end_round, hand_need
-from domain.games.thalara.spells import (
+from domain.games.thalara.content import (
     card_info,
+    catalogue,
+    characters,
+    spell_of,
+    spells,
+)
+from domain.games.thalara.evolve import evolve
+from domain.games.thalara.rules.rounds import Log, begin_round, end_round, hand_need
+from domain.games.thalara.rules.spells import (
     find_conflict,
     is_requirement_met,
-    spell_of,
     targets,
 )
 from domain.games.thalara.state import (
@@ -156,7 +160,7 @@ def _play(state: ThalaraState, cmd: PlayCard, actor: int, rng: Rng) -> list[Even
     played = ev.CardPlayed(seat=actor, card=cmd.card, conflict=cmd.conflict)
     events: list[Event] = [played]
     if cmd.spell is not None:
-        events += spell_events(apply(state, played), cmd.spell, actor)
+        events += spell_events(evolve(state, played), cmd.spell, actor)
     return events
 
 

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import events as ev
-from .characters import automatic_effect, needs_choice
-from .content import CHARACTERS, HAND_SIZE, PACK, ROUNDS
-from .evolve import evolve
-from .lands import variety_bonus
-from .state import (
+from .. import events as ev
+from ..content import CHARACTERS, HAND_SIZE, PACK, ROUNDS
+from ..evolve import evolve
+from ..state import (
     ASSIGNMENT,
     CHARACTER_STEP,
     FIGHTER_STEP,
     RESOLUTION,
     VaalbaraState,
 )
+from .characters import automatic_effect, needs_choice
+from .lands import variety_bonus
 
 if TYPE_CHECKING:
     from domain.core import Event, Rng

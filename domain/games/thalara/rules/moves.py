@@ -19,10 +19,10 @@ from domain.games.thalara.commands import (
     SelectHand,
     SpellActivation,
 )
-from domain.games.thalara.content import characters
-from domain.games.thalara.evolve import apply
-from domain.games.thalara.rounds import hand_need
-from domain.games.thalara.spells import card_info, meets, own_colours, spell_of, targets
+from domain.games.thalara.content import card_info, characters, spell_of
+from domain.games.thalara.evolve import evolve
+from domain.games.thalara.rules.rounds import hand_need
+from domain.games.thalara.rules.spells import meets, own_colours, targets
 from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, ThalaraState
 from domain.sequences import Chain, Combinations, Mapped
 
@@ -107,7 +107,7 @@ def legal_commands(state: ThalaraState, seat: int) -> Iterator[Command]:
         for card in player.hand:
             for conflict in state.conflicts:
                 yield PlayCard(card=card, conflict=conflict.artifact)
-                after = apply(
+                after = evolve(
                     state,
                     ev.CardPlayed(seat=seat, card=card, conflict=conflict.artifact),
                 )
@@ -168,7 +168,7 @@ def random_command(
     card = rnd.choice(player.hand)
     conflict = rnd.choice(state.conflicts).artifact
     if rnd.random() < 0.5:
-        after = apply(state, ev.CardPlayed(seat=seat, card=card, conflict=conflict))
+        after = evolve(state, ev.CardPlayed(seat=seat, card=card, conflict=conflict))
         options = list(spell_options(after, seat))
         if options:
             return PlayCard(card=card, conflict=conflict, spell=rnd.choice(options))

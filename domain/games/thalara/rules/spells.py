@@ -9,20 +9,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from domain.games.thalara.content import CardInfo, Spell, catalogue, spells
+from domain.games.thalara.content import Spell, card_info, spell_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from domain.games.thalara.state import Conflict, ThalaraState
-
-
-def card_info(state: ThalaraState, card: str) -> CardInfo:
-    return catalogue(state.content, state.seats)[card]
-
-
-def spell_of(state: ThalaraState, spell: str) -> Spell:
-    return spells(state.content)[spell]
 
 
 def find_conflict(state: ThalaraState, artifact: str) -> Conflict | None:

@@ -1,4 +1,4 @@
-"""The round lifecycle: table setup, start of a round, end of a round, scoring.
+"""The round lifecycle: opening shuffles, start of a round, end of a round, scoring.
 
 ``decide`` threads the state through the events it emits (a small
 :class:`Log`), so that later decisions in the same step (who draws how many,
@@ -10,28 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.content_packs import pack_name
-from domain.core import InvalidCommandError
 from domain.games.thalara import events as ev
 from domain.games.thalara.content import (
-    CONTENT_DIR,
     HAND_SIZE,
     WIN_ARTIFACTS,
-    artifact_sets,
+    card_info,
     catalogue,
-    characters,
     conflict_count,
-    load_pack,
-    remnant_id,
 )
-from domain.games.thalara.evolve import apply
-from domain.games.thalara.spells import card_info, contenders, totals, winner
+from domain.games.thalara.evolve import evolve
+from domain.games.thalara.rules.spells import contenders, totals, winner
 from domain.games.thalara.state import (
     CASUAL_CHAOS,
-    MODES,
     RETURN,
     PlayerState,
-    ThalaraSetup,
     ThalaraState,
 )
 
@@ -52,46 +44,7 @@ class Log:
 
     def add(self, event: Event) -> None:
         self.events.append(event)
-        self.state = apply(self.state, event)
-
-
-def _character_id(pack: str, name: str) -> str:
-    table = characters(pack)
-    key = name.strip().lower()
-    for cid, character in table.items():
-        if key in (cid, character.name.lower()):
-            return cid
-    raise InvalidCommandError(f"unknown character {name!r}; known: {sorted(table)}")
-
-
-def initial_state(setup: ThalaraSetup | dict[str, object]) -> ThalaraState:
-    """The empty table: characters chosen, full supplies, no Artifacts drawn yet.
-
-    :raises InvalidCommandError: on a player count outside 2-4, an unknown
-        mode, content pack or character, or the wrong number of characters.
-    """
-    if not isinstance(setup, ThalaraSetup):
-        setup = ThalaraSetup.model_validate(setup)
-    if not 2 <= setup.players <= 4:
-        raise InvalidCommandError("Thalara is played by 2 to 4 players")
-    if setup.mode not in MODES:
-        raise InvalidCommandError(f"mode must be one of {MODES}")
-    names = setup.characters or tuple(characters(setup.content))[: setup.players]
-    if len(names) != setup.players:
-        raise InvalidCommandError("choose exactly one character per seat")
-    content = pack_name(CONTENT_DIR, setup.content)
-    pack = load_pack(content)
-    chosen = [_character_id(content, c) for c in names]
-    if any(chosen.count(c) > artifact_sets(setup.players) for c in chosen):
-        raise InvalidCommandError("each set has one copy of each character")
-    players = tuple(
-        PlayerState(
-            character=cid,
-            supply=tuple(sorted(remnant_id(r.id, seat) for r in pack.remnants)),
-        )
-        for seat, cid in enumerate(chosen)
-    )
-    return ThalaraState(players=players, mode=setup.mode, content=content)
+        self.state = evolve(self.state, event)
 
 
 def start(state: ThalaraState, rng: Rng) -> list[Event]:
