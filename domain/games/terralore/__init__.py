@@ -64,7 +64,7 @@ Rule decisions (where the rulebook is silent or ambiguous)
 
 from __future__ import annotations
 
-from domain.core import Ruleset
+from domain.core import Example, Ruleset
 from domain.games.terralore.content import content_packs as _content_packs
 
 from . import stats as _stats
@@ -111,6 +111,7 @@ GAME: Ruleset[TerraloreState] = Ruleset(
     event_facets=_stats.event_facets,
     chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
+    examples=(Example("terralore-2p", {"players": 2}),),
 )
 
 __all__ = ["GAME"]

@@ -120,7 +120,7 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 
 from __future__ import annotations
 
-from domain.core import Ruleset
+from domain.core import Example, Ruleset
 from domain.games.thorgal.content import content_packs as _content_packs
 
 from . import rules
@@ -159,4 +159,10 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     event_facets=_stats.event_facets,
     chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
+    examples=(
+        Example("thorgal-solo", {"players": 1}),
+        Example("thorgal-2p", {"players": 2}),
+        Example("thorgal-3p", {"players": 3}),
+        Example("thorgal-4p", {"players": 4}),
+    ),
 )
