@@ -387,8 +387,10 @@ class Ruleset(Generic[S]):
         for example in self.examples:
             if example.name == name:
                 return example
-        raise KeyError(f"{self.name} has no example {name!r}; known: "
-                       f"{[e.name for e in self.examples]}")
+        raise KeyError(
+            f"{self.name} has no example {name!r}; known: "
+            f"{[e.name for e in self.examples]}"
+        )
 
     def players_seats(self, setup: Any) -> tuple[tuple[Seat, ...], ...]:
         if self.seats_of_players is not None:

@@ -94,7 +94,9 @@ def _proto_type(annotation: Any, where: str) -> tuple[str, type[BaseModel] | Non
     raise TypeError(f"{where}: no protobuf twin for {annotation!r}")
 
 
-def _field_lines(model: type[BaseModel]) -> list[tuple[str, str, list[type[BaseModel]]]]:
+def _field_lines(
+    model: type[BaseModel],
+) -> list[tuple[str, str, list[type[BaseModel]]]]:
     """(declaration without number, field name, nested models) per field."""
     out = []
     for name, info in model.model_fields.items():

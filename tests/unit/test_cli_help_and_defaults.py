@@ -65,6 +65,7 @@ def test_demo_help_lists_every_game_with_players_and_setup_fields() -> None:
         for field in game.setup_model.model_fields:
             if field != "players":
                 assert f"{field}=" in text or f" {field}" in text, (game.name, field)
+        assert all(e.name in text for e in game.examples), game.name
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,8 @@ def test_a_game_kept_outside_protos_gets_its_stubs_next_to_it(tmp_path: Path):
     stale = [
         name
         for name in generated
-        if (tmp_path / folder / name).read_bytes() != (ROOT / folder / name).read_bytes()
+        if (tmp_path / folder / name).read_bytes()
+        != (ROOT / folder / name).read_bytes()
     ]
     assert not stale, f"stale stubs {stale}: run python -m services.protogen"
 
