@@ -70,7 +70,7 @@ def parse_setup(raw: str) -> dict[str, Any]:
     return setup
 
 
-def _example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any]:
+def example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any]:
     """The setup fields of ``--example``, or of the game's first example for
     ``players`` (the ruleset's own known-good table), or none.
 
@@ -130,7 +130,7 @@ def demo(
         ruleset = find_game(game)
     except UnknownGameError as exc:
         raise UserError(str(exc), USAGE) from None
-    base = _example_setup(ruleset, example, players)
+    base = example_setup(ruleset, example, players)
     players = int(base.get("players", players))
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UserError(
