@@ -289,8 +289,9 @@ class Ruleset(Generic[S]):
     :mod:`domain.games` registers it by name.  The ledger and the gRPC layer
     know nothing else about a game.
 
-    Message naming contract with ``protos/ledger/v1/<name>.proto`` (package
-    ``ledger.v1.<name>``): each command class ``Foo`` is a message ``Foo`` and a
+    Message naming contract with the game's ``.proto`` (package
+    ``ledger.v1.<name>``; written from these models by ``python -m
+    services.protogen``): each command class ``Foo`` is a message ``Foo`` and a
     field ``foo`` of the ``oneof kind`` in message ``Move``; each event class
     likewise in message ``Event``; ``setup_model`` and ``view_model`` are
     messages of the same class name.  Fields keep their pydantic names; tuples
