@@ -64,6 +64,14 @@ def _play(app: Any, game_id: Any, seed: int) -> None:
     app.save(game)
 
 
+def _table_options(game: str, example: str) -> dict[str, Any]:
+    """A declared example's setup without ``players`` (the tournament seats two)."""
+    from domain.games import find_game
+
+    setup = find_game(game).example(example).setup
+    return {k: v for k, v in setup.items() if k != "players"}
+
+
 def _tournament(app: Any, runners: list[Any]) -> Any:
     from services.tournaments import TournamentDesk
 
@@ -75,7 +83,7 @@ def _tournament(app: Any, runners: list[Any]) -> Any:
             "swiss",
             5,
             2,
-            {"mode": "standard", "characters": ["myrja", "canto"]},
+            _table_options("thalara", "thalara-2p"),
         )
         for i in range(16):
             desk.register(tournament.id, f"swiss-{i:02d}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import (
     Any,
@@ -262,6 +262,26 @@ S = TypeVar("S", bound=State)
 
 
 @dataclass(frozen=True)
+class Example:
+    """A named, known-good setup a ruleset declares (``thalara-2p-casual-chaos``).
+
+    Why in the ruleset: the bench, the demo, the end-to-end tests, the fuzzer
+    and the docs all need tables to play, and each used to keep its own copy
+    of them.  A game's examples cover every player count and every value of
+    each closed-set setup field (``mode``); ``tests/unit/test_game_examples.py``
+    checks that and that each one validates.  ``setup`` is the JSON-shaped
+    field dict a client would send (``setup_model(**setup)``).
+    """
+
+    name: str
+    setup: Mapping[str, Any]
+
+    @property
+    def players(self) -> int:
+        return int(self.setup["players"])
+
+
+@dataclass(frozen=True)
 class Ruleset(Generic[S]):
     """One game: its name, its messages and its pure decider functions.
 
@@ -269,8 +289,9 @@ class Ruleset(Generic[S]):
     :mod:`domain.games` registers it by name.  The ledger and the gRPC layer
     know nothing else about a game.
 
-    Message naming contract with ``protos/ledger/v1/<name>.proto`` (package
-    ``ledger.v1.<name>``): each command class ``Foo`` is a message ``Foo`` and a
+    Message naming contract with the game's ``.proto`` (package
+    ``ledger.v1.<name>``; written from these models by ``python -m
+    services.protogen``): each command class ``Foo`` is a message ``Foo`` and a
     field ``foo`` of the ``oneof kind`` in message ``Move``; each event class
     likewise in message ``Event``; ``setup_model`` and ``view_model`` are
     messages of the same class name.  Fields keep their pydantic names; tuples
@@ -338,6 +359,13 @@ class Ruleset(Generic[S]):
         default_factory=dict, compare=False
     )
     events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
+    examples: tuple[Example, ...] = field(default=(), compare=False)
+    """Named example setups: every player count and mode (see :class:`Example`)."""
+    proto_module: str | None = None
+    """The generated ``*_pb2`` module holding ``proto_package``'s messages.
+    ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
+    ``.proto`` lives in ``protos/ledger/v1/``); a game registered from
+    elsewhere names its own (``tests.games.tictactoe.tictactoe_pb2``)."""
 
     def __post_init__(self) -> None:
         self.commands_by_name.update({c.__name__: c for c in self.command_types})
@@ -346,6 +374,24 @@ class Ruleset(Generic[S]):
     @property
     def proto_package(self) -> str:
         return f"ledger.v1.{self.name}"
+
+    @property
+    def stubs_module(self) -> str:
+        """The importable module of the generated messages (see ``proto_module``)."""
+        return self.proto_module or f"ledger.v1.{self.name}_pb2"
+
+    def example(self, name: str) -> Example:
+        """The declared example called ``name``.
+
+        :raises KeyError: naming the examples there are, for a typo.
+        """
+        for example in self.examples:
+            if example.name == name:
+                return example
+        raise KeyError(
+            f"{self.name} has no example {name!r}; known: "
+            f"{[e.name for e in self.examples]}"
+        )
 
     def players_seats(self, setup: Any) -> tuple[tuple[Seat, ...], ...]:
         if self.seats_of_players is not None:

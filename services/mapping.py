@@ -23,6 +23,7 @@ from google.protobuf.message import DecodeError
 from pydantic import ValidationError
 
 from domain.core import Command, Event, InvalidCommandError, Model, Ruleset
+from domain.games import all_games
 from services import limits
 from services.proto_convert import (  # noqa: F401  (re-exported)
     KIND_SUFFIX,
@@ -43,8 +44,16 @@ if TYPE_CHECKING:
 
 
 @cache
-def _import_stubs(game: str) -> None:
-    importlib.import_module(f"ledger.v1.{game}_pb2")
+def _import_stubs(package: str) -> None:
+    """Import the generated module of the game whose proto package this is.
+
+    Why through the registry: a game registered from outside this repository
+    has its stubs next to it (``Ruleset.stubs_module``), not in ``ledger.v1``.
+    """
+    for game in all_games():
+        if game.proto_package == package:
+            importlib.import_module(game.stubs_module)
+            return
 
 
 def message_class(full_name: str) -> type[Message]:
@@ -54,7 +63,7 @@ def message_class(full_name: str) -> type[Message]:
     """
     parts = full_name.split(".")
     if len(parts) >= 4 and parts[:2] == ["ledger", "v1"]:
-        _import_stubs(parts[2])
+        _import_stubs(".".join(parts[:3]))
     desc = descriptor_pool.Default().FindMessageTypeByName(full_name)
     return message_factory.GetMessageClass(desc)
 

@@ -2,12 +2,19 @@
 
 Games are imported lazily so that a broken or slow-to-import ruleset cannot
 take the others down, and so ``find_game`` can raise a clear error.
+
+A game that lives outside this package (a plug-in, or the tic-tac-toe test
+game under ``tests/games/``) is registered without editing this file: by
+:func:`register` in-process, or for every process that reads the environment
+(server, CLI, workers) by ``LEDGER_GAMES="name=module,name=module"``.  Both
+name a module exporting ``GAME``, exactly like a line of :data:`REGISTRY`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +28,47 @@ REGISTRY: dict[str, str] = {
     "thorgal": "domain.games.thorgal",
     "vaalbara": "domain.games.vaalbara",
 }
+
+
+ENV_VAR = "LEDGER_GAMES"
+"""Extra games for this process: ``name=module`` pairs, comma-separated."""
+
+_extra: dict[str, str] = {}
+
+
+def parse_games_setting(raw: str) -> dict[str, str]:
+    """``"a=pkg.a, b=pkg.b"`` -> ``{"a": "pkg.a", "b": "pkg.b"}``.
+
+    :raises ValueError: for an entry that is not ``name=module``.
+    """
+    out: dict[str, str] = {}
+    for entry in filter(None, (e.strip() for e in raw.split(","))):
+        name, sep, module = (p.strip() for p in entry.partition("="))
+        if not sep or not name or not module:
+            raise ValueError(f"{ENV_VAR} entry {entry!r} is not name=module")
+        out[name] = module
+    return out
+
+
+def register(name: str, module: str) -> None:
+    """Register the game exported as ``GAME`` by ``module`` under ``name``.
+
+    :raises ValueError: if ``name`` is already a different game's.
+    """
+    known = modules()
+    if known.get(name, module) != module:
+        raise ValueError(f"game {name!r} is already registered as {known[name]!r}")
+    _extra[name] = module
+
+
+def modules() -> dict[str, str]:
+    """name -> module of every registered game: :data:`REGISTRY`, then
+    ``LEDGER_GAMES``, then :func:`register` calls."""
+    return {
+        **REGISTRY,
+        **parse_games_setting(os.environ.get(ENV_VAR, "")),
+        **_extra,
+    }
 
 
 class UnknownGameError(LookupError):
@@ -49,15 +97,16 @@ def find_game(name: str) -> Ruleset[Any]:
         if key == game.name or key in game.aliases:
             _by_name[name] = game
             return game
-    raise UnknownGameError(f"unknown game type {name!r}; known: {sorted(REGISTRY)}")
+    raise UnknownGameError(f"unknown game type {name!r}; known: {sorted(modules())}")
 
 
 def all_games() -> list[Ruleset[Any]]:
     """Every registered ruleset, imported on first use."""
-    for name, module in REGISTRY.items():
+    registered = modules()
+    for name, module in registered.items():
         if name not in _loaded:
             _loaded[name] = importlib.import_module(module).GAME
-    return [_loaded[n] for n in REGISTRY]
+    return [_loaded[n] for n in registered]
 
 
 _versions: dict[tuple[str, int], Ruleset[Any]] = {}
@@ -80,7 +129,7 @@ def find_ruleset(name: str, version: int | None) -> Ruleset[Any]:
         return game
     found = _versions.get((game.name, version))
     if found is None:
-        module = importlib.import_module(REGISTRY[game.name])
+        module = importlib.import_module(modules()[game.name])
         for ruleset in getattr(module, "VERSIONS", (game,)):
             _versions[(game.name, ruleset.version)] = ruleset
         found = _versions.get((game.name, version))
@@ -94,7 +143,7 @@ def find_ruleset(name: str, version: int | None) -> Ruleset[Any]:
 def rules_versions(name: str) -> tuple[Ruleset[Any], ...]:
     """Every supported version of ``name``, oldest first."""
     game = find_game(name)
-    module = importlib.import_module(REGISTRY[game.name])
+    module = importlib.import_module(modules()[game.name])
     return tuple(sorted(getattr(module, "VERSIONS", (game,)), key=lambda r: r.version))
 
 
@@ -110,7 +159,7 @@ def content_hash(name: str, pack: str | None = None) -> str:
     game = find_game(name)
     digest = _content.get((game.name, pack))
     if digest is None:
-        folder = resources.files(REGISTRY[game.name]).joinpath("content")
+        folder = resources.files(modules()[game.name]).joinpath("content")
         entries = (
             sorted((e for e in folder.iterdir() if e.is_file()), key=lambda e: e.name)
             if folder.is_dir()

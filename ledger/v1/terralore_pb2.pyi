@@ -6,14 +6,6 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
-class DeckChoice(_message.Message):
-    __slots__ = ("name", "cards")
-    NAME_FIELD_NUMBER: _ClassVar[int]
-    CARDS_FIELD_NUMBER: _ClassVar[int]
-    name: str
-    cards: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
-
 class TerraloreSetup(_message.Message):
     __slots__ = ("players", "decks")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -22,13 +14,19 @@ class TerraloreSetup(_message.Message):
     decks: _containers.RepeatedCompositeFieldContainer[DeckChoice]
     def __init__(self, players: _Optional[int] = ..., decks: _Optional[_Iterable[_Union[DeckChoice, _Mapping]]] = ...) -> None: ...
 
-class Play(_message.Message):
-    __slots__ = ("card", "lane")
-    CARD_FIELD_NUMBER: _ClassVar[int]
-    LANE_FIELD_NUMBER: _ClassVar[int]
-    card: str
-    lane: str
-    def __init__(self, card: _Optional[str] = ..., lane: _Optional[str] = ...) -> None: ...
+class DeckChoice(_message.Message):
+    __slots__ = ("name", "cards")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Move(_message.Message):
+    __slots__ = ("place_cards",)
+    PLACE_CARDS_FIELD_NUMBER: _ClassVar[int]
+    place_cards: PlaceCards
+    def __init__(self, place_cards: _Optional[_Union[PlaceCards, _Mapping]] = ...) -> None: ...
 
 class PlaceCards(_message.Message):
     __slots__ = ("plays", "discards", "destroys")
@@ -40,19 +38,51 @@ class PlaceCards(_message.Message):
     destroys: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., discards: _Optional[_Iterable[str]] = ..., destroys: _Optional[_Iterable[str]] = ...) -> None: ...
 
-class Move(_message.Message):
-    __slots__ = ("place_cards",)
-    PLACE_CARDS_FIELD_NUMBER: _ClassVar[int]
-    place_cards: PlaceCards
-    def __init__(self, place_cards: _Optional[_Union[PlaceCards, _Mapping]] = ...) -> None: ...
-
-class LaneRef(_message.Message):
-    __slots__ = ("seat", "lane")
-    SEAT_FIELD_NUMBER: _ClassVar[int]
+class Play(_message.Message):
+    __slots__ = ("card", "lane")
+    CARD_FIELD_NUMBER: _ClassVar[int]
     LANE_FIELD_NUMBER: _ClassVar[int]
-    seat: int
+    card: str
     lane: str
-    def __init__(self, seat: _Optional[int] = ..., lane: _Optional[str] = ...) -> None: ...
+    def __init__(self, card: _Optional[str] = ..., lane: _Optional[str] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("deck_shuffled", "turn_started", "cards_drawn", "placement_committed", "placement_revealed", "reveal_order_decided", "creature_played", "skill_played", "creature_destroyed", "creature_exiled", "lane_boosted", "castle_damaged", "castle_healed", "cards_discarded", "lanes_counted", "deck_ran_out", "game_ended")
+    DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
+    TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
+    CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENT_COMMITTED_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENT_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_ORDER_DECIDED_FIELD_NUMBER: _ClassVar[int]
+    CREATURE_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    SKILL_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    CREATURE_DESTROYED_FIELD_NUMBER: _ClassVar[int]
+    CREATURE_EXILED_FIELD_NUMBER: _ClassVar[int]
+    LANE_BOOSTED_FIELD_NUMBER: _ClassVar[int]
+    CASTLE_DAMAGED_FIELD_NUMBER: _ClassVar[int]
+    CASTLE_HEALED_FIELD_NUMBER: _ClassVar[int]
+    CARDS_DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    LANES_COUNTED_FIELD_NUMBER: _ClassVar[int]
+    DECK_RAN_OUT_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    deck_shuffled: DeckShuffled
+    turn_started: TurnStarted
+    cards_drawn: CardsDrawn
+    placement_committed: PlacementCommitted
+    placement_revealed: PlacementRevealed
+    reveal_order_decided: RevealOrderDecided
+    creature_played: CreaturePlayed
+    skill_played: SkillPlayed
+    creature_destroyed: CreatureDestroyed
+    creature_exiled: CreatureExiled
+    lane_boosted: LaneBoosted
+    castle_damaged: CastleDamaged
+    castle_healed: CastleHealed
+    cards_discarded: CardsDiscarded
+    lanes_counted: LanesCounted
+    deck_ran_out: DeckRanOut
+    game_ended: GameEnded
+    def __init__(self, deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., placement_committed: _Optional[_Union[PlacementCommitted, _Mapping]] = ..., placement_revealed: _Optional[_Union[PlacementRevealed, _Mapping]] = ..., reveal_order_decided: _Optional[_Union[RevealOrderDecided, _Mapping]] = ..., creature_played: _Optional[_Union[CreaturePlayed, _Mapping]] = ..., skill_played: _Optional[_Union[SkillPlayed, _Mapping]] = ..., creature_destroyed: _Optional[_Union[CreatureDestroyed, _Mapping]] = ..., creature_exiled: _Optional[_Union[CreatureExiled, _Mapping]] = ..., lane_boosted: _Optional[_Union[LaneBoosted, _Mapping]] = ..., castle_damaged: _Optional[_Union[CastleDamaged, _Mapping]] = ..., castle_healed: _Optional[_Union[CastleHealed, _Mapping]] = ..., cards_discarded: _Optional[_Union[CardsDiscarded, _Mapping]] = ..., lanes_counted: _Optional[_Union[LanesCounted, _Mapping]] = ..., deck_ran_out: _Optional[_Union[DeckRanOut, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
 
 class DeckShuffled(_message.Message):
     __slots__ = ("seat", "order", "hidden")
@@ -232,53 +262,29 @@ class GameEnded(_message.Message):
     reason: str
     def __init__(self, ranks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
-class Event(_message.Message):
-    __slots__ = ("deck_shuffled", "turn_started", "cards_drawn", "placement_committed", "placement_revealed", "reveal_order_decided", "creature_played", "skill_played", "creature_destroyed", "creature_exiled", "lane_boosted", "castle_damaged", "castle_healed", "cards_discarded", "lanes_counted", "deck_ran_out", "game_ended")
-    DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
-    TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
-    CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
-    PLACEMENT_COMMITTED_FIELD_NUMBER: _ClassVar[int]
-    PLACEMENT_REVEALED_FIELD_NUMBER: _ClassVar[int]
-    REVEAL_ORDER_DECIDED_FIELD_NUMBER: _ClassVar[int]
-    CREATURE_PLAYED_FIELD_NUMBER: _ClassVar[int]
-    SKILL_PLAYED_FIELD_NUMBER: _ClassVar[int]
-    CREATURE_DESTROYED_FIELD_NUMBER: _ClassVar[int]
-    CREATURE_EXILED_FIELD_NUMBER: _ClassVar[int]
-    LANE_BOOSTED_FIELD_NUMBER: _ClassVar[int]
-    CASTLE_DAMAGED_FIELD_NUMBER: _ClassVar[int]
-    CASTLE_HEALED_FIELD_NUMBER: _ClassVar[int]
-    CARDS_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    LANES_COUNTED_FIELD_NUMBER: _ClassVar[int]
-    DECK_RAN_OUT_FIELD_NUMBER: _ClassVar[int]
-    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
-    deck_shuffled: DeckShuffled
-    turn_started: TurnStarted
-    cards_drawn: CardsDrawn
-    placement_committed: PlacementCommitted
-    placement_revealed: PlacementRevealed
-    reveal_order_decided: RevealOrderDecided
-    creature_played: CreaturePlayed
-    skill_played: SkillPlayed
-    creature_destroyed: CreatureDestroyed
-    creature_exiled: CreatureExiled
-    lane_boosted: LaneBoosted
-    castle_damaged: CastleDamaged
-    castle_healed: CastleHealed
-    cards_discarded: CardsDiscarded
-    lanes_counted: LanesCounted
-    deck_ran_out: DeckRanOut
-    game_ended: GameEnded
-    def __init__(self, deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., placement_committed: _Optional[_Union[PlacementCommitted, _Mapping]] = ..., placement_revealed: _Optional[_Union[PlacementRevealed, _Mapping]] = ..., reveal_order_decided: _Optional[_Union[RevealOrderDecided, _Mapping]] = ..., creature_played: _Optional[_Union[CreaturePlayed, _Mapping]] = ..., skill_played: _Optional[_Union[SkillPlayed, _Mapping]] = ..., creature_destroyed: _Optional[_Union[CreatureDestroyed, _Mapping]] = ..., creature_exiled: _Optional[_Union[CreatureExiled, _Mapping]] = ..., lane_boosted: _Optional[_Union[LaneBoosted, _Mapping]] = ..., castle_damaged: _Optional[_Union[CastleDamaged, _Mapping]] = ..., castle_healed: _Optional[_Union[CastleHealed, _Mapping]] = ..., cards_discarded: _Optional[_Union[CardsDiscarded, _Mapping]] = ..., lanes_counted: _Optional[_Union[LanesCounted, _Mapping]] = ..., deck_ran_out: _Optional[_Union[DeckRanOut, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
+class LaneRef(_message.Message):
+    __slots__ = ("seat", "lane")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LANE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    lane: str
+    def __init__(self, seat: _Optional[int] = ..., lane: _Optional[str] = ...) -> None: ...
 
-class Plan(_message.Message):
-    __slots__ = ("plays", "discards", "destroys")
-    PLAYS_FIELD_NUMBER: _ClassVar[int]
-    DISCARDS_FIELD_NUMBER: _ClassVar[int]
-    DESTROYS_FIELD_NUMBER: _ClassVar[int]
-    plays: _containers.RepeatedCompositeFieldContainer[Play]
-    discards: _containers.RepeatedScalarFieldContainer[str]
-    destroys: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., discards: _Optional[_Iterable[str]] = ..., destroys: _Optional[_Iterable[str]] = ...) -> None: ...
+class TerraloreView(_message.Message):
+    __slots__ = ("turn", "phase", "players", "last_reveal_order", "ranks", "reason")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    LAST_REVEAL_ORDER_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    phase: str
+    players: _containers.RepeatedCompositeFieldContainer[PlayerView]
+    last_reveal_order: _containers.RepeatedCompositeFieldContainer[LaneRef]
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    reason: str
+    def __init__(self, turn: _Optional[int] = ..., phase: _Optional[str] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., last_reveal_order: _Optional[_Iterable[_Union[LaneRef, _Mapping]]] = ..., ranks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class PlayerView(_message.Message):
     __slots__ = ("seat", "hp", "deck_size", "hand_size", "hand", "defending", "attacking", "graveyard", "exile", "committed", "plan")
@@ -306,18 +312,12 @@ class PlayerView(_message.Message):
     plan: Plan
     def __init__(self, seat: _Optional[int] = ..., hp: _Optional[int] = ..., deck_size: _Optional[int] = ..., hand_size: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., defending: _Optional[_Iterable[str]] = ..., attacking: _Optional[_Iterable[str]] = ..., graveyard: _Optional[_Iterable[str]] = ..., exile: _Optional[_Iterable[str]] = ..., committed: _Optional[bool] = ..., plan: _Optional[_Union[Plan, _Mapping]] = ...) -> None: ...
 
-class TerraloreView(_message.Message):
-    __slots__ = ("turn", "phase", "players", "last_reveal_order", "ranks", "reason")
-    TURN_FIELD_NUMBER: _ClassVar[int]
-    PHASE_FIELD_NUMBER: _ClassVar[int]
-    PLAYERS_FIELD_NUMBER: _ClassVar[int]
-    LAST_REVEAL_ORDER_FIELD_NUMBER: _ClassVar[int]
-    RANKS_FIELD_NUMBER: _ClassVar[int]
-    REASON_FIELD_NUMBER: _ClassVar[int]
-    turn: int
-    phase: str
-    players: _containers.RepeatedCompositeFieldContainer[PlayerView]
-    last_reveal_order: _containers.RepeatedCompositeFieldContainer[LaneRef]
-    ranks: _containers.RepeatedScalarFieldContainer[int]
-    reason: str
-    def __init__(self, turn: _Optional[int] = ..., phase: _Optional[str] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., last_reveal_order: _Optional[_Iterable[_Union[LaneRef, _Mapping]]] = ..., ranks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+class Plan(_message.Message):
+    __slots__ = ("plays", "discards", "destroys")
+    PLAYS_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    DESTROYS_FIELD_NUMBER: _ClassVar[int]
+    plays: _containers.RepeatedCompositeFieldContainer[Play]
+    discards: _containers.RepeatedScalarFieldContainer[str]
+    destroys: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, plays: _Optional[_Iterable[_Union[Play, _Mapping]]] = ..., discards: _Optional[_Iterable[str]] = ..., destroys: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -41,16 +41,6 @@ class Move(_message.Message):
     return_remnants: ReturnRemnants
     def __init__(self, select_hand: _Optional[_Union[SelectHand, _Mapping]] = ..., play_card: _Optional[_Union[PlayCard, _Mapping]] = ..., return_remnants: _Optional[_Union[ReturnRemnants, _Mapping]] = ..., **kwargs) -> None: ...
 
-class SpellActivation(_message.Message):
-    __slots__ = ("spell", "conflict", "target")
-    SPELL_FIELD_NUMBER: _ClassVar[int]
-    CONFLICT_FIELD_NUMBER: _ClassVar[int]
-    TARGET_FIELD_NUMBER: _ClassVar[int]
-    spell: str
-    conflict: str
-    target: str
-    def __init__(self, spell: _Optional[str] = ..., conflict: _Optional[str] = ..., target: _Optional[str] = ...) -> None: ...
-
 class SelectHand(_message.Message):
     __slots__ = ("cards",)
     CARDS_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +66,16 @@ class ReturnRemnants(_message.Message):
     CARDS_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SpellActivation(_message.Message):
+    __slots__ = ("spell", "conflict", "target")
+    SPELL_FIELD_NUMBER: _ClassVar[int]
+    CONFLICT_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    spell: str
+    conflict: str
+    target: str
+    def __init__(self, spell: _Optional[str] = ..., conflict: _Optional[str] = ..., target: _Optional[str] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("artifacts_shuffled", "first_player_chosen", "artifacts_refilled", "round_started", "hand_selected", "supply_shuffled", "cards_drawn", "card_played", "spell_activated", "card_destroyed", "card_returned", "passed", "conflict_resolved", "round_ended", "remnants_returned", "game_ended")
@@ -257,25 +257,37 @@ class GameEnded(_message.Message):
     scores: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, reason: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
 
-class Play(_message.Message):
-    __slots__ = ("card", "owner", "destroyed")
-    CARD_FIELD_NUMBER: _ClassVar[int]
-    OWNER_FIELD_NUMBER: _ClassVar[int]
-    DESTROYED_FIELD_NUMBER: _ClassVar[int]
-    card: str
-    owner: int
-    destroyed: bool
-    def __init__(self, card: _Optional[str] = ..., owner: _Optional[int] = ..., destroyed: _Optional[bool] = ...) -> None: ...
-
-class ActiveSpell(_message.Message):
-    __slots__ = ("spell", "caster", "target")
-    SPELL_FIELD_NUMBER: _ClassVar[int]
-    CASTER_FIELD_NUMBER: _ClassVar[int]
-    TARGET_FIELD_NUMBER: _ClassVar[int]
-    spell: str
-    caster: int
-    target: str
-    def __init__(self, spell: _Optional[str] = ..., caster: _Optional[int] = ..., target: _Optional[str] = ...) -> None: ...
+class ThalaraView(_message.Message):
+    __slots__ = ("mode", "content", "phase", "round", "starter", "current", "last_player", "conflicts", "stack_size", "stack", "players", "to_act", "scores", "end_reason")
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    STARTER_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_FIELD_NUMBER: _ClassVar[int]
+    LAST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    CONFLICTS_FIELD_NUMBER: _ClassVar[int]
+    STACK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    END_REASON_FIELD_NUMBER: _ClassVar[int]
+    mode: str
+    content: str
+    phase: str
+    round: int
+    starter: int
+    current: int
+    last_player: int
+    conflicts: _containers.RepeatedCompositeFieldContainer[ConflictView]
+    stack_size: int
+    stack: _containers.RepeatedScalarFieldContainer[str]
+    players: _containers.RepeatedCompositeFieldContainer[PlayerView]
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    end_reason: str
+    def __init__(self, mode: _Optional[str] = ..., content: _Optional[str] = ..., phase: _Optional[str] = ..., round: _Optional[int] = ..., starter: _Optional[int] = ..., current: _Optional[int] = ..., last_player: _Optional[int] = ..., conflicts: _Optional[_Iterable[_Union[ConflictView, _Mapping]]] = ..., stack_size: _Optional[int] = ..., stack: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., to_act: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ...) -> None: ...
 
 class ConflictView(_message.Message):
     __slots__ = ("artifact", "plays", "spells", "totals")
@@ -319,34 +331,22 @@ class PlayerView(_message.Message):
     spells_used: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, seat: _Optional[int] = ..., character: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., supply: _Optional[_Iterable[str]] = ..., supply_size: _Optional[int] = ..., discard: _Optional[_Iterable[str]] = ..., won: _Optional[_Iterable[str]] = ..., score: _Optional[int] = ..., passed: _Optional[bool] = ..., ready: _Optional[bool] = ..., commitment: _Optional[str] = ..., spells_used: _Optional[_Iterable[str]] = ...) -> None: ...
 
-class ThalaraView(_message.Message):
-    __slots__ = ("mode", "content", "phase", "round", "starter", "current", "last_player", "conflicts", "stack_size", "stack", "players", "to_act", "scores", "end_reason")
-    MODE_FIELD_NUMBER: _ClassVar[int]
-    CONTENT_FIELD_NUMBER: _ClassVar[int]
-    PHASE_FIELD_NUMBER: _ClassVar[int]
-    ROUND_FIELD_NUMBER: _ClassVar[int]
-    STARTER_FIELD_NUMBER: _ClassVar[int]
-    CURRENT_FIELD_NUMBER: _ClassVar[int]
-    LAST_PLAYER_FIELD_NUMBER: _ClassVar[int]
-    CONFLICTS_FIELD_NUMBER: _ClassVar[int]
-    STACK_SIZE_FIELD_NUMBER: _ClassVar[int]
-    STACK_FIELD_NUMBER: _ClassVar[int]
-    PLAYERS_FIELD_NUMBER: _ClassVar[int]
-    TO_ACT_FIELD_NUMBER: _ClassVar[int]
-    SCORES_FIELD_NUMBER: _ClassVar[int]
-    END_REASON_FIELD_NUMBER: _ClassVar[int]
-    mode: str
-    content: str
-    phase: str
-    round: int
-    starter: int
-    current: int
-    last_player: int
-    conflicts: _containers.RepeatedCompositeFieldContainer[ConflictView]
-    stack_size: int
-    stack: _containers.RepeatedScalarFieldContainer[str]
-    players: _containers.RepeatedCompositeFieldContainer[PlayerView]
-    to_act: _containers.RepeatedScalarFieldContainer[int]
-    scores: _containers.RepeatedScalarFieldContainer[int]
-    end_reason: str
-    def __init__(self, mode: _Optional[str] = ..., content: _Optional[str] = ..., phase: _Optional[str] = ..., round: _Optional[int] = ..., starter: _Optional[int] = ..., current: _Optional[int] = ..., last_player: _Optional[int] = ..., conflicts: _Optional[_Iterable[_Union[ConflictView, _Mapping]]] = ..., stack_size: _Optional[int] = ..., stack: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., to_act: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., end_reason: _Optional[str] = ...) -> None: ...
+class Play(_message.Message):
+    __slots__ = ("card", "owner", "destroyed")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    DESTROYED_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    owner: int
+    destroyed: bool
+    def __init__(self, card: _Optional[str] = ..., owner: _Optional[int] = ..., destroyed: _Optional[bool] = ...) -> None: ...
+
+class ActiveSpell(_message.Message):
+    __slots__ = ("spell", "caster", "target")
+    SPELL_FIELD_NUMBER: _ClassVar[int]
+    CASTER_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    spell: str
+    caster: int
+    target: str
+    def __init__(self, spell: _Optional[str] = ..., caster: _Optional[int] = ..., target: _Optional[str] = ...) -> None: ...

@@ -6,6 +6,16 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ThorgalSetup(_message.Message):
+    __slots__ = ("players", "characters", "content")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    CHARACTERS_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    characters: _containers.RepeatedScalarFieldContainer[str]
+    content: str
+    def __init__(self, players: _Optional[int] = ..., characters: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ...) -> None: ...
+
 class Move(_message.Message):
     __slots__ = ("take_action", "choose", "place_tile")
     TAKE_ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -15,104 +25,6 @@ class Move(_message.Message):
     choose: Choose
     place_tile: PlaceTile
     def __init__(self, take_action: _Optional[_Union[TakeAction, _Mapping]] = ..., choose: _Optional[_Union[Choose, _Mapping]] = ..., place_tile: _Optional[_Union[PlaceTile, _Mapping]] = ...) -> None: ...
-
-class Event(_message.Message):
-    __slots__ = ("adventure_started", "deck_shuffled", "cards_drawn", "card_discarded", "choice_offered", "choice_made", "turn_began", "chip_placed", "action_prepared", "action_ended", "character_moved", "goods_gained", "goods_spent", "wound_placed", "wound_healed", "threats_changed", "experience_gained", "item_gained", "item_used", "skill_used", "skill_refreshed", "journey_tile_placed", "collect_token_placed", "collect_tokens_discarded", "goods_assigned", "assigned_goods_discarded", "enemies_changed", "location_marked", "combat_began", "dice_rolled", "die_upgraded", "die_added", "die_rerolled", "critical_activated", "combat_tile_placed", "combat_tile_dropped", "combat_ended", "entry_read", "side_plot_chosen", "action_card_swapped", "special_card_gained", "round_advanced", "chips_flipped", "first_player_passed", "adventure_ended", "tasks_dropped", "wound_rolled")
-    ADVENTURE_STARTED_FIELD_NUMBER: _ClassVar[int]
-    DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
-    CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
-    CARD_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    CHOICE_OFFERED_FIELD_NUMBER: _ClassVar[int]
-    CHOICE_MADE_FIELD_NUMBER: _ClassVar[int]
-    TURN_BEGAN_FIELD_NUMBER: _ClassVar[int]
-    CHIP_PLACED_FIELD_NUMBER: _ClassVar[int]
-    ACTION_PREPARED_FIELD_NUMBER: _ClassVar[int]
-    ACTION_ENDED_FIELD_NUMBER: _ClassVar[int]
-    CHARACTER_MOVED_FIELD_NUMBER: _ClassVar[int]
-    GOODS_GAINED_FIELD_NUMBER: _ClassVar[int]
-    GOODS_SPENT_FIELD_NUMBER: _ClassVar[int]
-    WOUND_PLACED_FIELD_NUMBER: _ClassVar[int]
-    WOUND_HEALED_FIELD_NUMBER: _ClassVar[int]
-    THREATS_CHANGED_FIELD_NUMBER: _ClassVar[int]
-    EXPERIENCE_GAINED_FIELD_NUMBER: _ClassVar[int]
-    ITEM_GAINED_FIELD_NUMBER: _ClassVar[int]
-    ITEM_USED_FIELD_NUMBER: _ClassVar[int]
-    SKILL_USED_FIELD_NUMBER: _ClassVar[int]
-    SKILL_REFRESHED_FIELD_NUMBER: _ClassVar[int]
-    JOURNEY_TILE_PLACED_FIELD_NUMBER: _ClassVar[int]
-    COLLECT_TOKEN_PLACED_FIELD_NUMBER: _ClassVar[int]
-    COLLECT_TOKENS_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    GOODS_ASSIGNED_FIELD_NUMBER: _ClassVar[int]
-    ASSIGNED_GOODS_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    ENEMIES_CHANGED_FIELD_NUMBER: _ClassVar[int]
-    LOCATION_MARKED_FIELD_NUMBER: _ClassVar[int]
-    COMBAT_BEGAN_FIELD_NUMBER: _ClassVar[int]
-    DICE_ROLLED_FIELD_NUMBER: _ClassVar[int]
-    DIE_UPGRADED_FIELD_NUMBER: _ClassVar[int]
-    DIE_ADDED_FIELD_NUMBER: _ClassVar[int]
-    DIE_REROLLED_FIELD_NUMBER: _ClassVar[int]
-    CRITICAL_ACTIVATED_FIELD_NUMBER: _ClassVar[int]
-    COMBAT_TILE_PLACED_FIELD_NUMBER: _ClassVar[int]
-    COMBAT_TILE_DROPPED_FIELD_NUMBER: _ClassVar[int]
-    COMBAT_ENDED_FIELD_NUMBER: _ClassVar[int]
-    ENTRY_READ_FIELD_NUMBER: _ClassVar[int]
-    SIDE_PLOT_CHOSEN_FIELD_NUMBER: _ClassVar[int]
-    ACTION_CARD_SWAPPED_FIELD_NUMBER: _ClassVar[int]
-    SPECIAL_CARD_GAINED_FIELD_NUMBER: _ClassVar[int]
-    ROUND_ADVANCED_FIELD_NUMBER: _ClassVar[int]
-    CHIPS_FLIPPED_FIELD_NUMBER: _ClassVar[int]
-    FIRST_PLAYER_PASSED_FIELD_NUMBER: _ClassVar[int]
-    ADVENTURE_ENDED_FIELD_NUMBER: _ClassVar[int]
-    TASKS_DROPPED_FIELD_NUMBER: _ClassVar[int]
-    WOUND_ROLLED_FIELD_NUMBER: _ClassVar[int]
-    adventure_started: AdventureStarted
-    deck_shuffled: DeckShuffled
-    cards_drawn: CardsDrawn
-    card_discarded: CardDiscarded
-    choice_offered: ChoiceOffered
-    choice_made: ChoiceMade
-    turn_began: TurnBegan
-    chip_placed: ChipPlaced
-    action_prepared: ActionPrepared
-    action_ended: ActionEnded
-    character_moved: CharacterMoved
-    goods_gained: GoodsGained
-    goods_spent: GoodsSpent
-    wound_placed: WoundPlaced
-    wound_healed: WoundHealed
-    threats_changed: ThreatsChanged
-    experience_gained: ExperienceGained
-    item_gained: ItemGained
-    item_used: ItemUsed
-    skill_used: SkillUsed
-    skill_refreshed: SkillRefreshed
-    journey_tile_placed: JourneyTilePlaced
-    collect_token_placed: CollectTokenPlaced
-    collect_tokens_discarded: CollectTokensDiscarded
-    goods_assigned: GoodsAssigned
-    assigned_goods_discarded: AssignedGoodsDiscarded
-    enemies_changed: EnemiesChanged
-    location_marked: LocationMarked
-    combat_began: CombatBegan
-    dice_rolled: DiceRolled
-    die_upgraded: DieUpgraded
-    die_added: DieAdded
-    die_rerolled: DieRerolled
-    critical_activated: CriticalActivated
-    combat_tile_placed: CombatTilePlaced
-    combat_tile_dropped: CombatTileDropped
-    combat_ended: CombatEnded
-    entry_read: EntryRead
-    side_plot_chosen: SidePlotChosen
-    action_card_swapped: ActionCardSwapped
-    special_card_gained: SpecialCardGained
-    round_advanced: RoundAdvanced
-    chips_flipped: ChipsFlipped
-    first_player_passed: FirstPlayerPassed
-    adventure_ended: AdventureEnded
-    tasks_dropped: TasksDropped
-    wound_rolled: WoundRolled
-    def __init__(self, adventure_started: _Optional[_Union[AdventureStarted, _Mapping]] = ..., deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., card_discarded: _Optional[_Union[CardDiscarded, _Mapping]] = ..., choice_offered: _Optional[_Union[ChoiceOffered, _Mapping]] = ..., choice_made: _Optional[_Union[ChoiceMade, _Mapping]] = ..., turn_began: _Optional[_Union[TurnBegan, _Mapping]] = ..., chip_placed: _Optional[_Union[ChipPlaced, _Mapping]] = ..., action_prepared: _Optional[_Union[ActionPrepared, _Mapping]] = ..., action_ended: _Optional[_Union[ActionEnded, _Mapping]] = ..., character_moved: _Optional[_Union[CharacterMoved, _Mapping]] = ..., goods_gained: _Optional[_Union[GoodsGained, _Mapping]] = ..., goods_spent: _Optional[_Union[GoodsSpent, _Mapping]] = ..., wound_placed: _Optional[_Union[WoundPlaced, _Mapping]] = ..., wound_healed: _Optional[_Union[WoundHealed, _Mapping]] = ..., threats_changed: _Optional[_Union[ThreatsChanged, _Mapping]] = ..., experience_gained: _Optional[_Union[ExperienceGained, _Mapping]] = ..., item_gained: _Optional[_Union[ItemGained, _Mapping]] = ..., item_used: _Optional[_Union[ItemUsed, _Mapping]] = ..., skill_used: _Optional[_Union[SkillUsed, _Mapping]] = ..., skill_refreshed: _Optional[_Union[SkillRefreshed, _Mapping]] = ..., journey_tile_placed: _Optional[_Union[JourneyTilePlaced, _Mapping]] = ..., collect_token_placed: _Optional[_Union[CollectTokenPlaced, _Mapping]] = ..., collect_tokens_discarded: _Optional[_Union[CollectTokensDiscarded, _Mapping]] = ..., goods_assigned: _Optional[_Union[GoodsAssigned, _Mapping]] = ..., assigned_goods_discarded: _Optional[_Union[AssignedGoodsDiscarded, _Mapping]] = ..., enemies_changed: _Optional[_Union[EnemiesChanged, _Mapping]] = ..., location_marked: _Optional[_Union[LocationMarked, _Mapping]] = ..., combat_began: _Optional[_Union[CombatBegan, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., die_upgraded: _Optional[_Union[DieUpgraded, _Mapping]] = ..., die_added: _Optional[_Union[DieAdded, _Mapping]] = ..., die_rerolled: _Optional[_Union[DieRerolled, _Mapping]] = ..., critical_activated: _Optional[_Union[CriticalActivated, _Mapping]] = ..., combat_tile_placed: _Optional[_Union[CombatTilePlaced, _Mapping]] = ..., combat_tile_dropped: _Optional[_Union[CombatTileDropped, _Mapping]] = ..., combat_ended: _Optional[_Union[CombatEnded, _Mapping]] = ..., entry_read: _Optional[_Union[EntryRead, _Mapping]] = ..., side_plot_chosen: _Optional[_Union[SidePlotChosen, _Mapping]] = ..., action_card_swapped: _Optional[_Union[ActionCardSwapped, _Mapping]] = ..., special_card_gained: _Optional[_Union[SpecialCardGained, _Mapping]] = ..., round_advanced: _Optional[_Union[RoundAdvanced, _Mapping]] = ..., chips_flipped: _Optional[_Union[ChipsFlipped, _Mapping]] = ..., first_player_passed: _Optional[_Union[FirstPlayerPassed, _Mapping]] = ..., adventure_ended: _Optional[_Union[AdventureEnded, _Mapping]] = ..., tasks_dropped: _Optional[_Union[TasksDropped, _Mapping]] = ..., wound_rolled: _Optional[_Union[WoundRolled, _Mapping]] = ...) -> None: ...
 
 class TakeAction(_message.Message):
     __slots__ = ("chip", "slot", "option")
@@ -340,6 +252,104 @@ class MoveTo(_message.Message):
     blues: int
     def __init__(self, area: _Optional[str] = ..., reds: _Optional[int] = ..., blues: _Optional[int] = ...) -> None: ...
 
+class Event(_message.Message):
+    __slots__ = ("adventure_started", "deck_shuffled", "cards_drawn", "card_discarded", "tasks_dropped", "choice_offered", "choice_made", "turn_began", "chip_placed", "action_prepared", "action_ended", "character_moved", "goods_gained", "goods_spent", "wound_placed", "wound_rolled", "wound_healed", "threats_changed", "experience_gained", "item_gained", "item_used", "skill_used", "skill_refreshed", "journey_tile_placed", "collect_token_placed", "collect_tokens_discarded", "goods_assigned", "assigned_goods_discarded", "enemies_changed", "location_marked", "combat_began", "dice_rolled", "die_upgraded", "die_added", "die_rerolled", "critical_activated", "combat_tile_placed", "combat_tile_dropped", "combat_ended", "entry_read", "side_plot_chosen", "action_card_swapped", "special_card_gained", "round_advanced", "chips_flipped", "first_player_passed", "adventure_ended")
+    ADVENTURE_STARTED_FIELD_NUMBER: _ClassVar[int]
+    DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
+    CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    CARD_DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    TASKS_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_OFFERED_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_MADE_FIELD_NUMBER: _ClassVar[int]
+    TURN_BEGAN_FIELD_NUMBER: _ClassVar[int]
+    CHIP_PLACED_FIELD_NUMBER: _ClassVar[int]
+    ACTION_PREPARED_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ENDED_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_MOVED_FIELD_NUMBER: _ClassVar[int]
+    GOODS_GAINED_FIELD_NUMBER: _ClassVar[int]
+    GOODS_SPENT_FIELD_NUMBER: _ClassVar[int]
+    WOUND_PLACED_FIELD_NUMBER: _ClassVar[int]
+    WOUND_ROLLED_FIELD_NUMBER: _ClassVar[int]
+    WOUND_HEALED_FIELD_NUMBER: _ClassVar[int]
+    THREATS_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    EXPERIENCE_GAINED_FIELD_NUMBER: _ClassVar[int]
+    ITEM_GAINED_FIELD_NUMBER: _ClassVar[int]
+    ITEM_USED_FIELD_NUMBER: _ClassVar[int]
+    SKILL_USED_FIELD_NUMBER: _ClassVar[int]
+    SKILL_REFRESHED_FIELD_NUMBER: _ClassVar[int]
+    JOURNEY_TILE_PLACED_FIELD_NUMBER: _ClassVar[int]
+    COLLECT_TOKEN_PLACED_FIELD_NUMBER: _ClassVar[int]
+    COLLECT_TOKENS_DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    GOODS_ASSIGNED_FIELD_NUMBER: _ClassVar[int]
+    ASSIGNED_GOODS_DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    ENEMIES_CHANGED_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_MARKED_FIELD_NUMBER: _ClassVar[int]
+    COMBAT_BEGAN_FIELD_NUMBER: _ClassVar[int]
+    DICE_ROLLED_FIELD_NUMBER: _ClassVar[int]
+    DIE_UPGRADED_FIELD_NUMBER: _ClassVar[int]
+    DIE_ADDED_FIELD_NUMBER: _ClassVar[int]
+    DIE_REROLLED_FIELD_NUMBER: _ClassVar[int]
+    CRITICAL_ACTIVATED_FIELD_NUMBER: _ClassVar[int]
+    COMBAT_TILE_PLACED_FIELD_NUMBER: _ClassVar[int]
+    COMBAT_TILE_DROPPED_FIELD_NUMBER: _ClassVar[int]
+    COMBAT_ENDED_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_READ_FIELD_NUMBER: _ClassVar[int]
+    SIDE_PLOT_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    ACTION_CARD_SWAPPED_FIELD_NUMBER: _ClassVar[int]
+    SPECIAL_CARD_GAINED_FIELD_NUMBER: _ClassVar[int]
+    ROUND_ADVANCED_FIELD_NUMBER: _ClassVar[int]
+    CHIPS_FLIPPED_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_PASSED_FIELD_NUMBER: _ClassVar[int]
+    ADVENTURE_ENDED_FIELD_NUMBER: _ClassVar[int]
+    adventure_started: AdventureStarted
+    deck_shuffled: DeckShuffled
+    cards_drawn: CardsDrawn
+    card_discarded: CardDiscarded
+    tasks_dropped: TasksDropped
+    choice_offered: ChoiceOffered
+    choice_made: ChoiceMade
+    turn_began: TurnBegan
+    chip_placed: ChipPlaced
+    action_prepared: ActionPrepared
+    action_ended: ActionEnded
+    character_moved: CharacterMoved
+    goods_gained: GoodsGained
+    goods_spent: GoodsSpent
+    wound_placed: WoundPlaced
+    wound_rolled: WoundRolled
+    wound_healed: WoundHealed
+    threats_changed: ThreatsChanged
+    experience_gained: ExperienceGained
+    item_gained: ItemGained
+    item_used: ItemUsed
+    skill_used: SkillUsed
+    skill_refreshed: SkillRefreshed
+    journey_tile_placed: JourneyTilePlaced
+    collect_token_placed: CollectTokenPlaced
+    collect_tokens_discarded: CollectTokensDiscarded
+    goods_assigned: GoodsAssigned
+    assigned_goods_discarded: AssignedGoodsDiscarded
+    enemies_changed: EnemiesChanged
+    location_marked: LocationMarked
+    combat_began: CombatBegan
+    dice_rolled: DiceRolled
+    die_upgraded: DieUpgraded
+    die_added: DieAdded
+    die_rerolled: DieRerolled
+    critical_activated: CriticalActivated
+    combat_tile_placed: CombatTilePlaced
+    combat_tile_dropped: CombatTileDropped
+    combat_ended: CombatEnded
+    entry_read: EntryRead
+    side_plot_chosen: SidePlotChosen
+    action_card_swapped: ActionCardSwapped
+    special_card_gained: SpecialCardGained
+    round_advanced: RoundAdvanced
+    chips_flipped: ChipsFlipped
+    first_player_passed: FirstPlayerPassed
+    adventure_ended: AdventureEnded
+    def __init__(self, adventure_started: _Optional[_Union[AdventureStarted, _Mapping]] = ..., deck_shuffled: _Optional[_Union[DeckShuffled, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., card_discarded: _Optional[_Union[CardDiscarded, _Mapping]] = ..., tasks_dropped: _Optional[_Union[TasksDropped, _Mapping]] = ..., choice_offered: _Optional[_Union[ChoiceOffered, _Mapping]] = ..., choice_made: _Optional[_Union[ChoiceMade, _Mapping]] = ..., turn_began: _Optional[_Union[TurnBegan, _Mapping]] = ..., chip_placed: _Optional[_Union[ChipPlaced, _Mapping]] = ..., action_prepared: _Optional[_Union[ActionPrepared, _Mapping]] = ..., action_ended: _Optional[_Union[ActionEnded, _Mapping]] = ..., character_moved: _Optional[_Union[CharacterMoved, _Mapping]] = ..., goods_gained: _Optional[_Union[GoodsGained, _Mapping]] = ..., goods_spent: _Optional[_Union[GoodsSpent, _Mapping]] = ..., wound_placed: _Optional[_Union[WoundPlaced, _Mapping]] = ..., wound_rolled: _Optional[_Union[WoundRolled, _Mapping]] = ..., wound_healed: _Optional[_Union[WoundHealed, _Mapping]] = ..., threats_changed: _Optional[_Union[ThreatsChanged, _Mapping]] = ..., experience_gained: _Optional[_Union[ExperienceGained, _Mapping]] = ..., item_gained: _Optional[_Union[ItemGained, _Mapping]] = ..., item_used: _Optional[_Union[ItemUsed, _Mapping]] = ..., skill_used: _Optional[_Union[SkillUsed, _Mapping]] = ..., skill_refreshed: _Optional[_Union[SkillRefreshed, _Mapping]] = ..., journey_tile_placed: _Optional[_Union[JourneyTilePlaced, _Mapping]] = ..., collect_token_placed: _Optional[_Union[CollectTokenPlaced, _Mapping]] = ..., collect_tokens_discarded: _Optional[_Union[CollectTokensDiscarded, _Mapping]] = ..., goods_assigned: _Optional[_Union[GoodsAssigned, _Mapping]] = ..., assigned_goods_discarded: _Optional[_Union[AssignedGoodsDiscarded, _Mapping]] = ..., enemies_changed: _Optional[_Union[EnemiesChanged, _Mapping]] = ..., location_marked: _Optional[_Union[LocationMarked, _Mapping]] = ..., combat_began: _Optional[_Union[CombatBegan, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., die_upgraded: _Optional[_Union[DieUpgraded, _Mapping]] = ..., die_added: _Optional[_Union[DieAdded, _Mapping]] = ..., die_rerolled: _Optional[_Union[DieRerolled, _Mapping]] = ..., critical_activated: _Optional[_Union[CriticalActivated, _Mapping]] = ..., combat_tile_placed: _Optional[_Union[CombatTilePlaced, _Mapping]] = ..., combat_tile_dropped: _Optional[_Union[CombatTileDropped, _Mapping]] = ..., combat_ended: _Optional[_Union[CombatEnded, _Mapping]] = ..., entry_read: _Optional[_Union[EntryRead, _Mapping]] = ..., side_plot_chosen: _Optional[_Union[SidePlotChosen, _Mapping]] = ..., action_card_swapped: _Optional[_Union[ActionCardSwapped, _Mapping]] = ..., special_card_gained: _Optional[_Union[SpecialCardGained, _Mapping]] = ..., round_advanced: _Optional[_Union[RoundAdvanced, _Mapping]] = ..., chips_flipped: _Optional[_Union[ChipsFlipped, _Mapping]] = ..., first_player_passed: _Optional[_Union[FirstPlayerPassed, _Mapping]] = ..., adventure_ended: _Optional[_Union[AdventureEnded, _Mapping]] = ...) -> None: ...
+
 class AdventureStarted(_message.Message):
     __slots__ = ("seats", "characters", "first")
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -384,24 +394,6 @@ class CardDiscarded(_message.Message):
     source: str
     def __init__(self, deck: _Optional[str] = ..., card: _Optional[str] = ..., source: _Optional[str] = ...) -> None: ...
 
-class Task(_message.Message):
-    __slots__ = ("op", "n", "arg", "seat", "loc", "payers", "refused")
-    OP_FIELD_NUMBER: _ClassVar[int]
-    N_FIELD_NUMBER: _ClassVar[int]
-    ARG_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    LOC_FIELD_NUMBER: _ClassVar[int]
-    PAYERS_FIELD_NUMBER: _ClassVar[int]
-    REFUSED_FIELD_NUMBER: _ClassVar[int]
-    op: str
-    n: int
-    arg: str
-    seat: int
-    loc: str
-    payers: _containers.RepeatedScalarFieldContainer[int]
-    refused: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, op: _Optional[str] = ..., n: _Optional[int] = ..., arg: _Optional[str] = ..., seat: _Optional[int] = ..., loc: _Optional[str] = ..., payers: _Optional[_Iterable[int]] = ..., refused: _Optional[_Iterable[int]] = ...) -> None: ...
-
 class TasksDropped(_message.Message):
     __slots__ = ("n",)
     N_FIELD_NUMBER: _ClassVar[int]
@@ -415,26 +407,6 @@ class ChoiceOffered(_message.Message):
     pending: Pending
     tasks: _containers.RepeatedCompositeFieldContainer[Task]
     def __init__(self, pending: _Optional[_Union[Pending, _Mapping]] = ..., tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ...) -> None: ...
-
-class Pending(_message.Message):
-    __slots__ = ("kind", "seat", "options", "arg", "n", "loc", "shapes", "chosen")
-    KIND_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    OPTIONS_FIELD_NUMBER: _ClassVar[int]
-    ARG_FIELD_NUMBER: _ClassVar[int]
-    N_FIELD_NUMBER: _ClassVar[int]
-    LOC_FIELD_NUMBER: _ClassVar[int]
-    SHAPES_FIELD_NUMBER: _ClassVar[int]
-    CHOSEN_FIELD_NUMBER: _ClassVar[int]
-    kind: str
-    seat: int
-    options: _containers.RepeatedCompositeFieldContainer[Option]
-    arg: str
-    n: int
-    loc: str
-    shapes: _containers.RepeatedScalarFieldContainer[str]
-    chosen: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ..., shapes: _Optional[_Iterable[str]] = ..., chosen: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ChoiceMade(_message.Message):
     __slots__ = ("seat", "kind", "option")
@@ -475,30 +447,6 @@ class ActionPrepared(_message.Message):
     ACT_FIELD_NUMBER: _ClassVar[int]
     act: Act
     def __init__(self, act: _Optional[_Union[Act, _Mapping]] = ...) -> None: ...
-
-class Act(_message.Message):
-    __slots__ = ("seat", "action", "value", "slot", "dice", "rerolls", "upgrades", "criticals", "done", "refused")
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    ACTION_FIELD_NUMBER: _ClassVar[int]
-    VALUE_FIELD_NUMBER: _ClassVar[int]
-    SLOT_FIELD_NUMBER: _ClassVar[int]
-    DICE_FIELD_NUMBER: _ClassVar[int]
-    REROLLS_FIELD_NUMBER: _ClassVar[int]
-    UPGRADES_FIELD_NUMBER: _ClassVar[int]
-    CRITICALS_FIELD_NUMBER: _ClassVar[int]
-    DONE_FIELD_NUMBER: _ClassVar[int]
-    REFUSED_FIELD_NUMBER: _ClassVar[int]
-    seat: int
-    action: str
-    value: int
-    slot: int
-    dice: _containers.RepeatedScalarFieldContainer[str]
-    rerolls: int
-    upgrades: int
-    criticals: int
-    done: int
-    refused: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., action: _Optional[str] = ..., value: _Optional[int] = ..., slot: _Optional[int] = ..., dice: _Optional[_Iterable[str]] = ..., rerolls: _Optional[int] = ..., upgrades: _Optional[int] = ..., criticals: _Optional[int] = ..., done: _Optional[int] = ..., refused: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ActionEnded(_message.Message):
     __slots__ = ("seat", "action")
@@ -682,40 +630,6 @@ class CombatBegan(_message.Message):
     combat: Combat
     def __init__(self, combat: _Optional[_Union[Combat, _Mapping]] = ...) -> None: ...
 
-class Combat(_message.Message):
-    __slots__ = ("seat", "location", "tokens", "cards", "rows", "dice", "faces", "critical", "placed", "left", "rolled")
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    LOCATION_FIELD_NUMBER: _ClassVar[int]
-    TOKENS_FIELD_NUMBER: _ClassVar[int]
-    CARDS_FIELD_NUMBER: _ClassVar[int]
-    ROWS_FIELD_NUMBER: _ClassVar[int]
-    DICE_FIELD_NUMBER: _ClassVar[int]
-    FACES_FIELD_NUMBER: _ClassVar[int]
-    CRITICAL_FIELD_NUMBER: _ClassVar[int]
-    PLACED_FIELD_NUMBER: _ClassVar[int]
-    LEFT_FIELD_NUMBER: _ClassVar[int]
-    ROLLED_FIELD_NUMBER: _ClassVar[int]
-    seat: int
-    location: str
-    tokens: _containers.RepeatedScalarFieldContainer[int]
-    cards: _containers.RepeatedScalarFieldContainer[str]
-    rows: _containers.RepeatedScalarFieldContainer[str]
-    dice: _containers.RepeatedScalarFieldContainer[str]
-    faces: _containers.RepeatedScalarFieldContainer[int]
-    critical: _containers.RepeatedScalarFieldContainer[bool]
-    placed: _containers.RepeatedCompositeFieldContainer[Tile]
-    left: _containers.RepeatedScalarFieldContainer[str]
-    rolled: bool
-    def __init__(self, seat: _Optional[int] = ..., location: _Optional[str] = ..., tokens: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[str]] = ..., rows: _Optional[_Iterable[str]] = ..., dice: _Optional[_Iterable[str]] = ..., faces: _Optional[_Iterable[int]] = ..., critical: _Optional[_Iterable[bool]] = ..., placed: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., left: _Optional[_Iterable[str]] = ..., rolled: _Optional[bool] = ...) -> None: ...
-
-class Tile(_message.Message):
-    __slots__ = ("shape", "cells")
-    SHAPE_FIELD_NUMBER: _ClassVar[int]
-    CELLS_FIELD_NUMBER: _ClassVar[int]
-    shape: str
-    cells: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, shape: _Optional[str] = ..., cells: _Optional[_Iterable[int]] = ...) -> None: ...
-
 class DiceRolled(_message.Message):
     __slots__ = ("faces",)
     FACES_FIELD_NUMBER: _ClassVar[int]
@@ -830,6 +744,102 @@ class AdventureEnded(_message.Message):
     reason: str
     def __init__(self, won: _Optional[bool] = ..., reason: _Optional[str] = ...) -> None: ...
 
+class Pending(_message.Message):
+    __slots__ = ("kind", "seat", "options", "shapes", "arg", "n", "loc", "chosen")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SHAPES_FIELD_NUMBER: _ClassVar[int]
+    ARG_FIELD_NUMBER: _ClassVar[int]
+    N_FIELD_NUMBER: _ClassVar[int]
+    LOC_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    seat: int
+    options: _containers.RepeatedCompositeFieldContainer[Option]
+    shapes: _containers.RepeatedScalarFieldContainer[str]
+    arg: str
+    n: int
+    loc: str
+    chosen: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Iterable[_Union[Option, _Mapping]]] = ..., shapes: _Optional[_Iterable[str]] = ..., arg: _Optional[str] = ..., n: _Optional[int] = ..., loc: _Optional[str] = ..., chosen: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Task(_message.Message):
+    __slots__ = ("op", "n", "arg", "seat", "loc", "payers", "refused")
+    OP_FIELD_NUMBER: _ClassVar[int]
+    N_FIELD_NUMBER: _ClassVar[int]
+    ARG_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LOC_FIELD_NUMBER: _ClassVar[int]
+    PAYERS_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    op: str
+    n: int
+    arg: str
+    seat: int
+    loc: str
+    payers: _containers.RepeatedScalarFieldContainer[int]
+    refused: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, op: _Optional[str] = ..., n: _Optional[int] = ..., arg: _Optional[str] = ..., seat: _Optional[int] = ..., loc: _Optional[str] = ..., payers: _Optional[_Iterable[int]] = ..., refused: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Act(_message.Message):
+    __slots__ = ("seat", "action", "value", "slot", "dice", "rerolls", "upgrades", "criticals", "done", "refused")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    REROLLS_FIELD_NUMBER: _ClassVar[int]
+    UPGRADES_FIELD_NUMBER: _ClassVar[int]
+    CRITICALS_FIELD_NUMBER: _ClassVar[int]
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: str
+    value: int
+    slot: int
+    dice: _containers.RepeatedScalarFieldContainer[str]
+    rerolls: int
+    upgrades: int
+    criticals: int
+    done: int
+    refused: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[str] = ..., value: _Optional[int] = ..., slot: _Optional[int] = ..., dice: _Optional[_Iterable[str]] = ..., rerolls: _Optional[int] = ..., upgrades: _Optional[int] = ..., criticals: _Optional[int] = ..., done: _Optional[int] = ..., refused: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Combat(_message.Message):
+    __slots__ = ("seat", "location", "tokens", "cards", "rows", "dice", "faces", "critical", "placed", "left", "rolled")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LOCATION_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    FACES_FIELD_NUMBER: _ClassVar[int]
+    CRITICAL_FIELD_NUMBER: _ClassVar[int]
+    PLACED_FIELD_NUMBER: _ClassVar[int]
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    ROLLED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    location: str
+    tokens: _containers.RepeatedScalarFieldContainer[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    rows: _containers.RepeatedScalarFieldContainer[str]
+    dice: _containers.RepeatedScalarFieldContainer[str]
+    faces: _containers.RepeatedScalarFieldContainer[int]
+    critical: _containers.RepeatedScalarFieldContainer[bool]
+    placed: _containers.RepeatedCompositeFieldContainer[Tile]
+    left: _containers.RepeatedScalarFieldContainer[str]
+    rolled: bool
+    def __init__(self, seat: _Optional[int] = ..., location: _Optional[str] = ..., tokens: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[str]] = ..., rows: _Optional[_Iterable[str]] = ..., dice: _Optional[_Iterable[str]] = ..., faces: _Optional[_Iterable[int]] = ..., critical: _Optional[_Iterable[bool]] = ..., placed: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., left: _Optional[_Iterable[str]] = ..., rolled: _Optional[bool] = ...) -> None: ...
+
+class Tile(_message.Message):
+    __slots__ = ("shape", "cells")
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    shape: str
+    cells: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, shape: _Optional[str] = ..., cells: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class ThorgalView(_message.Message):
     __slots__ = ("players", "seats", "phase", "round", "rounds", "turn", "first", "heroes", "sites", "row", "specials", "chips", "terrain", "path", "collect_tokens", "decks", "display", "active_event", "entries", "tasks", "pending", "act", "combat", "result", "reason", "deck_orders")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -913,24 +923,24 @@ class Hero(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., character: _Optional[str] = ..., area: _Optional[str] = ..., goods: _Optional[_Iterable[int]] = ..., wounds: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., threats: _Optional[int] = ..., combat_level: _Optional[int] = ..., journey_level: _Optional[int] = ..., skill_active: _Optional[bool] = ..., skill_round: _Optional[int] = ..., items: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Site(_message.Message):
-    __slots__ = ("id", "enemies", "assigned", "blockade", "cover", "cost_tokens", "entry_token", "extra_cost")
+    __slots__ = ("id", "enemies", "assigned", "blockade", "cover", "cost_tokens", "extra_cost", "entry_token")
     ID_FIELD_NUMBER: _ClassVar[int]
     ENEMIES_FIELD_NUMBER: _ClassVar[int]
     ASSIGNED_FIELD_NUMBER: _ClassVar[int]
     BLOCKADE_FIELD_NUMBER: _ClassVar[int]
     COVER_FIELD_NUMBER: _ClassVar[int]
     COST_TOKENS_FIELD_NUMBER: _ClassVar[int]
-    ENTRY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     EXTRA_COST_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_TOKEN_FIELD_NUMBER: _ClassVar[int]
     id: str
     enemies: _containers.RepeatedScalarFieldContainer[str]
     assigned: _containers.RepeatedScalarFieldContainer[int]
     blockade: bool
     cover: bool
     cost_tokens: int
-    entry_token: bool
     extra_cost: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, id: _Optional[str] = ..., enemies: _Optional[_Iterable[str]] = ..., assigned: _Optional[_Iterable[int]] = ..., blockade: _Optional[bool] = ..., cover: _Optional[bool] = ..., cost_tokens: _Optional[int] = ..., entry_token: _Optional[bool] = ..., extra_cost: _Optional[_Iterable[int]] = ...) -> None: ...
+    entry_token: bool
+    def __init__(self, id: _Optional[str] = ..., enemies: _Optional[_Iterable[str]] = ..., assigned: _Optional[_Iterable[int]] = ..., blockade: _Optional[bool] = ..., cover: _Optional[bool] = ..., cost_tokens: _Optional[int] = ..., extra_cost: _Optional[_Iterable[int]] = ..., entry_token: _Optional[bool] = ...) -> None: ...
 
 class Chip(_message.Message):
     __slots__ = ("slot", "active")
@@ -969,13 +979,3 @@ class Deck(_message.Message):
     cards: _containers.RepeatedScalarFieldContainer[str]
     discard: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, name: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ..., discard: _Optional[_Iterable[str]] = ...) -> None: ...
-
-class ThorgalSetup(_message.Message):
-    __slots__ = ("players", "characters", "content")
-    PLAYERS_FIELD_NUMBER: _ClassVar[int]
-    CHARACTERS_FIELD_NUMBER: _ClassVar[int]
-    CONTENT_FIELD_NUMBER: _ClassVar[int]
-    players: int
-    characters: _containers.RepeatedScalarFieldContainer[str]
-    content: str
-    def __init__(self, players: _Optional[int] = ..., characters: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ...) -> None: ...

@@ -14,6 +14,28 @@ class VaalbaraSetup(_message.Message):
     clans: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, players: _Optional[int] = ..., clans: _Optional[_Iterable[str]] = ...) -> None: ...
 
+class Move(_message.Message):
+    __slots__ = ("choose_character", "reveal_fighter", "decline_fighter", "give_bard_points", "track_land", "take_back_character", "swap_lands", "swap_with_deck_bottom", "take_land")
+    CHOOSE_CHARACTER_FIELD_NUMBER: _ClassVar[int]
+    REVEAL_FIGHTER_FIELD_NUMBER: _ClassVar[int]
+    DECLINE_FIGHTER_FIELD_NUMBER: _ClassVar[int]
+    GIVE_BARD_POINTS_FIELD_NUMBER: _ClassVar[int]
+    TRACK_LAND_FIELD_NUMBER: _ClassVar[int]
+    TAKE_BACK_CHARACTER_FIELD_NUMBER: _ClassVar[int]
+    SWAP_LANDS_FIELD_NUMBER: _ClassVar[int]
+    SWAP_WITH_DECK_BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    TAKE_LAND_FIELD_NUMBER: _ClassVar[int]
+    choose_character: ChooseCharacter
+    reveal_fighter: RevealFighter
+    decline_fighter: DeclineFighter
+    give_bard_points: GiveBardPoints
+    track_land: TrackLand
+    take_back_character: TakeBackCharacter
+    swap_lands: SwapLands
+    swap_with_deck_bottom: SwapWithDeckBottom
+    take_land: TakeLand
+    def __init__(self, choose_character: _Optional[_Union[ChooseCharacter, _Mapping]] = ..., reveal_fighter: _Optional[_Union[RevealFighter, _Mapping]] = ..., decline_fighter: _Optional[_Union[DeclineFighter, _Mapping]] = ..., give_bard_points: _Optional[_Union[GiveBardPoints, _Mapping]] = ..., track_land: _Optional[_Union[TrackLand, _Mapping]] = ..., take_back_character: _Optional[_Union[TakeBackCharacter, _Mapping]] = ..., swap_lands: _Optional[_Union[SwapLands, _Mapping]] = ..., swap_with_deck_bottom: _Optional[_Union[SwapWithDeckBottom, _Mapping]] = ..., take_land: _Optional[_Union[TakeLand, _Mapping]] = ...) -> None: ...
+
 class ChooseCharacter(_message.Message):
     __slots__ = ("character",)
     CHARACTER_FIELD_NUMBER: _ClassVar[int]
@@ -66,27 +88,51 @@ class TakeLand(_message.Message):
     card: str
     def __init__(self, card: _Optional[str] = ...) -> None: ...
 
-class Move(_message.Message):
-    __slots__ = ("choose_character", "reveal_fighter", "decline_fighter", "give_bard_points", "track_land", "take_back_character", "swap_lands", "swap_with_deck_bottom", "take_land")
-    CHOOSE_CHARACTER_FIELD_NUMBER: _ClassVar[int]
-    REVEAL_FIGHTER_FIELD_NUMBER: _ClassVar[int]
-    DECLINE_FIGHTER_FIELD_NUMBER: _ClassVar[int]
-    GIVE_BARD_POINTS_FIELD_NUMBER: _ClassVar[int]
-    TRACK_LAND_FIELD_NUMBER: _ClassVar[int]
-    TAKE_BACK_CHARACTER_FIELD_NUMBER: _ClassVar[int]
-    SWAP_LANDS_FIELD_NUMBER: _ClassVar[int]
-    SWAP_WITH_DECK_BOTTOM_FIELD_NUMBER: _ClassVar[int]
-    TAKE_LAND_FIELD_NUMBER: _ClassVar[int]
-    choose_character: ChooseCharacter
-    reveal_fighter: RevealFighter
-    decline_fighter: DeclineFighter
-    give_bard_points: GiveBardPoints
-    track_land: TrackLand
-    take_back_character: TakeBackCharacter
-    swap_lands: SwapLands
-    swap_with_deck_bottom: SwapWithDeckBottom
-    take_land: TakeLand
-    def __init__(self, choose_character: _Optional[_Union[ChooseCharacter, _Mapping]] = ..., reveal_fighter: _Optional[_Union[RevealFighter, _Mapping]] = ..., decline_fighter: _Optional[_Union[DeclineFighter, _Mapping]] = ..., give_bard_points: _Optional[_Union[GiveBardPoints, _Mapping]] = ..., track_land: _Optional[_Union[TrackLand, _Mapping]] = ..., take_back_character: _Optional[_Union[TakeBackCharacter, _Mapping]] = ..., swap_lands: _Optional[_Union[SwapLands, _Mapping]] = ..., swap_with_deck_bottom: _Optional[_Union[SwapWithDeckBottom, _Mapping]] = ..., take_land: _Optional[_Union[TakeLand, _Mapping]] = ...) -> None: ...
+class Event(_message.Message):
+    __slots__ = ("land_deck_shuffled", "clan_deck_shuffled", "lands_dealt", "characters_drawn", "round_started", "character_chosen", "characters_revealed", "turn_started", "fighter_called", "fighter_revealed", "fighter_declined", "points_scored", "points_stolen", "land_tracked", "character_taken_back", "lands_swapped", "realm_land_swapped", "character_discarded", "land_taken", "round_ended", "game_ended")
+    LAND_DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
+    CLAN_DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
+    LANDS_DEALT_FIELD_NUMBER: _ClassVar[int]
+    CHARACTERS_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    CHARACTERS_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
+    FIGHTER_CALLED_FIELD_NUMBER: _ClassVar[int]
+    FIGHTER_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    FIGHTER_DECLINED_FIELD_NUMBER: _ClassVar[int]
+    POINTS_SCORED_FIELD_NUMBER: _ClassVar[int]
+    POINTS_STOLEN_FIELD_NUMBER: _ClassVar[int]
+    LAND_TRACKED_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_TAKEN_BACK_FIELD_NUMBER: _ClassVar[int]
+    LANDS_SWAPPED_FIELD_NUMBER: _ClassVar[int]
+    REALM_LAND_SWAPPED_FIELD_NUMBER: _ClassVar[int]
+    CHARACTER_DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    LAND_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    land_deck_shuffled: LandDeckShuffled
+    clan_deck_shuffled: ClanDeckShuffled
+    lands_dealt: LandsDealt
+    characters_drawn: CharactersDrawn
+    round_started: RoundStarted
+    character_chosen: CharacterChosen
+    characters_revealed: CharactersRevealed
+    turn_started: TurnStarted
+    fighter_called: FighterCalled
+    fighter_revealed: FighterRevealed
+    fighter_declined: FighterDeclined
+    points_scored: PointsScored
+    points_stolen: PointsStolen
+    land_tracked: LandTracked
+    character_taken_back: CharacterTakenBack
+    lands_swapped: LandsSwapped
+    realm_land_swapped: RealmLandSwapped
+    character_discarded: CharacterDiscarded
+    land_taken: LandTaken
+    round_ended: RoundEnded
+    game_ended: GameEnded
+    def __init__(self, land_deck_shuffled: _Optional[_Union[LandDeckShuffled, _Mapping]] = ..., clan_deck_shuffled: _Optional[_Union[ClanDeckShuffled, _Mapping]] = ..., lands_dealt: _Optional[_Union[LandsDealt, _Mapping]] = ..., characters_drawn: _Optional[_Union[CharactersDrawn, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., character_chosen: _Optional[_Union[CharacterChosen, _Mapping]] = ..., characters_revealed: _Optional[_Union[CharactersRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., fighter_called: _Optional[_Union[FighterCalled, _Mapping]] = ..., fighter_revealed: _Optional[_Union[FighterRevealed, _Mapping]] = ..., fighter_declined: _Optional[_Union[FighterDeclined, _Mapping]] = ..., points_scored: _Optional[_Union[PointsScored, _Mapping]] = ..., points_stolen: _Optional[_Union[PointsStolen, _Mapping]] = ..., land_tracked: _Optional[_Union[LandTracked, _Mapping]] = ..., character_taken_back: _Optional[_Union[CharacterTakenBack, _Mapping]] = ..., lands_swapped: _Optional[_Union[LandsSwapped, _Mapping]] = ..., realm_land_swapped: _Optional[_Union[RealmLandSwapped, _Mapping]] = ..., character_discarded: _Optional[_Union[CharacterDiscarded, _Mapping]] = ..., land_taken: _Optional[_Union[LandTaken, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
 
 class LandDeckShuffled(_message.Message):
     __slots__ = ("cards",)
@@ -258,80 +304,6 @@ class GameEnded(_message.Message):
     omens: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., omens: _Optional[_Iterable[str]] = ...) -> None: ...
 
-class Event(_message.Message):
-    __slots__ = ("land_deck_shuffled", "clan_deck_shuffled", "lands_dealt", "characters_drawn", "round_started", "character_chosen", "characters_revealed", "turn_started", "fighter_called", "fighter_revealed", "fighter_declined", "points_scored", "points_stolen", "land_tracked", "character_taken_back", "lands_swapped", "realm_land_swapped", "character_discarded", "land_taken", "round_ended", "game_ended")
-    LAND_DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
-    CLAN_DECK_SHUFFLED_FIELD_NUMBER: _ClassVar[int]
-    LANDS_DEALT_FIELD_NUMBER: _ClassVar[int]
-    CHARACTERS_DRAWN_FIELD_NUMBER: _ClassVar[int]
-    ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
-    CHARACTER_CHOSEN_FIELD_NUMBER: _ClassVar[int]
-    CHARACTERS_REVEALED_FIELD_NUMBER: _ClassVar[int]
-    TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
-    FIGHTER_CALLED_FIELD_NUMBER: _ClassVar[int]
-    FIGHTER_REVEALED_FIELD_NUMBER: _ClassVar[int]
-    FIGHTER_DECLINED_FIELD_NUMBER: _ClassVar[int]
-    POINTS_SCORED_FIELD_NUMBER: _ClassVar[int]
-    POINTS_STOLEN_FIELD_NUMBER: _ClassVar[int]
-    LAND_TRACKED_FIELD_NUMBER: _ClassVar[int]
-    CHARACTER_TAKEN_BACK_FIELD_NUMBER: _ClassVar[int]
-    LANDS_SWAPPED_FIELD_NUMBER: _ClassVar[int]
-    REALM_LAND_SWAPPED_FIELD_NUMBER: _ClassVar[int]
-    CHARACTER_DISCARDED_FIELD_NUMBER: _ClassVar[int]
-    LAND_TAKEN_FIELD_NUMBER: _ClassVar[int]
-    ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
-    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
-    land_deck_shuffled: LandDeckShuffled
-    clan_deck_shuffled: ClanDeckShuffled
-    lands_dealt: LandsDealt
-    characters_drawn: CharactersDrawn
-    round_started: RoundStarted
-    character_chosen: CharacterChosen
-    characters_revealed: CharactersRevealed
-    turn_started: TurnStarted
-    fighter_called: FighterCalled
-    fighter_revealed: FighterRevealed
-    fighter_declined: FighterDeclined
-    points_scored: PointsScored
-    points_stolen: PointsStolen
-    land_tracked: LandTracked
-    character_taken_back: CharacterTakenBack
-    lands_swapped: LandsSwapped
-    realm_land_swapped: RealmLandSwapped
-    character_discarded: CharacterDiscarded
-    land_taken: LandTaken
-    round_ended: RoundEnded
-    game_ended: GameEnded
-    def __init__(self, land_deck_shuffled: _Optional[_Union[LandDeckShuffled, _Mapping]] = ..., clan_deck_shuffled: _Optional[_Union[ClanDeckShuffled, _Mapping]] = ..., lands_dealt: _Optional[_Union[LandsDealt, _Mapping]] = ..., characters_drawn: _Optional[_Union[CharactersDrawn, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., character_chosen: _Optional[_Union[CharacterChosen, _Mapping]] = ..., characters_revealed: _Optional[_Union[CharactersRevealed, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., fighter_called: _Optional[_Union[FighterCalled, _Mapping]] = ..., fighter_revealed: _Optional[_Union[FighterRevealed, _Mapping]] = ..., fighter_declined: _Optional[_Union[FighterDeclined, _Mapping]] = ..., points_scored: _Optional[_Union[PointsScored, _Mapping]] = ..., points_stolen: _Optional[_Union[PointsStolen, _Mapping]] = ..., land_tracked: _Optional[_Union[LandTracked, _Mapping]] = ..., character_taken_back: _Optional[_Union[CharacterTakenBack, _Mapping]] = ..., lands_swapped: _Optional[_Union[LandsSwapped, _Mapping]] = ..., realm_land_swapped: _Optional[_Union[RealmLandSwapped, _Mapping]] = ..., character_discarded: _Optional[_Union[CharacterDiscarded, _Mapping]] = ..., land_taken: _Optional[_Union[LandTaken, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...
-
-class PlayerView(_message.Message):
-    __slots__ = ("seat", "clan", "deck_size", "hand_size", "hand", "deck", "discard", "has_chosen", "chosen", "played", "realm", "vp")
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    CLAN_FIELD_NUMBER: _ClassVar[int]
-    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
-    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    DECK_FIELD_NUMBER: _ClassVar[int]
-    DISCARD_FIELD_NUMBER: _ClassVar[int]
-    HAS_CHOSEN_FIELD_NUMBER: _ClassVar[int]
-    CHOSEN_FIELD_NUMBER: _ClassVar[int]
-    PLAYED_FIELD_NUMBER: _ClassVar[int]
-    REALM_FIELD_NUMBER: _ClassVar[int]
-    VP_FIELD_NUMBER: _ClassVar[int]
-    seat: int
-    clan: str
-    deck_size: int
-    hand_size: int
-    hand: _containers.RepeatedScalarFieldContainer[str]
-    deck: _containers.RepeatedScalarFieldContainer[str]
-    discard: _containers.RepeatedScalarFieldContainer[str]
-    has_chosen: bool
-    chosen: str
-    played: str
-    realm: _containers.RepeatedScalarFieldContainer[str]
-    vp: int
-    def __init__(self, seat: _Optional[int] = ..., clan: _Optional[str] = ..., deck_size: _Optional[int] = ..., hand_size: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., deck: _Optional[_Iterable[str]] = ..., discard: _Optional[_Iterable[str]] = ..., has_chosen: _Optional[bool] = ..., chosen: _Optional[str] = ..., played: _Optional[str] = ..., realm: _Optional[_Iterable[str]] = ..., vp: _Optional[int] = ...) -> None: ...
-
 class VaalbaraView(_message.Message):
     __slots__ = ("phase", "round", "players", "omens", "land_deck_size", "land_deck", "first_row", "second_row", "revealed", "current", "step", "done", "fighter_pending", "to_act", "final_scores")
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -365,3 +337,31 @@ class VaalbaraView(_message.Message):
     to_act: _containers.RepeatedScalarFieldContainer[int]
     final_scores: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, phase: _Optional[str] = ..., round: _Optional[int] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., omens: _Optional[_Iterable[str]] = ..., land_deck_size: _Optional[int] = ..., land_deck: _Optional[_Iterable[str]] = ..., first_row: _Optional[_Iterable[str]] = ..., second_row: _Optional[_Iterable[str]] = ..., revealed: _Optional[_Iterable[str]] = ..., current: _Optional[int] = ..., step: _Optional[str] = ..., done: _Optional[_Iterable[int]] = ..., fighter_pending: _Optional[_Iterable[int]] = ..., to_act: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class PlayerView(_message.Message):
+    __slots__ = ("seat", "clan", "deck_size", "hand_size", "hand", "deck", "discard", "has_chosen", "chosen", "played", "realm", "vp")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CLAN_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    HAS_CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    CHOSEN_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    REALM_FIELD_NUMBER: _ClassVar[int]
+    VP_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    clan: str
+    deck_size: int
+    hand_size: int
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    deck: _containers.RepeatedScalarFieldContainer[str]
+    discard: _containers.RepeatedScalarFieldContainer[str]
+    has_chosen: bool
+    chosen: str
+    played: str
+    realm: _containers.RepeatedScalarFieldContainer[str]
+    vp: int
+    def __init__(self, seat: _Optional[int] = ..., clan: _Optional[str] = ..., deck_size: _Optional[int] = ..., hand_size: _Optional[int] = ..., hand: _Optional[_Iterable[str]] = ..., deck: _Optional[_Iterable[str]] = ..., discard: _Optional[_Iterable[str]] = ..., has_chosen: _Optional[bool] = ..., chosen: _Optional[str] = ..., played: _Optional[str] = ..., realm: _Optional[_Iterable[str]] = ..., vp: _Optional[int] = ...) -> None: ...

@@ -32,6 +32,9 @@ def games_help() -> str:
             else str(game.min_players)
         )
         lines.append(f"{game.name}: {players} players; setup {fields or '(none)'}")
+        lines.append(
+            f"  examples (--example): {', '.join(e.name for e in game.examples)}"
+        )
         lines.append("")
     return "\n".join(lines)
 
@@ -67,6 +70,23 @@ def parse_setup(raw: str) -> dict[str, Any]:
     return setup
 
 
+def example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any]:
+    """The setup fields of ``--example``, or of the game's first example for
+    ``players`` (the ruleset's own known-good table), or none.
+
+    :raises UserError: for an example the game does not declare.
+    """
+    if name is not None:
+        try:
+            return dict(ruleset.example(name).setup)
+        except KeyError as exc:
+            raise UserError(f"--example: {exc.args[0]}", USAGE) from None
+    for candidate in ruleset.examples:
+        if candidate.players == players:
+            return dict(candidate.setup)
+    return {}
+
+
 @app.command(cls=_DemoCommand)
 def demo(
     game: str = typer.Option("thalara", help="Game type (listed below)."),
@@ -84,6 +104,12 @@ def demo(
         None, metavar="HOST:PORT", help=locate.TARGET_HELP
     ),
     seed: int = typer.Option(0, help="Seed of the random move choice (client side)."),
+    example: str | None = typer.Option(
+        None,
+        metavar="NAME",
+        help="One of the game's example setups (listed below), e.g. thalara-2p-casual-chaos; "
+        "it sets --players, and --setup fields override it.",
+    ),
     setup: str = typer.Option(
         "{}",
         metavar="JSON",
@@ -104,6 +130,8 @@ def demo(
         ruleset = find_game(game)
     except UnknownGameError as exc:
         raise UserError(str(exc), USAGE) from None
+    base = example_setup(ruleset, example, players)
+    players = int(base.get("players", players))
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UserError(
             f"{ruleset.name} is played by {ruleset.min_players}-{ruleset.max_players} "
@@ -116,7 +144,7 @@ def demo(
             f"--player-ids needs {players} non-empty ids (one per player), got {len(ids)}",
             USAGE,
         )
-    fields = {"players": players, **parse_setup(setup)}
+    fields = {**base, "players": players, **parse_setup(setup)}
     ruleset.setup_model.model_validate(fields)  # a bad setup fails before connecting
     conn = locate.connect(target)
     table = client.create(

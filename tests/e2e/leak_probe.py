@@ -18,22 +18,19 @@ import pytest
 
 from ledger.v1 import read_service_pb2 as rpb
 from ledger.v1 import read_service_pb2_grpc as rpc
+from tests.support.examples import examples
 
-SETUPS: list[tuple[str, dict[str, Any]]] = [
-    ("thalara", {"players": 2, "characters": ["myrja", "canto"]}),
-    (
-        "thalara",
-        {"players": 4, "characters": ["myrja", "canto", "accaina", "kandhran"]},
-    ),
-    ("thalara", {"players": 2, "mode": "casual_chaos"}),
-    ("vaalbara", {"players": 3}),
-    ("terralore", {"players": 2}),
-    ("thorgal", {"players": 1}),
-    ("thorgal", {"players": 3}),
-]
 SETUP_IDS = [
-    f"{g}-{s['players']}p{'-' + s['mode'] if 'mode' in s else ''}" for g, s in SETUPS
+    "thalara-2p",
+    "thalara-4p",
+    "thalara-2p-casual-chaos",
+    "vaalbara-3p",
+    "terralore-2p",
+    "thorgal-solo",
+    "thorgal-3p",
 ]
+SETUPS: list[tuple[str, dict[str, Any]]] = examples(*SETUP_IDS)
+"""The games' own declared examples (``Ruleset.examples``), by name."""
 
 MOVES = int(os.environ.get("LEDGER_LEAK_MOVES", "6"))
 """Moves walked per game in CI; set ``LEDGER_LEAK_MOVES=200`` for a full run."""

@@ -12,23 +12,20 @@ from typing import Any
 import pytest
 
 from domain.audit import audit_records
-from domain.games import REGISTRY
+from domain.games import modules
 from ledger.v1 import game_service_pb2 as pb
 from tests.e2e.client import create, play_to_end
+from tests.support.examples import examples
 
 pytestmark = pytest.mark.e2e
 
-GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("thalara", {"players": 2, "characters": ["myrja", "canto"]}),
-    ("terralore", {"players": 2}),
-    ("thorgal", {"players": 1}),
-    ("thorgal", {"players": 4}),
-    ("vaalbara", {"players": 5}),
-]
+NAMES = ["thalara-2p", "terralore-2p", "thorgal-solo", "thorgal-4p", "vaalbara-5p"]
+GAMES: list[tuple[str, dict[str, Any]]] = examples(*NAMES)
+"""Declared examples (``Ruleset.examples``): each game's smallest and largest table."""
 
 
 def test_every_registered_game_has_an_end_to_end_row():
-    assert {name for name, _ in GAMES} == set(REGISTRY)
+    assert {name for name, _ in GAMES} == set(modules())
 
 
 def test_solo_thorgal_is_one_token_controlling_two_seats(grpc_server):
@@ -39,9 +36,7 @@ def test_solo_thorgal_is_one_token_controlling_two_seats(grpc_server):
     ]
 
 
-@pytest.mark.parametrize(
-    "game_type,setup", GAMES, ids=[f"{g}-{s['players']}p" for g, s in GAMES]
-)
+@pytest.mark.parametrize("game_type,setup", GAMES, ids=NAMES)
 def test_a_complete_game_over_grpc_audits_ok(grpc_server, ledger, game_type, setup):
     table = create(grpc_server, game_type, **setup)
     play_to_end(grpc_server, table, seed=17)
@@ -53,9 +48,7 @@ def test_a_complete_game_over_grpc_audits_ok(grpc_server, ledger, game_type, set
     assert report.decisions_rederived > 2
 
 
-@pytest.mark.parametrize(
-    "game_type,setup", GAMES, ids=[f"{g}-{s['players']}p" for g, s in GAMES]
-)
+@pytest.mark.parametrize("game_type,setup", GAMES, ids=NAMES)
 def test_every_rpc_shows_each_caller_exactly_their_redaction(
     grpc_server, ledger, game_type, setup
 ):

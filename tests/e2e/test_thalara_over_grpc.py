@@ -33,19 +33,13 @@ def view_of(server, table, token=None, at=None) -> object:
 
 
 @pytest.mark.parametrize(
-    "players,mode",
-    [(2, "standard"), (2, "casual_chaos"), (3, "standard"), (4, "standard")],
+    "example", THALARA.examples, ids=[e.name for e in THALARA.examples]
 )
 def test_a_complete_game_is_played_and_audited(
-    grpc_server, settings, monkeypatch, players, mode
+    grpc_server, settings, monkeypatch, example
 ):
-    table = create(
-        grpc_server,
-        "thalara",
-        players=players,
-        mode=mode,
-        characters=CHARACTERS[:players],
-    )
+    players = example.players
+    table = create(grpc_server, "thalara", **example.setup)
     assert len(table.tokens) == players
     moves = play_to_end(grpc_server, table, seed=players)
     assert moves > players

@@ -39,6 +39,7 @@ from ledger.v1 import tournament_service_pb2_grpc as trpc
 from services import mapping
 from tests.e2e.client import create, legal_moves, play_to_end
 from tests.fuzz.strategies import Context, metadata, request_body
+from tests.support.examples import every_example, examples
 from tests.support.rpcs import Method, all_methods
 
 pytestmark = pytest.mark.e2e
@@ -104,8 +105,10 @@ def bearer(token: str) -> tuple[tuple[str, str], ...]:
 def context(grpc_server: Any) -> Context:
     """A running and a finished game, a tournament, and every kind of token."""
     admin = grpc_server.admin_token
-    running = create(grpc_server, "thalara", players=2, characters=["myrja", "canto"])
-    finished = create(grpc_server, "vaalbara", players=2)
+    game_type, setup = examples("thalara-2p")[0]
+    running = create(grpc_server, game_type, **setup)
+    game_type, setup = examples("vaalbara-2p")[0]
+    finished = create(grpc_server, game_type, **setup)
     play_to_end(grpc_server, finished, seed=1)
     tournaments = trpc.TournamentServiceStub(grpc_server.channel)
     organiser = tournaments.IssueOrganiserToken(
@@ -128,12 +131,11 @@ def context(grpc_server: Any) -> Context:
     ]
     page = grpc_server.stub.ListGames(pb.ListGamesRequest(page_size=1))
     moves = legal_moves(grpc_server, running, 0, limit=20)
-    setups = [
+    setups = [  # every declared example: valid templates the fuzzer mutates
         mapping.model_to_any(
-            find_game(g.name), g.setup_model.model_validate({"players": 2})
+            find_game(game_type), find_game(game_type).setup_model.model_validate(setup)
         )
-        for g in all_games()
-        if g.name in ("thalara", "terralore", "vaalbara", "thorgal")
+        for game_type, setup in every_example()
     ]
     ctx = Context(
         game_ids=[running.game_id, finished.game_id, str(uuid.uuid4()), "nope"],

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.audit import audit_records
-from domain.games import all_games, find_game
+from domain.games import find_game
+from tests.support.examples import every_example
 from tests.support.sizes import examples
 
 pytestmark = pytest.mark.postgres
@@ -26,21 +27,8 @@ def second_ledger(settings):
     app.close()
 
 
-SETUPS = [
-    ("thalara", {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}),
-    (
-        "thalara",
-        {"players": 2, "mode": "casual_chaos", "characters": ["accaina", "kandhran"]},
-    ),
-    (
-        "thalara",
-        {
-            "players": 4,
-            "mode": "standard",
-            "characters": ["myrja", "canto", "accaina", "kandhran"],
-        },
-    ),
-] + [(g.name, {"players": g.min_players}) for g in all_games() if g.name != "thalara"]
+SETUPS = every_example()
+"""Every declared example of every registered game (``Ruleset.examples``)."""
 
 
 @examples(12)

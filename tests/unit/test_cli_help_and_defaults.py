@@ -65,6 +65,7 @@ def test_demo_help_lists_every_game_with_players_and_setup_fields() -> None:
         for field in game.setup_model.model_fields:
             if field != "players":
                 assert f"{field}=" in text or f" {field}" in text, (game.name, field)
+        assert all(e.name in text for e in game.examples), game.name
 
 
 @pytest.mark.parametrize(
@@ -79,6 +80,18 @@ def test_the_demo_defaults_make_a_valid_game_for_every_player_count(
     setup = ruleset.setup_model.model_validate({"players": players})
     ruleset.initial_state(setup)  # raised for Thalara 3-4p before
     assert len(ruleset.players_seats(setup)) == players
+
+
+def test_the_demo_takes_its_table_from_the_games_declared_examples() -> None:
+    from services.cli.demo import example_setup
+    from services.cli.failures import UserError
+
+    thalara = next(g for g in all_games() if g.name == "thalara")
+    assert example_setup(thalara, None, 4) == dict(thalara.example("thalara-4p").setup)
+    chaos = example_setup(thalara, "thalara-2p-casual-chaos", 2)
+    assert chaos["mode"] == "casual_chaos"
+    with pytest.raises(UserError, match="thalara-2p-casual-chaos"):
+        example_setup(thalara, "thalara-9p", 2)
 
 
 def test_thalara_without_characters_takes_the_packs_first_ones_in_seat_order() -> None:

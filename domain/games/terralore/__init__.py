@@ -64,7 +64,7 @@ Rule decisions (where the rulebook is silent or ambiguous)
 
 from __future__ import annotations
 
-from domain.core import Ruleset
+from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
 from .commands import PlaceCards
@@ -97,6 +97,7 @@ GAME: Ruleset[TerraloreState] = Ruleset(
     event_facets=stats.event_facets,
     chance_outcomes=stats.chance_outcomes,
     chance_events=stats.CHANCE_EVENTS,
+    examples=(Example("terralore-2p", {"players": 2}),),
 )
 
 __all__ = ["GAME"]

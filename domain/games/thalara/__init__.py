@@ -87,7 +87,7 @@ Decisions where the books are silent
 
 from __future__ import annotations
 
-from domain.core import Ruleset
+from domain.core import Example, Ruleset
 from domain.games.thalara import stats as _stats
 from domain.games.thalara.commands import COMMANDS
 from domain.games.thalara.content import content_packs as _content_packs
@@ -135,6 +135,36 @@ GAME: Ruleset[ThalaraState] = Ruleset(
     event_facets=_stats.event_facets,
     chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
+    examples=(
+        Example(
+            "thalara-2p",
+            {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]},
+        ),
+        Example(
+            "thalara-2p-casual-chaos",
+            {
+                "players": 2,
+                "mode": "casual_chaos",
+                "characters": ["accaina", "kandhran"],
+            },
+        ),
+        Example(
+            "thalara-3p",
+            {
+                "players": 3,
+                "mode": "standard",
+                "characters": ["myrja", "canto", "accaina"],
+            },
+        ),
+        Example(
+            "thalara-4p",
+            {
+                "players": 4,
+                "mode": "standard",
+                "characters": ["myrja", "canto", "accaina", "kandhran"],
+            },
+        ),
+    ),
 )
 
 __all__ = ["GAME"]

@@ -120,7 +120,7 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 
 from __future__ import annotations
 
-from domain.core import Ruleset
+from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
 from .commands import COMMAND_TYPES
@@ -155,4 +155,10 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     event_facets=stats.event_facets,
     chance_outcomes=stats.chance_outcomes,
     chance_events=stats.CHANCE_EVENTS,
+    examples=(
+        Example("thorgal-solo", {"players": 1}),
+        Example("thorgal-2p", {"players": 2}),
+        Example("thorgal-3p", {"players": 3}),
+        Example("thorgal-4p", {"players": 4}),
+    ),
 )

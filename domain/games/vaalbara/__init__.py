@@ -69,7 +69,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.core import Ruleset
+from domain.core import Example, Ruleset
 from domain.games.vaalbara.content import content_packs as _content_packs
 
 from . import stats as _stats
@@ -114,6 +114,10 @@ GAME_V1: Ruleset[VaalbaraState] = Ruleset(
     event_facets=_stats.event_facets,
     chance_outcomes=_stats.chance_outcomes,
     chance_events=_stats.CHANCE_EVENTS,
+    examples=tuple(
+        Example(f"vaalbara-{n}p", {"players": n})
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    ),
 )
 
 GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=outcome_v2)
