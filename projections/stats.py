@@ -41,10 +41,11 @@ from typing import Any
 
 from domain.core import GameFacts
 from domain.games import find_game
+from domain.records import CONCLUDED_TYPE as CONCLUDED
+from domain.records import CREATED_TYPE as CREATED
+from domain.records import decode_payload, load, snapshot_game_state
 from projections.base import LogEvent, View
 
-CREATED = "ledger.GameCreated"
-CONCLUDED = "ledger.GameConcluded"
 NO_SEAT = -1
 
 
@@ -262,24 +263,20 @@ class StatsView(View):
             setup = ruleset.setup_model.model_validate(game["setup"])
             if snapshot is not None:
                 since = snapshot[0]
-                state = ruleset.state_model.model_validate(
-                    json.loads(snapshot[1])["aggregate"]["state"]
-                )
+                state = snapshot_game_state(snapshot[1], ruleset)
             else:
                 state = ruleset.initial_state(setup)
         moves = 0
         facets: Counter[tuple[int, str, str]] = Counter()
         first_facet = None
         for version, topic, raw in log:
-            body = json.loads(raw)["body"]
+            body = load(raw)["body"]
             if body["actor"] is not None and version == body["decision"] + 1:
                 moves += 1
             need_state = state is not None and version > since
             if hook is None and not need_state:
                 continue
-            payload = ruleset.events_by_name[topic.partition(".")[2]].model_validate(
-                body["payload"]
-            )
+            payload = decode_payload(topic, body, ruleset)
             if need_state:
                 state = ruleset.evolve(state, payload)
             if hook is not None:

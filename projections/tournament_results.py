@@ -17,6 +17,7 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
+from domain.records import CONCLUDED_TYPE
 from projections.base import LogEvent, View
 
 EVENTS_TABLE = "tournaments_events"
@@ -27,7 +28,7 @@ test pins the two equal, since projections import nothing from services)."""
 
 class TournamentResultsView(View):
     name = "tournament_results"
-    topics = ("ledger.GameConcluded",)
+    topics = (CONCLUDED_TYPE,)
     tables = ()
 
     def create(self, curs: Any) -> None:
