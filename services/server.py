@@ -27,11 +27,10 @@ from ledger.v1 import (
     tournament_service_pb2,
     tournament_service_pb2_grpc,
 )
-from projections import registry
 from projections.runner import Projector
 from services import limits, organisers, page_tokens, reflection
 from services.auth import AuthInterceptor, Principal, TokenResolver
-from services.bootstrap import Wiring
+from services.bootstrap import Wiring, view_runners
 from services.db_health import DatabaseWatcher
 from services.guard import GuardInterceptor
 from services.health import HealthServicer
@@ -119,7 +118,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(wiring.ledger, hub, executor), server
     )
-    runners = registry.runners(
+    runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     )
     projector = None
@@ -207,7 +206,7 @@ def serve_workers(wiring: Wiring) -> None:
     settings = wiring.settings.model_copy(update={"database_url": wiring.database_url})
     # Create every table once, here; the workers repeat the DDL under an advisory lock.
     TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger).close()
-    for runner in registry.runners(
+    for runner in view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     ):
         runner.ensure_tables()
@@ -224,9 +223,7 @@ def serve_workers(wiring: Wiring) -> None:
     projector = None
     if settings.projections:
         projector = Projector(
-            registry.runners(
-                wiring.ledger.datastore, create_tables=settings.create_tables
-            ),
+            view_runners(wiring.ledger.datastore, create_tables=settings.create_tables),
             wiring.database_url,
         )
         projector.start()

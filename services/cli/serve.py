@@ -131,9 +131,8 @@ def project(
     import signal
     import threading
 
-    from projections import registry
     from projections.runner import Projector
-    from services.bootstrap import build_ledger, database_url
+    from services.bootstrap import build_ledger, database_url, view_runners
 
     settings = Settings()
     port = settings.metrics_port if metrics_port is None else metrics_port
@@ -144,7 +143,7 @@ def project(
         console.print(f"metrics on :{port}/metrics")
     ledger = build_ledger(settings)
     projector = Projector(
-        registry.runners(ledger.datastore, create_tables=settings.create_tables),
+        view_runners(ledger.datastore, create_tables=settings.create_tables),
         database_url(settings),
         exclusive=True,  # several workers: one active per view, the rest stand by
     )

@@ -31,8 +31,9 @@ json_values = st.recursive(
     | st.integers(min_value=-(2**80), max_value=2**80)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -54,7 +55,9 @@ def test_values_orjson_writes_differently_are_encoded_as_json_does():
 def new_game() -> Game:
     ruleset = find_game("thalara")
     return Game.create(
-        ruleset, ruleset.setup_model(players=2), random.Random(7).randbytes(32)
+        ruleset,
+        ruleset.setup_model.model_validate({"players": 2}),
+        random.Random(7).randbytes(32),
     )
 
 
