@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -28,7 +29,7 @@ from ledger.v1 import (
     tournament_service_pb2_grpc,
 )
 from projections.runner import Projector
-from services import limits, organisers, page_tokens, reflection
+from services import limits, organisers, page_tokens, reflection, views_process
 from services.auth import AuthInterceptor, Principal, TokenResolver
 from services.bootstrap import Wiring, view_runners
 from services.db_health import DatabaseWatcher
@@ -67,6 +68,8 @@ class Running:
     watcher: DatabaseWatcher | None = None
     desk: TournamentDesk | None = None
     """The tournament desk the servicers use (the dashboard shares it)."""
+    views: BaseProcess | None = None
+    """The views' child process (``LEDGER_VIEWS=child``, the default)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         await self.server.stop(grace)
@@ -75,6 +78,8 @@ class Running:
             await self.watcher.stop()
         if self.projector is not None:
             self.projector.stop()
+        if self.views is not None:
+            await asyncio.to_thread(views_process.stop, self.views)
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
@@ -121,10 +126,15 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     )
-    projector = None
-    if wiring.settings.projections:
+    projector = views = None
+    mode = wiring.settings.views_mode
+    if mode == "in-process":
         projector = Projector(runners, wiring.database_url)
         projector.start()
+    elif mode == "child":
+        for runner in runners:  # reads find the tables before the child starts
+            runner.ensure_tables()
+        views = views_process.start(wiring.settings, wiring.database_url)
     models = ReadModels(  # the views on the replica if one is set
         *read_side(wiring, runners), executor, primary=runners[0] if runners else None
     )
@@ -175,7 +185,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         report,
     )
     await watcher.start()
-    return Running(server, port, hub, executor, projector, watcher, desk)
+    return Running(server, port, hub, executor, projector, watcher, desk, views)
 
 
 def serve_worker(settings_json: str, admin_token: str, index: int) -> None:
@@ -221,7 +231,7 @@ def serve_workers(wiring: Wiring) -> None:
     # The supervisor is otherwise idle: running the views here keeps their
     # CPU (and GIL) out of every serving process.
     projector = None
-    if settings.projections:
+    if settings.views_mode != "off":
         projector = Projector(
             view_runners(wiring.ledger.datastore, create_tables=settings.create_tables),
             wiring.database_url,

@@ -35,6 +35,13 @@ def serve(
         metavar="HOST:PORT",
         help="Web dashboard address, or 'off'. Default: LEDGER_HTTP_LISTEN.",
     ),
+    views: str | None = typer.Option(
+        None,
+        "--views",
+        metavar="child|in-process|off",
+        help="Where the projection views run: a child process (default), this "
+        "process, or not at all (run `ledger project`). Default: LEDGER_VIEWS.",
+    ),
 ) -> None:
     """Run the gRPC server and the web dashboard (embedded PostgreSQL unless
     LEDGER_DATABASE_URL is set)."""
@@ -58,6 +65,8 @@ def serve(
         update["workers"] = workers
     if http:
         update["http_listen"] = http
+    if views:
+        update["views"] = views_mode(views)
     settings = Settings.model_validate({**Settings().model_dump(), **update})
     banner.check_port_free(settings.listen)
     http_address(settings.http_listen)
@@ -96,6 +105,16 @@ def http_address(value: str, allow_off: bool = True) -> str:
         return check_listen(value, allow_off=allow_off)
     except typer.BadParameter as exc:
         raise UserError(f"--http: {exc}", USAGE) from None
+
+
+def views_mode(value: str) -> str:
+    """:raises UserError: a ``--views`` value that is not one of the three modes."""
+    from services.cli.failures import USAGE, UserError
+
+    modes = ("child", "in-process", "off")
+    if value not in modes:
+        raise UserError(f"--views: expected one of {', '.join(modes)}", USAGE)
+    return value
 
 
 @app.command()
