@@ -252,6 +252,7 @@ class Projector:
         listen_url: str | None,
         channel: str = "ledger_events",
         exclusive: bool = False,
+        wake: Any = None,
     ):
         self.runners = list(runners)
         self._listen_url = listen_url
@@ -261,7 +262,9 @@ class Projector:
         self._held: set[str] = set()
         self._tried = 0.0
         self._stop = threading.Event()
-        self._wake = threading.Event()
+        self._wake = wake if wake is not None else threading.Event()
+        """Set when the log grew: by this projector's LISTEN thread, or by the
+        process that started it (``wake``, e.g. a ``multiprocessing.Event``)."""
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:

@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from multiprocessing.process import BaseProcess
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -68,7 +67,7 @@ class Running:
     watcher: DatabaseWatcher | None = None
     desk: TournamentDesk | None = None
     """The tournament desk the servicers use (the dashboard shares it)."""
-    views: BaseProcess | None = None
+    views: views_process.ViewsChild | None = None
     """The views' child process (``LEDGER_VIEWS=child``, the default)."""
 
     async def stop(self, grace: float = 1.0) -> None:
@@ -135,6 +134,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         for runner in runners:  # reads find the tables before the child starts
             runner.ensure_tables()
         views = views_process.start(wiring.settings, wiring.database_url)
+        hub.on_notify = views.wake.set
     models = ReadModels(  # the views on the replica if one is set
         *read_side(wiring, runners), executor, primary=runners[0] if runners else None
     )
