@@ -27,7 +27,7 @@ from ledger.v1 import (
     tournament_service_pb2,
     tournament_service_pb2_grpc,
 )
-from projections.runner import Projector
+from projections.projector import Projector
 from services import limits, organisers, page_tokens, reflection, views_process
 from services.auth import AuthInterceptor, Principal, TokenResolver
 from services.bootstrap import Wiring, view_runners

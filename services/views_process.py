@@ -66,7 +66,7 @@ def stop(child: ViewsChild, timeout: float = 10.0) -> None:
 
 def run(settings_json: str, parent_pid: int, wake: Event) -> None:
     """The child: run every view until SIGTERM or until the parent is gone."""
-    from projections.runner import Projector
+    from projections.projector import Projector
     from services.bootstrap import build_ledger, view_runners
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent

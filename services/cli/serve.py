@@ -150,7 +150,7 @@ def project(
     import signal
     import threading
 
-    from projections.runner import Projector
+    from projections.projector import Projector
     from services.bootstrap import build_ledger, database_url, view_runners
 
     settings = Settings()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections.runner import Projector
+from projections.projector import Projector
 from services.bootstrap import view_runners
 from tests.support.server import wait_until
 
