@@ -67,7 +67,7 @@ class Settings(BaseSettings):
         ge=0,
         le=200,
         description="Connections each pool keeps open when idle. 0: open on first "
-        "use (an idle server then holds 4: one per pool, two LISTEN); more than 0 "
+        "use (an idle server then holds 5: one per pool, the LISTEN, the views' child); more than 0 "
         "makes psycopg_pool grow past it at start, while the first ones connect.",
     )
     signing_key: SecretStr | None = Field(
