@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 CREATED_TYPE = "ledger.GameCreated"
 CONCLUDED_TYPE = "ledger.GameConcluded"
 SNAPSHOT_TYPE = "ledger.Snapshot"
+LEDGER_PREFIX = "ledger."
+"""The prefix of the ledger's own type names; a game's are ``<game>.<EventClass>``."""
 
 ALG_V1 = "sha256-canonical-json/v1"
 ALG = "sha256-canonical-json/v2"
@@ -234,11 +236,6 @@ def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
 def decided_type(game_type: str, payload: Event) -> str:
     """The stored type name of a game's own event: ``<game>.<EventClass>``."""
     return f"{game_type}.{type(payload).__name__}"
-
-
-def is_game_event_type(type_: str) -> bool:
-    """A ``<game>.<EventClass>`` name, not one of the ledger's own events."""
-    return type_ not in (CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE)
 
 
 def decode_payload(

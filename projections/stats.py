@@ -42,6 +42,7 @@ from typing import Any
 from domain.games import find_game
 from domain.records import CONCLUDED_TYPE as CONCLUDED
 from domain.records import CREATED_TYPE as CREATED
+from domain.records import LEDGER_PREFIX
 from projections.base import LogEvent, View
 from projections.stats_summary import append_rows, summarise
 
@@ -223,9 +224,9 @@ class StatsView(View):
     ) -> dict[Any, list[tuple[int, str, bytes]]]:
         curs.execute(
             f"SELECT originator_id, originator_version, topic, state FROM {self.events_table}"
-            " WHERE originator_id = ANY(%s) AND topic NOT LIKE 'ledger.%%'"
+            " WHERE originator_id = ANY(%s) AND NOT starts_with(topic, %s)"
             " ORDER BY originator_id, originator_version",
-            (ids,),
+            (ids, LEDGER_PREFIX),
         )
         logs: dict[Any, list[tuple[int, str, bytes]]] = {}
         for r in curs.fetchall():
