@@ -57,6 +57,7 @@ ALGORITHMS = (ALG_V1, ALG)
 GENESIS = "0" * 64
 
 _SORTED = orjson.OPT_SORT_KEYS
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
 _SHORT_EXPONENT = re.compile(rb"e-[5-9](?:[,\]}]|$)")
 """A float orjson writes as ``1e-7`` where :mod:`json` writes ``1e-07`` (a string
 that happens to match only costs a slower, still exact, encoding)."""
@@ -93,11 +94,18 @@ def _stdlib_json(value: Any) -> bytes:
 
 
 def load(data: bytes | bytearray | memoryview | str) -> Any:
-    """Parse a stored record (or any JSON the ledger wrote).
+    """Parse a stored record (or any JSON the ledger wrote), exactly.
+
+    orjson reads integers beyond 64 bits as floats, which would change the
+    bytes an auditor re-hashes; text with a run of 19 digits is parsed by
+    :mod:`json` instead.
 
     :raises ValueError: when ``data`` is not JSON.
     """
-    return orjson.loads(data)
+    raw = data.encode() if isinstance(data, str) else data
+    if _LONG_DIGITS.search(raw) is not None:
+        return json.loads(bytes(raw))
+    return orjson.loads(raw)
 
 
 # ------------------------------------------------------------------ hash input

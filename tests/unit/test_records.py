@@ -47,6 +47,13 @@ def test_canonical_bytes_are_the_bytes_json_dumps_wrote(value):
     assert records.canonical_json(value) == stdlib_canonical(value)
 
 
+@given(json_values)
+def test_records_read_back_as_json_reads_them(value):
+    data = stdlib_canonical(value)
+    assert records.load(data) == json.loads(data)
+    assert records.canonical_json(records.load(data)) == data
+
+
 def test_values_orjson_writes_differently_are_encoded_as_json_does():
     for value in ({"f": 1e-07, "g": [5e-9]}, 2**64, {"take": "e-5,"}):
         assert records.canonical_json(value) == stdlib_canonical(value)
