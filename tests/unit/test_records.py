@@ -59,6 +59,13 @@ def test_values_orjson_writes_differently_are_encoded_as_json_does():
         assert records.canonical_json(value) == stdlib_canonical(value)
 
 
+def test_integers_orjson_reads_as_floats_are_read_exactly():
+    for value in (2**64, -(2**63) - 1, {"n": [10**30]}):
+        data = stdlib_canonical(value)
+        assert records.load(data) == value
+        assert records.canonical_json(records.load(data)) == data
+
+
 def new_game() -> Game:
     ruleset = find_game("thalara")
     return Game.create(
