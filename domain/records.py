@@ -20,10 +20,10 @@ Why orjson, and why it falls back: encoding and decoding are on every move and
 every replay, and orjson is several times faster than :mod:`json`.  But the
 hash covers these bytes, so they must stay byte-identical to what
 ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` wrote
-for every record already stored.  orjson differs only for integers beyond 64
-bits (it raises) and for floats with exponents from ``e-5`` to ``e-9`` (it
-writes ``1e-7`` where :mod:`json` writes ``1e-07``); those values are
-re-encoded with :mod:`json`.  A body is encoded once per event: the aggregate
+for every record already stored.  orjson differs for integers beyond 64 bits
+(it raises) and in how it writes some floats (``1e-7`` for ``1e-07``,
+``0.00006103515625`` for ``6.103515625e-05``), so a document with a float or
+such an integer is encoded with :mod:`json` (game records hold neither).  A body is encoded once per event: the aggregate
 calls :func:`seal`, which splices the same body bytes into the hash input and
 the stored record, and the mapper stores those bytes as they are.
 """
@@ -57,10 +57,30 @@ ALGORITHMS = (ALG_V1, ALG)
 GENESIS = "0" * 64
 
 _SORTED = orjson.OPT_SORT_KEYS
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-_SHORT_EXPONENT = re.compile(rb"e-[5-9](?:[,\]}]|$)")
-"""A float orjson writes as ``1e-7`` where :mod:`json` writes ``1e-07`` (a string
-that happens to match only costs a slower, still exact, encoding)."""
+_DOT_FLOAT = re.compile(rb"\.[0-9]+(?:e[-+][0-9]+)?(?:[,\]}]|$)")
+_EXP_FLOAT = re.compile(rb"e[-+][0-9]+(?:[,\]}]|$)")
+_ONLY_DIGITS = bytes(48 if 48 <= i <= 57 else 120 for i in range(256))  # 0-9 -> "0"
+_LONG_RUN = b"0" * 19
+
+
+def _has_float(data: bytes) -> bool:
+    """Whether orjson's output has a float token (both write one with ``.`` or
+    ``e+``/``e-``).  Text in a string that looks like one only costs a slower,
+    still exact, encoding.  Finding the few candidates first is what keeps this
+    cheap next to the encoding it guards."""
+    for needle, token in ((b".", _DOT_FLOAT), (b"e+", _EXP_FLOAT), (b"e-", _EXP_FLOAT)):
+        at = data.find(needle)
+        while at != -1:
+            if token.match(data, at):
+                return True
+            at = data.find(needle, at + 1)
+    return False
+
+
+def _has_long_int(data: bytes | bytearray | memoryview) -> bool:
+    """Whether ``data`` has a run of 19 digits (an integer orjson would read as
+    a float, or digits in a string: those only cost a slower parse)."""
+    return _LONG_RUN in bytes(data).translate(_ONLY_DIGITS)
 
 
 def canonical_json(value: Any) -> bytes:
@@ -78,7 +98,7 @@ def canonical_json(value: Any) -> bytes:
         data = orjson.dumps(value, option=_SORTED)
     except TypeError:  # an integer beyond 64 bits, or a key that is not a str
         return _stdlib_json(value)
-    if _SHORT_EXPONENT.search(data) is not None:
+    if _has_float(data):
         return _stdlib_json(value)
     return data
 
@@ -103,7 +123,7 @@ def load(data: bytes | bytearray | memoryview | str) -> Any:
     :raises ValueError: when ``data`` is not JSON.
     """
     raw = data.encode() if isinstance(data, str) else data
-    if _LONG_DIGITS.search(raw) is not None:
+    if _has_long_int(raw):
         return json.loads(bytes(raw))
     return orjson.loads(raw)
 

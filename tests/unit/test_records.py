@@ -7,7 +7,7 @@ import hashlib
 import json
 import random
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import domain.records
@@ -54,8 +54,14 @@ def test_records_read_back_as_json_reads_them(value):
     assert records.canonical_json(records.load(data)) == data
 
 
+@settings(max_examples=1000)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_every_float_is_written_as_json_writes_it(value):
+    assert records.canonical_json({"x": [value]}) == stdlib_canonical({"x": [value]})
+
+
 def test_values_orjson_writes_differently_are_encoded_as_json_does():
-    for value in ({"f": 1e-07, "g": [5e-9]}, 2**64, {"take": "e-5,"}):
+    for value in ({"f": 1e-07, "g": [5e-9]}, 6.103515625e-05, 2**64, {"s": "e-5,"}):
         assert records.canonical_json(value) == stdlib_canonical(value)
 
 
