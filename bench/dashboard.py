@@ -221,8 +221,8 @@ def run(
 ) -> dict[str, Any]:
     from starlette.testclient import TestClient
 
-    from projections import registry
     from services.application import GameLedger
+    from services.bootstrap import view_runners
     from services.dashboard import create_app
     from services.dashboard.reader import reader_for
 
@@ -230,7 +230,7 @@ def run(
     repeats = 10 if quick else 40
     app = GameLedger(dict(es_env))
     try:
-        runners = registry.runners(app.datastore)
+        runners = view_runners(app.datastore)
         for runner in runners:
             runner.ensure_tables()
         filled = _fill_real(app, mix, quick)

@@ -118,6 +118,7 @@ def run(
             "reason": "no projections.registry (VIEWS, runners) in this tree",
         }
     from services.application import GameLedger
+    from services.bootstrap import view_runners
 
     env = dict(es_env)
     env["IS_SNAPSHOTTING_ENABLED"] = "n"
@@ -128,7 +129,7 @@ def run(
         filled = prefill(app, mix, target, budget_s=30 if quick else 300)
         views: dict[str, Any] = {}
         for name in list(registry.VIEWS):
-            runner = registry.runners(app.datastore, [name])[0]
+            runner = view_runners(app.datastore, [name])[0]
             runner.ensure_tables()
             runner.reset()
             t0 = time.perf_counter()

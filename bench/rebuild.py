@@ -63,8 +63,9 @@ def _payload_pool(min_events: int) -> list[Any]:
 
 def build_long_game(app: Any, events: int, pool: list[Any], seed: int) -> uuid.UUID:
     """A ``GAME`` aggregate with exactly ``events`` stored events (see module docstring)."""
-    from domain.aggregate import Game, decided_body
+    from domain.aggregate import Game
     from domain.games import find_game
+    from domain.records import decided_body
 
     ruleset = find_game(GAME)
     game = Game.create(

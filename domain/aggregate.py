@@ -16,11 +16,13 @@ group events back into decisions and re-run them.
 from __future__ import annotations
 
 import secrets
+from dataclasses import field
 from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
+from domain import records
 from domain.chance import SCHEME, HmacRng, seed_commitment
 from domain.core import (
     Command,
@@ -33,12 +35,19 @@ from domain.core import (
     Seat,
 )
 from domain.games import content_hash, find_ruleset
-from domain.integrity import GENESIS, event_hash
+from domain.records import (
+    GENESIS,
+    concluded_body,
+    created_body,
+    decided_body,
+    decided_type,
+    seal,
+)
 from domain.signatures import SignedMove, require_signature
 from domain.spectator import SpectatorDelay
 
-CREATED_TYPE = "ledger.GameCreated"
-CONCLUDED_TYPE = "ledger.GameConcluded"
+CREATED_TYPE = records.CREATED_TYPE
+CONCLUDED_TYPE = records.CONCLUDED_TYPE
 
 
 class SeedMismatchError(RuntimeError):
@@ -52,58 +61,6 @@ def command_record(command: Command) -> dict[str, Any]:
 def new_nonce() -> str:
     """The secret per-record nonce of hash algorithm v2 (see :mod:`domain.integrity`)."""
     return secrets.token_hex(16)
-
-
-def created_body(fields: dict[str, Any]) -> dict[str, Any]:
-    """``GameCreated``'s hashed body.
-
-    ``ruleset_version`` and ``content_hash`` (absent from games created
-    before rules were versioned: those are version 1), ``seat_keys`` only for
-    games whose moves must be signed, ``receipt_key`` (the id of the key that
-    signs this game's receipts) only when the server signs receipts.
-    """
-    optional = {
-        key: list(fields[key]) if key == "seat_keys" else fields[key]
-        for key in ("seat_keys", "receipt_key")
-        if fields.get(key)
-    }
-    body = {
-        **optional,
-        "ruleset_version": fields["ruleset_version"],
-        "content_hash": fields["content_hash"],
-        "game_type": fields["game_type"],
-        "setup": fields["setup"].model_dump(mode="json"),
-        "seat_count": fields["seat_count"],
-        "seed_commitment": fields["seed_commitment"],
-        "rng_scheme": fields["rng_scheme"],
-        "entropy": list(fields["entropy"]),
-        "content": fields["content"],
-        "player_ids": list(fields["player_ids"]),
-    }
-    if fields.get("spectator_delay"):  # only when set: older games hash as before
-        body["spectator_delay"] = dict(fields["spectator_delay"])
-    return body
-
-
-def decided_body(fields: dict[str, Any]) -> dict[str, Any]:
-    body = {
-        "payload": fields["payload"].model_dump(mode="json"),
-        "decision": fields["decision"],
-        "actor": fields["actor"],
-        "command_id": fields["command_id"],
-        "command": fields["command"],
-    }
-    if fields.get("signed") is not None:
-        body["signed"] = fields["signed"]
-    return body
-
-
-def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "outcome": fields["outcome"].model_dump(mode="json"),
-        "seed": fields["seed"],
-        "decision": fields["decision"],
-    }
 
 
 class Game(Aggregate):
@@ -127,6 +84,9 @@ class Game(Aggregate):
         nonce: str | None
         spectator_delay: dict[str, int] | None = None
         """``{"moves": n}`` or ``{"seconds": s}`` (:mod:`domain.spectator`)."""
+        stored: bytes | None = field(default=None, compare=False, repr=False)
+        """The stored record, encoded once when the event was recorded
+        (:func:`domain.records.seal`); ``None`` for a decoded event."""
 
     class Decided(Aggregate.Event):
         payload: Any
@@ -138,6 +98,7 @@ class Game(Aggregate):
         prev_hash: str
         hash: str
         nonce: str | None
+        stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
             game.state = game.ruleset.evolve(game.state, self.payload)
@@ -150,6 +111,7 @@ class Game(Aggregate):
         prev_hash: str
         hash: str
         nonce: str | None
+        stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
             game.outcome = self.outcome
@@ -261,7 +223,7 @@ class Game(Aggregate):
         timestamp = cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
         nonce = new_nonce()
-        digest = event_hash(
+        digest, stored = seal(
             game_id=str(game_id),
             version=1,
             type_=CREATED_TYPE,
@@ -277,6 +239,7 @@ class Game(Aggregate):
             prev_hash=GENESIS,
             hash=digest,
             nonce=nonce,
+            stored=stored,
             **fields,
         )
         game._decide_opening(seed)
@@ -374,7 +337,7 @@ class Game(Aggregate):
     ) -> None:
         timestamp: datetime = cls.create_timestamp()
         nonce = new_nonce()
-        digest = event_hash(
+        digest, stored = seal(
             game_id=str(self.id),
             version=self.version + 1,
             type_=type_,
@@ -389,6 +352,7 @@ class Game(Aggregate):
             prev_hash=self.head_hash,
             hash=digest,
             nonce=nonce,
+            stored=stored,
             **fields,
         )
 
@@ -402,4 +366,4 @@ def record_type(game_type: str, event: Any) -> str:
     payload = event.payload if isinstance(event, Game.Decided) else event
     if not isinstance(payload, Event):
         raise TypeError(f"not a game event: {event!r}")
-    return f"{game_type}.{type(payload).__name__}"
+    return decided_type(game_type, payload)

@@ -25,7 +25,6 @@ receipts by :mod:`domain.receipts` and ``services.ledger_audit``.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,16 +34,16 @@ from typing import Any
 from domain.chance import SCHEME, HmacRng
 from domain.core import Command, Outcome, RuleError
 from domain.games import UnknownGameError, content_hash, find_ruleset
-from domain.integrity import ALG_V1, GENESIS, event_hash
+from domain.integrity import event_hash
+from domain.records import ALG_V1, GENESIS, decode_payload, load
+from domain.records import CONCLUDED_TYPE as CONCLUDED
+from domain.records import CREATED_TYPE as CREATED
 from domain.signatures import SignedMove, is_signed_by
 
 MoveDecoder = Callable[[Any, str, bytes], Command]
 """``decode(ruleset, move_type, move_bytes) -> command``: how the API parses a
 signed move's bytes (the audit checks the recorded command is what the
 player signed; the domain knows no protobuf, so the caller supplies this)."""
-
-CREATED = "ledger.GameCreated"
-CONCLUDED = "ledger.GameConcluded"
 
 
 @dataclass(frozen=True)
@@ -104,7 +103,7 @@ def _check_chain(
                 f"expected event {expected}: an event is missing or reordered",
             )
         try:
-            record = json.loads(data)
+            record = load(data)
             claimed = record["hash"]
             recomputed = event_hash(
                 game_id=game_id,
@@ -236,7 +235,7 @@ def audit_records(
     report = AuditReport(game_id=game_id, events=len(raw))
     rows = _check_chain(game_id, raw, report)
     if not rows or rows[0].type != CREATED:
-        report.fail(1, "genesis", "the first event is not ledger.GameCreated")
+        report.fail(1, "genesis", f"the first event is not {CREATED}")
         return report
     if report.failures:
         return report  # semantic checks on a broken chain would only add noise
@@ -273,12 +272,7 @@ def audit_records(
                 "decision",
                 f"decision {decision} does not follow event {decision}",
             )
-        payloads = [
-            ruleset.events_by_name[r.type.partition(".")[2]].model_validate(
-                r.body["payload"]
-            )
-            for r in decided
-        ]
+        payloads = [decode_payload(r.type, r.body, ruleset) for r in decided]
         if seed is not None:
             rng = HmacRng.for_decision(seed, game_id, entropy, decision)
             try:

@@ -24,13 +24,12 @@ they agree with the records.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from domain.audit import AuditReport, MoveDecoder, audit_records
-from domain.integrity import ALG, canonical_json
 from domain.receipts import Receipt, check_receipts
+from domain.records import ALG, CONCLUDED_TYPE, canonical_json, load
 
 FORMAT = "ledger-export/v1"
 
@@ -42,12 +41,10 @@ def export_lines(
     public_key: bytes | None = None,
 ) -> Iterator[str]:
     """The export, line by line (no trailing newlines)."""
-    records = [(v, t, json.loads(s)) for v, t, s in rows]
+    records = [(v, t, load(s)) for v, t, s in rows]
     created = records[0][2]["body"] if records else {}
     concluded = (
-        records[-1][2]["body"]
-        if records and records[-1][1] == "ledger.GameConcluded"
-        else None
+        records[-1][2]["body"] if records and records[-1][1] == CONCLUDED_TYPE else None
     )
     yield _line(
         kind="header",
@@ -100,7 +97,7 @@ def verify_lines(
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = load(line)
             kind = item["kind"]
         except (ValueError, KeyError, TypeError):
             version = len(rows) + 1 if header is not None else 0
@@ -179,10 +176,10 @@ def _check_receipts(
 def _check_trailer(
     rows: list[tuple[int, str, bytes]], extras: dict[str, Any], report: AuditReport
 ) -> None:
-    if not rows or rows[-1][1] != "ledger.GameConcluded":
+    if not rows or rows[-1][1] != CONCLUDED_TYPE:
         return
     try:
-        body = json.loads(rows[-1][2])["body"]
+        body = load(rows[-1][2])["body"]
     except (ValueError, KeyError):
         return
     if extras.get("seed", {}).get("seed") != body.get("seed"):

@@ -6,7 +6,8 @@ event's hash, so any edit, deletion, insertion or reordering breaks every
 link after it, and the audit can name the first event that fails.
 
 Algorithm ``sha256-canonical-json/v1``: ``SHA-256`` of the UTF-8 canonical
-JSON (sorted keys, no insignificant whitespace, non-ASCII kept) of::
+JSON (sorted keys, no insignificant whitespace, non-ASCII kept;
+:func:`domain.records.canonical_json`) of::
 
     {"alg": ALG, "game_id": str, "version": int, "type": str,
      "timestamp": ISO-8601, "prev_hash": hex, "body": {...}}
@@ -28,28 +29,17 @@ after it, which breaks every receipt issued for a later version.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
-ALG_V1 = "sha256-canonical-json/v1"
-ALG = "sha256-canonical-json/v2"
-ALGORITHMS = (ALG_V1, ALG)
-GENESIS = "0" * 64
+from domain import records
+from domain.records import hash_input
 
-
-def canonical_json(value: Any) -> bytes:
-    """Deterministic JSON bytes: the same value always encodes the same way.
-
-    >>> canonical_json({"b": 1, "a": [1, "é"]})
-    b'{"a":[1,"\\xc3\\xa9"],"b":1}'
-    """
-    return json.dumps(
-        value,
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        allow_nan=False,
-    ).encode("utf-8")
+ALG_V1 = records.ALG_V1
+ALG = records.ALG
+ALGORITHMS = records.ALGORITHMS
+GENESIS = records.GENESIS
+canonical_json = records.canonical_json
+"""The canonical encoding is the record codec's (:mod:`domain.records`)."""
 
 
 def event_hash(
@@ -65,22 +55,20 @@ def event_hash(
 ) -> str:
     """The chain hash of one event (see module docstring).
 
+    The bytes hashed are :func:`domain.records.hash_input`.
+
     :raises ValueError: for an algorithm this code does not know, or a v2
         record without its nonce.
     """
-    if alg not in ALGORITHMS:
-        raise ValueError(f"unknown hash algorithm {alg!r}")
-    if (alg == ALG) != (nonce is not None):
-        raise ValueError(f"{alg} records {'need' if alg == ALG else 'have no'} nonce")
-    doc = {
-        "alg": alg,
-        "game_id": game_id,
-        "version": version,
-        "type": type_,
-        "timestamp": timestamp,
-        "prev_hash": prev_hash,
-        "body": body,
-    }
-    if nonce is not None:
-        doc["nonce"] = nonce
-    return hashlib.sha256(canonical_json(doc)).hexdigest()
+    return hashlib.sha256(
+        hash_input(
+            game_id=game_id,
+            version=version,
+            type_=type_,
+            timestamp=timestamp,
+            prev_hash=prev_hash,
+            body=body,
+            alg=alg,
+            nonce=nonce,
+        )
+    ).hexdigest()

@@ -19,15 +19,14 @@ which re-running the same evolve over the same objects could never show.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
-from domain.aggregate import decided_body, record_type
+from domain.aggregate import record_type
 from domain.chance import HmacRng
 from domain.core import Command, Event, Ruleset, S, Seat
-from domain.integrity import canonical_json
+from domain.records import canonical_json, decided_body, decode_payload, load
 
 SIM_GAME_ID = "simulation"
 
@@ -67,7 +66,7 @@ class Playthrough(Generic[S]):
 
     def stored_setup(self) -> Any:
         """The setup as it comes back from ``GameCreated``'s stored record."""
-        dumped = json.loads(canonical_json(self.setup.model_dump(mode="json")))
+        dumped = load(canonical_json(self.setup.model_dump(mode="json")))
         return self.ruleset.setup_model.model_validate(dumped)
 
     def replayed(self) -> S:
@@ -109,10 +108,9 @@ def decode_event(ruleset: Ruleset[Any], type_: str, data: bytes) -> Event:
 
     :raises KeyError: if the type name is not one of ``ruleset``'s events.
     """
-    game_type, _, name = type_.partition(".")
-    if game_type != ruleset.name:
+    if type_.partition(".")[0] != ruleset.name:
         raise KeyError(f"{type_} is not a {ruleset.name} event")
-    return ruleset.events_by_name[name].model_validate(json.loads(data)["payload"])
+    return decode_payload(type_, load(data), ruleset)
 
 
 def rng_for(seed: bytes, version: int, entropy: tuple[str, ...] = ()) -> HmacRng:

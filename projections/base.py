@@ -9,13 +9,14 @@ exactly-once guarantee (rows and position commit together).
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
 from uuid import UUID
+
+from domain import records
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class LogEvent:
 
     @cached_property
     def record(self) -> dict[str, Any]:
-        return json.loads(self.raw)
+        return records.load(self.raw)
 
     @property
     def body(self) -> dict[str, Any]:
@@ -43,9 +44,7 @@ class LogEvent:
     @cached_property
     def event(self) -> Any:
         """The decoded ledger event (``Game.Created``/``Decided``/``Concluded``)."""
-        from services.persistence import decode_record
-
-        return decode_record(self.game_id, self.version, self.type, self.record)
+        return records.decode_record(self.game_id, self.version, self.type, self.record)
 
 
 class View(ABC):

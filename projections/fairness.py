@@ -38,7 +38,6 @@ dependency; the unit tests compare it with ``scipy.stats.chi2.sf``.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
@@ -46,6 +45,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.games import all_games, find_game
+from domain.records import CONCLUDED_TYPE, decode_payload, load
 from projections.base import LogEvent, View
 
 SHUFFLE = re.compile(r"_shuffle:n=(\d+)$")
@@ -54,7 +54,7 @@ SHUFFLE = re.compile(r"_shuffle:n=(\d+)$")
 class FairnessView(View):
     name = "fairness"
     schema_version = 3
-    topics = ("ledger.GameConcluded",)
+    topics = (CONCLUDED_TYPE,)
     tables = ("fairness_counts",)
     ddl = """
     CREATE TABLE IF NOT EXISTS fairness_counts (
@@ -91,9 +91,7 @@ class FairnessView(View):
             )
             if ruleset.chance_outcomes is None or name not in ruleset.events_by_name:
                 continue
-            payload = ruleset.events_by_name[name].model_validate(
-                json.loads(row["state"])["body"]["payload"]
-            )
+            payload = decode_payload(row["topic"], load(row["state"])["body"], ruleset)
             for draw in ruleset.chance_outcomes(payload):
                 counts[
                     (ruleset.name, draw.distribution, draw.outcomes, draw.value)

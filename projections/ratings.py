@@ -17,6 +17,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from domain.games import find_game
+from domain.records import CONCLUDED_TYPE, CREATED_TYPE
 from projections.base import LogEvent, View
 
 MODEL = PlackettLuce()
@@ -35,7 +36,7 @@ def player_ranks(outcome: dict[str, Any], groups: Sequence[Sequence[int]]) -> li
 class RatingsView(View):
     name = "ratings"
     schema_version = 1
-    topics = ("ledger.GameCreated", "ledger.GameConcluded")
+    topics = (CREATED_TYPE, CONCLUDED_TYPE)
     tables = ("ratings_games", "ratings_current", "ratings_history")
     ddl = """
     CREATE TABLE IF NOT EXISTS ratings_games (
@@ -60,7 +61,7 @@ class RatingsView(View):
         ratings: dict[tuple[str, str], tuple[float, float, int]] = {}
         history: list[tuple[Any, ...]] = []
         for event in events:
-            if event.type == "ledger.GameCreated":
+            if event.type == CREATED_TYPE:
                 body = event.body
                 if body.get("player_ids"):
                     ruleset = find_game(body["game_type"])

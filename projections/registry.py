@@ -7,6 +7,7 @@ from typing import Any
 
 from projections.base import View
 from projections.runner import ViewRunner
+from projections.tournament_results import TournamentResults
 
 VIEWS: dict[str, str] = {
     "ratings": "projections.ratings:RatingsView",
@@ -16,10 +17,16 @@ VIEWS: dict[str, str] = {
 }
 
 
-def view(name: str) -> View:
-    """:raises KeyError: for an unknown view name."""
+def view(name: str, results: TournamentResults | None = None) -> View:
+    """A view by name; ``results`` is the port ``tournament_results`` writes through.
+
+    :raises KeyError: for an unknown view name.
+    """
     module, _, cls = VIEWS[name].partition(":")
-    return getattr(importlib.import_module(module), cls)()
+    factory = getattr(importlib.import_module(module), cls)
+    if name == "tournament_results":
+        return factory(results)
+    return factory()
 
 
 def runners(
@@ -27,11 +34,19 @@ def runners(
     names: list[str] | None = None,
     batch_size: int = 500,
     create_tables: bool = True,
+    results: TournamentResults | None = None,
 ) -> list[ViewRunner]:
-    """One runner per view; ``create_tables=False`` (``LEDGER_CREATE_TABLES``) makes them do no DDL."""
+    """One runner per view; ``create_tables=False`` (``LEDGER_CREATE_TABLES``) makes them do no DDL.
+
+    ``results`` is the tournament application's port (``services.bootstrap``
+    wires it; without it ``tournament_results`` refuses to apply).
+    """
     return [
         ViewRunner(
-            datastore, view(n), batch_size=batch_size, create_tables=create_tables
+            datastore,
+            view(n, results),
+            batch_size=batch_size,
+            create_tables=create_tables,
         )
         for n in (names or list(VIEWS))
     ]

@@ -39,13 +39,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from domain.core import GameFacts
 from domain.games import find_game
+from domain.records import CONCLUDED_TYPE as CONCLUDED
+from domain.records import CREATED_TYPE as CREATED
+from domain.records import LEDGER_PREFIX
 from projections.base import LogEvent, View
-
-CREATED = "ledger.GameCreated"
-CONCLUDED = "ledger.GameConcluded"
-NO_SEAT = -1
+from projections.stats_summary import append_rows, summarise
 
 
 class StatsView(View):
@@ -161,10 +160,10 @@ class StatsView(View):
                 game is None
             ):  # created before this view existed in an older schema: skip
                 continue
-            summary = self._summarise(
+            summary = summarise(
                 game, logs.get(event.game_id, []), snapshots.get(event.game_id)
             )
-            self._rows(event, game, summary, updates, results, seat_facets, totals)
+            append_rows(event, game, summary, updates, results, seat_facets, totals)
         curs.executemany(
             "UPDATE stats_games SET ended_position=%s, ended_at=%s, events=%s, moves=%s, rounds=%s,"
             " first_player=%s, termination=%s, ranks=%s, scores=%s, winners=%s WHERE game_id=%s",
@@ -225,9 +224,9 @@ class StatsView(View):
     ) -> dict[Any, list[tuple[int, str, bytes]]]:
         curs.execute(
             f"SELECT originator_id, originator_version, topic, state FROM {self.events_table}"
-            " WHERE originator_id = ANY(%s) AND topic NOT LIKE 'ledger.%%'"
+            " WHERE originator_id = ANY(%s) AND NOT starts_with(topic, %s)"
             " ORDER BY originator_id, originator_version",
-            (ids,),
+            (ids, LEDGER_PREFIX),
         )
         logs: dict[Any, list[tuple[int, str, bytes]]] = {}
         for r in curs.fetchall():
@@ -247,120 +246,3 @@ class StatsView(View):
             r["originator_id"]: (r["originator_version"], r["state"])
             for r in curs.fetchall()
         }
-
-    def _summarise(
-        self,
-        game: dict[str, Any],
-        log: list[tuple[int, str, bytes]],
-        snapshot: tuple[int, bytes] | None,
-    ) -> dict[str, Any]:
-        ruleset = find_game(game["game_type"])
-        hook = ruleset.event_facets
-        state = None
-        since = 0
-        if ruleset.facts is not None:
-            setup = ruleset.setup_model.model_validate(game["setup"])
-            if snapshot is not None:
-                since = snapshot[0]
-                state = ruleset.state_model.model_validate(
-                    json.loads(snapshot[1])["aggregate"]["state"]
-                )
-            else:
-                state = ruleset.initial_state(setup)
-        moves = 0
-        facets: Counter[tuple[int, str, str]] = Counter()
-        first_facet = None
-        for version, topic, raw in log:
-            body = json.loads(raw)["body"]
-            if body["actor"] is not None and version == body["decision"] + 1:
-                moves += 1
-            need_state = state is not None and version > since
-            if hook is None and not need_state:
-                continue
-            payload = ruleset.events_by_name[topic.partition(".")[2]].model_validate(
-                body["payload"]
-            )
-            if need_state:
-                state = ruleset.evolve(state, payload)
-            if hook is not None:
-                for f in hook(payload):
-                    facets[(NO_SEAT if f.seat is None else f.seat, f.key, f.value)] += 1
-                    if f.key == "first_player" and first_facet is None:
-                        first_facet = int(f.value)
-        facts = (
-            ruleset.facts(ruleset.setup_model.model_validate(game["setup"]), state)
-            if state is not None and ruleset.facts is not None
-            else GameFacts()
-        )
-        first = facts.first_player if facts.first_player is not None else first_facet
-        return {
-            "events": len(log),
-            "moves": moves,
-            "facts": facts,
-            "first": first,
-            "facets": facets,
-            "ruleset": ruleset,
-            "setup": game["setup"],
-        }
-
-    def _rows(
-        self,
-        event: LogEvent,
-        game: dict[str, Any],
-        summary: dict[str, Any],
-        updates: list,
-        results: list,
-        seat_facets: list,
-        totals: Counter,
-    ) -> None:
-        outcome = event.body["outcome"]
-        facts: GameFacts = summary["facts"]
-        gid, gt = event.game_id, game["game_type"]
-        ruleset = summary["ruleset"]
-        groups = ruleset.players_seats(
-            ruleset.setup_model.model_validate(game["setup"])
-        )
-        owner = {seat: i for i, seats in enumerate(groups) for seat in seats}
-        pids = game["player_ids"]
-        first = summary["first"]
-        updates.append(
-            (
-                event.position,
-                event.timestamp,
-                summary["events"],
-                summary["moves"],
-                facts.rounds,
-                first,
-                outcome["termination"],
-                list(outcome["ranks"]),
-                list(outcome["scores"]),
-                list(outcome["winners"]),
-                gid,
-            )
-        )
-        winners = set(outcome["winners"])
-        for seat, (rank, score) in enumerate(zip(outcome["ranks"], outcome["scores"])):
-            pid = pids[owner[seat]] if pids and seat in owner else None
-            results.append(
-                (
-                    gid,
-                    gt,
-                    seat,
-                    pid,
-                    len(groups),
-                    rank,
-                    score,
-                    seat in winners,
-                    None if first is None else seat == first,
-                    event.position,
-                )
-            )
-        per_seat: Counter[tuple[int, str, str]] = Counter()
-        for f in facts.seat_facets:
-            per_seat[(f.seat, f.key, f.value)] += 1
-        for (seat, key, value), n in summary["facets"].items():
-            totals[(gt, key, value, seat)] += n
-            if seat != NO_SEAT:
-                per_seat[(seat, key, value)] += n
-        for (seat, key, value), n in sorted(per_seat.items()):
-            seat_facets.append((gid, gt, seat, key, value, n))

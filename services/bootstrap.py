@@ -11,12 +11,16 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from services import db_roles
 from services.application import GameLedger
 from services.database import embedded_url, eventsourcing_env
 from services.settings import Settings
 from services.signing import load_signer
+
+if TYPE_CHECKING:
+    from projections.runner import ViewRunner
 
 log = logging.getLogger(__name__)
 
@@ -78,13 +82,12 @@ def setup_database(
     Run as the owner: the same code paths as a normal start with
     ``create_tables`` on, then :func:`services.db_roles.finish_setup`.
     """
-    from projections import registry
     from services.tournaments import TournamentDesk
 
     ledger = build_ledger(settings.model_copy(update={"create_tables": True}))
     try:
         TournamentDesk(ledger.env_for_peers, ledger).close()
-        for runner in registry.runners(ledger.datastore):
+        for runner in view_runners(ledger.datastore):
             runner.ensure_tables()
         with ledger.datastore.transaction(commit=True) as curs:
             return db_roles.finish_setup(curs, ledger.datastore.schema, service_role)
@@ -98,3 +101,23 @@ def wire(settings: Settings | None = None) -> Wiring:
     ledger = build_ledger(settings, url)
     ledger.signer  # noqa: B018 - a server has its receipt key from the start
     return Wiring(settings, url, ledger, admin_token(settings))
+
+
+def view_runners(
+    datastore: Any,
+    names: list[str] | None = None,
+    *,
+    create_tables: bool = True,
+    batch_size: int = 500,
+) -> list[ViewRunner]:
+    """Every view's runner, with the tournament application wired into the results policy."""
+    from projections import registry
+    from services.tournament_results import ResultsDesk
+
+    return registry.runners(
+        datastore,
+        names,
+        batch_size=batch_size,
+        create_tables=create_tables,
+        results=ResultsDesk(datastore, create_tables),
+    )

@@ -17,7 +17,6 @@ hash).  So this module also checks what the log alone cannot:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from itertools import groupby
@@ -28,9 +27,10 @@ from google.protobuf import any_pb2
 
 from domain.audit import AuditReport, audit_records
 from domain.receipts import Receipt, check_receipts
+from domain.records import CONCLUDED_TYPE as CONCLUDED
+from domain.records import load
 from services import mapping
 
-CONCLUDED = "ledger.GameConcluded"
 CLOCK_SLACK = timedelta(minutes=15)
 """``ledger_games.created_at`` is the database host's clock at insert, the
 event's timestamp the server host's clock when deciding: equal up to commit
@@ -64,7 +64,7 @@ def audit_game(
         gid, rows, server_seed=server_seed, decode_move=decode_signed_move
     )
     key = public_key if public_key is not None else ledger.signer.public_key
-    records = [(v, t, json.loads(d)) for v, t, d in rows]
+    records = [(v, t, load(d)) for v, t, d in rows]
     _check_listing(records, ledger.game_row(game_id), report)
     _check_commands(records, ledger.command_rows(game_id), report)
     stored = ledger.stored_receipts(game_id)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -44,6 +45,8 @@ class EventHub:
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self.connected = False
+        self.on_notify: Callable[[], None] | None = None
+        """Called on every notification (wakes the views' child process)."""
 
     async def start(self) -> None:
         if self._tail is not None:
@@ -128,6 +131,8 @@ class EventHub:
                     for game_id in list(self._waiters):
                         self._wake(game_id)  # catch anything missed while reconnecting
                     async for note in conn.notifies():
+                        if self.on_notify is not None:
+                            self.on_notify()
                         game_id = self._heads.saw_payload(note.payload)
                         if self._tail is None:
                             self._wake(game_id)

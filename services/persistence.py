@@ -14,10 +14,8 @@ without its idempotency key (and a retry would apply it twice).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -29,20 +27,17 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.postgres import PostgresApplicationRecorder
 
-from domain.aggregate import (
-    CONCLUDED_TYPE,
-    CREATED_TYPE,
-    Game,
-    concluded_body,
-    created_body,
-    decided_body,
-    record_type,
-)
-from domain.core import Outcome
-from domain.games import all_games, find_game, find_ruleset
-from domain.integrity import ALG, ALG_V1, canonical_json
+from domain import records
+from domain.aggregate import Game, record_type
+from domain.games import all_games
 
-SNAPSHOT_TYPE = "ledger.Snapshot"
+# The record and snapshot format is domain.records'; these names stay importable
+# from here for callers that reach storage through this module.
+SNAPSHOT_TYPE = records.SNAPSHOT_TYPE
+decode_record = records.decode_record
+encode_aggregate_state = records.encode_aggregate_state
+decode_aggregate_state = records.decode_aggregate_state
+
 NOTIFY_CHANNEL = "ledger_game_events"
 
 
@@ -51,7 +46,11 @@ def _game_of_event_class() -> dict[type, str]:
 
 
 class LedgerMapper(Mapper[UUID]):
-    """Stores ledger events as ``(type name, canonical JSON record)``."""
+    """Stores ledger events as ``(type name, record)`` in :mod:`domain.records`' format.
+
+    A recorded event already carries its record (the aggregate encoded it
+    once, with its hash); the mapper only names its type.
+    """
 
     def __init__(self) -> None:
         super().__init__(transcoder=JSONTranscoder())
@@ -63,154 +62,31 @@ class LedgerMapper(Mapper[UUID]):
         return self._games[type(payload)]
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        fields = vars(domain_event)
         if isinstance(domain_event, Game.Snapshot):
             topic = SNAPSHOT_TYPE
-            record: dict[str, Any] = {
-                "timestamp": domain_event.timestamp.isoformat(),
-                "aggregate": encode_aggregate_state(domain_event.state),
-            }
+            state = records.encode_snapshot(domain_event.timestamp, domain_event.state)
         else:
-            if isinstance(domain_event, Game.Created):
-                topic, body = CREATED_TYPE, created_body(fields)
-            elif isinstance(domain_event, Game.Concluded):
-                topic, body = CONCLUDED_TYPE, concluded_body(fields)
-            elif isinstance(domain_event, Game.Decided):
-                topic = record_type(
-                    self._game_type_of(domain_event.payload), domain_event
-                )
-                body = decided_body(fields)
-            else:
-                raise TypeError(f"cannot store {domain_event!r}")
-            record = {
-                "alg": ALG if domain_event.nonce is not None else ALG_V1,
-                "timestamp": domain_event.timestamp.isoformat(),
-                "prev_hash": domain_event.prev_hash,
-                "hash": domain_event.hash,
-                "body": body,
-            }
-            if domain_event.nonce is not None:
-                record["nonce"] = domain_event.nonce
+            game_type = (
+                self._game_type_of(domain_event.payload)
+                if isinstance(domain_event, Game.Decided)
+                else ""
+            )
+            topic = record_type(game_type, domain_event)
+            state = domain_event.stored or records.encode_event(domain_event)
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,
             topic=topic,
-            state=canonical_json(record),
+            state=state,
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        record = json.loads(stored_event.state)
-        return decode_record(
+        return records.decode(
             stored_event.originator_id,
             stored_event.originator_version,
             stored_event.topic,
-            record,
+            stored_event.state,
         )
-
-
-def decode_record(
-    originator_id: Any, version: int, topic: str, record: dict[str, Any]
-) -> Any:
-    """Rebuild a ledger event (or snapshot) from its stored record."""
-    originator_id = (
-        originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
-    )
-    timestamp = datetime.fromisoformat(record["timestamp"])
-    common = {
-        "originator_id": originator_id,
-        "originator_version": version,
-        "timestamp": timestamp,
-    }
-    if topic == SNAPSHOT_TYPE:
-        return Game.Snapshot(
-            **common,
-            topic=f"{Game.__module__}:{Game.__qualname__}",
-            state=decode_aggregate_state(record["aggregate"]),
-        )
-    chain = {
-        "prev_hash": record["prev_hash"],
-        "hash": record["hash"],
-        "nonce": record.get("nonce"),
-    }
-    body = record["body"]
-    if topic == CREATED_TYPE:
-        version = body.get("ruleset_version", 1)  # unversioned games: version 1
-        ruleset = find_ruleset(body["game_type"], version)
-        return Game.Created(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
-            **common,
-            **chain,
-            originator_topic=f"{Game.__module__}:{Game.__qualname__}",
-            game_type=body["game_type"],
-            setup=ruleset.setup_model.model_validate(body["setup"]),
-            seat_count=body["seat_count"],
-            seed_commitment=body["seed_commitment"],
-            rng_scheme=body["rng_scheme"],
-            entropy=tuple(body["entropy"]),
-            content=body["content"],
-            player_ids=tuple(body.get("player_ids", ())),
-            spectator_delay=body.get("spectator_delay"),
-            ruleset_version=version,
-            content_hash=body.get("content_hash", ""),
-            seat_keys=tuple(body.get("seat_keys", ())),
-            receipt_key=body.get("receipt_key"),
-        )
-    if topic == CONCLUDED_TYPE:
-        return Game.Concluded(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
-            **common,
-            **chain,
-            outcome=Outcome.model_validate(body["outcome"]),
-            seed=body["seed"],
-            decision=body["decision"],
-        )
-    game_type, _, name = topic.partition(".")
-    payload_cls = find_game(game_type).events_by_name[name]
-    return Game.Decided(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
-        **common,
-        **chain,
-        payload=payload_cls.model_validate(body["payload"]),
-        decision=body["decision"],
-        actor=body["actor"],
-        command_id=body["command_id"],
-        command=body["command"],
-        signed=body.get("signed"),
-    )
-
-
-_DATETIMES = ("_created_on", "_modified_on")
-
-
-def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
-    out = dict(state)
-    for key in _DATETIMES:
-        out[key] = state[key].isoformat()
-    out["setup"] = state["setup"].model_dump(mode="json")
-    out["state"] = state["state"].model_dump(mode="json")
-    out["outcome"] = (
-        state["outcome"].model_dump(mode="json") if state["outcome"] else None
-    )
-    out["entropy"] = list(state["entropy"])
-    out["player_ids"] = list(state["player_ids"])
-    return out
-
-
-def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
-    ruleset = find_ruleset(data["game_type"], data.get("ruleset_version", 1))
-    out = dict(data)
-    out.setdefault("ruleset_version", 1)  # snapshots taken before versioning
-    out.setdefault("content_hash", "")
-    out["seat_keys"] = tuple(data.get("seat_keys", ()))
-    out.setdefault("receipt_key", None)
-    for key in _DATETIMES:
-        out[key] = datetime.fromisoformat(data[key])
-    out["setup"] = ruleset.setup_model.model_validate(data["setup"])
-    out["state"] = ruleset.state_model.model_validate(data["state"])
-    out["outcome"] = (
-        Outcome.model_validate(data["outcome"]) if data["outcome"] else None
-    )
-    out["entropy"] = tuple(data["entropy"])
-    out["player_ids"] = tuple(data["player_ids"])
-    out.setdefault("spectator_delay", None)  # snapshots from before the delay
-    return out
 
 
 LEDGER_DDL = """

@@ -27,11 +27,10 @@ from ledger.v1 import (
     tournament_service_pb2,
     tournament_service_pb2_grpc,
 )
-from projections import registry
-from projections.runner import Projector
-from services import limits, organisers, page_tokens, reflection
+from projections.projector import Projector
+from services import limits, organisers, page_tokens, reflection, views_process
 from services.auth import AuthInterceptor, Principal, TokenResolver
-from services.bootstrap import Wiring
+from services.bootstrap import Wiring, view_runners
 from services.db_health import DatabaseWatcher
 from services.guard import GuardInterceptor
 from services.health import HealthServicer
@@ -68,6 +67,8 @@ class Running:
     watcher: DatabaseWatcher | None = None
     desk: TournamentDesk | None = None
     """The tournament desk the servicers use (the dashboard shares it)."""
+    views: views_process.ViewsChild | None = None
+    """The views' child process (``LEDGER_VIEWS=child``, the default)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         await self.server.stop(grace)
@@ -76,6 +77,8 @@ class Running:
             await self.watcher.stop()
         if self.projector is not None:
             self.projector.stop()
+        if self.views is not None:
+            await asyncio.to_thread(views_process.stop, self.views)
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
@@ -119,13 +122,19 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
         GameServicer(wiring.ledger, hub, executor), server
     )
-    runners = registry.runners(
+    runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     )
-    projector = None
-    if wiring.settings.projections:
+    projector = views = None
+    mode = wiring.settings.views_mode
+    if mode == "in-process":
         projector = Projector(runners, wiring.database_url)
         projector.start()
+    elif mode == "child":
+        for runner in runners:  # reads find the tables before the child starts
+            runner.ensure_tables()
+        views = views_process.start(wiring.settings, wiring.database_url)
+        hub.on_notify = views.wake.set
     models = ReadModels(  # the views on the replica if one is set
         *read_side(wiring, runners), executor, primary=runners[0] if runners else None
     )
@@ -176,7 +185,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         report,
     )
     await watcher.start()
-    return Running(server, port, hub, executor, projector, watcher, desk)
+    return Running(server, port, hub, executor, projector, watcher, desk, views)
 
 
 def serve_worker(settings_json: str, admin_token: str, index: int) -> None:
@@ -207,7 +216,7 @@ def serve_workers(wiring: Wiring) -> None:
     settings = wiring.settings.model_copy(update={"database_url": wiring.database_url})
     # Create every table once, here; the workers repeat the DDL under an advisory lock.
     TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger).close()
-    for runner in registry.runners(
+    for runner in view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     ):
         runner.ensure_tables()
@@ -222,11 +231,9 @@ def serve_workers(wiring: Wiring) -> None:
     # The supervisor is otherwise idle: running the views here keeps their
     # CPU (and GIL) out of every serving process.
     projector = None
-    if settings.projections:
+    if settings.views_mode != "off":
         projector = Projector(
-            registry.runners(
-                wiring.ledger.datastore, create_tables=settings.create_tables
-            ),
+            view_runners(wiring.ledger.datastore, create_tables=settings.create_tables),
             wiring.database_url,
         )
         projector.start()

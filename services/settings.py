@@ -8,6 +8,7 @@ on a fresh machine; point it at a real server for anything that matters.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -66,7 +67,7 @@ class Settings(BaseSettings):
         ge=0,
         le=200,
         description="Connections each pool keeps open when idle. 0: open on first "
-        "use (an idle server then holds 4: one per pool, two LISTEN); more than 0 "
+        "use (an idle server then holds 5: one per pool, the LISTEN, the views' child); more than 0 "
         "makes psycopg_pool grow past it at start, while the first ones connect.",
     )
     signing_key: SecretStr | None = Field(
@@ -93,6 +94,11 @@ class Settings(BaseSettings):
         default=True,
         description="Run the projection views inside `ledger serve` (else run `ledger project`).",
     )
+    views: Literal["child", "in-process", "off"] = Field(
+        default="child",
+        description="Where `ledger serve` runs the views: a child process it starts and "
+        "stops (keeps their CPU off the serving process), its own process, or not at all.",
+    )
     health_interval: float = Field(
         default=1.0,
         gt=0,
@@ -112,3 +118,8 @@ class Settings(BaseSettings):
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
         "service role that does not own the schema (the owner runs `ledger db setup` first).",
     )
+
+    @property
+    def views_mode(self) -> Literal["child", "in-process", "off"]:
+        """Where the views run: ``views``, or ``off`` when ``projections`` is false."""
+        return self.views if self.projections else "off"

@@ -5,7 +5,8 @@ append-only) so the games' hash chains stay about games.  The desk creates a
 round's games through the :class:`~services.application.GameLedger` with the
 players' ids, records the round, and keeps each player's seat tokens so the
 player (and only the player, with their tournament token) can fetch them.
-Results come in through the ``tournament_results`` projection, not here.
+Results come in through the ``tournament_results`` policy, which calls
+:class:`services.tournament_results.ResultsDesk` in its own transaction.
 
 Starting a round is serialised per tournament by an advisory lock and
 journalled game by game, so two server processes or a crash cannot start a
@@ -99,6 +100,18 @@ PENDING_STATUSES = {
 round is recorded; the other two stay, as the record of orphaned games."""
 
 
+EVENTS_TABLE = "tournaments_events"
+
+
+def recorder_topic(create_tables: bool) -> str:
+    """The desk's recorder: the owner's, or the service role's (locks by function)."""
+    return (
+        "services.persistence:LedgerRecorder"
+        if create_tables
+        else SERVICE_ROLE_RECORDER
+    )
+
+
 class TournamentNotFoundError(GameNotFoundError):
     """Raised when no tournament has the requested id."""
 
@@ -154,9 +167,7 @@ class TournamentDesk(Application[UUID]):
         super().__init__(
             {
                 **env,
-                "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder"
-                if create_tables
-                else SERVICE_ROLE_RECORDER,
+                "APPLICATION_RECORDER_TOPIC": recorder_topic(create_tables),
                 "AGGREGATE_CACHE_MAXSIZE": "200",
                 "IS_SNAPSHOTTING_ENABLED": "n",
             }

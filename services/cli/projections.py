@@ -14,14 +14,12 @@ from services.settings import Settings
 @projections_app.command("status")
 def projections_status() -> None:
     """Each view's position and lag behind the head of the log."""
-    from projections import registry
+    from services.bootstrap import view_runners
 
     settings = Settings()
     ledger = open_ledger(settings)
     table = Table("view", "position", "head", "lag")
-    for runner in registry.runners(
-        ledger.datastore, create_tables=settings.create_tables
-    ):
+    for runner in view_runners(ledger.datastore, create_tables=settings.create_tables):
         runner.ensure_tables()
         status = runner.status()
         table.add_row(
@@ -38,13 +36,14 @@ def projections_rebuild(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from projections import registry
+    from services.bootstrap import view_runners
 
     if name not in registry.VIEWS:
         raise UserError(
             f"unknown view {name!r}; known: {', '.join(sorted(registry.VIEWS))}", USAGE
         )
     ledger = open_ledger()
-    (runner,) = registry.runners(ledger.datastore, [name])
+    (runner,) = view_runners(ledger.datastore, [name])
     runner.ensure_tables()
     runner.reset()
     with Progress(

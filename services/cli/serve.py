@@ -35,6 +35,13 @@ def serve(
         metavar="HOST:PORT",
         help="Web dashboard address, or 'off'. Default: LEDGER_HTTP_LISTEN.",
     ),
+    views: str | None = typer.Option(
+        None,
+        "--views",
+        metavar="child|in-process|off",
+        help="Where the projection views run: a child process (default), this "
+        "process, or not at all (run `ledger project`). Default: LEDGER_VIEWS.",
+    ),
 ) -> None:
     """Run the gRPC server and the web dashboard (embedded PostgreSQL unless
     LEDGER_DATABASE_URL is set)."""
@@ -58,6 +65,8 @@ def serve(
         update["workers"] = workers
     if http:
         update["http_listen"] = http
+    if views:
+        update["views"] = views_mode(views)
     settings = Settings.model_validate({**Settings().model_dump(), **update})
     banner.check_port_free(settings.listen)
     http_address(settings.http_listen)
@@ -98,6 +107,16 @@ def http_address(value: str, allow_off: bool = True) -> str:
         raise UserError(f"--http: {exc}", USAGE) from None
 
 
+def views_mode(value: str) -> str:
+    """:raises UserError: a ``--views`` value that is not one of the three modes."""
+    from services.cli.failures import USAGE, UserError
+
+    modes = ("child", "in-process", "off")
+    if value not in modes:
+        raise UserError(f"--views: expected one of {', '.join(modes)}", USAGE)
+    return value
+
+
 @app.command()
 def dashboard(
     http: str | None = typer.Option(
@@ -131,9 +150,8 @@ def project(
     import signal
     import threading
 
-    from projections import registry
-    from projections.runner import Projector
-    from services.bootstrap import build_ledger, database_url
+    from projections.projector import Projector
+    from services.bootstrap import build_ledger, database_url, view_runners
 
     settings = Settings()
     port = settings.metrics_port if metrics_port is None else metrics_port
@@ -144,7 +162,7 @@ def project(
         console.print(f"metrics on :{port}/metrics")
     ledger = build_ledger(settings)
     projector = Projector(
-        registry.runners(ledger.datastore, create_tables=settings.create_tables),
+        view_runners(ledger.datastore, create_tables=settings.create_tables),
         database_url(settings),
         exclusive=True,  # several workers: one active per view, the rest stand by
     )

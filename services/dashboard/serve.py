@@ -142,9 +142,9 @@ async def run_alone(ledger: Any, listen: str, create_tables: bool = True) -> Non
     """
     import signal
 
-    from projections import registry
+    from services.bootstrap import view_runners
 
-    for runner in registry.runners(ledger.datastore, create_tables=create_tables):
+    for runner in view_runners(ledger.datastore, create_tables=create_tables):
         await asyncio.to_thread(runner.ensure_tables)
     http = await start(ledger, listen)
     if http is None:

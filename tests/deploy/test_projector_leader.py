@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import pytest
 
-from projections import registry
-from projections.runner import Projector
+from projections.projector import Projector
+from services.bootstrap import view_runners
 from tests.support.server import wait_until
 
 pytestmark = pytest.mark.postgres
 
 
 def test_one_active_runner_per_view(ledger, database_url: str) -> None:
-    runners = registry.runners(ledger.datastore)
+    runners = view_runners(ledger.datastore)
     views = {r.view.name for r in runners}
     first = Projector(runners, database_url, exclusive=True)
     second = Projector(runners, database_url, exclusive=True)

@@ -60,6 +60,8 @@ class Served:
     data_dir: Path
     elsewhere: Path
     idle_connections: list[tuple[str, str]]
+    pid: int
+    """The ``ledger serve`` process."""
     head: int = 0
     """Events in the game ``played`` (filled in by that fixture)."""
 
@@ -86,8 +88,23 @@ def served(
             wait_until(
                 lambda: (data_dir / "server.json").exists(), "server.json written"
             )
+            wait_until(  # idle means the views' child process is up too
+                lambda: (
+                    ("ledger serve: views", "idle")
+                    in connections(server_url, str(database))
+                ),
+                "the views' process connected",
+            )
             idle = connections(server_url, str(database))
-            yield Served(env, server.target, str(database), data_dir, elsewhere, idle)
+            yield Served(
+                env,
+                server.target,
+                str(database),
+                data_dir,
+                elsewhere,
+                idle,
+                server.proc.pid,
+            )
 
 
 @pytest.fixture(scope="module")
@@ -396,7 +413,20 @@ def test_stats_show_and_a_tournament_from_the_command_line(
 
 def test_an_idle_server_holds_at_most_five_connections(served: Served) -> None:
     assert 1 <= len(served.idle_connections) <= 5, served.idle_connections
-    assert {name for name, _ in served.idle_connections} == {"ledger serve"}
+    names = {name for name, _ in served.idle_connections}
+    assert names == {"ledger serve", "ledger serve: views"}
+
+
+def test_the_views_run_in_a_child_process_of_ledger_serve(served: Served) -> None:
+    children = Path(f"/proc/{served.pid}/task/{served.pid}/children").read_text()
+    commands = [
+        Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        for child in children.split()
+    ]
+    assert [c for c in commands if "multiprocessing.spawn" in c], commands
+    # and its connection is the views': the serving process opened none for them
+    views = [n for n, _ in served.idle_connections if n == "ledger serve: views"]
+    assert len(views) == 1
 
 
 def test_first_start_is_quiet_and_says_what_it_is_doing(tmp_path: Path) -> None:

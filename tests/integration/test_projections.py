@@ -20,6 +20,7 @@ from projections import registry
 from projections.base import View
 from projections.ratings import RatingsView, history, leaderboard
 from projections.runner import ViewRunner, wait_for_position
+from services.tournament_results import ResultsDesk
 from services.tournaments import TournamentDesk
 from tests.support.views import dump, dump_with
 
@@ -107,6 +108,11 @@ def test_a_cooperative_game_rates_the_team_against_the_scenario(ledger, names):
 VIEWS = sorted(registry.VIEWS)
 POLICY_TABLES = {"tournament_results": ("tournaments_events",)}
 """Views without tables of their own, and the tables their ``apply`` writes."""
+
+
+def wired(ledger, name: str):
+    """The view as ``services.bootstrap`` wires it (the policy with its desk)."""
+    return registry.view(name, ResultsDesk(ledger.datastore))
 
 
 def tables_of(name: str) -> tuple[str, ...]:
@@ -241,7 +247,7 @@ def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuil
     ledger, names, name
 ):
     tables = tables_of(name)
-    runner = ViewRunner(ledger.datastore, registry.view(name), batch_size=5)
+    runner = ViewRunner(ledger.datastore, wired(ledger, name), batch_size=5)
     runner.ensure_tables()
     runner.catch_up()
     work = play_workload(ledger, names, seed=10 + VIEWS.index(name))
@@ -255,7 +261,7 @@ def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuil
     assert dump(ledger, tables) == {
         t: sorted(rows, key=repr) for t, rows in seen["rows"].items()
     }
-    restarted = ViewRunner(ledger.datastore, registry.view(name), batch_size=5)
+    restarted = ViewRunner(ledger.datastore, wired(ledger, name), batch_size=5)
     restarted.catch_up()
     caught_up = dump(ledger, tables)
     assert (
@@ -271,12 +277,12 @@ def test_a_runner_killed_mid_batch_applies_nothing_and_a_restart_equals_a_rebuil
 @pytest.mark.parametrize("name", VIEWS)
 def test_two_runners_at_once_never_double_apply(ledger, names, name):
     tables = tables_of(name)
-    first = ViewRunner(ledger.datastore, registry.view(name), batch_size=4)
+    first = ViewRunner(ledger.datastore, wired(ledger, name), batch_size=4)
     first.ensure_tables()
     first.catch_up()
     work = play_workload(ledger, names, seed=20 + VIEWS.index(name))
     baseline = measure(ledger, name, work)
-    second = ViewRunner(ledger.datastore, registry.view(name), batch_size=4)
+    second = ViewRunner(ledger.datastore, wired(ledger, name), batch_size=4)
     errors: list[BaseException] = []
 
     def run(r: ViewRunner) -> None:

@@ -23,10 +23,9 @@ from typer.testing import CliRunner
 
 from domain.audit import audit_records
 from domain.games import find_game
-from projections import registry
 from projections.runner import SetupRequiredError
 from services.application import GameLedger
-from services.bootstrap import build_ledger
+from services.bootstrap import build_ledger, view_runners
 from services.cli import app
 from services.db_roles import EVENTS_TABLES, ServiceRoleRecorder, service_grants
 from services.settings import Settings
@@ -149,7 +148,7 @@ def test_the_service_role_plays_reads_back_projects_and_starts_a_round(
         restarted.close()
     assert owner_count(deployment, "ledger_snapshots", game_id) >= 1  # every 2 events
 
-    runners = registry.runners(service_ledger.datastore, create_tables=False)
+    runners = view_runners(service_ledger.datastore, create_tables=False)
     for runner in runners:
         runner.ensure_tables()  # checks only
         runner.step()
@@ -383,7 +382,7 @@ def test_the_service_role_records_a_tournament_result(deployment, service_ledger
                 seat,
                 str(uuid.uuid4()),
             )
-        (runner,) = registry.runners(
+        (runner,) = view_runners(
             service_ledger.datastore, ["tournament_results"], create_tables=False
         )
         runner.catch_up()

@@ -1,4 +1,4 @@
-"""The results policy records each tournament result exactly once."""
+"""The results policy records each tournament result exactly once, through the desk."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from domain.games import find_game
 from projections.runner import ViewRunner
-from projections.tournament_results import TournamentResultsView
+from projections.tournament_results import NotWiredError, TournamentResultsView
+from services.tournament_results import ResultsDesk
 from services.tournaments import TournamentDesk
 
 pytestmark = pytest.mark.postgres
@@ -47,7 +48,16 @@ def test_results_flow_in_once_despite_crashes_reruns_and_rebuilds(ledger):
             str(uuid.uuid4()),
         )
 
-    runner = ViewRunner(ledger.datastore, TournamentResultsView(), batch_size=1)
+    unwired = ViewRunner(ledger.datastore, TournamentResultsView())
+    unwired.ensure_tables()
+    with pytest.raises(NotWiredError):
+        unwired.catch_up()
+    assert unwired.status().position == 0  # nothing applied, nothing tracked
+
+    def policy() -> TournamentResultsView:
+        return TournamentResultsView(ResultsDesk(ledger.datastore))
+
+    runner = ViewRunner(ledger.datastore, policy(), batch_size=1)
     runner.ensure_tables()
 
     def crash() -> None:
@@ -60,9 +70,15 @@ def test_results_flow_in_once_despite_crashes_reruns_and_rebuilds(ledger):
             break
         # batches before the game's conclusion commit normally
     assert result_events(desk, tournament.id) == 0
-    runner.catch_up()
+    with ledger.datastore.get_connection() as listener:
+        listener.execute("LISTEN ledger_game_events")
+        runner.catch_up()
+        notes = [n.payload for n in listener.notifies(timeout=2.0, stop_after=1)]
+        listener.execute("UNLISTEN *")
     assert result_events(desk, tournament.id) == 1
-    second = ViewRunner(ledger.datastore, TournamentResultsView())
+    version = desk.load(tournament.id).version
+    assert notes == [f"{tournament.id}:{version}"]  # pushes StreamStandings
+    second = ViewRunner(ledger.datastore, policy())
     second.reset()  # a rebuild replays every conclusion again
     second.catch_up()
     runner.catch_up()

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from domain.audit import CONCLUDED
 from domain.core import Outcome
 from domain.export import verify_lines
 from domain.games import all_games, find_ruleset, rules_versions
 from domain.games.vaalbara import GAME, GAME_V1
-from services.persistence import decode_record
+from domain.records import CONCLUDED_TYPE as CONCLUDED
+from domain.records import decode_record
 from tests.golden.regenerate import SETUPS
 
 GOLDEN = Path(__file__).parents[1] / "golden"

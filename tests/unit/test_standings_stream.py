@@ -9,8 +9,6 @@ from typing import Any
 from uuid import uuid4
 
 from ledger.v1 import tournament_service_pb2 as pb
-from projections import tournament_results
-from services import persistence
 from services.tournament_servicer import TournamentServicer
 
 
@@ -71,7 +69,3 @@ def test_the_stream_reloads_only_when_notified() -> None:
 
     loads, _ = asyncio.run(scenario())
     assert loads == [1, 2]
-
-
-def test_the_results_policy_notifies_on_the_streams_channel() -> None:
-    assert tournament_results.NOTIFY_CHANNEL == persistence.NOTIFY_CHANNEL
