@@ -7,6 +7,7 @@ subscriber scaling (issue 15) can be re-measured without the whole bench.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from bench import db, procs, profile_run, setups, subscribers
+from bench import db, machine, procs, profile_run, setups, subscribers
 from bench.config import FULL, QUICK
 
 #: Where the issue-15 fan-out is measured through JetStream; '' = in-process only.
@@ -66,10 +67,8 @@ def _out(out_dir: str, quick: bool, keep_in_place: bool) -> Path:
 
 def run_subscribers(quick: bool, out_dir: str) -> dict[str, Any]:
     """Only the subscriber scaling; writes ``subscribers.json`` (the report reads it)."""
-    from bench.harness import _wait_quiet
-
     out = _out(out_dir, quick, keep_in_place=False)
-    quiet = _wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
     workdir = procs.make_workdir()
     try:
         with db.bench_database() as url:
@@ -89,14 +88,12 @@ def run_profile_only(quick: bool, out_dir: str, label: str | None) -> dict[str, 
     A labelled quick run writes into ``out_dir`` itself (bench/results), since
     before/after profiles are meant to be committed next to the full results.
     """
-    from bench.harness import _git, _wait_quiet
-
     if shutil.which("py-spy") is None:
         raise SystemExit("py-spy is not installed: pip install -e '.[bench]'")
     sizes = QUICK if quick else FULL
-    seconds = 5.0 if quick else 10.0
+    seconds = 8.0 if quick else 15.0
     out = _out(out_dir, quick, keep_in_place=label is not None)
-    quiet = _wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
     workdir = procs.make_workdir()
     started = time.perf_counter()
     try:
@@ -111,9 +108,13 @@ def run_profile_only(quick: bool, out_dir: str, label: str | None) -> dict[str, 
             finally:
                 server.stop()
             raws = sorted(workdir.glob("server-profile-*.raw"))
-            if label:
+            if (
+                label
+            ):  # the collapsed stacks (flamegraph.pl, speedscope, inferno read them)
                 for raw in raws:
-                    shutil.copy(raw, out / f"profile-{label}-{raw.stem[15:]}.txt")
+                    name = f"profile-{label}-{raw.stem.removeprefix('server-profile-')}.txt.gz"
+                    with gzip.open(out / name, "wb", compresslevel=9) as gz:
+                        gz.write(raw.read_bytes())
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     extra = {
@@ -121,7 +122,7 @@ def run_profile_only(quick: bool, out_dir: str, label: str | None) -> dict[str, 
         "elapsed_s": round(time.perf_counter() - started, 1),
         "cpu_count": os.cpu_count(),
         **quiet,
-        **_git(),
+        **machine.git(),
     }
     path = out / (f"profile-{label}.json" if label else "profile.json")
     profile_run.save(profile, path, label or "unlabelled", extra)
