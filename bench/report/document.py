@@ -27,7 +27,7 @@ def _table(rows: list[dict[str, Any]]) -> list[str]:
         rat = fmt(r["ratio"], 2, "×") if r["ratio"] is not None else "—"
         met = verdict(r["met"]) if r["target"] != "—" else "—"
         out.append(
-            f"| {r['figure']} | {measured} {unit} | {base} | {rat} | {r['target']} | {met} |"
+            f"| {r['figure']} | {f'{measured} {unit}'.strip()} | {base} | {rat} | {r['target']} | {met} |"
         )
     return [*out, ""]
 

@@ -244,13 +244,16 @@ def other_figures(results: dict[str, Any]) -> list[dict[str, Any]]:
     sw = run_at(sw_section, "clients", n)
     if sw and sw_section:
         w = sw_section.get("workers")
-        for name, base in (("(b)", es_rate), ("(c)", _get(null_n, "moves_per_s"))):
+        for name, base, unit in (
+            ("(b)", es_rate, "events/s"),
+            ("(c)", _get(null_n, "moves_per_s"), "moves/s"),
+        ):
             rows.add(
                 f"moves/s at {n} clients, `--workers {w}` (SO_REUSEPORT) ÷ {name}",
                 sw["moves_per_s"],
                 "moves/s",
                 base,
-                f"{name} per s",
+                f"{name} {unit}",
                 ratio(sw["moves_per_s"], base),
             )
     lag = _get(results.get("s1_throughput"), "projection_lag_s")
