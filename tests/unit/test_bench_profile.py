@@ -9,17 +9,20 @@ from typing import Any
 from bench import profile_run, report
 from bench.profiling import layer_of, summarize
 
+MAIN = "thread (1): MainThread;_run (asyncio/events.py:80)"
+RULES_DEEPCOPY = (
+    "submit (services/application.py:10);"
+    "decide (domain/games/thalara/rules.py:3);deepcopy (copy.py:128)"
+)
 STACKS = "\n".join(
-    [
+    f"{MAIN};{frames} {count}"
+    for frames, count in (
         # rules calling deepcopy: copy.py is no layer, so the caller's layer counts
-        "thread (1): MainThread;_run (asyncio/events.py:80);submit (services/application.py:10);"
-        "decide (domain/games/thalara/rules.py:3);deepcopy (copy.py:128) 4",
-        "thread (1): MainThread;_run (asyncio/events.py:80);save (eventsourcing/application.py:9);"
-        "execute (psycopg/cursor.py:5) 3",
-        "thread (1): MainThread;_run (asyncio/events.py:80);to_message (services/mapping.py:7);"
-        "validate (pydantic/main.py:2) 2",
-        "thread (1): MainThread;select (selectors.py:451) 1",
-    ]
+        (RULES_DEEPCOPY, 4),
+        ("save (eventsourcing/application.py:9);execute (psycopg/cursor.py:5)", 3),
+        ("to_message (services/mapping.py:7);validate (pydantic/main.py:2)", 2),
+        ("select (selectors.py:451)", 1),
+    )
 )
 
 
