@@ -65,6 +65,7 @@ def profile_scenario1(
             pct = cpu.get("server_cpu_pct")
             summary["moves_per_s"] = rate(moves, w1 - w0)
             summary["server_cpu_pct"] = pct
+            summary["other_processes_cpu_pct"] = cpu.get("other_processes_cpu_pct")
             summary["server_cpu_ms_per_move"] = (
                 round(10 * pct * (w1 - w0) / moves, 3) if pct and moves else None
             )

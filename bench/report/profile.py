@@ -38,10 +38,15 @@ def split_table(results: dict[str, Any], dirs: list[Path]) -> list[str]:
         ]
     notes = []
     for label, doc in labelled.items():
+        others = [
+            _busy((run.get("gil") or {}).get("other_processes_cpu_pct"))
+            for run in doc["profile"].get("runs", [])
+        ]
         notes.append(
             f"*{label}*: {doc.get('taken_at')}, commit {doc.get('git_commit')}, "
             f"{doc.get('sizes')} sizes, {doc['profile'].get('seconds')} s per run, machine "
-            f"{_busy(doc.get('machine_busy_before_start_pct'))} busy before it started"
+            f"{_busy(doc.get('machine_busy_before_start_pct'))} busy before it started, "
+            f"other processes {' / '.join(others) or '?'} during the GIL runs"
         )
     out += [
         (
