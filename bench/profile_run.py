@@ -113,6 +113,18 @@ def _layers(
     return {}
 
 
+def split(profile: dict[str, Any]) -> dict[str, Any]:
+    """``{"32 clients": {"layers_pct": {...}, "server_cpu_ms_per_move": x}}`` (GIL holder)."""
+    return {
+        f"{n} client{'s' if n > 1 else ''}": {
+            "layers_pct": _layers(profile, n),
+            "server_cpu_ms_per_move": _cpu(profile, n),
+        }
+        for n in profile.get("clients", [])
+        if _layers(profile, n)
+    }
+
+
 def _cpu(profile: dict[str, Any], clients: int) -> Any:
     for run in profile.get("runs", []):
         if run.get("clients") == clients:

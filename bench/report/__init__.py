@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench.report import profile
 from bench.report.document import markdown
 from bench.report.plots import charts
 from bench.report.targets import headline, other_figures
@@ -35,6 +36,7 @@ def write(results: dict[str, Any], raw: dict[str, Any], out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     results["headline"] = headline(results)
     results["other_figures"] = other_figures(results)
+    results["cpu_split_per_layer"] = profile.splits(results, [out_dir, out_dir.parent])
     made, note = charts(results, raw, out_dir)
     results["charts"] = made
     if note:

@@ -58,7 +58,7 @@ def markdown(
 ) -> str:
     env = results["environment"]
     cfg = results["config"]
-    profile_dirs = [d for d in (out_dir, out_dir.parent if out_dir else None) if d]
+    profile_dirs = [out_dir, out_dir.parent] if out_dir else []
     out = [
         "# Benchmark results",
         "",

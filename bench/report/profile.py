@@ -15,6 +15,18 @@ from bench import profile_run
 from bench.report.lookup import ok
 
 
+def splits(results: dict[str, Any], dirs: list[Path]) -> dict[str, Any]:
+    """For results.json: the split of this run and of the labelled profiles."""
+    out = {
+        label: profile_run.split(doc["profile"])
+        for label, doc in profile_run.load_labelled(*dirs).items()
+    }
+    prof = results.get("profile")
+    if ok(prof) and prof.get("runs"):
+        out["this run"] = profile_run.split(prof)
+    return out
+
+
 def split_table(results: dict[str, Any], dirs: list[Path]) -> list[str]:
     """This run's split (if profiled) beside the labelled before/after profiles."""
     columns: list[tuple[str, dict[str, Any]]] = []
