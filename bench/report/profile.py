@@ -65,7 +65,9 @@ def split_table(results: dict[str, Any], dirs: list[Path]) -> list[str]:
             "Share of GIL-holder samples per layer (leaf-most frame of a known layer; "
             "copy, functools and other stdlib frames count for their caller), and that "
             "share of the server CPU per move measured while profiling. py-spy slows the "
-            "server, so the ms are for comparing runs, not targets."
+            "server, so the ms are for comparing runs, not targets. protobuf (de)serialisation "
+            "runs in C (upb) with no Python frame, so its cost shows in the row of its caller "
+            "(mostly the gRPC runtime's `Handle._run`)."
         ),
         "",
         *[f"- {n}" for n in notes],
