@@ -36,10 +36,10 @@ from bench import (
     report,
     runs,
     scenarios,
+    server_runs,
     setups,
 )
 from bench.config import FULL, QUICK, Sizes
-from bench.stats import summarize_ms
 
 log = logging.getLogger("bench")
 
@@ -123,7 +123,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             _step(
                 results,
                 "s1_workers",
-                lambda: _workers(url, workdir, sizes, mix),
+                lambda: server_runs.workers(url, workdir, sizes, mix, _policy()),
             )
             _step(
                 results,
@@ -149,7 +149,11 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                 lambda: projection_catchup.run(es_env, mix, quick),
             )
             _step(results, "s8_dashboard", lambda: dashboard.run(es_env, mix, quick))
-            _step(results, "s6_memory", lambda: _memory(url, workdir, sizes, mix))
+            _step(
+                results,
+                "s6_memory",
+                lambda: server_runs.memory(url, workdir, sizes, mix),
+            )
             _step(
                 results,
                 "s9_subscribers",
@@ -173,9 +177,13 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             _step(
                 results,
                 "s7b_eventsourcing",
-                lambda: _eventsourcing(es_env, sizes, payload),
+                lambda: server_runs.eventsourcing(es_env, sizes, payload, _policy()),
             )
-            _step(results, "s7c_null_grpc", lambda: _null(raw, workdir, sizes, mix))
+            _step(
+                results,
+                "s7c_null_grpc",
+                lambda: server_runs.null(raw, workdir, sizes, mix, _policy()),
+            )
     finally:
         results["elapsed_s"] = round(time.perf_counter() - started, 1)
         results.setdefault(
@@ -281,103 +289,5 @@ def _run_server_scenarios(
         results["server_rss_after_load_mib"] = (
             procs.proc_rss_bytes(server.pid) or {}
         ).get("VmRSS", 0) / 2**20
-    finally:
-        server.stop()
-
-
-def _workers(
-    url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
-) -> dict[str, Any]:
-    """Scenario 1 again against ``ledger serve`` with one process per core
-    (``LEDGER_WORKERS``, SO_REUSEPORT), when this tree supports it."""
-    from services.settings import Settings
-
-    if "workers" not in Settings.model_fields:
-        return {
-            "status": "not available",
-            "reason": "this tree has no LEDGER_WORKERS setting",
-        }
-    # one per core, but bounded: every worker holds its own connection pool
-    workers = min(os.cpu_count() or 2, 4)
-    server = procs.start_ledger_server(
-        url,
-        workdir,
-        snapshot_interval=sizes.snapshot_interval,
-        workers=workers,
-        name="workers",
-    )
-    try:
-        section, _ = scenarios.throughput(
-            server,
-            sizes.workers_clients,
-            sizes.warmup_s,
-            sizes.window_s,
-            mix,
-            sizes.headline_clients,
-            None,
-            _policy(),
-        )
-    finally:
-        server.stop()
-    section["workers"] = workers
-    return section
-
-
-def _memory(
-    url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
-) -> dict[str, Any]:
-    server = procs.start_ledger_server(
-        url, workdir, cache_size=sizes.memory_games + 100, name="memory"
-    )
-    try:
-        return scenarios.memory(
-            server, sizes.memory_games, sizes.memory_concurrency, mix
-        )
-    finally:
-        server.stop()
-
-
-def _eventsourcing(
-    es_env: dict[str, str], sizes: Sizes, payload: int
-) -> dict[str, Any]:
-    section = baselines.run_eventsourcing_direct(
-        es_env,
-        sizes.es_threads,
-        sizes.es_s,
-        payload,
-        probe=lambda: procs.CpuProbe(()),
-        policy=_policy(),
-    )
-    for run in section["runs"]:
-        run["latency_ms"] = summarize_ms(run["latencies"])
-    return section
-
-
-def _null(
-    raw: dict[str, Any],
-    workdir: Path,
-    sizes: Sizes,
-    mix: list[tuple[str, dict[str, Any]]],
-) -> dict[str, Any]:
-    captured = raw.get("captured")
-    if not captured:
-        return {
-            "status": "not available",
-            "reason": "scenario 1 captured no responses to replay",
-        }
-    canned = scenarios.canned_responses(captured)
-    path = workdir / "canned.json"
-    scenarios.write_canned(path, canned)
-    server = procs.start_null_server(workdir, path)
-    try:
-        return scenarios.null_baseline(
-            server,
-            sizes.clients,
-            sizes.null_warmup_s,
-            sizes.null_window_s,
-            mix,
-            canned,
-            _policy(),
-        )
     finally:
         server.stop()
