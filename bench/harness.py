@@ -1,7 +1,8 @@
 """``run_all``: every scenario of issue 6 in one run, then results.json/.md and charts.
 
 Order: the ledger server scenarios (1, profile, 2, 5), the in-process ones
-(3, anatomy, 4), memory (6, its own server), then the baselines (7a pgbench,
+(3, anatomy, 4), memory (6, its own server), subscribers (9, three servers
+of their own), then the baselines (7a pgbench,
 7b eventsourcing, 7c null gRPC handler, which replays real responses
 captured in scenario 1).  Each scenario is isolated: a failure is recorded
 and the run goes on; ``run_all`` raises at the end if any failed, after
@@ -10,7 +11,6 @@ writing the results, so CI notices.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import os
@@ -27,16 +27,19 @@ from bench import (
     dashboard,
     db,
     legal_pages,
+    machine,
     procs,
+    profile_run,
     profiling,
     projection_catchup,
     rebuild,
     report,
+    runs,
     scenarios,
+    server_runs,
     setups,
 )
 from bench.config import FULL, QUICK, Sizes
-from bench.stats import summarize_ms
 
 log = logging.getLogger("bench")
 
@@ -45,112 +48,21 @@ class ScenarioFailed(RuntimeError):
     """Raised by :func:`run_all` after writing results when a scenario failed."""
 
 
-def _cpu_model() -> str | None:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
-def _environment(url: str) -> dict[str, Any]:
-    import grpc
-
-    env: dict[str, Any] = {
-        "cpu_count": os.cpu_count(),
-        "cpu_model": _cpu_model(),
-        "python": platform.python_version(),
-        "grpcio": grpc.__version__,
-        "platform": platform.platform(),
-        "load_generator": "this process: asyncio grpc.aio clients, one channel each, 127.0.0.1 only, not pinned (CPU reported)",
-    }
-    try:
-        from importlib.metadata import version
-
-        import eventsourcing  # noqa: F401
-
-        env["eventsourcing"] = version("eventsourcing")
-        env["psycopg"] = version("psycopg")
-    except Exception:  # noqa: BLE001
-        pass
-    env.update(_git())
-    try:
-        env["postgres"] = db.server_settings(url)
-    except Exception as exc:  # noqa: BLE001
-        env["postgres"] = {"error": str(exc)}
-    return env
-
-
-def _git() -> dict[str, Any]:
-    """The commit measured, and how many tracked files differ from it outside bench/."""
-    import subprocess
-
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(procs.REPO), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        status = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(procs.REPO),
-                "status",
-                "--porcelain",
-                "--untracked-files=no",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.splitlines()
-    except (OSError, subprocess.SubprocessError):
-        # an exported tree (git archive): the caller may say which commit it is
-        return {
-            "git_commit": os.environ.get("BENCH_GIT_COMMIT"),
-            "git_modified_files": [],
-        }
-    dirty = [line[3:] for line in status if not line[3:].startswith("bench/")]
-    return {"git_commit": commit, "git_modified_files": dirty}
-
-
-def _wait_quiet(max_wait: float, threshold_pct: float = 25.0) -> dict[str, Any]:
-    """Measure how busy the machine is before starting; with ``BENCH_WAIT_QUIET=S``
-    wait up to S seconds (and up to 120 s before each scenario) for other
-    processes to calm down.  Bounded; the run goes on regardless."""
-    capacity = 100.0 * (os.cpu_count() or 1)
-    waited = 0.0
-    busy_pct = None
-    for _ in range(int(max_wait // 2) + 1):
-        b0, t0 = procs.system_busy()
-        time.sleep(2.0)
-        b1, t1 = procs.system_busy()
-        busy_pct = capacity * (b1 - b0) / (t1 - t0) if t1 > t0 else None
-        if busy_pct is None or busy_pct < threshold_pct or waited >= max_wait:
-            break
-        waited += 2.0
-    return {"machine_busy_before_start_pct": busy_pct, "waited_for_quiet_s": waited}
-
-
 def _policy() -> procs.RetryPolicy:
     """With ``BENCH_WAIT_QUIET`` set, re-run (up to twice) a throughput measurement
     during which other processes used more than 30% of the machine."""
     wait = float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0)
     if wait <= 0:
         return procs.RetryPolicy()
-    return procs.RetryPolicy(retries=2, settle=lambda: _wait_quiet(min(60.0, wait)))
+    return procs.RetryPolicy(
+        retries=2, settle=lambda: machine.wait_quiet(min(60.0, wait))
+    )
 
 
 def _step(results: dict[str, Any], key: str, fn: Callable[[], Any]) -> Any:
     """Run one scenario, recording a failure instead of raising."""
     step_wait = min(120.0, float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
-    quiet = _wait_quiet(step_wait) if step_wait > 0 else None
+    quiet = machine.wait_quiet(step_wait) if step_wait > 0 else None
     t0 = time.perf_counter()
     print(f"[bench] {key} ...", flush=True)
     try:
@@ -197,13 +109,13 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
         "config": {k: v for k, v in vars(sizes).items()},
     }
     raw: dict[str, Any] = {}
-    quiet = _wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
     mix = setups.game_mix()
     results["config"]["game_mix"] = [f"{g} {f}" for g, f in mix]
     try:
         with db.bench_database() as url:
             procs.watch_database(db.libpq_params(url)["dbname"])
-            results["environment"] = {**_environment(url), **quiet}
+            results["environment"] = {**machine.environment(url), **quiet}
             from services.database import eventsourcing_env
 
             es_env = eventsourcing_env(url, 16, pool_min=8)  # 8 open, up to 16
@@ -211,7 +123,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             _step(
                 results,
                 "s1_workers",
-                lambda: _workers(url, workdir, sizes, mix),
+                lambda: server_runs.workers(url, workdir, sizes, mix, _policy()),
             )
             _step(
                 results,
@@ -237,7 +149,16 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                 lambda: projection_catchup.run(es_env, mix, quick),
             )
             _step(results, "s8_dashboard", lambda: dashboard.run(es_env, mix, quick))
-            _step(results, "s6_memory", lambda: _memory(url, workdir, sizes, mix))
+            _step(
+                results,
+                "s6_memory",
+                lambda: server_runs.memory(url, workdir, sizes, mix),
+            )
+            _step(
+                results,
+                "s9_subscribers",
+                lambda: runs.subscriber_scaling(url, workdir, quick),
+            )
             payload = _payload_bytes(url)
             results["config"]["baseline_payload_bytes"] = payload
             _step(
@@ -256,9 +177,13 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             _step(
                 results,
                 "s7b_eventsourcing",
-                lambda: _eventsourcing(es_env, sizes, payload),
+                lambda: server_runs.eventsourcing(es_env, sizes, payload, _policy()),
             )
-            _step(results, "s7c_null_grpc", lambda: _null(raw, workdir, sizes, mix))
+            _step(
+                results,
+                "s7c_null_grpc",
+                lambda: server_runs.null(raw, workdir, sizes, mix, _policy()),
+            )
     finally:
         results["elapsed_s"] = round(time.perf_counter() - started, 1)
         results.setdefault(
@@ -326,7 +251,13 @@ def _run_server_scenarios(
             ),
         )
         if profiling.available():
-            _step(results, "profile", lambda: _profile(server, sizes, mix, workdir))
+            _step(
+                results,
+                "profile",
+                lambda: profile_run.profile_scenario1(
+                    server, mix, workdir, sizes.profile_s
+                ),
+            )
         else:
             results["profile"] = {
                 "status": "not run",
@@ -358,134 +289,5 @@ def _run_server_scenarios(
         results["server_rss_after_load_mib"] = (
             procs.proc_rss_bytes(server.pid) or {}
         ).get("VmRSS", 0) / 2**20
-    finally:
-        server.stop()
-
-
-def _profile(
-    server: procs.ServerProcess,
-    sizes: Sizes,
-    mix: list[tuple[str, dict[str, Any]]],
-    workdir: Path,
-) -> dict[str, Any]:
-    """Two py-spy profiles of the server under scenario 1 at the headline
-    concurrency (separate runs from the measured one): GIL holder, all threads."""
-    from bench import loadgen
-
-    n = sizes.headline_clients
-    seconds = sizes.profile_s
-    out: dict[str, Any] = {"status": "ok", "clients": n}
-    for gil in (True, False):
-
-        async def side(window_end: float, gil: bool = gil) -> dict[str, Any]:
-            name = "server-profile-gil.raw" if gil else "server-profile-threads.raw"
-            return await profiling.record(server.pid, seconds, workdir / name, gil=gil)
-
-        _, _, _, summary = asyncio.run(
-            loadgen.run_players(
-                server.target, n, 1.0, seconds + 1.0, mix, on_window=side, seed=1234
-            )
-        )
-        out["gil" if gil else "threads"] = summary
-        if summary.get("status") != "ok":
-            out["status"] = summary.get("status", "failed")
-            out["reason"] = summary.get("reason")
-    return out
-
-
-def _workers(
-    url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
-) -> dict[str, Any]:
-    """Scenario 1 again against ``ledger serve`` with one process per core
-    (``LEDGER_WORKERS``, SO_REUSEPORT), when this tree supports it."""
-    from services.settings import Settings
-
-    if "workers" not in Settings.model_fields:
-        return {
-            "status": "not available",
-            "reason": "this tree has no LEDGER_WORKERS setting",
-        }
-    # one per core, but bounded: every worker holds its own connection pool
-    workers = min(os.cpu_count() or 2, 4)
-    server = procs.start_ledger_server(
-        url,
-        workdir,
-        snapshot_interval=sizes.snapshot_interval,
-        workers=workers,
-        name="workers",
-    )
-    try:
-        section, _ = scenarios.throughput(
-            server,
-            sizes.workers_clients,
-            sizes.warmup_s,
-            sizes.window_s,
-            mix,
-            sizes.headline_clients,
-            None,
-            _policy(),
-        )
-    finally:
-        server.stop()
-    section["workers"] = workers
-    return section
-
-
-def _memory(
-    url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
-) -> dict[str, Any]:
-    server = procs.start_ledger_server(
-        url, workdir, cache_size=sizes.memory_games + 100, name="memory"
-    )
-    try:
-        return scenarios.memory(
-            server, sizes.memory_games, sizes.memory_concurrency, mix
-        )
-    finally:
-        server.stop()
-
-
-def _eventsourcing(
-    es_env: dict[str, str], sizes: Sizes, payload: int
-) -> dict[str, Any]:
-    section = baselines.run_eventsourcing_direct(
-        es_env,
-        sizes.es_threads,
-        sizes.es_s,
-        payload,
-        probe=lambda: procs.CpuProbe(()),
-        policy=_policy(),
-    )
-    for run in section["runs"]:
-        run["latency_ms"] = summarize_ms(run["latencies"])
-    return section
-
-
-def _null(
-    raw: dict[str, Any],
-    workdir: Path,
-    sizes: Sizes,
-    mix: list[tuple[str, dict[str, Any]]],
-) -> dict[str, Any]:
-    captured = raw.get("captured")
-    if not captured:
-        return {
-            "status": "not available",
-            "reason": "scenario 1 captured no responses to replay",
-        }
-    canned = scenarios.canned_responses(captured)
-    path = workdir / "canned.json"
-    scenarios.write_canned(path, canned)
-    server = procs.start_null_server(workdir, path)
-    try:
-        return scenarios.null_baseline(
-            server,
-            sizes.clients,
-            sizes.null_warmup_s,
-            sizes.null_window_s,
-            mix,
-            canned,
-            _policy(),
-        )
     finally:
         server.stop()

@@ -41,6 +41,46 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+#: The CPU split per layer (issue 12): each sample goes to the leaf-most frame
+#: that belongs to a known layer; frames of no layer (copy.py, functools,
+#: typing, ...) are transparent, so ``deepcopy`` called by the rules counts as
+#: ``domain/*``.  Within a frame the first matching layer wins.  "other" is a
+#: stack with no frame of any layer (e.g. the interpreter's own start-up).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("protobuf", ("google/protobuf", "_pb2.py", "_pb2_grpc.py", "upb")),
+    ("pydantic", ("pydantic/", "pydantic_core", "pydantic_settings")),
+    ("json/codec", ("json/", "orjson", "msgspec", "codec")),
+    ("psycopg/PostgreSQL client", ("psycopg", "psycopg_pool")),
+    ("eventsourcing", ("eventsourcing/",)),
+    ("domain/*", ("domain/",)),
+    ("projections/*", ("projections/",)),
+    ("services/*", ("services/",)),
+    (
+        "grpc/asyncio runtime",
+        (
+            "grpc/",
+            "grpc_",
+            "cygrpc",
+            "asyncio/",
+            "selectors.py",
+            "concurrent/futures",
+            "threading.py",
+            "queue.py",
+        ),
+    ),
+]
+LAYER_NAMES = [name for name, _ in LAYERS] + ["other"]
+
+
+def layer_of(frames: list[str]) -> str:
+    for frame in reversed(frames):
+        where = frame.partition(" (")[2] or frame
+        for layer, needles in LAYERS:
+            if any(n in where for n in needles):
+                return layer
+    return "other"
+
+
 def available() -> bool:
     return (
         os.environ.get("BENCH_PROFILE", "") not in ("", "0")
@@ -133,6 +173,7 @@ def summarize(raw: str, top: int = 25) -> dict[str, Any]:
     threads: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
     areas: Counter[str] = Counter()
+    layers: Counter[str] = Counter()
     total = 0
     for line in raw.splitlines():
         stack, _, count_s = line.rpartition(" ")
@@ -148,6 +189,7 @@ def summarize(raw: str, top: int = 25) -> dict[str, Any]:
         for where in {_where(f) for f in frames}:
             inclusive[where] += count
         areas[area_of(frames)] += count
+        layers[layer_of(frames)] += count
 
     def share(counter: Counter[str], n: int) -> list[tuple[str, float]]:
         return (
@@ -161,5 +203,6 @@ def summarize(raw: str, top: int = 25) -> dict[str, Any]:
         "self_pct": share(leaf, top),
         "inclusive_pct": share(inclusive, top * 2),
         "area_pct": share(areas, len(AREAS) + 1),
+        "layer_pct": share(layers, len(LAYER_NAMES)),
         "thread_pct": share(threads, 10),
     }

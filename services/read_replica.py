@@ -44,3 +44,57 @@ def read_side(wiring: Any, runners: list[Any]) -> tuple[Any, list[Any]]:
 
     store = read_datastore(url, wiring.settings.pool_size)
     return store, registry.runners(store, create_tables=False)
+
+
+class ReadSide:
+    """The views a blocking reader queries and waits on (the dashboard's).
+
+    The same contract as :meth:`services.read_servicer.ReadModels.catch_up_to`
+    for callers without an event loop: a position past the primary's log head
+    is refused, any other waits until every view *on this datastore* has
+    applied it.  On a replica that means waiting for its replay too.
+    """
+
+    def __init__(
+        self, datastore: Any, runners: list[Any], primary: Any, owned: bool
+    ) -> None:
+        self.datastore = datastore
+        self.runners = runners
+        self._primary = primary
+        self._owned = owned
+
+    def wait_for(self, position: int, timeout: float) -> bool:
+        """True once every view has applied ``position``; False at ``timeout``.
+
+        :raises InvalidCommandError: for a position past the log's head.
+        """
+        from domain.core import InvalidCommandError
+        from projections.runner import wait_for_position
+
+        if position <= 0 or not self.runners:
+            return True
+        if position > self._primary.status().head:
+            raise InvalidCommandError(
+                "min_log_position is past the log's head; pass a log_position"
+                " the server returned"
+            )
+        return wait_for_position(self.runners, position, timeout)
+
+    def close(self) -> None:
+        if self._owned:
+            self.datastore.close()
+
+
+def views_for(primary: Any, read_url: str | None, pool_size: int = 2) -> ReadSide:
+    """The replica's views when ``read_url`` is set, else ``primary``'s own.
+
+    No DDL either way: the views' tables are made by whoever runs them.
+    """
+    from projections import registry
+
+    on_primary = registry.runners(primary, create_tables=False)
+    if not read_url:
+        return ReadSide(primary, on_primary, on_primary[0], owned=False)
+    store = read_datastore(read_url, pool_size)
+    replica = registry.runners(store, create_tables=False)
+    return ReadSide(store, replica, on_primary[0], owned=True)

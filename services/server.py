@@ -239,7 +239,9 @@ def serve_workers(wiring: Wiring) -> None:
         projector.start()
     from services.dashboard.serve import start_in_thread
 
-    stop_dashboard = start_in_thread(wiring.ledger, settings.http_listen)
+    stop_dashboard = start_in_thread(
+        wiring.ledger, settings.http_listen, settings.read_database_url
+    )
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
@@ -272,7 +274,10 @@ async def serve(
     running = await create_server(wiring, wiring.settings.listen)
     try:
         http = await start_dashboard(
-            wiring.ledger, wiring.settings.http_listen, running.desk
+            wiring.ledger,
+            wiring.settings.http_listen,
+            running.desk,
+            wiring.settings.read_database_url,
         )
     except DashboardBindError as exc:
         await running.stop()

@@ -2,7 +2,8 @@
 
 Every command module (``services/cli/<group>.py``) imports ``app`` or a group
 from here and registers its commands; ``services/cli/__init__.py`` imports the
-modules.  Adding a command is one module plus one line in ``COMMANDS`` there.
+modules.  Adding a command is one module plus one line in ``COMMANDS`` there
+(or, outside ``services/``, a ``ledger.commands`` entry point).
 
 Errors are handled once, here: :class:`LedgerGroup` wraps every command, so a
 user mistake prints one line (``services/cli/failures.py``) and exits non-zero

@@ -133,7 +133,14 @@ def dashboard(
     settings = Settings()
     listen = http_address(http or settings.http_listen, allow_off=False)
     console.print(f"dashboard: [cyan]http://{listen}/[/]")
-    asyncio.run(run_alone(build_ledger(settings), listen, settings.create_tables))
+    asyncio.run(
+        run_alone(
+            build_ledger(settings),
+            listen,
+            settings.create_tables,
+            settings.read_database_url,
+        )
+    )
 
 
 @app.command()

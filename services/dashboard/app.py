@@ -16,7 +16,7 @@ from domain.core import InvalidCommandError
 from domain.games import UnknownGameError
 from services.application import GameNotFoundError
 from services.dashboard import games, home, ratings, stats, tournament
-from services.dashboard.reader import Reader, ReplayRefusedError
+from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
 from services.dashboard.web import HERE, render
 
 
@@ -43,6 +43,11 @@ async def _refused(request: Request, exc: Any) -> Response:
     return render(request, "error.html", status, title=title, message=str(exc))
 
 
+async def _behind(request: Request, exc: Exception) -> Response:
+    """A ``min_log_position`` the views did not reach in time (gRPC: DEADLINE_EXCEEDED)."""
+    return render(request, "error.html", 504, title="Not there yet", message=str(exc))
+
+
 async def _http(request: Request, exc: Any) -> Response:
     return render(
         request, "error.html", exc.status_code, title="Error", message=exc.detail
@@ -67,6 +72,7 @@ def create_app(reader: Reader) -> Starlette:
             UnknownGameError: _not_found,
             InvalidCommandError: _bad_request,
             ReplayRefusedError: _refused,
+            ViewsBehindError: _behind,
             HTTPException: _http,
         },
     )

@@ -3,7 +3,10 @@
 * Statistics, ratings, fairness and game lists: the views' tables, through the
   query helpers the gRPC Stats and Rating services use
   (``projections.stats_queries``, ``projections.ratings``,
-  ``projections.fairness``) and :mod:`services.dashboard.queries`.
+  ``projections.fairness``) and :mod:`services.dashboard.queries`.  With
+  ``LEDGER_READ_DATABASE_URL`` these read the replica, as the gRPC Stats and
+  Rating services do (:mod:`services.read_replica`); a page asked with
+  ``?min_log_position=N`` first waits for those views to pass N.
 * Tournaments: :meth:`TournamentDesk.load`, the read path of
   ``TournamentService.GetStandings`` (standings are a pure function of the
   tournament's recorded results), so the page equals ``GetStandings``.
@@ -38,6 +41,13 @@ class ReplayRefusedError(Exception):
         self.code = code
 
 
+class ViewsBehindError(Exception):
+    """Raised when the views did not reach a page's ``min_log_position`` in time."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(f"views have not reached log position {position} yet")
+
+
 class _InProcess:
     """The little of ``grpc.aio.ServicerContext`` the read handlers use."""
 
@@ -52,11 +62,20 @@ class _InProcess:
 
 
 class Reader:
-    def __init__(self, ledger: Any, desk: Any, owns_desk: bool = True) -> None:
+    #: How long a page with ``min_log_position`` waits for the views (gRPC
+    #: reads wait until their deadline; a browser has none).
+    wait_s = 10.0
+
+    def __init__(
+        self, ledger: Any, desk: Any, owns_desk: bool = True, views: Any = None
+    ) -> None:
         from services.disclosure import SpectatorWindow
+        from services.read_replica import views_for
         from services.read_servicer import ReplayServicer
 
         self.ledger = ledger
+        self.views = views if views is not None else views_for(ledger.datastore, None)
+        """The views' datastore: the replica's with ``LEDGER_READ_DATABASE_URL``."""
         self.desk = desk
         self._owns_desk = owns_desk
         """Beside ``ledger serve`` the server's desk is shared (one pool, not two)."""
@@ -65,8 +84,17 @@ class Reader:
 
     def query(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(cursor, *args)`` in a read-only transaction on the views."""
-        with self.ledger.datastore.transaction(commit=False) as curs:
+        with self.views.datastore.transaction(commit=False) as curs:
             return fn(curs, *args, **kwargs)
+
+    def catch_up_to(self, position: int) -> None:
+        """Wait until the views have applied ``position`` (read-your-writes).
+
+        :raises ViewsBehindError: when they have not within :attr:`wait_s`.
+        :raises InvalidCommandError: for a position past the log's head.
+        """
+        if not self.views.wait_for(position, self.wait_s):
+            raise ViewsBehindError(position)
 
     def tournament(self, tournament_id: UUID) -> Any:
         return self.desk.load(tournament_id)
@@ -112,12 +140,18 @@ class Reader:
         return await asyncio.to_thread(verify_lines, lines)
 
     def close(self) -> None:
+        self.views.close()
         if self._owns_desk:
             self.desk.close()
 
 
-def reader_for(ledger: Any) -> Reader:
-    """A reader on ``ledger``'s database, with its own tournament desk."""
+def reader_for(ledger: Any, desk: Any = None, read_url: str | None = None) -> Reader:
+    """A reader on ``ledger``'s database (views on ``read_url`` if set), with
+    ``desk`` or, without one, a tournament desk of its own."""
+    from services.read_replica import views_for
     from services.tournaments import TournamentDesk
 
-    return Reader(ledger, TournamentDesk(ledger.env_for_peers, ledger))
+    views = views_for(ledger.datastore, read_url)
+    if desk is not None:  # the server's own desk: no second connection pool
+        return Reader(ledger, desk, owns_desk=False, views=views)
+    return Reader(ledger, TournamentDesk(ledger.env_for_peers, ledger), views=views)

@@ -102,8 +102,11 @@ def _bind(host: str, port: int, listen: str) -> socket.socket:
     return sock
 
 
-async def start(ledger: Any, listen: str, desk: Any = None) -> Http | None:
-    """Serve the dashboard for ``ledger`` on ``listen`` in the running loop.
+async def start(
+    ledger: Any, listen: str, desk: Any = None, read_url: str | None = None
+) -> Http | None:
+    """Serve the dashboard for ``ledger`` on ``listen`` in the running loop;
+    the views are read on ``read_url`` (a streaming replica) when it is set.
 
     :raises DashboardBindError: when the address is taken.
     """
@@ -111,10 +114,7 @@ async def start(ledger: Any, listen: str, desk: Any = None) -> Http | None:
     if address is None:
         return None
     sock = _bind(*address, listen)
-    if desk is not None:  # the server's own desk: no second connection pool
-        reader = Reader(ledger, desk, owns_desk=False)
-    else:
-        reader = await asyncio.to_thread(reader_for, ledger)
+    reader = await asyncio.to_thread(reader_for, ledger, desk, read_url)
     config = uvicorn.Config(
         create_app(reader),
         log_level="warning",
@@ -134,7 +134,9 @@ async def start(ledger: Any, listen: str, desk: Any = None) -> Http | None:
     return http
 
 
-async def run_alone(ledger: Any, listen: str, create_tables: bool = True) -> None:
+async def run_alone(
+    ledger: Any, listen: str, create_tables: bool = True, read_url: str | None = None
+) -> None:
     """``ledger dashboard``: the dashboard only, until SIGINT/SIGTERM.
 
     The views' tables are made (or, without ``create_tables``, checked) first,
@@ -146,7 +148,7 @@ async def run_alone(ledger: Any, listen: str, create_tables: bool = True) -> Non
 
     for runner in view_runners(ledger.datastore, create_tables=create_tables):
         await asyncio.to_thread(runner.ensure_tables)
-    http = await start(ledger, listen)
+    http = await start(ledger, listen, read_url=read_url)
     if http is None:
         raise InvalidListenError("the dashboard cannot run with --http off")
     stop = asyncio.Event()
@@ -158,7 +160,7 @@ async def run_alone(ledger: Any, listen: str, create_tables: bool = True) -> Non
     await http.stop()
 
 
-def start_in_thread(ledger: Any, listen: str) -> Any:
+def start_in_thread(ledger: Any, listen: str, read_url: str | None = None) -> Any:
     """The dashboard in a thread of its own (the ``--workers N`` supervisor,
     which has no event loop); returns a function that stops it, or ``None``."""
     import threading
@@ -172,7 +174,9 @@ def start_in_thread(ledger: Any, listen: str) -> Any:
     def run() -> None:
         asyncio.set_event_loop(loop)
         try:
-            started["http"] = loop.run_until_complete(start(ledger, listen))
+            started["http"] = loop.run_until_complete(
+                start(ledger, listen, read_url=read_url)
+            )
         except BaseException as exc:  # noqa: BLE001 - reported to the caller below
             started["error"] = exc
         ready.set()

@@ -9,6 +9,7 @@ from typing import Any
 
 from jinja2 import Undefined
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
@@ -39,7 +40,23 @@ async def read(request: Request, method: str, *args: Any, **kwargs: Any) -> Any:
 
 
 async def query(request: Request, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """``fn(cursor, ...)`` on the views, once they pass ``?min_log_position``."""
+    await caught_up(request)
     return await read(request, "query", fn, *args, **kwargs)
+
+
+async def caught_up(request: Request) -> None:
+    """``?min_log_position=N``: wait (once per request) for the views to pass N,
+    the gRPC read services' contract; on a replica, for its replay too."""
+    raw = request.query_params.get("min_log_position")
+    if raw is None or getattr(request.state, "caught_up", False):
+        return
+    try:
+        position = int(raw)
+    except ValueError:
+        raise HTTPException(400, "min_log_position must be an integer") from None
+    await read(request, "catch_up_to", position)
+    request.state.caught_up = True
 
 
 def render(

@@ -137,6 +137,8 @@ def test_bad_addresses_get_clear_http_errors(dashboard_url: str) -> None:
         f"/tournaments/{uuid.uuid4()}": 404,
         "/tournaments/x": 400,
         "/nowhere": 404,
+        "/?min_log_position=soon": 400,
+        f"/stats/thalara?min_log_position={2**62}": 400,  # past the log's head
     }
     for path, status in cases.items():
         response = httpx.get(dashboard_url + path)

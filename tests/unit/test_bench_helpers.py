@@ -41,41 +41,79 @@ def test_ratio_rate_and_targets():
     assert cpu_percent(1.5, 1.0) == 150
 
 
-def _results(moves: float, es: float, null: float) -> dict:
-    run = {"clients": 32, "moves_per_s": moves, "submit_latency_ms": {"p99": 20.0}}
+def _run(clients: int, moves: float, cpu_ms: float, p50: float, p99: float) -> dict:
+    return {
+        "clients": clients,
+        "moves_per_s": moves,
+        "server_cpu_ms_per_move": cpu_ms,
+        "submit_latency_ms": {"p50": p50, "p99": p99},
+    }
+
+
+def _results(moves_32: float, null_32: float, es: float = 500.0) -> dict:
+    """Scenario 1 at 1, 8 and 32 clients against the null handler and baseline (b)."""
     return {
         "config": {"headline_clients": 32, "name": "quick"},
-        "s1_throughput": {"status": "ok", "runs": [run]},
+        "s1_throughput": {
+            "status": "ok",
+            "runs": [
+                _run(1, 320.0, 2.0, 2.5, 6.0),
+                _run(8, 400.0, 1.8, 10.0, 20.0),
+                _run(32, moves_32, 1.4, 30.0, 40.0),
+            ],
+        },
         "s7b_eventsourcing": {
             "status": "ok",
             "runs": [{"threads": 32, "events_per_s": es}],
         },
         "s7c_null_grpc": {
             "status": "ok",
-            "runs": [
-                {"clients": 32, "moves_per_s": null, "submit_latency_ms": {"p99": 5.0}}
-            ],
+            "runs": [_run(1, 900, 1.0, 1.0, 5.0), _run(32, null_32, 1.0, 15.0, 25.0)],
         },
         "s4_projections": {"status": "not available", "reason": "none"},
     }
 
 
-def test_headline_ratios_and_verdicts():
-    rows = {
-        r["figure"].split(" vs ")[-1]: r
-        for r in report.headline(_results(3300, 1000, 6000))
+def _row(rows: list[dict], starts: str) -> dict:
+    return next(r for r in rows if r["figure"].startswith(starts))
+
+
+def test_issue_12_targets_are_ratios_to_the_same_runs_null_handler():
+    rows = report.headline(_results(moves_32=450, null_32=900))
+    cpu32 = _row(rows, "server CPU per move at 32")
+    assert (cpu32["measured"], cpu32["baseline"], cpu32["met"]) == (1.4, 1.0, True)
+    assert _row(rows, "server CPU per move at 1 client")["met"] is True
+    vs_null = _row(rows, "moves/s at 32 clients ÷ null")
+    assert vs_null["ratio"] == pytest.approx(0.5) and vs_null["met"] is True
+    p99 = _row(rows, "SubmitMove p99")
+    assert p99["ratio"] == pytest.approx(1.6) and p99["met"] is True
+    p50 = _row(rows, "SubmitMove p50 at 1 client")
+    assert (p50["measured"], p50["baseline"], p50["met"]) == (2.5, 1.0, True)
+    slower = report.headline(_results(moves_32=449, null_32=900))
+    assert _row(slower, "moves/s at 32 clients ÷ null")["met"] is False
+
+
+def test_the_peer_comparison_uses_the_issues_figures_at_1_8_and_32_games():
+    rows = report.headline(_results(moves_32=450, null_32=900))
+    peer = {r["figure"].split()[2]: r for r in rows if "÷ peer" in r["figure"]}
+    assert {k: r["baseline"] for k, r in peer.items()} == {
+        "1": 150.0,
+        "8": 248.0,
+        "32": 222.0,
     }
-    vs_b = next(r for k, r in rows.items() if k.startswith("(b)"))
-    vs_c = next(r for k, r in rows.items() if k.startswith("(c)"))
-    assert vs_b["ratio"] == pytest.approx(3.3) and vs_b["met"] is True
-    assert vs_c["ratio"] == pytest.approx(0.55) and vs_c["met"] is True
-    p99 = next(
-        r for r in report.headline(_results(1, 1, 1)) if r["figure"].startswith("p99")
-    )
-    assert p99["met"] is True and p99["ratio"] == 4
-    catch_up = next(
-        r for r in report.headline(_results(1, 1, 1)) if "catch-up" in r["figure"]
-    )
+    assert peer["1"]["met"] is True and peer["1"]["ratio"] == pytest.approx(320 / 150)
+    assert peer["8"]["met"] is False  # 400 < 2 x 248
+    assert peer["32"]["met"] is True  # 450 >= 2 x 222
+    assert "not this run" in peer["32"]["figure"]
+
+
+def test_baseline_b_is_reported_but_is_no_target():
+    targets = report.headline(_results(moves_32=450, null_32=900))
+    assert not any("(b)" in r["figure"] for r in targets)
+    others = report.other_figures(_results(moves_32=450, null_32=900, es=150))
+    vs_b = _row(others, "moves/s at 32 clients ÷ (b)")
+    assert vs_b["ratio"] == pytest.approx(3.0) and vs_b["met"] is None
+    catch_up = _row(targets, "projection catch-up")
     assert catch_up["measured"] is None and catch_up["met"] is None
 
 
@@ -85,8 +123,9 @@ def test_headline_survives_missing_and_failed_sections():
         "s1_throughput": {"status": "failed", "error": "x"},
     }
     rows = report.headline(results)
-    assert rows and all(r["met"] in (None, True, False) for r in rows)
-    assert rows[0]["measured"] is None and rows[0]["ratio"] is None
+    assert len(rows) == 12
+    assert all(r["measured"] is None and r["met"] is None for r in rows)
+    assert rows[0]["ratio"] is None
 
 
 def test_public_drops_raw_samples():

@@ -1,0 +1,62 @@
+"""``ledger bench``: a plugin command, so the service never imports its benchmark.
+
+``pyproject.toml`` names :func:`register` under the ``ledger.commands`` entry
+point group; ``services/cli/__init__.py`` discovers that group with
+``importlib.metadata``.  The import direction stays bench -> services.
+"""
+
+from __future__ import annotations
+
+import typer
+
+SCENARIOS = ("all", "subscribers", "profile")
+
+
+def bench(
+    quick: bool = typer.Option(
+        False, "--quick", help="Tiny sizes: keeps the harness working in CI."
+    ),
+    out: str = typer.Option(
+        "bench/results", help="Where JSON, markdown and PNG results go."
+    ),
+    scenario: str = typer.Option(
+        "all",
+        "--scenario",
+        help=(
+            "all: every scenario; subscribers: live subscribers across 3 servers "
+            "(issue 15); profile: only the py-spy CPU split per layer."
+        ),
+    ),
+    profile_only: bool = typer.Option(
+        False,
+        "--profile-only",
+        help="Same as --scenario profile: py-spy the server under scenario 1 at 1 and 32 clients.",
+    ),
+    label: str = typer.Option(
+        "",
+        "--label",
+        help="With --profile-only: also write <out>/profile-<label>.json (e.g. before, after).",
+    ),
+) -> None:
+    """Run the benchmark harness (bench/): throughput, latency, rebuild, baselines."""
+    if profile_only:
+        scenario = "profile"
+    if scenario not in SCENARIOS:
+        raise typer.BadParameter(
+            f"unknown scenario {scenario!r}; one of {', '.join(SCENARIOS)}",
+            param_hint="--scenario",
+        )
+    from bench.harness import run_all
+    from bench.runs import run_profile_only, run_subscribers
+
+    if scenario == "profile":
+        run_profile_only(quick=quick, out_dir=out, label=label or None)
+    elif scenario == "subscribers":
+        run_subscribers(quick=quick, out_dir=out)
+    else:
+        run_all(quick=quick, out_dir=out)
+
+
+def register(app: typer.Typer) -> None:
+    """Entry point ``ledger.commands: bench``: add ``ledger bench`` to ``app``."""
+    app.command(name="bench")(bench)

@@ -1,0 +1,131 @@
+"""``ledger bench --profile-only`` and ``--scenario subscribers``: one part of a run alone.
+
+The full run (:func:`bench.harness.run_all`) includes both; these exist so the
+CPU split can be taken before and after a change in a minute, and so the
+subscriber scaling (issue 15) can be re-measured without the whole bench.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import socket
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from bench import db, machine, procs, profile_run, setups, subscribers
+from bench.config import FULL, QUICK
+
+#: Where the issue-15 fan-out is measured through JetStream; '' = in-process only.
+NATS_URL = os.environ.get("BENCH_NATS_URL", "nats://127.0.0.1:4222")
+
+
+def nats_reachable(url: str) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or 4222), timeout=1.0
+        ):
+            return True
+    except OSError:
+        return False
+
+
+def subscriber_scaling(url: str, workdir: Path, quick: bool) -> dict[str, Any]:
+    """Issue 15: live subscribers vs delivery latency across 3 servers (bench/subscribers.py)."""
+    counts = subscribers.QUICK_COUNTS if quick else subscribers.FULL_COUNTS
+    moves = 4 if quick else 10
+    nats = NATS_URL if NATS_URL and nats_reachable(NATS_URL) else None
+    rows = subscribers.run(url, workdir, counts, moves, nats)
+    return {
+        "status": "ok",
+        "counts": list(counts),
+        "moves": moves,
+        "jetstream": nats is not None,
+        "jetstream_note": None
+        if nats
+        else f"NATS not reachable at {NATS_URL!r}: in-process fan-out only",
+        "rows": rows,
+    }
+
+
+def _out(out_dir: str, quick: bool, keep_in_place: bool) -> Path:
+    out = Path(out_dir)
+    if (
+        quick
+        and not keep_in_place
+        and out.resolve() == (procs.REPO / "bench" / "results").resolve()
+    ):
+        out = out / "quick"  # keep the committed full-size results
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def run_subscribers(quick: bool, out_dir: str) -> dict[str, Any]:
+    """Only the subscriber scaling; writes ``subscribers.json`` (the report reads it)."""
+    out = _out(out_dir, quick, keep_in_place=False)
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    workdir = procs.make_workdir()
+    try:
+        with db.bench_database() as url:
+            section = subscriber_scaling(url, workdir, quick)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    section["before_start"] = quiet
+    (out / "subscribers.json").write_text(json.dumps(section, indent=1) + "\n")
+    print(subscribers.markdown(section["rows"]))
+    print(f"[bench] wrote {out / 'subscribers.json'}", flush=True)
+    return section
+
+
+def run_profile_only(quick: bool, out_dir: str, label: str | None) -> dict[str, Any]:
+    """Scenario 1 at 1 and 32 clients under py-spy; ``profile-<label>.json``.
+
+    A labelled quick run writes into ``out_dir`` itself (bench/results), since
+    before/after profiles are meant to be committed next to the full results.
+    """
+    if shutil.which("py-spy") is None:
+        raise SystemExit("py-spy is not installed: pip install -e '.[bench]'")
+    sizes = QUICK if quick else FULL
+    seconds = 8.0 if quick else 15.0
+    out = _out(out_dir, quick, keep_in_place=label is not None)
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    workdir = procs.make_workdir()
+    started = time.perf_counter()
+    try:
+        with db.bench_database() as url:
+            server = procs.start_ledger_server(
+                url, workdir, snapshot_interval=sizes.snapshot_interval
+            )
+            try:
+                profile = profile_run.profile_scenario1(
+                    server, setups.game_mix(), workdir, seconds
+                )
+            finally:
+                server.stop()
+            raws = sorted(workdir.glob("server-profile-*.raw"))
+            if (
+                label
+            ):  # the collapsed stacks (flamegraph.pl, speedscope, inferno read them)
+                for raw in raws:
+                    name = f"profile-{label}-{raw.stem.removeprefix('server-profile-')}.txt.gz"
+                    with gzip.open(out / name, "wb", compresslevel=9) as gz:
+                        gz.write(raw.read_bytes())
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    extra = {
+        "sizes": sizes.name,
+        "elapsed_s": round(time.perf_counter() - started, 1),
+        "cpu_count": os.cpu_count(),
+        **quiet,
+        **machine.git(),
+    }
+    path = out / (f"profile-{label}.json" if label else "profile.json")
+    profile_run.save(profile, path, label or "unlabelled", extra)
+    print("\n".join(profile_run.layer_table([(label or "this run", profile)])))
+    print(f"[bench] wrote {path}", flush=True)
+    return profile

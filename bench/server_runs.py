@@ -1,0 +1,117 @@
+"""Scenarios with a process of their own: ``--workers``, memory, baselines (b) and (c).
+
+Each takes the retry policy of :func:`bench.harness._policy` (``BENCH_WAIT_QUIET``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from bench import baselines, procs, scenarios
+from bench.config import Sizes
+from bench.stats import summarize_ms
+
+
+def workers(
+    url: str,
+    workdir: Path,
+    sizes: Sizes,
+    mix: list[tuple[str, dict[str, Any]]],
+    policy: procs.RetryPolicy,
+) -> dict[str, Any]:
+    """Scenario 1 again against ``ledger serve`` with one process per core
+    (``LEDGER_WORKERS``, SO_REUSEPORT), when this tree supports it."""
+    from services.settings import Settings
+
+    if "workers" not in Settings.model_fields:
+        return {
+            "status": "not available",
+            "reason": "this tree has no LEDGER_WORKERS setting",
+        }
+    # one per core, but bounded: every worker holds its own connection pool
+    workers = min(os.cpu_count() or 2, 4)
+    server = procs.start_ledger_server(
+        url,
+        workdir,
+        snapshot_interval=sizes.snapshot_interval,
+        workers=workers,
+        name="workers",
+    )
+    try:
+        section, _ = scenarios.throughput(
+            server,
+            sizes.workers_clients,
+            sizes.warmup_s,
+            sizes.window_s,
+            mix,
+            sizes.headline_clients,
+            None,
+            policy,
+        )
+    finally:
+        server.stop()
+    section["workers"] = workers
+    return section
+
+
+def memory(
+    url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
+) -> dict[str, Any]:
+    server = procs.start_ledger_server(
+        url, workdir, cache_size=sizes.memory_games + 100, name="memory"
+    )
+    try:
+        return scenarios.memory(
+            server, sizes.memory_games, sizes.memory_concurrency, mix
+        )
+    finally:
+        server.stop()
+
+
+def eventsourcing(
+    es_env: dict[str, str], sizes: Sizes, payload: int, policy: procs.RetryPolicy
+) -> dict[str, Any]:
+    section = baselines.run_eventsourcing_direct(
+        es_env,
+        sizes.es_threads,
+        sizes.es_s,
+        payload,
+        probe=lambda: procs.CpuProbe(()),
+        policy=policy,
+    )
+    for run in section["runs"]:
+        run["latency_ms"] = summarize_ms(run["latencies"])
+    return section
+
+
+def null(
+    raw: dict[str, Any],
+    workdir: Path,
+    sizes: Sizes,
+    mix: list[tuple[str, dict[str, Any]]],
+    policy: procs.RetryPolicy,
+) -> dict[str, Any]:
+    captured = raw.get("captured")
+    if not captured:
+        return {
+            "status": "not available",
+            "reason": "scenario 1 captured no responses to replay",
+        }
+    canned = scenarios.canned_responses(captured)
+    path = workdir / "canned.json"
+    scenarios.write_canned(path, canned)
+    server = procs.start_null_server(workdir, path)
+    try:
+        return scenarios.null_baseline(
+            server,
+            sizes.clients,
+            sizes.null_warmup_s,
+            sizes.null_window_s,
+            mix,
+            canned,
+            policy,
+        )
+    finally:
+        server.stop()
