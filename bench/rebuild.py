@@ -286,12 +286,21 @@ def run_anatomy(
         except ImportError:  # a ledger without group commit
             pass
         else:
-            wrap(GroupCommitter, "commit", "  group commit (hand-off + batch save)")
-        wrap(
-            es_app.Application,
-            "_record",
-            "  insert transaction (events + side rows + lock)",
-        )
+            wrap(GroupCommitter, "_commit", "  group commit (batch save)")
+        try:
+            from services.store import LedgerStore
+        except ImportError:  # a ledger without the store adapter
+            wrap(
+                es_app.Application,
+                "_record",
+                "  insert transaction (events + side rows + lock)",
+            )
+        else:
+            wrap(
+                LedgerStore,
+                "append",
+                "  insert transaction (events + side rows + lock)",
+            )
         wrap(
             es_app.Application,
             "_take_snapshots",
@@ -319,7 +328,7 @@ def run_anatomy(
                 if done >= moves:
                     break
                 # the servicer's first read: the write cache when the ledger has one
-                game = app.latest(gid) if has_latest else app.load(gid)
+                game = app.load(gid)
                 if game.is_over:
                     break
                 seat = rnd.choice(game.to_act())

@@ -154,7 +154,7 @@ class TournamentDesk(Application[UUID]):
         super().__init__(
             {
                 **env,
-                "APPLICATION_RECORDER_TOPIC": "services.persistence:LedgerRecorder"
+                "APPLICATION_RECORDER_TOPIC": "services.store:LedgerRecorder"
                 if create_tables
                 else SERVICE_ROLE_RECORDER,
                 "AGGREGATE_CACHE_MAXSIZE": "200",
@@ -461,7 +461,7 @@ class TournamentDesk(Application[UUID]):
             candidates = [r["game_id"] for r in curs.fetchall()]
         expected = (_entropy(tournament.id, number, index),)
         for game_id in candidates:
-            if self.ledger.load(game_id, fresh=True).entropy != expected:
+            if self.ledger.load(game_id).entropy != expected:
                 continue  # the same players' own game, not ours
             with self.datastore.transaction(commit=True) as curs:
                 curs.execute(
