@@ -258,6 +258,10 @@ class LedgerRecorder(PostgresApplicationRecorder):
         """
         for game_id, rows in kwargs.get("side_rows", ()):
             _write_rows(curs, game_id, rows)
+        # the tournament desk (services/tournaments.py) still passes its own
+        # (statement, params) rows; the game ledger passes typed side rows only
+        for statement, params in kwargs.get("side_effects", ()):
+            curs.execute(statement, params)
         heads: dict[Any, int] = {}
         for event in stored_events:
             heads[event.originator_id] = max(

@@ -450,7 +450,7 @@ def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(
         reads.append(after)
         return real_events(game_id, after, upto, limit)
 
-    ledger.store.events = events  # type: ignore[method-assign]
+    ledger.store.events = events
 
     def since(after):
         now, tail = ledger.cache.since(created.game_id, after)
