@@ -176,6 +176,12 @@ class GameCache:
             recent = old.recent
         self._publish(game, epoch, (recent + tuple(new_events))[-RECENT_EVENTS:])
 
+    def held_version(self, game_id: UUID) -> int | None:
+        """The version held in memory, vouched for or not (for tests and
+        diagnostics: never an answer to a read)."""
+        entry = self._entries.get(game_id)
+        return None if entry is None else entry.game.version
+
     def forget(self, game_id: UUID) -> None:
         self._entries.pop(game_id)
 
