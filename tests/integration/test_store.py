@@ -100,11 +100,13 @@ def test_the_ledger_tables_and_append_only_triggers_are_created(ledger, database
     import psycopg
 
     game_id = ledger.create_game("thalara", SETUP).game_id
-    with psycopg.connect(database_url) as conn:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            conn.execute(
-                "UPDATE ledger_events SET topic = 'x' WHERE originator_id = %s",
-                (game_id,),
-            )
+    with (
+        psycopg.connect(database_url) as conn,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+    ):
+        conn.execute(
+            "UPDATE ledger_events SET topic = 'x' WHERE originator_id = %s",
+            (game_id,),
+        )
     assert ledger.store.seed(game_id) is not None
     assert ledger.store.seed(uuid.uuid4()) is None

@@ -67,7 +67,9 @@ def new_game(store: FakeStore) -> Game:
 
 def decide(game: Game, rnd: random.Random) -> list[Any]:
     seat = rnd.choice(game.to_act())
-    return game.act(THALARA.pick_random_command(game.state, seat, rnd), seat, SEED, "c")
+    command = THALARA.pick_random_command(game.state, seat, rnd)
+    assert command is not None, "a seat to act has a move"
+    return game.act(command, seat, SEED, "c")
 
 
 def make(store: FakeStore, heads: Heads) -> GameCache:
@@ -81,7 +83,7 @@ def test_deciding_on_a_loaded_game_never_changes_what_the_cache_holds() -> None:
     cache = make(store, heads)
     mine = cache.load(game_id)
     before = (mine.version, mine.state, mine.head_hash)
-    new_events = decide(mine, random.Random(1))
+    decide(mine, random.Random(1))
     assert mine.version > before[0]
     other = cache.current(game_id)
     assert other is not None and other is not mine
@@ -104,6 +106,7 @@ def test_a_recorded_move_is_published_whole_and_served_from_memory() -> None:
     assert (now.version, now.state) == (mine.version, mine.state)
     assert store.reads == [], "vouched: no read"
     head, tail = cache.since(game_id, new_events[0].originator_version - 1)
+    assert head.version == mine.version
     assert [e.originator_version for e in tail] == [
         e.originator_version for e in new_events
     ]
