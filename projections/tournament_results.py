@@ -21,7 +21,7 @@ from projections.base import LogEvent, View
 
 EVENTS_TABLE = "tournaments_events"
 NOTIFY_CHANNEL = "ledger_game_events"
-"""The log's notification channel (``services.store.NOTIFY_CHANNEL``; a
+"""The log's notification channel (``services.recorder.NOTIFY_CHANNEL``; a
 test pins the two equal, since projections import nothing from services)."""
 
 

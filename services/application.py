@@ -11,7 +11,6 @@ so async callers (the servicers) never hold a pool of their own for it.
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -22,11 +21,10 @@ from uuid import UUID
 from eventsourcing.application import Application
 
 from domain.aggregate import Game
-from domain.core import Command, InvalidCommandError, Model, Seat
-from domain.games import find_game
+from domain.core import Command, Model, Seat
 from domain.receipts import Receipt, Signer
-from domain.signatures import SignedMove, parse_seat_keys
-from domain.spectator import parse_delay
+from domain.signatures import SignedMove
+from services.creation import CreatedGame, SeatToken, new_game
 from services.game_cache import GameCache, GameNotFoundError, shell
 from services.group_commit import GroupCommitter
 from services.heads import Heads
@@ -37,10 +35,8 @@ from services.moves import (
     Moves,
 )
 from services.persistence import LedgerMapper
-from services.store import Append, LedgerStore, NewGameRows, hash_token
+from services.store import Append, LedgerStore, hash_token
 
-MAX_ENTROPY = 8
-MAX_ENTROPY_LEN = 256
 T = TypeVar("T")
 
 __all__ = [
@@ -54,21 +50,6 @@ __all__ = [
     "SeatToken",
     "hash_token",
 ]
-
-
-@dataclass(frozen=True)
-class SeatToken:
-    player: int
-    seats: tuple[Seat, ...]
-    token: str
-
-
-@dataclass(frozen=True)
-class CreatedGame:
-    game_id: UUID
-    version: int
-    tokens: tuple[SeatToken, ...]
-    receipt: Receipt | None = None
 
 
 @dataclass(frozen=True)
@@ -92,7 +73,7 @@ class GameLedger(Application[UUID]):
         signer: Signer | Callable[[], Signer] | None = None,
     ) -> None:
         env = {
-            "APPLICATION_RECORDER_TOPIC": "services.store:LedgerRecorder",
+            "APPLICATION_RECORDER_TOPIC": "services.recorder:LedgerRecorder",
             "IS_SNAPSHOTTING_ENABLED": "y",
             **env,
         }
@@ -180,72 +161,21 @@ class GameLedger(Application[UUID]):
         :raises InvalidCommandError: for a malformed setup, entropy or
             ``spectator_delay`` (``None``, ``{"moves": n}``, ``{"seconds": s}``).
         """
-        ruleset = find_game(game_type)
-        # an instance of ruleset.setup_model, whose int ``players`` the Ruleset
-        # contract promises (mypy cannot narrow on a class known only at run time)
-        parsed: Any = (
-            setup
-            if isinstance(setup, ruleset.setup_model)
-            else _parse_setup(ruleset, setup)
-        )
-        if not ruleset.min_players <= parsed.players <= ruleset.max_players:
-            raise InvalidCommandError(
-                f"{ruleset.name} takes {ruleset.min_players}-{ruleset.max_players} players"
-            )
-        if len(entropy) > MAX_ENTROPY or any(len(e) > MAX_ENTROPY_LEN for e in entropy):
-            raise InvalidCommandError(
-                f"at most {MAX_ENTROPY} entropy strings of {MAX_ENTROPY_LEN} characters"
-            )
-        seed = secrets.token_bytes(32)
-        if any(len(p) > MAX_ENTROPY_LEN for p in player_ids):
-            raise InvalidCommandError(
-                f"player ids are at most {MAX_ENTROPY_LEN} characters"
-            )
-        seats = sum(len(g) for g in ruleset.players_seats(parsed))
-        game = Game.create(
-            ruleset,
-            parsed,
-            seed,
-            tuple(entropy),
-            player_ids=tuple(player_ids),
-            spectator_delay=parse_delay(spectator_delay),
-            seat_keys=parse_seat_keys(seat_keys, seats),
-            receipt_key=self.signer.key_id,
-        )
-        receipt = self._receipt(game.id, game.pending_events[-1])
-        tokens = tuple(
-            SeatToken(player=i, seats=group, token=secrets.token_urlsafe(32))
-            for i, group in enumerate(ruleset.players_seats(parsed))
+        game, seed, created, rows = new_game(
+            self.signer,
+            game_type,
+            setup,
+            entropy,
+            player_ids,
+            spectator_delay,
+            seat_keys,
         )
         epoch = self.heads.epoch
-        rows = NewGameRows(
-            seed=seed,
-            receipt=receipt,
-            game_type=ruleset.name,
-            players=parsed.players,
-            seats=game.seat_count,
-            content=game.content,
-            version=game.version,
-            player_ids=tuple(game.player_ids),
-            spectator_delay=game.spectator_delay,
-            head_hash=game.head_hash,
-            tokens=tuple((t.token, t.player, t.seats) for t in tokens),
-        )
         events = list(game.collect_events())
         self.store.append([Append(game.id, tuple(events), rows)])
         self.cache.remember_seed(game.id, seed)
         self.cache.recorded(game, epoch, events)
-        return CreatedGame(
-            game_id=game.id, version=game.version, tokens=tokens, receipt=receipt
-        )
-
-    def _receipt(self, game_id: UUID, event: Any) -> Receipt:
-        return self.signer.sign(
-            str(game_id),
-            event.originator_version,
-            event.hash,
-            event.timestamp.isoformat(),
-        )
+        return created
 
     # ------------------------------------------------------------ moves
 
@@ -378,18 +308,3 @@ def _threads(env: dict[str, str]) -> int:
     pool = int(env.get("POSTGRES_POOL_SIZE") or 0)
     overflow = int(env.get("POSTGRES_MAX_OVERFLOW") or 0)
     return max(pool + overflow, 4)
-
-
-def _parse_setup(ruleset: Any, raw: Any) -> Any:
-    from pydantic import ValidationError
-
-    try:
-        return ruleset.setup_model.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
-            for e in exc.errors()
-        )
-        raise InvalidCommandError(
-            f"malformed {ruleset.name} setup: {problems}"
-        ) from None

@@ -182,9 +182,6 @@ class GameCache:
         entry = self._entries.get(game_id)
         return None if entry is None else entry.game.version
 
-    def forget(self, game_id: UUID) -> None:
-        self._entries.pop(game_id)
-
     def seed(self, game_id: UUID) -> bytes:
         """The game's secret seed (server side only).
 

@@ -154,7 +154,7 @@ class TournamentDesk(Application[UUID]):
         super().__init__(
             {
                 **env,
-                "APPLICATION_RECORDER_TOPIC": "services.store:LedgerRecorder"
+                "APPLICATION_RECORDER_TOPIC": "services.recorder:LedgerRecorder"
                 if create_tables
                 else SERVICE_ROLE_RECORDER,
                 "AGGREGATE_CACHE_MAXSIZE": "200",

@@ -10,7 +10,7 @@ from uuid import uuid4
 
 from ledger.v1 import tournament_service_pb2 as pb
 from projections import tournament_results
-from services import store
+from services import recorder
 from services.tournament_servicer import TournamentServicer
 
 
@@ -74,4 +74,4 @@ def test_the_stream_reloads_only_when_notified() -> None:
 
 
 def test_the_results_policy_notifies_on_the_streams_channel() -> None:
-    assert tournament_results.NOTIFY_CHANNEL == store.NOTIFY_CHANNEL
+    assert tournament_results.NOTIFY_CHANNEL == recorder.NOTIFY_CHANNEL
