@@ -12,17 +12,12 @@ window) run through ``GameLedger.io``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
-from functools import partial, wraps
 from typing import Any
 from uuid import UUID
-
-import grpc
 
 from domain.aggregate import CONCLUDED_TYPE
 from domain.core import InvalidCommandError, Seat
@@ -34,67 +29,11 @@ from services import game_types, legal_pages, mapping, page_tokens, presenters
 from services.application import GameLedger
 from services.auth import Principal, current_principal
 from services.disclosure import SpectatorWindow, disclose, is_delayed_for
-from services.errors import PermissionDeniedError, UnauthenticatedError, abort
-from services.limits import excerpt
+from services.errors import PermissionDeniedError, UnauthenticatedError
 from services.live import EventHub
+from services.rpc import guarded, guarded_stream, parse_game_id
 
 log = logging.getLogger(__name__)
-
-
-def parse_game_id(raw: str) -> UUID:
-    try:
-        return UUID(raw)
-    except (ValueError, TypeError):
-        raise InvalidCommandError(
-            f"game_id {excerpt(raw)} is not a UUID",
-            violations=(("game_id", "not a UUID"),),
-        ) from None
-
-
-def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Map every exception through :mod:`services.errors`."""
-
-    @wraps(method)
-    async def wrapper(
-        self: Any, request: Any, context: grpc.aio.ServicerContext
-    ) -> Any:
-        try:
-            return await method(self, request, context)
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the table decides
-            await abort(context, exc)
-
-    return wrapper
-
-
-def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
-    """:func:`guarded` for server-streaming handlers (async generators)."""
-
-    @wraps(method)
-    async def wrapper(
-        self: Any, request: Any, context: grpc.aio.ServicerContext
-    ) -> Any:
-        try:
-            async for item in method(self, request, context):
-                yield item
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the table decides
-            await abort(context, exc)
-
-    return wrapper
-
-
-class Blocking:
-    """Runs the synchronous ledger and views in the server's thread pool."""
-
-    _executor: ThreadPoolExecutor
-
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._executor, partial(fn, *args)
-        )
 
 
 class GameServicer(pb_grpc.GameServiceServicer):
@@ -378,26 +317,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         rows = await self._run(
             self._list_games, principal, page_size + 1, before, request.game_type
         )
-        games = [
-            pb.GameSummary(
-                game_id=str(r["game_id"]),
-                game_type=r["game_type"],
-                players=r["players"],
-                seats=r["seats"],
-                version=r["version"],
-                status=r["status"],
-                status_kind=presenters.kind(pb.GameStatus, r["status"]),
-                content=r["content"],
-                created_at=presenters.timestamp(r["created_at"]),
-                role=principal.role,
-                role_kind=presenters.kind(pb.Role, principal.role),
-                player_ids=r["player_ids"] or [],
-                spectator_delay=presenters.delay_message(r["spectator_delay"])
-                if r["spectator_delay"]
-                else None,
-            )
-            for r in rows[:page_size]
-        ]
+        games = [presenters.listed(r, principal) for r in rows[:page_size]]
         next_token = ""
         if len(rows) > page_size:
             last = rows[page_size - 1]
