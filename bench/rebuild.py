@@ -275,11 +275,20 @@ def run_anatomy(
     done = 0
     try:
         wrap(GameLedger, "submit", "GameLedger.submit (whole)")
-        wrap(
-            GameLedger,
-            "_recorded_command",
-            "  idempotency lookup (SELECT ledger_commands)",
-        )
+        try:
+            from services.store import LedgerStore as _Store
+        except ImportError:  # a ledger without the store adapter
+            wrap(
+                GameLedger,
+                "_recorded_command",
+                "  idempotency lookup (SELECT ledger_commands)",
+            )
+        else:
+            wrap(
+                _Store,
+                "recorded_command",
+                "  idempotency lookup (SELECT ledger_commands)",
+            )
         wrap(Game, "act", "  decide + hash chain (Game.act)")
         try:
             from services.group_commit import GroupCommitter
