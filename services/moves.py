@@ -9,6 +9,9 @@ unusual case is sorted out here, in one place, by asking the store once:
   :class:`ConcurrencyConflictError`;
 - a refused move: a replay of a recorded command (the game has moved on
   since), else the rule error;
+- either of these on a game memory vouched for is first checked against the
+  store's state (:meth:`GameCache.refresh`): memory can be behind by a
+  NOTIFY still in flight from another process;
 - a conflict on commit (another move took the version, or the command id was
   used): a replay, :class:`CommandIdReusedError`, a conflict (with
   ``expected_version``) or, without it, the move decided again on the fresh
@@ -139,6 +142,9 @@ class Moves:
             if seed is None:
                 seed = await self._io(self._cache.seed, game_id)
             if expected_version is not None and game.version != expected_version:
+                if not fresh:  # memory vouched, but a NOTIFY may be in flight
+                    fresh = True
+                    continue
                 conflict = f"game is at version {game.version}, not {expected_version}"
                 return await self._replay_or(game_id, command_id, digest, conflict)
             try:
