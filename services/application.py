@@ -224,9 +224,9 @@ class GameLedger(Application[UUID]):
         self, game_id: UUID, after: int, limit: int = 256
     ) -> tuple[Game, list[Any]]:
         """The game now and its events after ``after`` (for live streams)."""
-        held = self.cache.current(game_id)
-        if held is not None and held.version <= after:
-            return held, []
+        found = self.cache.current_since(game_id, after, limit)
+        if found is not None:
+            return found
         return await self.io(self.cache.since, game_id, after, limit)
 
     def load(self, game_id: UUID, version: int | None = None) -> Game:

@@ -158,13 +158,17 @@ class GameCache:
         if entry is None:
             game = self.load(game_id)
             return game, self._store.events(game_id, after, game.version, limit)
-        game, recent = entry.game, entry.recent
-        if after >= game.version:
-            return shell(game), []
-        if recent and recent[0].originator_version <= after + 1:
-            tail = [e for e in recent if e.originator_version > after]
-            return shell(game), tail[:limit]
-        return shell(game), self._store.events(game_id, after, game.version, limit)
+        return self._tail(entry, after, limit) or (
+            shell(entry.game),
+            self._store.events(game_id, after, entry.game.version, limit),
+        )
+
+    def current_since(
+        self, game_id: UUID, after: int, limit: int = 256
+    ) -> tuple[Game, list[Any]] | None:
+        """:meth:`since` if memory can answer it alone (no I/O), else ``None``."""
+        entry = self._vouched(game_id)
+        return None if entry is None else self._tail(entry, after, limit)
 
     def recorded(self, game: Game, epoch: int, new_events: list[Any]) -> None:
         """This process committed ``new_events`` on top of the game's previous
@@ -248,6 +252,16 @@ class GameCache:
                     event.mutate(game)
                 recent = (recent + tuple(events))[-RECENT_EVENTS:]
         return self._publish(game, epoch, recent)
+
+    @staticmethod
+    def _tail(entry: _Entry, after: int, limit: int) -> tuple[Game, list[Any]] | None:
+        game, recent = entry.game, entry.recent
+        if after >= game.version:
+            return shell(game), []
+        if recent and recent[0].originator_version <= after + 1:
+            tail = [e for e in recent if e.originator_version > after]
+            return shell(game), tail[:limit]
+        return None
 
     def _rebuilt(self, game_id: UUID, at: int | None) -> Game:
         try:

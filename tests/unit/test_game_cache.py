@@ -107,6 +107,12 @@ def test_a_recorded_move_is_published_whole_and_served_from_memory() -> None:
     assert store.reads == [], "vouched: no read"
     head, tail = cache.since(game_id, new_events[0].originator_version - 1)
     assert head.version == mine.version
+    probe = cache.current_since(game_id, new_events[0].originator_version - 1)
+    assert probe is not None and [e.hash for e in probe[1]] == [
+        e.hash for e in new_events
+    ]
+    heads.deaf()
+    assert cache.current_since(game_id, 0) is None, "not vouched: ask the store"
     assert [e.originator_version for e in tail] == [
         e.originator_version for e in new_events
     ]
