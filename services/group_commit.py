@@ -72,19 +72,26 @@ class GroupCommitter:
 
     def _run(self) -> None:
         while True:
-            first = self._queue.get()
-            batch, ids, deferred = [first], {first.append.game_id}, []
-            while len(batch) < self._max:
+            batch: list[_Item] = []
+            ids: set[Any] = set()
+            deferred: list[_Item] = []
+            item = self._queue.get()
+            while True:
+                if item.append.game_id in ids:
+                    deferred.append(item)
+                elif item.future.set_running_or_notify_cancel():
+                    # from here on the caller cannot cancel: it gets the outcome
+                    batch.append(item)
+                    ids.add(item.append.game_id)
+                # else: the caller gave up before its move was taken; not stored
+                if len(batch) >= self._max:
+                    break
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if item.append.game_id in ids:
-                    deferred.append(item)
-                else:
-                    batch.append(item)
-                    ids.add(item.append.game_id)
-            self._commit(batch)
+            if batch:
+                self._commit(batch)
             for item in deferred:
                 self._queue.put(item)
 
