@@ -1,15 +1,10 @@
-"""How games are stored: the event mapper, the recorder and the ledger's own tables.
+"""How game events are stored: the mapper (the recorder is in ``services.recorder``).
 
 Why a custom mapper: eventsourcing's default stores the Python class path and
 pickled-ish dict state.  We store each game event under its stable type name
 (``thalara.CardPlayed``) with a canonical-JSON record that carries the hash
 chain, so the rows are readable by any language and hashable by an auditor
 without this code.
-
-Why a recorder subclass: a move's command-id row (idempotency), a new game's
-seat tokens and secret seed, and the ``ledger_games`` listing row must commit
-in the *same transaction* as the events, or a crash could leave a move stored
-without its idempotency key (and a retry would apply it twice).
 """
 
 from __future__ import annotations
