@@ -276,23 +276,41 @@ def run_anatomy(
     done = 0
     try:
         wrap(GameLedger, "submit", "GameLedger.submit (whole)")
-        wrap(
-            GameLedger,
-            "_recorded_command",
-            "  idempotency lookup (SELECT ledger_commands)",
-        )
+        try:
+            from services.store import LedgerStore as _Store
+        except ImportError:  # a ledger without the store adapter
+            wrap(
+                GameLedger,
+                "_recorded_command",
+                "  idempotency lookup (SELECT ledger_commands)",
+            )
+        else:
+            wrap(
+                _Store,
+                "recorded_command",
+                "  idempotency lookup (SELECT ledger_commands)",
+            )
         wrap(Game, "act", "  decide + hash chain (Game.act)")
         try:
             from services.group_commit import GroupCommitter
         except ImportError:  # a ledger without group commit
             pass
         else:
-            wrap(GroupCommitter, "commit", "  group commit (hand-off + batch save)")
-        wrap(
-            es_app.Application,
-            "_record",
-            "  insert transaction (events + side rows + lock)",
-        )
+            wrap(GroupCommitter, "_commit", "  group commit (batch save)")
+        try:
+            from services.store import LedgerStore
+        except ImportError:  # a ledger without the store adapter
+            wrap(
+                es_app.Application,
+                "_record",
+                "  insert transaction (events + side rows + lock)",
+            )
+        else:
+            wrap(
+                LedgerStore,
+                "append",
+                "  insert transaction (events + side rows + lock)",
+            )
         wrap(
             es_app.Application,
             "_take_snapshots",
@@ -320,7 +338,7 @@ def run_anatomy(
                 if done >= moves:
                     break
                 # the servicer's first read: the write cache when the ledger has one
-                game = app.latest(gid) if has_latest else app.load(gid)
+                game = app.load(gid)
                 if game.is_over:
                     break
                 seat = rnd.choice(game.to_act())

@@ -63,7 +63,7 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
     env = eventsourcing_env(
         url, settings.pool_size, settings.create_tables, settings.pool_min
     )
-    env["AGGREGATE_CACHE_MAXSIZE"] = str(settings.cache_size)
+    env["GAME_CACHE_SIZE"] = str(settings.cache_size)
     if not settings.create_tables:
         db_roles.check_ready(url)
         env["APPLICATION_RECORDER_TOPIC"] = db_roles.SERVICE_ROLE_RECORDER

@@ -28,7 +28,7 @@ import psycopg
 from psycopg import sql
 
 from projections.runner import SetupRequiredError
-from services.persistence import LedgerRecorder
+from services.recorder import LedgerRecorder
 
 log = logging.getLogger(__name__)
 

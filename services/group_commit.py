@@ -7,7 +7,9 @@ saves them together (one lock, one commit, one fsync) and wakes each caller
 with its own recordings.  A batch never holds two moves of the same game; if
 the combined save hits a conflict, each move is retried alone so only the
 conflicting one fails.  Idempotency rows, tracking and the hash chain are
-untouched: they ride in the same transaction as before.
+untouched: they ride in the same transaction as before.  Appends are
+immutable values (events plus typed side rows), so retrying one alone needs
+no state put back.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 from prometheus_client import Histogram
+
+from services.store import Append
 
 log = logging.getLogger(__name__)
 
@@ -34,14 +38,17 @@ BATCH = Histogram(
 
 @dataclass
 class _Item:
-    game: Any
-    side_effects: list[tuple[str, Any]]
-    future: Future = field(default_factory=Future)
+    append: Append
+    future: Future[list[Any]] = field(default_factory=Future)
 
 
 class GroupCommitter:
-    def __init__(self, save: Callable[..., list[Any]], max_batch: int = 64) -> None:
-        self._save = save
+    def __init__(
+        self,
+        append: Callable[[Sequence[Append]], list[list[Any]]],
+        max_batch: int = 64,
+    ) -> None:
+        self._append = append
         self._max = max_batch
         self._queue: queue.SimpleQueue[_Item] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -49,15 +56,9 @@ class GroupCommitter:
         self.batches = 0
         self.moves = 0
 
-    def commit(self, game: Any, side_effects: list[tuple[str, Any]]) -> list[Any]:
-        """Save ``game`` with ``side_effects``; returns its recordings.
-
-        :raises IntegrityError: when this game's save conflicts.
-        """
-        return self.enqueue(game, side_effects).result()
-
-    def enqueue(self, game: Any, side_effects: list[tuple[str, Any]]) -> Future:
-        """:meth:`commit` without waiting: a future of the recordings."""
+    def enqueue(self, append: Append) -> Future[list[Any]]:
+        """Queue one game's append; a future of its recordings (or of the
+        ``IntegrityError`` when this game's append conflicts)."""
         if self._thread is None:
             with self._start_lock:
                 if self._thread is None:
@@ -65,25 +66,32 @@ class GroupCommitter:
                         target=self._run, name="group-commit", daemon=True
                     )
                     self._thread.start()
-        item = _Item(game, side_effects)
+        item = _Item(append)
         self._queue.put(item)
         return item.future
 
     def _run(self) -> None:
         while True:
-            first = self._queue.get()
-            batch, ids, deferred = [first], {first.game.id}, []
-            while len(batch) < self._max:
+            batch: list[_Item] = []
+            ids: set[Any] = set()
+            deferred: list[_Item] = []
+            item = self._queue.get()
+            while True:
+                if item.append.game_id in ids:
+                    deferred.append(item)
+                elif item.future.set_running_or_notify_cancel():
+                    # from here on the caller cannot cancel: it gets the outcome
+                    batch.append(item)
+                    ids.add(item.append.game_id)
+                # else: the caller gave up before its move was taken; not stored
+                if len(batch) >= self._max:
+                    break
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if item.game.id in ids:
-                    deferred.append(item)
-                else:
-                    batch.append(item)
-                    ids.add(item.game.id)
-            self._commit(batch)
+            if batch:
+                self._commit(batch)
             for item in deferred:
                 self._queue.put(item)
 
@@ -91,36 +99,20 @@ class GroupCommitter:
         self.batches += 1
         self.moves += len(batch)
         BATCH.observe(len(batch))
-        if len(batch) == 1:
-            item = batch[0]
-            try:
-                item.future.set_result(
-                    self._save(item.game, side_effects=item.side_effects)
-                )
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                item.future.set_exception(exc)
-            return
-        # Saving collects (and so clears) each aggregate's pending events; a
-        # failed batch must put them back, or the retries would save nothing.
-        pending = [list(i.game._pending_events) for i in batch]
         try:
-            recordings = self._save(
-                *[i.game for i in batch],
-                side_effects=[s for i in batch for s in i.side_effects],
-            )
-        except IntegrityError:
-            for item, events in zip(batch, pending):
-                item.game._pending_events = events
+            recordings = self._append([i.append for i in batch])
+        except IntegrityError as exc:
+            if len(batch) == 1:
+                batch[0].future.set_exception(exc)
+                return
+            # nothing of the batch was stored (one transaction); appends are
+            # immutable values, so each is simply tried again on its own
+            for item in batch:
                 self._commit([item])
             return
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:  # noqa: BLE001 - handed to every caller
             for item in batch:
                 item.future.set_exception(exc)
             return
-        by_game: dict[Any, list[Any]] = {}
-        for recording in recordings:
-            by_game.setdefault(recording.domain_event.originator_id, []).append(
-                recording
-            )
-        for item in batch:
-            item.future.set_result(by_game.get(item.game.id, []))
+        for item, recorded in zip(batch, recordings, strict=True):
+            item.future.set_result(recorded)

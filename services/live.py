@@ -23,7 +23,7 @@ import psycopg
 
 from services.heads import Heads
 from services.metrics import STREAM_SUBSCRIBERS, TAIL_EVENTS
-from services.persistence import NOTIFY_CHANNEL
+from services.recorder import NOTIFY_CHANNEL
 
 log = logging.getLogger(__name__)
 

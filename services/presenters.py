@@ -177,3 +177,24 @@ def event_message(
             mapping.event_to_any(ruleset, ruleset.redact(event.payload, viewer))
         )
     return msg
+
+
+def listed(row: dict[str, Any], principal: Principal) -> pb.GameSummary:
+    """A ``ledger_games`` listing row as a summary (``ListGames``)."""
+    return pb.GameSummary(
+        game_id=str(row["game_id"]),
+        game_type=row["game_type"],
+        players=row["players"],
+        seats=row["seats"],
+        version=row["version"],
+        status=row["status"],
+        status_kind=kind(pb.GameStatus, row["status"]),
+        content=row["content"],
+        created_at=timestamp(row["created_at"]),
+        role=principal.role,
+        role_kind=kind(pb.Role, principal.role),
+        player_ids=row["player_ids"] or [],
+        spectator_delay=delay_message(row["spectator_delay"])
+        if row["spectator_delay"]
+        else None,
+    )

@@ -18,7 +18,7 @@ from services import page_tokens, presenters
 from services.auth import current_principal
 from services.disclosure import SpectatorWindow
 from services.errors import PermissionDeniedError
-from services.servicer import Blocking, guarded, guarded_stream, parse_game_id
+from services.rpc import Blocking, guarded, guarded_stream, parse_game_id
 
 
 def _page_size(value: int, default: int, maximum: int) -> int:

@@ -79,13 +79,11 @@ class Running:
             self.projector.stop()
         if self.views is not None:
             await asyncio.to_thread(views_process.stop, self.views)
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        # the executor is the ledger's: GameLedger.close shuts it down
 
 
 async def create_server(wiring: Wiring, address: str) -> Running:
-    executor = ThreadPoolExecutor(
-        max_workers=wiring.settings.pool_size, thread_name_prefix="ledger"
-    )
+    executor = wiring.ledger.executor  # one pool for every blocking call
     loop = asyncio.get_running_loop()
 
     desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
@@ -120,7 +118,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     )
     await hub.start()
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(wiring.ledger, hub, executor), server
+        GameServicer(wiring.ledger, hub), server
     )
     runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables

@@ -1,29 +1,23 @@
 """``GameService``: parse the request, call the ledger, present the result.
 
-Thin on purpose (Cosmic Python's entrypoints): no rules here, no SQL, no
-redaction logic.  Calls that memory can answer run on the event loop with no
-thread hop: a move on a game this process holds is decided there
-(``GameLedger.begin``) and only waits for the group commit; ``GetGame``,
-``ListLegalMoves`` and a stream's live tail use the held game while
-:mod:`services.heads` vouches for it.  Everything that needs the database (a
-game not held, a refused move, a lost race, point-in-time reads, listings) runs
-the synchronous ledger (psycopg pool) in a bounded thread pool (``Blocking``).
+Thin on purpose (Cosmic Python's entrypoints): no rules, no SQL, no caches,
+no futures and no redaction logic here.  ``SubmitMove`` awaits the one move
+use case (``GameLedger.submit_move``); reads await ``GameLedger.game`` /
+``game_since``, which answer from the one game cache (no thread hop while it
+vouches for the game) or read the store in the ledger's executor.  Views and
+legal-move lists come from the cache too, computed once per version and
+viewer.  The few remaining blocking calls (listings, a delayed spectator's
+window) run through ``GameLedger.io``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
-from functools import partial, wraps
 from typing import Any
 from uuid import UUID
-
-import grpc
 
 from domain.aggregate import CONCLUDED_TYPE
 from domain.core import InvalidCommandError, Seat
@@ -35,112 +29,24 @@ from services import game_types, legal_pages, mapping, page_tokens, presenters
 from services.application import GameLedger
 from services.auth import Principal, current_principal
 from services.disclosure import SpectatorWindow, disclose, is_delayed_for
-from services.errors import PermissionDeniedError, UnauthenticatedError, abort
-from services.limits import excerpt
+from services.errors import PermissionDeniedError, UnauthenticatedError
 from services.live import EventHub
+from services.rpc import guarded, guarded_stream, parse_game_id
 
 log = logging.getLogger(__name__)
 
 
-def parse_game_id(raw: str) -> UUID:
-    try:
-        return UUID(raw)
-    except (ValueError, TypeError):
-        raise InvalidCommandError(
-            f"game_id {excerpt(raw)} is not a UUID",
-            violations=(("game_id", "not a UUID"),),
-        ) from None
-
-
-def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Map every exception through :mod:`services.errors`."""
-
-    @wraps(method)
-    async def wrapper(
-        self: Any, request: Any, context: grpc.aio.ServicerContext
-    ) -> Any:
-        try:
-            return await method(self, request, context)
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the table decides
-            await abort(context, exc)
-
-    return wrapper
-
-
-def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
-    """:func:`guarded` for server-streaming handlers (async generators)."""
-
-    @wraps(method)
-    async def wrapper(
-        self: Any, request: Any, context: grpc.aio.ServicerContext
-    ) -> Any:
-        try:
-            async for item in method(self, request, context):
-                yield item
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the table decides
-            await abort(context, exc)
-
-    return wrapper
-
-
-class Lru:
-    """A small thread-safe-enough LRU (dict operations are atomic under the GIL)."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[Any, Any] = OrderedDict()
-
-    def get(self, key: Any) -> Any:
-        value = self._items.get(key)
-        if value is not None:
-            try:
-                self._items.move_to_end(key)
-            except KeyError:
-                pass
-        return value
-
-    def put(self, key: Any, value: Any) -> Any:
-        self._items[key] = value
-        while len(self._items) > self._size:
-            try:
-                self._items.popitem(last=False)
-            except KeyError:
-                break
-        return value
-
-
-class Blocking:
-    """Runs the synchronous ledger and views in the server's thread pool."""
-
-    _executor: ThreadPoolExecutor
-
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._executor, partial(fn, *args)
-        )
-
-
-class GameServicer(pb_grpc.GameServiceServicer, Blocking):
+class GameServicer(pb_grpc.GameServiceServicer):
     def __init__(
-        self,
-        ledger: GameLedger,
-        hub: EventHub,
-        executor: ThreadPoolExecutor,
-        open_creation: bool = True,
+        self, ledger: GameLedger, hub: EventHub, open_creation: bool = True
     ) -> None:
         self._ledger = ledger
         self._hub = hub
-        self._executor = executor
         self._open_creation = open_creation
-        self._views = Lru(20_000)
-        """(game, version, viewer) -> view: views are pure functions of both."""
-        self._pages = Lru(20_000)
-        """(game, version, seat) -> the legal moves, an indexable sequence."""
         self._window = SpectatorWindow(ledger)
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._ledger.io(fn, *args)
 
     def _acting_seat(
         self, principal: Principal, game: Any, requested: Seat | None
@@ -206,7 +112,7 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             mapping.delay_from_message(request.spectator_delay),
             tuple(request.seat_public_keys),
         )
-        game = await self._run(self._ledger.load, created.game_id)
+        game = await self._ledger.game(created.game_id)
         return pb.CreateGameResponse(
             game=presenters.summary(game, principal, ended=game.is_over),
             tokens=[
@@ -233,9 +139,7 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             raise UnauthenticatedError(
                 "SubmitMove needs a seat token (authorization: Bearer <token>)"
             )
-        game = self._ledger.held(game_id) or await self._run(
-            self._ledger.latest, game_id
-        )
+        game = await self._ledger.game(game_id)
         seat = self._acting_seat(
             principal, game, request.seat if request.HasField("seat") else None
         )
@@ -257,36 +161,10 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             if request.signature
             else None
         )
-        result = None
-        pending = self._ledger.begin(
+        result = await self._ledger.submit_move(
             game_id, command, seat, request.command_id, expected, signed
         )
-        if pending is not None:  # decided on the loop; no thread hop while it commits
-            try:
-                await asyncio.wrap_future(pending.future)
-            except Exception:  # noqa: BLE001 - finish() reads the outcome from the future itself
-                pass
-            result = self._ledger.finish(pending)
-        if result is None:  # anything that needs the database to sort out
-            result = await self._run(
-                self._ledger.submit,
-                game_id,
-                command,
-                seat,
-                request.command_id,
-                expected,
-                signed,
-            )
-        if result.game is not None:
-            head, events = result.game, list(result.events)
-        else:
-            head = await self._run(self._ledger.load, game_id)
-            events = await self._run(
-                self._ledger.read_events,
-                game_id,
-                result.first_version - 1,
-                result.last_version,
-            )
+        head, events = result.game, result.events
         sight = disclose(principal, head)
         receipt = presenters.receipt_message(result.receipt) if result.receipt else None
         messages = [
@@ -316,29 +194,17 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         at = request.at_version if request.HasField("at_version") else None
-        held = self._ledger.current_in_memory(game_id) if at is None else None
-        if held is not None and not is_delayed_for(principal, held):
-            # no I/O needed: answer on the event loop, no thread hop
-            return self._get_game(principal, game_id, at, held)
-        return await self._run(self._get_game, principal, game_id, at)
-
-    def _get_game(
-        self, principal: Principal, game_id: UUID, at: int | None, held: Any = None
-    ) -> pb.GetGameResponse:
-        """One thread hop for the whole read (each hop costs more than the work)."""
-        head = game = held or self._ledger.load(game_id)
-        sight = self._window.disclose(principal, head)
+        head = await self._ledger.game(game_id)
+        if is_delayed_for(principal, head):
+            sight = await self._run(self._window.disclose, principal, head)
+        else:
+            sight = disclose(principal, head)
         if at is not None and not 1 <= at <= sight.upto:
             raise InvalidCommandError(f"at_version must be between 1 and {sight.upto}")
         if at is None and sight.upto < head.version:
             at = sight.upto  # a spectator of a delayed game: that far behind
-        if at is not None:
-            game = self._ledger.load(game_id, at)
-        viewer = sight.viewer
-        key = (game_id, game.version, viewer)
-        view = self._views.get(key)
-        if view is None:
-            view = self._views.put(key, presenters.view(game, viewer))
+        game = head if at is None else await self._ledger.game(game_id, at)
+        view = self._ledger.cache.view(game, sight.viewer, presenters.view)
         return pb.GetGameResponse(
             game=presenters.summary(game, principal, ended=head.is_over), view=view
         )
@@ -347,28 +213,13 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, context: Any
     ) -> pb.ListLegalMovesResponse:
-        held = self._ledger.current_in_memory(parse_game_id(request.game_id))
-        if (
-            held is not None
-        ):  # a page is bounded work and needs no I/O: stay on the loop
-            return self._list_legal_moves(current_principal.get(), request, held)
-        return await self._run(self._list_legal_moves, current_principal.get(), request)
-
-    def _list_legal_moves(
-        self, principal: Principal, request: pb.ListLegalMovesRequest, held: Any = None
-    ) -> pb.ListLegalMovesResponse:
+        principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        game = held or self._ledger.load(game_id)
+        game = await self._ledger.game(game_id)
         seat = self._acting_seat(
             principal, game, request.seat if request.HasField("seat") else None
         )
-        key = (game_id, game.version, seat)
-        moves = self._pages.get(key)
-        if moves is None:
-            acting = not game.is_over and seat in game.to_act()
-            moves = self._pages.put(
-                key, game.ruleset.legal_moves(game.state, seat) if acting else ()
-            )
+        moves = self._ledger.cache.legal_moves(game, seat)
         response = pb.ListLegalMovesResponse(
             version=game.version, seat=seat, total_size=len(moves)
         )
@@ -398,30 +249,20 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
             raise InvalidCommandError("after_version must be >= 0")
         wakeup = self._hub.subscribe(game_id)
         try:
-            head = self._ledger.current_in_memory(game_id) or await self._run(
-                self._ledger.load, game_id
-            )
+            head = await self._ledger.game(game_id)
             last = request.after_version
             while True:
                 wakeup.clear()
-                recent = self._ledger.recent_events(
-                    game_id, last
-                )  # live tail: no I/O, no thread hop
+                batch: list[Any] = []
                 from_nats = False
-                if (
-                    recent is None
-                    and not is_delayed_for(principal, head)  # delayed: the store
-                    and (tail := self._hub.live_events(game_id, last))
-                ):
-                    recent, from_nats = (head, tail), True  # gap-free from `last`
-                if recent is not None:
-                    head, batch = recent
-                else:
-                    batch = await self._run(
-                        self._ledger.read_events, game_id, last, None, 256
-                    )
-                    if batch:
-                        head = await self._run(self._ledger.load, game_id)
+                if self._ledger.cache.current(game_id) is None and not is_delayed_for(
+                    principal, head
+                ):  # memory cannot vouch; a delayed game reads the store
+                    tail = self._hub.live_events(game_id, last)
+                    if tail:  # another server's moves, gap-free from ``last``
+                        batch, from_nats = tail, True
+                if not from_nats:
+                    head, batch = await self._ledger.game_since(game_id, last)
                 if is_delayed_for(principal, head):
                     sight = await self._run(self._window.disclose, principal, head)
                 else:
@@ -434,7 +275,7 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
                         head, event, sight.viewer, show_hashes=sight.show_hashes
                     )
                     if message.type == CONCLUDED_TYPE:
-                        receipt = await self._run(
+                        receipt = await self._ledger.io(
                             self._ledger.receipt_at, game_id, event.originator_version
                         )
                         if receipt is not None:
@@ -444,7 +285,7 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
                     yield message
                     last = event.originator_version
                     if from_nats and message.type == CONCLUDED_TYPE:  # ends below
-                        head = await self._run(self._ledger.load, game_id)
+                        head = await self._ledger.game(game_id)
                 if len(batch) == 256 and len(shown) == len(batch):
                     continue
                 if request.stop_at_head or (head.is_over and last >= head.version):
@@ -476,26 +317,7 @@ class GameServicer(pb_grpc.GameServiceServicer, Blocking):
         rows = await self._run(
             self._list_games, principal, page_size + 1, before, request.game_type
         )
-        games = [
-            pb.GameSummary(
-                game_id=str(r["game_id"]),
-                game_type=r["game_type"],
-                players=r["players"],
-                seats=r["seats"],
-                version=r["version"],
-                status=r["status"],
-                status_kind=presenters.kind(pb.GameStatus, r["status"]),
-                content=r["content"],
-                created_at=presenters.timestamp(r["created_at"]),
-                role=principal.role,
-                role_kind=presenters.kind(pb.Role, principal.role),
-                player_ids=r["player_ids"] or [],
-                spectator_delay=presenters.delay_message(r["spectator_delay"])
-                if r["spectator_delay"]
-                else None,
-            )
-            for r in rows[:page_size]
-        ]
+        games = [presenters.listed(r, principal) for r in rows[:page_size]]
         next_token = ""
         if len(rows) > page_size:
             last = rows[page_size - 1]

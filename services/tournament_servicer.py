@@ -13,7 +13,7 @@ from services import limits, mapping, organisers
 from services.auth import ANONYMOUS, current_principal
 from services.errors import PermissionDeniedError, UnauthenticatedError
 from services.presenters import delay_message
-from services.servicer import Blocking, guarded, guarded_stream
+from services.rpc import Blocking, guarded, guarded_stream
 
 
 def parse_id(raw: str) -> UUID:

@@ -106,9 +106,7 @@ EVENTS_TABLE = "tournaments_events"
 def recorder_topic(create_tables: bool) -> str:
     """The desk's recorder: the owner's, or the service role's (locks by function)."""
     return (
-        "services.persistence:LedgerRecorder"
-        if create_tables
-        else SERVICE_ROLE_RECORDER
+        "services.recorder:LedgerRecorder" if create_tables else SERVICE_ROLE_RECORDER
     )
 
 
@@ -472,7 +470,7 @@ class TournamentDesk(Application[UUID]):
             candidates = [r["game_id"] for r in curs.fetchall()]
         expected = (_entropy(tournament.id, number, index),)
         for game_id in candidates:
-            if self.ledger.load(game_id, fresh=True).entropy != expected:
+            if self.ledger.load(game_id).entropy != expected:
                 continue  # the same players' own game, not ours
             with self.datastore.transaction(commit=True) as curs:
                 curs.execute(

@@ -62,7 +62,7 @@ def frames(server: Any, game_id: str, token: str | None) -> list[dict[str, Any]]
 
 def hidden_strings(server: Any, ledger: Any, game_id: str) -> set[str]:
     """What the admin sees of this running game and an anonymous caller does not."""
-    state = ledger.load(uuid.UUID(game_id), fresh=True).state
+    state = ledger.load(uuid.UUID(game_id)).state
     admin = strings(TypeAdapter(type(state)).dump_python(state, mode="json"), set())
     strings(frames(server, game_id, server.admin_token), admin)
     public = strings(frames(server, game_id, None), set())

@@ -168,13 +168,13 @@ def test_racing_clients_get_exactly_one_move_per_decision_point(
     barrier = threading.Barrier(len(moves))
     decided = threading.Barrier(len(moves))
     for app in (ledger, fresh_ledger):
-        real_commit = app._committer.commit
+        real_enqueue = app._committer.enqueue
 
-        def commit(*args, _real=real_commit, **kwargs):
+        def enqueue(append, _real=real_enqueue):
             decided.wait(30)
-            return _real(*args, **kwargs)
+            return _real(append)
 
-        monkeypatch.setattr(app._committer, "commit", commit)
+        monkeypatch.setattr(app._committer, "enqueue", enqueue)
 
     def race(seat: int, app: GameLedger) -> None:
         barrier.wait()
@@ -211,9 +211,11 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     """This process decides on the game it holds while another process has already
     recorded a move: the save loses the race, and the move is re-decided on the new
     state and recorded after the other one."""
+    ledger.heads.listening()  # the cache vouches for what this process wrote...
     created = ledger.create_game("thalara", SETUP)
     gid = created.game_id
-    game = ledger.latest(gid)  # held by this process at its creation version
+    game = ledger.cache.current(gid)  # held by this process at its creation version
+    assert game is not None
     rnd = random.Random(12)
     moves = {
         seat: THALARA.pick_random_command(game.state, seat, rnd)
@@ -221,21 +223,22 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     }
     assert set(moves) == {0, 1}  # the secret hand selection: both seats may act
     elsewhere = fresh_ledger.submit(gid, moves[1], 1, "retry-1")
-    held = ledger.held(gid)
+    # ...and its NOTIFY has not arrived yet: the held copy is stale but vouched
+    held = ledger.cache.current(gid)
     assert held is not None and held.version == game.version < elsewhere.last_version
     saves: list[str] = []
-    real_commit = ledger._committer.commit
+    real_append = ledger._committer._append
 
-    def commit(*args, **kwargs):
+    def append(appends):
         try:
-            recorded = real_commit(*args, **kwargs)
+            recorded = real_append(appends)
         except IntegrityError:
             saves.append("lost")
             raise
         saves.append("saved")
         return recorded
 
-    monkeypatch.setattr(ledger._committer, "commit", commit)
+    monkeypatch.setattr(ledger._committer, "_append", append)
     result = ledger.submit(gid, moves[0], 0, "retry-0")
     assert saves == ["lost", "saved"]  # the race happened, then the retry won
     assert result.first_version == elsewhere.last_version + 1
@@ -402,7 +405,7 @@ def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(
 ):
     created = ledger.create_game("thalara", SETUP)
     play_to_end(ledger, created.game_id, seed=32)
-    interval = ledger.snapshotting_intervals[type(ledger.load(created.game_id))]
+    interval = ledger.snapshot_interval
     with psycopg.connect(database_url) as conn:
         versions = [
             r[0]
@@ -430,29 +433,49 @@ def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(
 def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(
     ledger, fresh_ledger
 ):
-    from services.held import RECENT_EVENTS
+    from services.game_cache import RECENT_EVENTS
 
     created = ledger.create_game("thalara", SETUP)
     ledger.heads.listening()
     rnd = random.Random(33)
-    start = ledger.load(created.game_id).version
-    for _ in range(6):
+    start = 0
+    while ledger.load(created.game_id).version <= RECENT_EVENTS + 2:
         random_move(ledger, created.game_id, rnd)
     head = ledger.load(created.game_id).version
     stored = ledger.read_events(created.game_id, start)
+    reads: list[int] = []
+    real_events = ledger.store.events
+
+    def events(game_id, after=0, upto=None, limit=None):
+        reads.append(after)
+        return real_events(game_id, after, upto, limit)
+
+    ledger.store.events = events
+
+    def since(after):
+        now, tail = ledger.cache.since(created.game_id, after)
+        return now.version, [(e.originator_version, e.hash) for e in tail]
+
+    def expected(events, after):
+        return [
+            (e.originator_version, e.hash)
+            for e in events
+            if e.originator_version > after
+        ]
+
     kept_from = max(start, head - RECENT_EVENTS)  # the tail memory holds
     for after in range(kept_from, head + 1):
-        now, tail = ledger.recent_events(created.game_id, after)
-        assert now.version == head
-        expected = [e for e in stored if e.originator_version > after]
-        assert [(e.originator_version, e.hash) for e in tail] == [
-            (e.originator_version, e.hash) for e in expected
-        ]
-    assert ledger.recent_events(created.game_id, kept_from - 1) is None, (
-        "older than the tail: read the store"
-    )
+        assert since(after) == (head, expected(stored, after))
+    assert reads == [], "the live tail came from memory"
+    assert since(kept_from - 1) == (head, expected(stored, kept_from - 1))
+    assert reads == [kept_from - 1], "older than the tail: read the store"
     random_move(fresh_ledger, created.game_id, rnd)  # another process moves
-    ledger.heads.saw(str(created.game_id), fresh_ledger.load(created.game_id).version)
-    assert ledger.recent_events(created.game_id, head - 1) is None
+    now = fresh_ledger.load(created.game_id).version
+    ledger.heads.saw(str(created.game_id), now)
+    everything = real_events(created.game_id, start)
+    assert since(head - 1) == (now, expected(everything, head - 1))
+    assert reads[1:] == [head], "not vouched after the notification: read what is new"
     ledger.heads.deaf()
-    assert ledger.recent_events(created.game_id, head) is None
+    reads.clear()
+    assert since(now) == (now, [])
+    assert reads == [now], "nothing is vouched while deaf"

@@ -132,7 +132,7 @@ def test_the_service_role_plays_reads_back_projects_and_starts_a_round(
         deployment.service_settings()
     )  # empty cache: reads the database
     try:
-        game = restarted.load(game_id, fresh=True)
+        game = restarted.load(game_id)
         rows = restarted.read_records(game_id)
         assert (
             len(rows)

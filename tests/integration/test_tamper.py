@@ -366,7 +366,7 @@ def append_with_stolen_seed(
     ).fetchone()
     assert row is not None
     seed = bytes(row[0])
-    game = ledger.load(game_id, fresh=True)
+    game = ledger.load(game_id)
     game.seat_keys = ()  # the forger has no player's private key
     seat = game.to_act()[0]
     command = THALARA.pick_random_command(game.state, seat, random.Random(99))

@@ -1,0 +1,81 @@
+"""``submit_move`` when memory vouches for a game another process has moved on.
+
+Between another process's commit and the arrival of its NOTIFY, this
+process's cache still vouches for the older version.  A move judged on that
+copy must not be refused for it: the stale copy is checked against the
+store before a conflict or a rule error is reported.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+
+from domain.games import find_game
+from services.application import ConcurrencyConflictError
+
+pytestmark = pytest.mark.postgres
+THALARA = find_game("thalara")
+SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
+
+
+def _vouched_but_behind(ledger, fresh_ledger):
+    """A game this process holds and vouches for, one move behind the store,
+    and the seat now to act (not the one to act on the stale copy)."""
+    ledger.heads.listening()  # the cache vouches for what this process wrote
+    game_id = ledger.create_game("thalara", SETUP).game_id
+    rnd = random.Random(4)
+    seed = ledger.seed_of(game_id)
+    for _ in range(200):  # this process plays until one seat's move hands the turn on
+        stale = ledger.cache.current(game_id)
+        assert stale is not None and not stale.is_over
+        mover = rnd.choice(stale.to_act())
+        command = THALARA.pick_random_command(stale.state, mover, rnd)
+        trial = ledger.cache.current(game_id)  # a private copy: decide to look ahead
+        trial.act(command, mover, seed, "trial")
+        after = trial.to_act()
+        if len(stale.to_act()) == 1 and len(after) == 1 and after != (mover,):
+            break
+        ledger.submit(game_id, command, mover, str(uuid.uuid4()))
+    else:
+        raise AssertionError("no move handed the turn to the other seat")
+    elsewhere = fresh_ledger.submit(game_id, command, mover, "elsewhere")
+    held = ledger.cache.current(game_id)
+    assert held is not None and held.version < elsewhere.last_version  # no NOTIFY
+    real = fresh_ledger.load(game_id)
+    (seat,) = real.to_act()
+    assert seat != mover, "the turn passed: the seat may not act on the stale copy"
+    return game_id, real, seat, rnd
+
+
+def test_an_expected_version_newer_than_memory_is_checked_against_the_store(
+    ledger, fresh_ledger
+):
+    game_id, real, seat, rnd = _vouched_but_behind(ledger, fresh_ledger)
+    command = THALARA.pick_random_command(real.state, seat, rnd)
+    result = ledger.submit(
+        game_id, command, seat, "on-time", expected_version=real.version
+    )
+    assert not result.replayed
+    assert result.first_version == real.version + 1
+
+
+def test_a_move_refused_on_a_stale_copy_is_decided_on_the_store_state(
+    ledger, fresh_ledger
+):
+    game_id, real, seat, rnd = _vouched_but_behind(ledger, fresh_ledger)
+    command = THALARA.pick_random_command(real.state, seat, rnd)
+    result = ledger.submit(game_id, command, seat, "my-turn-now")
+    assert result.first_version == real.version + 1
+    assert fresh_ledger.load(game_id).version == result.last_version
+
+
+def test_a_stale_expected_version_is_still_a_conflict(ledger, fresh_ledger):
+    game_id, real, seat, rnd = _vouched_but_behind(ledger, fresh_ledger)
+    command = THALARA.pick_random_command(real.state, seat, rnd)
+    with pytest.raises(ConcurrencyConflictError):
+        ledger.submit(
+            game_id, command, seat, str(uuid.uuid4()), expected_version=real.version - 1
+        )
