@@ -58,6 +58,10 @@ class LedgerMapper(Mapper[UUID]):
             )
             topic = record_type(game_type, domain_event)
             state = domain_event.stored or records.encode_event(domain_event)
+            # The bytes are needed once, here; an event outlives its commit in
+            # the game cache's recent tail, and keeping every record there
+            # tripled the memory per open game.  A retry re-encodes (same bytes).
+            object.__setattr__(domain_event, "stored", None)
         return StoredEvent(
             originator_id=domain_event.originator_id,
             originator_version=domain_event.originator_version,

@@ -142,10 +142,14 @@ def test_a_move_encodes_each_body_once_and_the_mapper_stores_those_bytes(monkeyp
     seat = ruleset.to_act(game.state)[0]
     command = ruleset.pick_random_command(game.state, seat, random.Random(1))
     new = game.act(command, seat, random.Random(7).randbytes(32), "c1")
+    sealed = [e.stored for e in new]
+    assert all(sealed)
     mapper = LedgerMapper()
     stored = [mapper.to_stored_event(event) for event in new]
-    assert [s.state for s in stored] == [e.stored for e in new]
+    assert [s.state for s in stored] == sealed
     assert len(calls) == len(new)
+    # stored once, the bytes are let go: the game cache keeps recent events
+    assert [e.stored for e in new] == [None] * len(new)
     back = [mapper.to_domain_event(s) for s in stored]
     assert [b.payload for b in back if isinstance(b, Game.Decided)] == [
         e.payload for e in new if isinstance(e, Game.Decided)
