@@ -90,7 +90,7 @@ class TournamentDesk(Application[UUID]):
             }
         )
         self.ledger = ledger
-        self.rounds = RoundJournal(self.recorder.datastore, ledger)  # type: ignore[attr-defined]
+        self.rounds = RoundJournal(self.datastore, ledger)
         if create_tables:
             with self.recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
                 curs.execute(TOURNAMENT_DDL)
