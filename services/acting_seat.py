@@ -37,9 +37,7 @@ def acting_seat(principal: Principal, game: Any, requested: Seat | None) -> Seat
         )
     if requested is not None:
         if requested not in seats:
-            raise PermissionDeniedError(
-                f"this token does not control seat {requested}"
-            )
+            raise PermissionDeniedError(f"this token does not control seat {requested}")
         return requested
     if len(seats) == 1:
         return seats[0]

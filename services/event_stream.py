@@ -9,7 +9,7 @@ batches.  The servicer only validates the request and forwards the messages.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import replace
 from typing import Any
 from uuid import UUID
@@ -34,7 +34,7 @@ class GameEventStream:
 
     async def events(
         self, principal: Principal, game_id: UUID, after: int, stop_at_head: bool
-    ) -> AsyncIterator[Any]:
+    ) -> AsyncGenerator[Any, None]:
         """Event messages after version ``after``, until the game ends (or its head).
 
         Close it with ``contextlib.aclosing``: its ``finally`` unsubscribes

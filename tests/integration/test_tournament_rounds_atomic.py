@@ -229,7 +229,9 @@ def test_a_retry_does_not_mistake_the_same_players_own_game_for_a_lost_one(
 ):
     tid, names = new_tournament(desk_a, players=2)
     monkeypatch.setattr(
-        desk_a.rounds, "_journal_game", lambda *a: (_ for _ in ()).throw(Crash("after commit"))
+        desk_a.rounds,
+        "_journal_game",
+        lambda *a: (_ for _ in ()).throw(Crash("after commit")),
     )
     with pytest.raises(Crash):
         desk_a.start_round(tid)
