@@ -49,7 +49,7 @@ def read_side(wiring: Any, runners: list[Any]) -> tuple[Any, list[Any]]:
 class ReadSide:
     """The views a blocking reader queries and waits on (the dashboard's).
 
-    The same contract as :meth:`services.read_servicer.ReadModels.catch_up_to`
+    The same contract as :meth:`services.read_models.ReadModels.catch_up_to`
     for callers without an event loop: a position past the primary's log head
     is refused, any other waits until every view *on this datastore* has
     applied it.  On a replica that means waiting for its replay too.

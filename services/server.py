@@ -37,14 +37,12 @@ from services.health import HealthServicer
 from services.live import EventHub
 from services.metrics import RpcMetricsInterceptor
 from services.nats_tail import tail_for
+from services.rating_servicer import RatingServicer
+from services.read_models import ReadModels
 from services.read_replica import read_side
-from services.read_servicer import (
-    RatingServicer,
-    ReadModels,
-    ReplayServicer,
-    StatsServicer,
-)
+from services.replay_servicer import ReplayServicer
 from services.servicer import GameServicer
+from services.stats_servicer import StatsServicer
 from services.tournament_servicer import TournamentServicer
 from services.tournaments import TournamentDesk
 

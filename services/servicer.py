@@ -7,29 +7,32 @@ use case (``GameLedger.submit_move``); reads await ``GameLedger.game`` /
 vouches for the game) or read the store in the ledger's executor.  Views and
 legal-move lists come from the cache too, computed once per version and
 viewer.  The few remaining blocking calls (listings, a delayed spectator's
-window) run through ``GameLedger.io``.
+window) run through ``GameLedger.io``.  The seat rule (:mod:`services.acting_seat`),
+the event stream's loop (:mod:`services.event_stream`) and listing pages
+(:mod:`services.game_listing`) live in their own modules.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
-from datetime import datetime
+from contextlib import aclosing
 from typing import Any
-from uuid import UUID
 
 from domain.aggregate import CONCLUDED_TYPE
-from domain.core import InvalidCommandError, Seat
+from domain.core import InvalidCommandError
 from domain.games import find_game
 from domain.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services import game_types, legal_pages, mapping, page_tokens, presenters
+from services import game_types, legal_pages, mapping, presenters
+from services.acting_seat import acting_seat
 from services.application import GameLedger
-from services.auth import Principal, current_principal
+from services.auth import current_principal
 from services.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.errors import PermissionDeniedError, UnauthenticatedError
+from services.event_stream import GameEventStream
+from services.game_listing import GameListing, next_page_token, parse_cursor
 from services.live import EventHub
 from services.rpc import guarded, guarded_stream, parse_game_id
 
@@ -41,52 +44,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, ledger: GameLedger, hub: EventHub, open_creation: bool = True
     ) -> None:
         self._ledger = ledger
-        self._hub = hub
         self._open_creation = open_creation
         self._window = SpectatorWindow(ledger)
+        self._stream = GameEventStream(ledger, hub, self._window)
+        self._listing = GameListing(ledger, self._window)
 
     async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self._ledger.io(fn, *args)
-
-    def _acting_seat(
-        self, principal: Principal, game: Any, requested: Seat | None
-    ) -> Seat:
-        """The seat the caller acts for.
-
-        :raises UnauthenticatedError: spectators cannot act.
-        :raises PermissionDeniedError: a seat the token does not control.
-        """
-        if principal.admin:
-            if requested is None:
-                raise InvalidCommandError(
-                    "admins must name the seat",
-                    violations=(("seat", "required for the admin token"),),
-                )
-            return requested
-        if principal.grant is None:
-            raise UnauthenticatedError(
-                "this call needs a seat token (authorization: Bearer <token>)"
-            )
-        seats = principal.seats_in(game.id)
-        if not seats:
-            raise PermissionDeniedError(
-                "this token is for another game", "TOKEN_FOR_ANOTHER_GAME"
-            )
-        if requested is not None:
-            if requested not in seats:
-                raise PermissionDeniedError(
-                    f"this token does not control seat {requested}"
-                )
-            return requested
-        if len(seats) == 1:
-            return seats[0]
-        acting = [s for s in seats if s in game.to_act()]
-        if len(acting) == 1:
-            return acting[0]
-        raise InvalidCommandError(
-            f"this token controls seats {list(seats)}: name the seat",
-            violations=(("seat", f"one of {list(seats)}"),),
-        )
 
     # ------------------------------------------------------------ writes
 
@@ -140,7 +104,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 "SubmitMove needs a seat token (authorization: Bearer <token>)"
             )
         game = await self._ledger.game(game_id)
-        seat = self._acting_seat(
+        seat = acting_seat(
             principal, game, request.seat if request.HasField("seat") else None
         )
         if not request.HasField("move"):
@@ -216,7 +180,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         game = await self._ledger.game(game_id)
-        seat = self._acting_seat(
+        seat = acting_seat(
             principal, game, request.seat if request.HasField("seat") else None
         )
         moves = self._ledger.cache.legal_moves(game, seat)
@@ -247,53 +211,12 @@ class GameServicer(pb_grpc.GameServiceServicer):
         game_id = parse_game_id(request.game_id)
         if request.after_version < 0:
             raise InvalidCommandError("after_version must be >= 0")
-        wakeup = self._hub.subscribe(game_id)
-        try:
-            head = await self._ledger.game(game_id)
-            last = request.after_version
-            while True:
-                wakeup.clear()
-                batch: list[Any] = []
-                from_nats = False
-                if self._ledger.cache.current(game_id) is None and not is_delayed_for(
-                    principal, head
-                ):  # memory cannot vouch; a delayed game reads the store
-                    tail = self._hub.live_events(game_id, last)
-                    if tail:  # another server's moves, gap-free from ``last``
-                        batch, from_nats = tail, True
-                if not from_nats:
-                    head, batch = await self._ledger.game_since(game_id, last)
-                if is_delayed_for(principal, head):
-                    sight = await self._run(self._window.disclose, principal, head)
-                else:
-                    sight = disclose(principal, head)
-                if from_nats:  # another server's moves: ``head`` is behind them
-                    sight = replace(sight, upto=batch[-1].originator_version)
-                shown = [e for e in batch if e.originator_version <= sight.upto]
-                for event in shown:
-                    message = presenters.event_message(
-                        head, event, sight.viewer, show_hashes=sight.show_hashes
-                    )
-                    if message.type == CONCLUDED_TYPE:
-                        receipt = await self._ledger.io(
-                            self._ledger.receipt_at, game_id, event.originator_version
-                        )
-                        if receipt is not None:
-                            message.receipt.CopyFrom(
-                                presenters.receipt_message(receipt)
-                            )
-                    yield message
-                    last = event.originator_version
-                    if from_nats and message.type == CONCLUDED_TYPE:  # ends below
-                        head = await self._ledger.game(game_id)
-                if len(batch) == 256 and len(shown) == len(batch):
-                    continue
-                if request.stop_at_head or (head.is_over and last >= head.version):
-                    return
-                # held back by a spectator delay: look again when it may have passed
-                await self._hub.wait(wakeup, 1.0 if sight.upto < head.version else None)
-        finally:
-            self._hub.unsubscribe(game_id, wakeup)
+        events = self._stream.events(
+            principal, game_id, request.after_version, request.stop_at_head
+        )
+        async with aclosing(events):
+            async for message in events:
+                yield message
 
     @guarded
     async def ListGames(
@@ -305,44 +228,17 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 "page_size must be between 1 and 500",
                 violations=(("page_size", "must be between 1 and 500"),),
             )
-        before = None
-        if request.page_token:
-            token = page_tokens.decode("ListGames", request.page_token)
-            if token.get("q") != request.game_type:
-                raise page_tokens.PageTokenError("was issued for another query")
-            before = (datetime.fromisoformat(token["t"]), UUID(token["id"]))
+        before = parse_cursor(request.page_token, request.game_type)
         if request.game_type:
             find_game(request.game_type)
         principal = current_principal.get()
         rows = await self._run(
-            self._list_games, principal, page_size + 1, before, request.game_type
+            self._listing.rows, principal, page_size + 1, before, request.game_type
         )
-        games = [presenters.listed(r, principal) for r in rows[:page_size]]
-        next_token = ""
-        if len(rows) > page_size:
-            last = rows[page_size - 1]
-            next_token = page_tokens.encode(
-                "ListGames",
-                {
-                    "t": last["created_at"].isoformat(),
-                    "id": str(last["game_id"]),
-                    "q": request.game_type,
-                },
-            )
-        return pb.ListGamesResponse(games=games, next_page_token=next_token)
-
-    def _list_games(
-        self, principal: Principal, limit: int, before: Any, game_type: str
-    ) -> list[dict[str, Any]]:
-        """A page of the listing, with each running delayed game's version as
-        this caller may see it (a live version would tell when a move was made)."""
-        rows = self._ledger.list_games(limit, before, game_type or None)
-        for row in rows:
-            if row["spectator_delay"] and row["status"] == "active":
-                game, _ = self._window.game_for(principal, row["game_id"])
-                row["version"] = game.version
-                row["status"] = "ended" if game.is_over else "active"
-        return rows
+        return pb.ListGamesResponse(
+            games=[presenters.listed(r, principal) for r in rows[:page_size]],
+            next_page_token=next_page_token(rows, page_size, request.game_type),
+        )
 
     @guarded
     async def GetLedgerKey(

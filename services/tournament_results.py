@@ -17,7 +17,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import resolve_topic
 
 from projections.tournament_results import GameResult
-from services.tournaments import (
+from services.tournament_storage import (
     EVENTS_TABLE,
     TOURNAMENT_DDL,
     TournamentMapper,

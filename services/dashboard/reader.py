@@ -71,7 +71,7 @@ class Reader:
     ) -> None:
         from services.disclosure import SpectatorWindow
         from services.read_replica import views_for
-        from services.read_servicer import ReplayServicer
+        from services.replay_servicer import ReplayServicer
 
         self.ledger = ledger
         self.views = views if views is not None else views_for(ledger.datastore, None)

@@ -194,7 +194,7 @@ def test_a_game_created_just_before_a_crash_is_found_as_lost_and_replaced(
     tid, names = new_tournament(desk_a)
     created: list[uuid.UUID] = []
     slow_create_games(monkeypatch, desk_a, created)
-    real_journal = desk_a._journal_game
+    real_journal = desk_a.rounds._journal_game
 
     def journal_then_crash(game_id: uuid.UUID, *args: Any) -> None:
         if len(created) == 2:
@@ -203,7 +203,7 @@ def test_a_game_created_just_before_a_crash_is_found_as_lost_and_replaced(
             )
         real_journal(game_id, *args)
 
-    monkeypatch.setattr(desk_a, "_journal_game", journal_then_crash)
+    monkeypatch.setattr(desk_a.rounds, "_journal_game", journal_then_crash)
     with pytest.raises(Crash):
         desk_a.start_round(tid)
     table_1, lost = created
@@ -229,7 +229,9 @@ def test_a_retry_does_not_mistake_the_same_players_own_game_for_a_lost_one(
 ):
     tid, names = new_tournament(desk_a, players=2)
     monkeypatch.setattr(
-        desk_a, "_journal_game", lambda *a: (_ for _ in ()).throw(Crash("after commit"))
+        desk_a.rounds,
+        "_journal_game",
+        lambda *a: (_ for _ in ()).throw(Crash("after commit")),
     )
     with pytest.raises(Crash):
         desk_a.start_round(tid)
