@@ -12,13 +12,13 @@ from typing import Any
 from domain.audit_chain import AuditRow
 from domain.audit_report import AuditReport
 from domain.core import Command
+from domain.records import command_record
 from domain.signatures import SignedMove, is_signed_by
 
 MoveDecoder = Callable[[Any, str, bytes], Command]
 """``decode(ruleset, move_type, move_bytes) -> command``: how the API parses a
 signed move's bytes (the audit checks the recorded command is what the
 player signed; the domain knows no protobuf, so the caller supplies this)."""
-
 
 
 def check_signature(
@@ -59,10 +59,7 @@ def check_signature(
     if decode_move is not None:
         try:
             command = decode_move(ruleset, signed.move_type, signed.move)
-            same = {
-                "type": type(command).__name__,
-                "fields": command.model_dump(mode="json"),
-            } == body["command"]
+            same = command_record(command) == body["command"]
         except Exception:  # noqa: BLE001 - any undecodable move is a failed check
             same = False
         if not same:

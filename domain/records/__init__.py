@@ -30,6 +30,7 @@ import from here (``records.seal``) and never from the modules.
 from __future__ import annotations
 
 from domain.records.bodies import (
+    command_record,
     concluded_body,
     created_body,
     decided_body,
@@ -66,6 +67,7 @@ __all__ = [
     "LEDGER_PREFIX",
     "SNAPSHOT_TYPE",
     "canonical_json",
+    "command_record",
     "concluded_body",
     "created_body",
     "decided_body",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.core import Event
+from domain.core import Command, Event
 from domain.games import find_game
 
 if TYPE_CHECKING:
@@ -44,6 +44,11 @@ def created_body(fields: dict[str, Any]) -> dict[str, Any]:
     if fields.get("spectator_delay"):  # only when set: older games hash as before
         body["spectator_delay"] = dict(fields["spectator_delay"])
     return body
+
+
+def command_record(command: Command) -> dict[str, Any]:
+    """How a decision's command is recorded (the audit re-validates it)."""
+    return {"type": type(command).__name__, "fields": command.model_dump(mode="json")}
 
 
 def decided_body(fields: dict[str, Any]) -> dict[str, Any]:

@@ -89,4 +89,3 @@ def load(data: bytes | bytearray | memoryview | str) -> Any:
     if _has_long_int(raw):
         return json.loads(bytes(raw))
     return orjson.loads(raw)
-

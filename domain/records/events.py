@@ -19,7 +19,13 @@ from domain.records.bodies import (
     decode_payload,
 )
 from domain.records.canonical import canonical_json, load
-from domain.records.names import ALG, ALG_V1, CONCLUDED_TYPE, CREATED_TYPE, SNAPSHOT_TYPE
+from domain.records.names import (
+    ALG,
+    ALG_V1,
+    CONCLUDED_TYPE,
+    CREATED_TYPE,
+    SNAPSHOT_TYPE,
+)
 from domain.records.snapshots import decode_aggregate_state
 
 

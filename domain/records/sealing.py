@@ -16,6 +16,7 @@ import orjson
 from domain.records.canonical import SORTED, canonical_json
 from domain.records.names import ALG, ALGORITHMS
 
+
 def hash_input(
     *,
     game_id: str,
