@@ -49,7 +49,7 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("protobuf", ("google/protobuf", "_pb2.py", "_pb2_grpc.py", "upb")),
     ("pydantic", ("pydantic/", "pydantic_core", "pydantic_settings")),
-    ("json/codec", ("json/", "orjson", "msgspec", "codec", "domain/records.py")),
+    ("json/codec", ("json/", "orjson", "msgspec", "codec", "domain/records/")),
     ("psycopg/PostgreSQL client", ("psycopg", "psycopg_pool")),
     ("eventsourcing", ("eventsourcing/",)),
     ("domain/*", ("domain/",)),

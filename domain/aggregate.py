@@ -10,12 +10,13 @@ payload, and the mapper stores it under the game's own type name
 Every stored event is a link of the hash chain (:mod:`domain.integrity`) and
 records which *decision* it belongs to (the version the decision followed,
 which is also the label of that decision's chance stream) so an auditor can
-group events back into decisions and re-run them.
+group events back into decisions and re-run them.  Sealing a new link is
+:func:`domain.event_links.link`; the checked creation fields are
+:func:`domain.game_creation.creation_fields`.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import field
 from datetime import datetime
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain import records
-from domain.chance import SCHEME, HmacRng, seed_commitment
+from domain.chance import HmacRng, seed_commitment
 from domain.core import (
     Command,
     Event,
@@ -34,14 +35,16 @@ from domain.core import (
     Ruleset,
     Seat,
 )
-from domain.games import content_hash, find_ruleset
+from domain.event_links import link
+from domain.game_creation import creation_fields
+from domain.games import find_ruleset
 from domain.records import (
     GENESIS,
+    command_record,
     concluded_body,
     created_body,
     decided_body,
     decided_type,
-    seal,
 )
 from domain.signatures import SignedMove, require_signature
 from domain.spectator import SpectatorDelay
@@ -52,15 +55,6 @@ CONCLUDED_TYPE = records.CONCLUDED_TYPE
 
 class SeedMismatchError(RuntimeError):
     """Raised when the seed supplied does not match the game's commitment."""
-
-
-def command_record(command: Command) -> dict[str, Any]:
-    return {"type": type(command).__name__, "fields": command.model_dump(mode="json")}
-
-
-def new_nonce() -> str:
-    """The secret per-record nonce of hash algorithm v2 (see :mod:`domain.integrity`)."""
-    return secrets.token_hex(16)
 
 
 class Game(Aggregate):
@@ -190,57 +184,28 @@ class Game(Aggregate):
 
         :raises InvalidCommandError: when ``setup`` is not this ruleset's setup.
         """
-        if not isinstance(setup, ruleset.setup_model):
-            raise InvalidCommandError(f"setup must be a {ruleset.setup_model.__name__}")
-        players = len(ruleset.players_seats(setup))
-        if player_ids and (
-            len(player_ids) != players
-            or len(set(player_ids)) != players
-            or not all(player_ids)
-        ):
-            raise InvalidCommandError(
-                f"player_ids must name each of the {players} players once"
-            )
-        fields: dict[str, Any] = {
-            "game_type": ruleset.name,
-            "setup": setup,
-            "seat_count": sum(len(g) for g in ruleset.players_seats(setup)),
-            "seed_commitment": seed_commitment(seed),
-            "rng_scheme": SCHEME,
-            "entropy": tuple(entropy),
-            "content": ruleset.content_label,
-            "player_ids": tuple(player_ids),
-            "spectator_delay": spectator_delay.record() if spectator_delay else None,
-            "ruleset_version": ruleset.version,
-            "content_hash": content_hash(ruleset.name, getattr(setup, "content", None)),
-            "seat_keys": tuple(seat_keys),
-            "receipt_key": receipt_key,
-        }
-        if seat_keys and len(seat_keys) != fields["seat_count"]:
-            raise InvalidCommandError(
-                f"seat keys: one per seat ({fields['seat_count']}), got {len(seat_keys)}"
-            )
+        fields = creation_fields(
+            ruleset,
+            setup,
+            seed,
+            entropy,
+            player_ids,
+            spectator_delay,
+            seat_keys,
+            receipt_key,
+        )
         timestamp = cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
-        nonce = new_nonce()
-        digest, stored = seal(
+        chain = link(
             game_id=str(game_id),
             version=1,
             type_=CREATED_TYPE,
-            timestamp=timestamp.isoformat(),
-            prev_hash=GENESIS,
-            body=created_body(fields),
-            nonce=nonce,
-        )
-        game = cls._create(
-            cls.Created,
-            id=game_id,
             timestamp=timestamp,
             prev_hash=GENESIS,
-            hash=digest,
-            nonce=nonce,
-            stored=stored,
-            **fields,
+            body=created_body(fields),
+        )
+        game = cls._create(
+            cls.Created, id=game_id, timestamp=timestamp, **chain, **fields
         )
         game._decide_opening(seed)
         return game
@@ -336,25 +301,15 @@ class Game(Aggregate):
         self, cls: type[Aggregate.Event], type_: str, body: Any, **fields: Any
     ) -> None:
         timestamp: datetime = cls.create_timestamp()
-        nonce = new_nonce()
-        digest, stored = seal(
+        chain = link(
             game_id=str(self.id),
             version=self.version + 1,
             type_=type_,
-            timestamp=timestamp.isoformat(),
-            prev_hash=self.head_hash,
-            body=body(fields),
-            nonce=nonce,
-        )
-        self.trigger_event(
-            cls,
             timestamp=timestamp,
             prev_hash=self.head_hash,
-            hash=digest,
-            nonce=nonce,
-            stored=stored,
-            **fields,
+            body=body(fields),
         )
+        self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
 
 
 def record_type(game_type: str, event: Any) -> str:

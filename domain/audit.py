@@ -20,189 +20,31 @@ Steps 3-4 use the rules version the game was created under
 1) and check the content pack's hash.  What one database cannot prove about
 itself (a superuser can recompute every hash) is checked against server
 receipts by :mod:`domain.receipts` and ``services.ledger_audit``.
+
+This module runs the steps in order and holds steps 2-4; step 1 is
+:mod:`domain.audit_chain`, step 5 :mod:`domain.audit_signatures`, and the
+report they fill :mod:`domain.audit_report`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
 
+from domain.audit_chain import AuditRow, check_chain
+from domain.audit_report import AuditReport
+from domain.audit_signatures import MoveDecoder, check_signature
 from domain.chance import SCHEME, HmacRng
-from domain.core import Command, Outcome, RuleError
+from domain.core import Outcome, RuleError
 from domain.games import UnknownGameError, content_hash, find_ruleset
-from domain.integrity import event_hash
-from domain.records import ALG_V1, GENESIS, decode_payload, load
 from domain.records import CONCLUDED_TYPE as CONCLUDED
 from domain.records import CREATED_TYPE as CREATED
-from domain.signatures import SignedMove, is_signed_by
-
-MoveDecoder = Callable[[Any, str, bytes], Command]
-"""``decode(ruleset, move_type, move_bytes) -> command``: how the API parses a
-signed move's bytes (the audit checks the recorded command is what the
-player signed; the domain knows no protobuf, so the caller supplies this)."""
-
-
-@dataclass(frozen=True)
-class AuditFailure:
-    version: int
-    check: str
-    detail: str
-
-    def __str__(self) -> str:
-        return f"event {self.version}: {self.check}: {self.detail}"
-
-
-@dataclass
-class AuditReport:
-    game_id: str
-    game_type: str = "?"
-    events: int = 0
-    decisions_rederived: int = 0
-    signatures_verified: int = 0
-    receipts_verified: int = 0
-    ruleset_version: int = 1
-    seed_source: str = "none"
-    concluded: bool = False
-    failures: list[AuditFailure] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-    def fail(self, version: int, check: str, detail: str) -> None:
-        self.failures.append(AuditFailure(version, check, detail))
-
-
-@dataclass(frozen=True)
-class _Row:
-    version: int
-    type: str
-    record: dict[str, Any]
-
-    @property
-    def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = self.record["body"]
-        return body
-
-
-def _check_chain(
-    game_id: str, raw: Sequence[tuple[int, str, bytes]], report: AuditReport
-) -> list[_Row]:
-    rows: list[_Row] = []
-    prev = GENESIS
-    last_time: datetime | None = None
-    for expected, (version, type_, data) in enumerate(raw, start=1):
-        if version != expected:
-            report.fail(
-                version,
-                "sequence",
-                f"expected event {expected}: an event is missing or reordered",
-            )
-        try:
-            record = load(data)
-            claimed = record["hash"]
-            recomputed = event_hash(
-                game_id=game_id,
-                version=version,
-                type_=type_,
-                timestamp=record["timestamp"],
-                prev_hash=record["prev_hash"],
-                body=record["body"],
-                alg=record.get("alg", ALG_V1),
-                nonce=record.get("nonce"),
-            )
-            stamp = datetime.fromisoformat(record["timestamp"])
-        except (ValueError, KeyError, TypeError) as exc:
-            report.fail(version, "encoding", f"record cannot be decoded: {exc}")
-            prev = ""
-            continue
-        if recomputed != claimed:
-            report.fail(
-                version,
-                "hash",
-                "stored content does not match its hash (the row was altered)",
-            )
-        if record["prev_hash"] != prev:
-            report.fail(
-                version, "chain", "prev_hash does not link to the previous event"
-            )
-        if last_time is not None and (stamp.tzinfo is None) == (
-            last_time.tzinfo is None
-        ):
-            if stamp < last_time:
-                report.fail(
-                    version,
-                    "timestamp",
-                    "earlier than the event before it (back-dated or reordered)",
-                )
-        elif last_time is not None:
-            report.fail(version, "timestamp", "time zone differs from the event before")
-        last_time = stamp
-        prev = claimed
-        rows.append(_Row(version, type_, record))
-    return rows
-
-
-def _check_signature(
-    game_id: str,
-    row: _Row,
-    keys: list[str],
-    ruleset: Any,
-    decode_move: MoveDecoder | None,
-    report: AuditReport,
-) -> None:
-    """A move of a game with seat keys: the acting seat signed exactly it."""
-    body = row.body
-    actor = body.get("actor")
-    if "signed" not in body:
-        report.fail(row.version, "signature", "move of a signed game has no signature")
-        return
-    try:
-        signed = SignedMove.from_record(body["signed"])
-    except ValueError as exc:
-        report.fail(row.version, "signature", str(exc))
-        return
-    if not isinstance(actor, int) or not 0 <= actor < len(keys):
-        report.fail(row.version, "signature", f"no seat key for actor {actor!r}")
-        return
-    if signed.expected_version != body["decision"]:
-        report.fail(
-            row.version,
-            "signature",
-            f"signed for version {signed.expected_version}, recorded after {body['decision']}",
-        )
-    elif not is_signed_by(keys[actor], game_id, body.get("command_id") or "", signed):
-        report.fail(
-            row.version,
-            "signature",
-            f"not signed by seat {actor}'s key (forged or altered move)",
-        )
-        return
-    if decode_move is not None:
-        try:
-            command = decode_move(ruleset, signed.move_type, signed.move)
-            same = {
-                "type": type(command).__name__,
-                "fields": command.model_dump(mode="json"),
-            } == body["command"]
-        except Exception:  # noqa: BLE001 - any undecodable move is a failed check
-            same = False
-        if not same:
-            report.fail(
-                row.version,
-                "signature",
-                "the recorded command is not the move the seat signed",
-            )
-            return
-    report.signatures_verified += 1
+from domain.records import decode_payload
 
 
 def _seed(
-    rows: list[_Row], server_seed: bytes | None, report: AuditReport
+    rows: list[AuditRow], server_seed: bytes | None, report: AuditReport
 ) -> bytes | None:
     created = rows[0].body
     if rows[-1].type == CONCLUDED:
@@ -233,7 +75,7 @@ def audit_records(
 ) -> AuditReport:
     """Verify one game's rows; see the module docstring for what is checked."""
     report = AuditReport(game_id=game_id, events=len(raw))
-    rows = _check_chain(game_id, raw, report)
+    rows = check_chain(game_id, raw, report)
     if not rows or rows[0].type != CREATED:
         report.fail(1, "genesis", f"the first event is not {CREATED}")
         return report
@@ -265,7 +107,7 @@ def audit_records(
         decided = [r for r in group if r.type != CONCLUDED]
         first = group[0]
         if keys and decision > 1:
-            _check_signature(game_id, first, keys, ruleset, decode_move, report)
+            check_signature(game_id, first, keys, ruleset, decode_move, report)
         if first.version != decision + 1:
             report.fail(
                 first.version,

@@ -11,133 +11,66 @@ outcome must be recorded in events, so it lives in ``start(state, rng)`` and
 ``initial_state(setup)`` stays a deterministic, empty table.  Replaying the
 recorded opening events over ``initial_state`` rebuilds the same table without
 the seed.
+
+Why the vocabulary lives in small modules and is re-exported here: a game
+imports only this module (the dependency rule in ``STYLE.md``), while each
+part stays small: :mod:`domain.messages`, :mod:`domain.rule_errors`,
+:mod:`domain.viewers`, :mod:`domain.outcomes` and :mod:`domain.facts`.
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import (
-    Any,
-    Generic,
-    Protocol,
-    TypeAlias,
-    TypeVar,
+from typing import Any, Generic, Protocol, TypeVar
+
+from domain.facts import (
+    ChanceOutcome,
+    EventFacet,
+    GameFacts,
+    SeatFacet,
+    shuffle_outcomes,
 )
+from domain.messages import Command, Event, Model, Seat, State
+from domain.outcomes import Outcome, Termination, ranks_from_scores
+from domain.rule_errors import (
+    GameOverError,
+    IllegalCommandError,
+    InvalidCommandError,
+    NotYourTurnError,
+    RuleError,
+    RuleViolation,
+)
+from domain.viewers import ADMIN, SPECTATOR, Viewer
 
-from pydantic import BaseModel, ConfigDict
-
-Seat: TypeAlias = int
-"""A seat at the table, 0-based, in clockwise order."""
-
-
-class Model(BaseModel):
-    """Immutable pydantic base for commands, events, states, views and setups.
-
-    ``extra="forbid"`` turns a misspelt field into an error instead of a silent
-    default, which matters for payloads that arrive from other languages.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Command(Model):
-    """Base class of every move a seat can submit (imperative names: ``PlayCard``)."""
-
-
-class Event(Model):
-    """Base class of every decided fact (past tense, one fact each: ``CardPlayed``)."""
-
-
-class State(Model):
-    """Base class of a ruleset's full (unredacted) state."""
-
-
-# --------------------------------------------------------------------- errors
-
-
-class RuleError(ValueError):
-    """Raised when a command cannot be applied; base of the domain errors."""
-
-
-class InvalidCommandError(RuleError):
-    """Raised when a command or setup is malformed (wrong shape, unknown card id).
-
-    Maps to ``INVALID_ARGUMENT``: the client sent something that could never be
-    legal, whatever the state of the game.  ``violations`` names the offending
-    fields as ``(field path, what is wrong)`` pairs, for ``BadRequest``.
-    """
-
-    def __init__(
-        self, message: str = "", *, violations: tuple[tuple[str, str], ...] = ()
-    ) -> None:
-        super().__init__(message)
-        self.violations = violations
-
-
-class IllegalCommandError(RuleError):
-    """Raised when a well-formed command is not allowed by the rules right now.
-
-    Maps to ``FAILED_PRECONDITION``.  ``rule`` is a short stable identifier of
-    the rule that forbids the move (e.g. ``"thalara.one-spell-per-turn"``) so
-    clients can react programmatically; the message explains it to a human and
-    must never mention information hidden from the actor.
-    """
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"[{rule}] {message}")
-        self.rule = rule
-        self.message = message
-
-
-RuleViolation = IllegalCommandError
-"""The name the issue tracker uses for :class:`IllegalCommandError`."""
-
-
-class NotYourTurnError(IllegalCommandError):
-    """Raised when a seat acts while the rules give the decision to someone else."""
-
-    def __init__(self, message: str = "it is not your turn") -> None:
-        super().__init__("turn-order", message)
-
-
-class GameOverError(IllegalCommandError):
-    """Raised when any command reaches a game that has already ended."""
-
-    def __init__(self) -> None:
-        super().__init__("game-over", "the game has ended")
-
-
-# --------------------------------------------------------------------- viewers
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: the seats they control, or an admin who sees everything.
-
-    A spectator controls no seats.  A solo Thorgal player controls two seats.
-    """
-
-    seats: frozenset[Seat] = frozenset()
-    admin: bool = False
-
-    @classmethod
-    def player(cls, *seats: Seat) -> Viewer:
-        return cls(seats=frozenset(seats))
-
-    def can_see(self, seat: Seat) -> bool:
-        """Whether this viewer may see ``seat``'s private information."""
-        return self.admin or seat in self.seats
-
-    @property
-    def is_spectator(self) -> bool:
-        return not self.admin and not self.seats
-
-
-SPECTATOR = Viewer()
-ADMIN = Viewer(admin=True)
+__all__ = [
+    "ADMIN",
+    "SPECTATOR",
+    "ChanceOutcome",
+    "Command",
+    "Event",
+    "EventFacet",
+    "Example",
+    "GameFacts",
+    "GameOverError",
+    "IllegalCommandError",
+    "InvalidCommandError",
+    "Model",
+    "NotYourTurnError",
+    "Outcome",
+    "Rng",
+    "RuleError",
+    "RuleViolation",
+    "Ruleset",
+    "Seat",
+    "SeatFacet",
+    "State",
+    "Termination",
+    "Viewer",
+    "ranks_from_scores",
+    "shuffle_outcomes",
+]
 
 
 # --------------------------------------------------------------------- chance
@@ -157,103 +90,6 @@ class Rng(Protocol):
 
     def token(self, nbytes: int = 16) -> bytes:
         """Fresh bytes, e.g. the nonce of a commitment."""
-
-
-# --------------------------------------------------------------------- outcome
-
-
-class Termination(str, enum.Enum):
-    """How a game ended."""
-
-    COMPLETED = "completed"
-    """The game reached an end condition of its rulebook and was scored."""
-
-    TEAM_WON = "team_won"
-    """A cooperative game: the team beat the scenario."""
-
-    TEAM_LOST = "team_lost"
-    """A cooperative game: the scenario beat the team."""
-
-
-class Outcome(Model):
-    """A finished game: who placed where (python-chess's ``Outcome``).
-
-    ``ranks[seat]`` is 1 for the best place; tied seats share a rank, so a
-    draw between two players is ``ranks=(1, 1)``.  ``winners`` lists every
-    seat with rank 1 (empty when a cooperative team lost).
-    """
-
-    termination: Termination
-    ranks: tuple[int, ...]
-    scores: tuple[int, ...]
-    winners: tuple[Seat, ...]
-    reason: str = ""
-
-
-def ranks_from_scores(scores: Sequence[Sequence[int] | int]) -> tuple[int, ...]:
-    """Competition ranking ("1224") where higher scores are better.
-
-    Scores may be tuples for tie-break chains; equal tuples share a rank.
-
-    >>> ranks_from_scores([10, 12, 10])
-    (2, 1, 2)
-    >>> ranks_from_scores([(5, 1), (5, 2)])
-    (2, 1)
-    """
-    keys = [s if isinstance(s, tuple) else (s,) for s in scores]
-    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
-
-
-# --------------------------------------------------------------------- statistics
-
-
-class SeatFacet(Model):
-    """A label of one seat in a finished game, for win-rate tables (``character=myrja``)."""
-
-    seat: Seat
-    key: str
-    value: str
-
-
-class GameFacts(Model):
-    """What the statistics views want to know about a finished game."""
-
-    rounds: int | None = None
-    first_player: Seat | None = None
-    seat_facets: tuple[SeatFacet, ...] = ()
-
-
-class EventFacet(Model):
-    """A countable fact in one event (``card_played=c12``), for frequency tables."""
-
-    key: str
-    value: str
-    seat: Seat | None = None
-
-
-class ChanceOutcome(Model):
-    """One chance draw for the fairness view: ``value`` in ``[0, outcomes)``,
-    expected uniform (a d6 roll is ``value=roll-1, outcomes=6``; a shuffle
-    contributes each item's position)."""
-
-    distribution: str
-    value: int
-    outcomes: int
-
-
-def shuffle_outcomes(name: str, order: Sequence[str]) -> tuple[ChanceOutcome, ...]:
-    """A recorded shuffle as fairness draws: each item's (sorted rank, position)
-    cell of ``<name>_shuffle:n=<n>``; nothing if items repeat or the order was
-    redacted away (see ``projections/fairness.py`` for the statistic)."""
-    n = len(order)
-    if n < 2 or len(set(order)) != n:
-        return ()
-    rank = {item: r for r, item in enumerate(sorted(order))}
-    dist = f"{name}_shuffle:n={n}"
-    return tuple(
-        ChanceOutcome(distribution=dist, value=rank[c] * n + p, outcomes=n * n)
-        for p, c in enumerate(order)
-    )
 
 
 # --------------------------------------------------------------------- ruleset

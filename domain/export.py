@@ -27,7 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from domain.audit import AuditReport, MoveDecoder, audit_records
+from domain.audit import audit_records
+from domain.audit_report import AuditReport
+from domain.audit_signatures import MoveDecoder
 from domain.receipts import Receipt, check_receipts
 from domain.records import ALG, CONCLUDED_TYPE, canonical_json, load
 

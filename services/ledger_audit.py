@@ -25,7 +25,8 @@ from uuid import UUID
 
 from google.protobuf import any_pb2
 
-from domain.audit import AuditReport, audit_records
+from domain.audit import audit_records
+from domain.audit_report import AuditReport
 from domain.receipts import Receipt, check_receipts
 from domain.records import CONCLUDED_TYPE as CONCLUDED
 from domain.records import load

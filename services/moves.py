@@ -34,10 +34,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from domain.aggregate import Game, command_record
+from domain.aggregate import Game
 from domain.core import Command, InvalidCommandError, RuleError, Seat
 from domain.integrity import canonical_json
 from domain.receipts import Receipt
+from domain.records import command_record
 from services.store import Append, MoveRows
 
 if TYPE_CHECKING:

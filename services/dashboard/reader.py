@@ -27,7 +27,7 @@ from uuid import UUID
 import grpc
 from google.protobuf import json_format
 
-from domain.audit import AuditReport
+from domain.audit_report import AuditReport
 from domain.export import verify_lines
 from ledger.v1 import read_service_pb2 as rpb
 from services.auth import ANONYMOUS, current_principal

@@ -1,0 +1,86 @@
+"""The stored-record format: type names, canonical encoding, hash input, decoding.
+
+Why one place: the record is a contract with every reader that is not this
+process (the auditor, an export, a projection, a client in another language),
+so its layout lives in one place.  Everyone else calls these functions; nobody
+repeats a type name or reads the JSON layout by hand.
+
+A stored event is ``(type name, record)``: the type is ``ledger.GameCreated``,
+``ledger.GameConcluded`` or ``<game>.<EventClass>``, and the record is the
+canonical JSON (:func:`canonical_json`) of::
+
+    {"alg", "timestamp", "prev_hash", "hash", "body", "nonce" (v2 only)}
+
+The hash (algorithm in :mod:`domain.integrity`) is SHA-256 of the canonical
+JSON of the *hash input*: the same fields plus ``game_id``, ``version`` and
+``type``, minus ``hash``.  A snapshot is ``ledger.Snapshot`` with
+``{"timestamp", "aggregate"}``.
+
+Why a package: the format is still owned in one place, this package, with
+one small module per part: :mod:`~domain.records.names` (type names and hash
+algorithms), :mod:`~domain.records.canonical` (the JSON bytes, and why orjson
+with a :mod:`json` fallback), :mod:`~domain.records.sealing` (the hash input;
+a body is encoded once per event: the aggregate calls :func:`seal`, which
+splices the same body bytes into the hash input and the stored record, and the
+mapper stores those bytes as they are), :mod:`~domain.records.bodies`,
+:mod:`~domain.records.snapshots` and :mod:`~domain.records.events`.  Callers
+import from here (``records.seal``) and never from the modules.
+"""
+
+from __future__ import annotations
+
+from domain.records.bodies import (
+    command_record,
+    concluded_body,
+    created_body,
+    decided_body,
+    decided_type,
+    decode_payload,
+)
+from domain.records.canonical import canonical_json, load
+from domain.records.events import decode, decode_record, encode_event
+from domain.records.names import (
+    ALG,
+    ALG_V1,
+    ALGORITHMS,
+    CONCLUDED_TYPE,
+    CREATED_TYPE,
+    GENESIS,
+    LEDGER_PREFIX,
+    SNAPSHOT_TYPE,
+)
+from domain.records.sealing import hash_input, seal
+from domain.records.snapshots import (
+    decode_aggregate_state,
+    encode_aggregate_state,
+    encode_snapshot,
+    snapshot_game_state,
+)
+
+__all__ = [
+    "ALG",
+    "ALGORITHMS",
+    "ALG_V1",
+    "CONCLUDED_TYPE",
+    "CREATED_TYPE",
+    "GENESIS",
+    "LEDGER_PREFIX",
+    "SNAPSHOT_TYPE",
+    "canonical_json",
+    "command_record",
+    "concluded_body",
+    "created_body",
+    "decided_body",
+    "decided_type",
+    "decode",
+    "decode_aggregate_state",
+    "decode_payload",
+    "decode_record",
+    "encode_aggregate_state",
+    "encode_event",
+    "encode_snapshot",
+    "hash_input",
+    "load",
+    "seal",
+    "snapshot_game_state",
+]

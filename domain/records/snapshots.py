@@ -1,0 +1,67 @@
+"""The snapshot record: a ``Game``'s whole state, and reading older layouts.
+
+Why apart from events: a snapshot is not a link of the hash chain, and its
+decoder carries the defaults for every layout older snapshots were taken in.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from domain.core import Outcome
+from domain.games import find_ruleset
+from domain.records.canonical import canonical_json, load
+
+if TYPE_CHECKING:
+    from domain.core import Ruleset
+
+_DATETIMES = ("_created_on", "_modified_on")
+
+
+def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A ``Game``'s snapshot state as the JSON the snapshot record holds."""
+    out = dict(state)
+    for key in _DATETIMES:
+        out[key] = state[key].isoformat()
+    out["setup"] = state["setup"].model_dump(mode="json")
+    out["state"] = state["state"].model_dump(mode="json")
+    out["outcome"] = (
+        state["outcome"].model_dump(mode="json") if state["outcome"] else None
+    )
+    out["entropy"] = list(state["entropy"])
+    out["player_ids"] = list(state["player_ids"])
+    return out
+
+
+def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
+    """A ``Game``'s state from a snapshot record, older layouts included."""
+    ruleset = find_ruleset(data["game_type"], data.get("ruleset_version", 1))
+    out = dict(data)
+    out.setdefault("ruleset_version", 1)  # snapshots taken before versioning
+    out.setdefault("content_hash", "")
+    out["seat_keys"] = tuple(data.get("seat_keys", ()))
+    out.setdefault("receipt_key", None)
+    for key in _DATETIMES:
+        out[key] = datetime.fromisoformat(data[key])
+    out["setup"] = ruleset.setup_model.model_validate(data["setup"])
+    out["state"] = ruleset.state_model.model_validate(data["state"])
+    out["outcome"] = (
+        Outcome.model_validate(data["outcome"]) if data["outcome"] else None
+    )
+    out["entropy"] = tuple(data["entropy"])
+    out["player_ids"] = tuple(data["player_ids"])
+    out.setdefault("spectator_delay", None)  # snapshots from before the delay
+    return out
+
+
+def encode_snapshot(timestamp: datetime, state: dict[str, Any]) -> bytes:
+    """A snapshot record."""
+    return canonical_json(
+        {"timestamp": timestamp.isoformat(), "aggregate": encode_aggregate_state(state)}
+    )
+
+
+def snapshot_game_state(data: bytes, ruleset: Ruleset[Any]) -> Any:
+    """Only the ruleset's state from a snapshot record (for readers of the log)."""
+    return ruleset.state_model.model_validate(load(data)["aggregate"]["state"])
