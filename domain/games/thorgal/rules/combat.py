@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .. import events as E
 from ..commands import Option
-from ..content import DIE_ORDER, Effect
+from ..cards import Effect
+from ..content import DIE_ORDER
 from ..state import Combat, Pending, Task, dec
 from . import options as O
 from .effects import cover_tasks

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .. import events as E
 from ..commands import Option
-from ..content import GOODS, ICON_GOOD, Effect
+from ..cards import Effect
+from ..content import GOODS, ICON_GOOD
 from ..state import Pending, Task
 from . import options as O
 from . import polyomino as P

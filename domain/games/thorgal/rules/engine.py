@@ -18,7 +18,8 @@ from domain.core import Event, Rng
 
 from .. import events as E
 from ..commands import Option
-from ..content import Content, Effect, load
+from ..cards import Effect
+from ..content import Content, load
 from ..evolve import evolve
 from ..state import Pending, Task, ThorgalState, dec, enc
 from . import polyomino as P

@@ -10,7 +10,7 @@ from domain.core import IllegalCommandError, InvalidCommandError
 
 from .. import events as E
 from ..commands import Option
-from ..content import ActionCard, Mod
+from ..cards import ActionCard, Mod
 from ..state import Act, Pending, Task
 from . import options as O
 from .engine import Ctx, handler, resume, tasks_of

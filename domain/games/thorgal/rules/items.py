@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from .. import events as E
 from ..commands import Option
-from ..content import Effect, Mod
+from ..cards import Effect, Mod
 from ..state import Pending, Task
 from . import options as O
 from .engine import Ctx, handler, resume, tasks_of
