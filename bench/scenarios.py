@@ -12,8 +12,9 @@ from typing import Any
 
 import grpc
 
-from bench import loadgen
-from bench.procs import CpuProbe, RetryPolicy, ServerProcess, proc_rss_bytes
+from bench import hot_game, loadgen, read_loop, stream_latency
+from bench.cpu import CpuProbe, RetryPolicy, proc_rss_bytes
+from bench.procs import ServerProcess
 from bench.stats import error_rate, rate, summarize_ms
 from ledger.v1 import game_service_pb2 as pb
 
@@ -136,7 +137,7 @@ def rpc_costs(
     for method in ("GetGame", "ListLegalMoves"):
         probe = CpuProbe(server.pids())
         calls, elapsed, (cpu, _) = asyncio.run(
-            loadgen.run_read_loop(
+            read_loop.run_read_loop(
                 server.target, clients, seconds, method, mix, _window_side(probe)
             )
         )
@@ -159,7 +160,7 @@ def hot_game(
     mix: list[tuple[str, dict[str, Any]]],
 ) -> dict[str, Any]:
     probe = CpuProbe(server.pids()).start()
-    out = asyncio.run(loadgen.run_hot_game(server.target, racers, seconds, mix))
+    out = asyncio.run(hot_game.run_hot_game(server.target, racers, seconds, mix))
     cpu = probe.stop()
     accepted, rejected = out.pop("accepted"), out.pop("rejected")
     attempts = len(accepted) + len(rejected)
@@ -196,7 +197,7 @@ def stream_latency(
             )
             await asyncio.sleep(1.5)
         try:
-            result = await loadgen.run_stream_latency(
+            result = await stream_latency.run_stream_latency(
                 server.target, seconds, moves, subscribers, 0.02, stream_mix
             )
         finally:
