@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 
 from bench.db import libpq_params
-from bench.procs import RetryPolicy
+from bench.cpu import RetryPolicy
 from bench.stats import rate
 
 PGBENCH_TABLE = "bench_pgbench_events"
