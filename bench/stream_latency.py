@@ -15,7 +15,14 @@ from typing import Any
 
 import grpc
 
-from bench.loadgen import MAX_MOVES_PER_GAME, RPC_TIMEOUT, Player, Recorder, auth, channel
+from bench.loadgen import (
+    MAX_MOVES_PER_GAME,
+    RPC_TIMEOUT,
+    Player,
+    Recorder,
+    auth,
+    channel,
+)
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
 

@@ -55,7 +55,8 @@ DIE_ORDER = ("yellow", "orange", "red", "black")
 
 
 def add_goods(goods: tuple[int, ...], good: str, delta: int) -> tuple[int, ...]:
-    """``goods`` (one count per :data:`GOODS` entry, in that order) with ``good`` changed by ``delta``."""
+    """``goods`` (one count per :data:`GOODS` entry, in that order) with
+    ``good``'s count changed by ``delta``."""
     i = GOODS.index(good)
     return goods[:i] + (goods[i] + delta,) + goods[i + 1 :]
 
