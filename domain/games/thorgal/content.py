@@ -37,7 +37,6 @@ from .cards import (
     SpecialCard,
 )
 
-
 GOODS = ("material", "ore", "gossip", "magic", "power", "fate")
 ICON_GOOD = {
     "M": "material",

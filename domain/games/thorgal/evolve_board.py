@@ -50,7 +50,9 @@ def _(s: ThorgalState, e: E.GoodsAssigned) -> ThorgalState:
     s = with_seat(
         s, e.from_seat, "heroes", goods=add_goods(s.hero(e.from_seat).goods, e.good, -1)
     )
-    return _site(s, e.location, assigned=add_goods(s.site(e.location).assigned, e.good, 1))
+    return _site(
+        s, e.location, assigned=add_goods(s.site(e.location).assigned, e.good, 1)
+    )
 
 
 @board.on(E.AssignedGoodsDiscarded)

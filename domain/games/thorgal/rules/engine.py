@@ -17,8 +17,8 @@ from typing import Any
 from domain.core import Event, Rng
 
 from .. import events as E
-from ..commands import Option
 from ..cards import Effect
+from ..commands import Option
 from ..content import Content, load
 from ..evolve import evolve
 from ..state import Pending, Task, ThorgalState, dec, enc
