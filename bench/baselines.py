@@ -23,8 +23,8 @@ from typing import Any
 
 import psycopg
 
+from bench.cpu import RetryPolicy
 from bench.db import libpq_params
-from bench.procs import RetryPolicy
 from bench.stats import rate
 
 PGBENCH_TABLE = "bench_pgbench_events"

@@ -24,6 +24,7 @@ from typing import Any
 
 from bench import (
     baselines,
+    cpu,
     dashboard,
     db,
     legal_pages,
@@ -48,13 +49,13 @@ class ScenarioFailed(RuntimeError):
     """Raised by :func:`run_all` after writing results when a scenario failed."""
 
 
-def _policy() -> procs.RetryPolicy:
+def _policy() -> cpu.RetryPolicy:
     """With ``BENCH_WAIT_QUIET`` set, re-run (up to twice) a throughput measurement
     during which other processes used more than 30% of the machine."""
     wait = float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0)
     if wait <= 0:
-        return procs.RetryPolicy()
-    return procs.RetryPolicy(
+        return cpu.RetryPolicy()
+    return cpu.RetryPolicy(
         retries=2, settle=lambda: machine.wait_quiet(min(60.0, wait))
     )
 
@@ -114,7 +115,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
     results["config"]["game_mix"] = [f"{g} {f}" for g, f in mix]
     try:
         with db.bench_database() as url:
-            procs.watch_database(db.libpq_params(url)["dbname"])
+            cpu.watch_database(db.libpq_params(url)["dbname"])
             results["environment"] = {**machine.environment(url), **quiet}
             from services.database import eventsourcing_env
 
@@ -170,7 +171,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                     sizes.pgbench_clients,
                     sizes.pgbench_s,
                     payload,
-                    probe=lambda pid: procs.CpuProbe((pid,)),
+                    probe=lambda pid: cpu.CpuProbe((pid,)),
                     policy=_policy(),
                 ),
             )
@@ -287,7 +288,7 @@ def _run_server_scenarios(
         if sizes.stream_loaded_clients:
             _step(results, "s5_stream_loaded", lambda: s5(sizes.stream_loaded_clients))
         results["server_rss_after_load_mib"] = (
-            procs.proc_rss_bytes(server.pid) or {}
+            cpu.proc_rss_bytes(server.pid) or {}
         ).get("VmRSS", 0) / 2**20
     finally:
         server.stop()

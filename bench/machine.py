@@ -11,7 +11,7 @@ import platform
 import time
 from typing import Any
 
-from bench import db, procs
+from bench import cpu, db, procs
 
 
 def cpu_model() -> str | None:
@@ -97,9 +97,9 @@ def wait_quiet(max_wait: float, threshold_pct: float = 25.0) -> dict[str, Any]:
     waited = 0.0
     busy_pct = None
     for _ in range(int(max_wait // 2) + 1):
-        b0, t0 = procs.system_busy()
+        b0, t0 = cpu.system_busy()
         time.sleep(2.0)
-        b1, t1 = procs.system_busy()
+        b1, t1 = cpu.system_busy()
         busy_pct = capacity * (b1 - b0) / (t1 - t0) if t1 > t0 else None
         if busy_pct is None or busy_pct < threshold_pct or waited >= max_wait:
             break

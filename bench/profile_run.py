@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import loadgen, profiling
-from bench.procs import CpuProbe, ServerProcess
+from bench.cpu import CpuProbe
+from bench.procs import ServerProcess
 from bench.stats import rate
 
 PROFILE_CLIENTS = (1, 32)

@@ -13,8 +13,12 @@ from typing import Any
 import grpc
 
 from bench import loadgen
-from bench.procs import CpuProbe, RetryPolicy, ServerProcess, proc_rss_bytes
+from bench.cpu import CpuProbe, RetryPolicy, proc_rss_bytes
+from bench.hot_game import run_hot_game
+from bench.procs import ServerProcess
+from bench.read_loop import run_read_loop
 from bench.stats import error_rate, rate, summarize_ms
+from bench.stream_latency import run_stream_latency
 from ledger.v1 import game_service_pb2 as pb
 
 SERVICE = "/ledger.v1.GameService/"
@@ -136,7 +140,7 @@ def rpc_costs(
     for method in ("GetGame", "ListLegalMoves"):
         probe = CpuProbe(server.pids())
         calls, elapsed, (cpu, _) = asyncio.run(
-            loadgen.run_read_loop(
+            run_read_loop(
                 server.target, clients, seconds, method, mix, _window_side(probe)
             )
         )
@@ -159,7 +163,7 @@ def hot_game(
     mix: list[tuple[str, dict[str, Any]]],
 ) -> dict[str, Any]:
     probe = CpuProbe(server.pids()).start()
-    out = asyncio.run(loadgen.run_hot_game(server.target, racers, seconds, mix))
+    out = asyncio.run(run_hot_game(server.target, racers, seconds, mix))
     cpu = probe.stop()
     accepted, rejected = out.pop("accepted"), out.pop("rejected")
     attempts = len(accepted) + len(rejected)
@@ -196,7 +200,7 @@ def stream_latency(
             )
             await asyncio.sleep(1.5)
         try:
-            result = await loadgen.run_stream_latency(
+            result = await run_stream_latency(
                 server.target, seconds, moves, subscribers, 0.02, stream_mix
             )
         finally:

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bench import baselines, procs, scenarios
+from bench import baselines, cpu, procs, scenarios
 from bench.config import Sizes
 from bench.stats import summarize_ms
 
@@ -19,7 +19,7 @@ def workers(
     workdir: Path,
     sizes: Sizes,
     mix: list[tuple[str, dict[str, Any]]],
-    policy: procs.RetryPolicy,
+    policy: cpu.RetryPolicy,
 ) -> dict[str, Any]:
     """Scenario 1 again against ``ledger serve`` with one process per core
     (``LEDGER_WORKERS``, SO_REUSEPORT), when this tree supports it."""
@@ -71,14 +71,14 @@ def memory(
 
 
 def eventsourcing(
-    es_env: dict[str, str], sizes: Sizes, payload: int, policy: procs.RetryPolicy
+    es_env: dict[str, str], sizes: Sizes, payload: int, policy: cpu.RetryPolicy
 ) -> dict[str, Any]:
     section = baselines.run_eventsourcing_direct(
         es_env,
         sizes.es_threads,
         sizes.es_s,
         payload,
-        probe=lambda: procs.CpuProbe(()),
+        probe=lambda: cpu.CpuProbe(()),
         policy=policy,
     )
     for run in section["runs"]:
@@ -91,7 +91,7 @@ def null(
     workdir: Path,
     sizes: Sizes,
     mix: list[tuple[str, dict[str, Any]]],
-    policy: procs.RetryPolicy,
+    policy: cpu.RetryPolicy,
 ) -> dict[str, Any]:
     captured = raw.get("captured")
     if not captured:

@@ -96,6 +96,8 @@ class Evolver(Generic[S]):
 
         @evolve.on(CardPlayed)
         def _(state: MyState, e: CardPlayed) -> MyState: ...
+
+    A game split over modules combines their tables with :meth:`include`.
     """
 
     def __init__(self, game: str) -> None:
@@ -115,6 +117,20 @@ class Evolver(Generic[S]):
             return handler
 
         return register
+
+    def include(self, other: Evolver[S]) -> Evolver[S]:
+        """Add every handler of ``other`` to this table; returns ``self``.
+
+        For a game whose handlers are too many for one module: each module
+        fills its own ``Evolver`` and the game's table is built from them
+        explicitly, in one visible place, instead of by the side effect of an
+        import.  Copied now, so ``other`` must be complete when included.
+
+        :raises ValueError: if both tables handle the same event class.
+        """
+        for event_type, handler in other.handlers.items():
+            self.on(event_type)(handler)
+        return self
 
     def __call__(self, state: S, event: Any) -> S:
         """The state after ``event``.

@@ -151,7 +151,7 @@ def test_profile_summary_counts_leaf_and_inclusive_shares():
 
 
 def test_retry_policy_keeps_the_quietest_attempt():
-    from bench.procs import RetryPolicy
+    from bench.cpu import RetryPolicy
 
     noise = iter([80.0, 50.0, 10.0, 5.0])
     settled = []

@@ -84,3 +84,29 @@ def test_evolver_dispatches_by_event_class_and_refuses_unknown_events():
         evolve(table, Unknown())
     with pytest.raises(ValueError, match="two handlers"):
         evolve.on(Scored)(lambda s, e: s)
+
+
+def test_evolver_include_adds_the_other_tables_handlers_and_refuses_overlaps():
+    class Scored(BaseModel):
+        seat: int
+
+    class Dealt(BaseModel):
+        card: str
+
+    scoring = kit.Evolver[Table]("toy")
+    dealing = kit.Evolver[Table]("toy")
+
+    @scoring.on(Scored)
+    def _(state: Table, e: Scored) -> Table:
+        return kit.with_seat(state, e.seat, score=state.players[e.seat].score + 1)
+
+    @dealing.on(Dealt)
+    def _(state: Table, e: Dealt) -> Table:
+        return state.model_copy(update={"deck": (*state.deck, e.card)})
+
+    evolve = kit.Evolver[Table]("toy").include(scoring).include(dealing)
+
+    table = evolve(evolve(Table(players=(Seat(),)), Scored(seat=0)), Dealt(card="x"))
+    assert (table.players[0].score, table.deck) == (1, ("x",))
+    with pytest.raises(ValueError, match="two handlers for Dealt"):
+        evolve.include(dealing)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
+from domain.games.thorgal.evolve import evolve
+from domain.games.thorgal.evolve_board import board
 from domain.games.thorgal.setup import ThorgalSetup
 from domain.simulate import decode_event, play_random_game
 from tests.unit.test_thorgal_choices import moving
@@ -18,6 +20,11 @@ def test_no_resolution_stack_step_is_stored():
         "DecisionRequested",
         "DecisionMade",
     }
+
+
+def test_evolve_has_one_handler_for_each_declared_event_and_no_other():
+    assert set(evolve.handlers) == set(GAME.event_types)
+    assert set(board.handlers) < set(evolve.handlers)  # the table half is included
 
 
 def test_a_question_records_the_steps_left_to_resolve_after_it():

@@ -1,4 +1,5 @@
-"""The content pack: pydantic models over ``content/sample.json``.
+"""The content pack: the board, adventure and Character models over
+``content/sample.json``, the goods and action vocabularies, and the loader.
 
 Why data, not code: the rulebook prints mechanics but no maps, cards or
 adventures, so every card list lives in JSON and the real lists can be dropped
@@ -10,9 +11,8 @@ gossip, ``A`` magic, ``F`` fate, ``W`` power, ``*`` Area-specific, ``H`` heal,
 red/yellow penalty, ``h``
 an Enemy heart.
 
-The card models come first (effects and modifiers accept a shorthand string
-in JSON, e.g. ``"gain material 2"`` or ``"extra move 1"``), then the board
-and adventure models and the loader.
+The card models (with the effect and modifier shorthand) are in
+:mod:`.cards`; :class:`Content` holds them all.
 """
 
 from __future__ import annotations
@@ -22,131 +22,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import model_validator
-
 from domain.content_packs import pack_file
 from domain.core import Model
 from domain.setup_options import PackOptions, SetupChoice, pack_names
 
-
-def _shorthand(data: Any) -> Any:
-    """``"gain material 2"`` -> ``{"op": "gain", "arg": "material", "n": 2}``."""
-    if not isinstance(data, str):
-        return data
-    head, *rest = data.split()
-    out: dict[str, Any] = {"_": head}
-    for token in rest:
-        if token.lstrip("-").isdigit():
-            out["n"] = int(token)
-        elif "=" in token:
-            k, v = token.split("=", 1)
-            out[k] = v
-        else:
-            out["arg"] = token
-    return out
-
-
-class Effect(Model):
-    """One step of an effect list (the vocabulary is in ``rules/effects.py``)."""
-
-    op: str
-    n: int = 1
-    arg: str = ""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _parse(cls, data: Any) -> Any:
-        data = _shorthand(data)
-        if isinstance(data, dict) and "_" in data:
-            data = {"op": data.pop("_"), **data}
-        return data
-
-
-class Mod(Model):
-    """A modifier of an action: plus, extra, dice, reroll, upgrade, critical."""
-
-    kind: str
-    n: int = 1
-    arg: str = ""
-    action: str = ""
-    """Only for this action type ("" = any)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _parse(cls, data: Any) -> Any:
-        data = _shorthand(data)
-        if isinstance(data, dict) and "_" in data:
-            data = {"kind": data.pop("_"), **data}
-        return data
-
-
-class Bonus(Model):
-    when: str
-    """``only`` (exactly one chip here), ``left`` (per chip left), ``below`` (per chip here)."""
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
-
-
-class ActionCard(Model):
-    id: str
-    number: int
-    actions: tuple[str, ...]
-    value: int
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
-    bonus: Bonus | None = None
-
-
-class SpecialCard(Model):
-    id: str
-    action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
-
-
-class Skill(Model):
-    name: str
-    action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
-    refresh: tuple[str, ...] = ()
-
-
-class Item(Model):
-    id: str
-    action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
-    timing: str = "before"
-    """``before`` the action (and the Combat roll) or ``after`` resolving it (see ``items.py``)."""
-
-
-class Discovery(Model):
-    id: str
-    effects: tuple[Effect, ...]
-
-
-class SidePlot(Model):
-    title: str
-    effects: tuple[Effect, ...]
-
-
-class Entry(Model):
-    id: str
-    title: str
-    text: str
-    effects: tuple[Effect, ...] = ()
-    plots: tuple[SidePlot, ...] = ()
-
-
-class EventCard(Model):
-    id: str
-    deck: str
-    title: str
-    immediate: tuple[Effect, ...] = ()
-    ongoing: tuple[Mod, ...] = ()
-    next_phase: tuple[Effect, ...] = ()
-
+from .cards import (
+    ActionCard,
+    Discovery,
+    Effect,
+    Entry,
+    EventCard,
+    Item,
+    Skill,
+    SpecialCard,
+)
 
 GOODS = ("material", "ore", "gossip", "magic", "power", "fate")
 ICON_GOOD = {
@@ -162,6 +51,13 @@ TIERS = ("minor", "moderate", "major", "massive")
 ENEMY_KINDS = (*TIERS, "mystical")
 CONTENT_DIR = Path(__file__).with_name("content")
 DIE_ORDER = ("yellow", "orange", "red", "black")
+
+
+def add_goods(goods: tuple[int, ...], good: str, delta: int) -> tuple[int, ...]:
+    """``goods`` (one count per :data:`GOODS` entry, in that order) with
+    ``good``'s count changed by ``delta``."""
+    i = GOODS.index(good)
+    return goods[:i] + (goods[i] + delta,) + goods[i + 1 :]
 
 
 class Area(Model):

@@ -1,7 +1,9 @@
 """``evolve``: apply one event to the state, with no rule checks and no chance.
 
-Setup, decks, questions, turns and characters first; then the table:
-the Journey path, Collect tokens, Locations, Combat and cards.  A card or
+Setup, decks, questions, turns and characters are here; the table (the
+Journey path, Collect tokens, Locations, Combat and cards) is in
+:mod:`.evolve_board`, whose handlers are included into this one table
+explicitly, so the module stays under ~300 lines.  A card or
 tile leaving a zone (the Item display, a hand of Items, a Combat card's
 tiles) is removed with :func:`~domain.games.kit.without_one`: the rules only
 emit such an event for a card that is there, so a missing one is a bug that
@@ -12,21 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.kit import Evolver, replace_where, with_seat, without_all, without_one
+from domain.games.kit import Evolver, replace_where, with_seat, without_one
 
 from . import events as E
-from .content import GOODS, load
+from .content import add_goods, load
+from .evolve_board import board
 from .state import Chip, Deck, Hero, Site, ThorgalState, Tile
-
-
-def _site(state: ThorgalState, lid: str, **update: Any) -> ThorgalState:
-    sites = replace_where(state.sites, lambda site: site.id == lid, **update)
-    return state.model_copy(update={"sites": sites})
-
-
-def _goods(goods: tuple[int, ...], good: str, delta: int) -> tuple[int, ...]:
-    i = GOODS.index(good)
-    return goods[:i] + (goods[i] + delta,) + goods[i + 1 :]
 
 
 def _deck(state: ThorgalState, name: str, **update: Any) -> ThorgalState:
@@ -34,8 +27,12 @@ def _deck(state: ThorgalState, name: str, **update: Any) -> ThorgalState:
     return state.model_copy(update={"decks": decks})
 
 
-evolve = Evolver[ThorgalState]("thorgal")
-"""``evolve(state, event)``: the state after ``event``; :class:`TypeError` if unknown."""
+evolve = Evolver[ThorgalState]("thorgal").include(board)
+"""``evolve(state, event)``: the state after ``event``; :class:`TypeError` if unknown.
+
+One table for every event: the handlers below, plus the table's (Journey
+path, Collect tokens, Locations, Combat and cards) from :mod:`.evolve_board`.
+"""
 
 
 @evolve.on(E.AdventureStarted)
@@ -46,7 +43,7 @@ def _(s: ThorgalState, e: E.AdventureStarted) -> ThorgalState:
         ch = c.character(cid)
         goods: tuple[int, ...] = (0,) * 6
         for g in ch.goods:
-            goods = _goods(goods, g, 1)
+            goods = add_goods(goods, g, 1)
         heroes.append(
             Hero(
                 seat=seat,
@@ -161,14 +158,14 @@ def _(s: ThorgalState, e: E.CharacterMoved) -> ThorgalState:
 @evolve.on(E.GoodsGained)
 def _(s: ThorgalState, e: E.GoodsGained) -> ThorgalState:
     return with_seat(
-        s, e.seat, "heroes", goods=_goods(s.hero(e.seat).goods, e.good, e.n)
+        s, e.seat, "heroes", goods=add_goods(s.hero(e.seat).goods, e.good, e.n)
     )
 
 
 @evolve.on(E.GoodsSpent)
 def _(s: ThorgalState, e: E.GoodsSpent) -> ThorgalState:
     return with_seat(
-        s, e.seat, "heroes", goods=_goods(s.hero(e.seat).goods, e.good, -e.n)
+        s, e.seat, "heroes", goods=add_goods(s.hero(e.seat).goods, e.good, -e.n)
     )
 
 
@@ -254,142 +251,3 @@ def _(s: ThorgalState, e: E.AdventureEnded) -> ThorgalState:
             "tasks": (),
         }
     )
-
-
-# ------------------------------------------------ the table: Journey path,
-# Collect tokens, Locations, Combat and cards
-
-
-@evolve.on(E.JourneyTilePlaced)
-def _(s: ThorgalState, e: E.JourneyTilePlaced) -> ThorgalState:
-    return s.model_copy(update={"path": s.path + (Tile(shape=e.shape, cells=e.cells),)})
-
-
-@evolve.on(E.CollectTokenPlaced)
-def _(s: ThorgalState, e: E.CollectTokenPlaced) -> ThorgalState:
-    return s.model_copy(update={"collect_tokens": s.collect_tokens + (e.cell,)})
-
-
-@evolve.on(E.CollectTokensDiscarded)
-def _(s: ThorgalState, e: E.CollectTokensDiscarded) -> ThorgalState:
-    keep = without_all(s.collect_tokens, e.cells)
-    return s.model_copy(update={"collect_tokens": keep})
-
-
-@evolve.on(E.GoodsAssigned)
-def _(s: ThorgalState, e: E.GoodsAssigned) -> ThorgalState:
-    s = with_seat(
-        s, e.from_seat, "heroes", goods=_goods(s.hero(e.from_seat).goods, e.good, -1)
-    )
-    return _site(s, e.location, assigned=_goods(s.site(e.location).assigned, e.good, 1))
-
-
-@evolve.on(E.AssignedGoodsDiscarded)
-def _(s: ThorgalState, e: E.AssignedGoodsDiscarded) -> ThorgalState:
-    left = tuple(a - b for a, b in zip(s.site(e.location).assigned, e.goods))
-    return _site(s, e.location, assigned=left)
-
-
-@evolve.on(E.EnemiesChanged)
-def _(s: ThorgalState, e: E.EnemiesChanged) -> ThorgalState:
-    return _site(s, e.location, enemies=e.enemies)
-
-
-@evolve.on(E.LocationMarked)
-def _(s: ThorgalState, e: E.LocationMarked) -> ThorgalState:
-    site = s.site(e.location)
-    if e.token == "cost":
-        return _site(
-            s,
-            e.location,
-            cost_tokens=site.cost_tokens + 1,
-            extra_cost=_goods(site.extra_cost, e.good, 1),
-        )
-    field = {"blockade": "blockade", "cover": "cover", "entry": "entry_token"}[e.token]
-    return _site(s, e.location, **{field: True})
-
-
-@evolve.on(E.CombatBegan)
-def _(s: ThorgalState, e: E.CombatBegan) -> ThorgalState:
-    return s.model_copy(update={"combat": e.combat})
-
-
-def _combat(s: ThorgalState, **update: Any) -> ThorgalState:
-    assert s.combat is not None
-    return s.model_copy(update={"combat": s.combat.model_copy(update=update)})
-
-
-@evolve.on(E.DiceRolled)
-def _(s: ThorgalState, e: E.DiceRolled) -> ThorgalState:
-    assert s.combat is not None
-    return _combat(s, faces=e.faces, rolled=True, critical=(False,) * len(e.faces))
-
-
-@evolve.on(E.DieUpgraded)
-def _(s: ThorgalState, e: E.DieUpgraded) -> ThorgalState:
-    assert s.combat is not None
-    d = list(s.combat.dice)
-    d[e.index] = e.colour
-    return _combat(s, dice=tuple(d))
-
-
-@evolve.on(E.DieAdded)
-def _(s: ThorgalState, e: E.DieAdded) -> ThorgalState:
-    assert s.combat is not None
-    return _combat(s, dice=s.combat.dice + (e.colour,))
-
-
-@evolve.on(E.DieRerolled)
-def _(s: ThorgalState, e: E.DieRerolled) -> ThorgalState:
-    assert s.combat is not None
-    f = list(s.combat.faces)
-    f[e.index] = e.face
-    return _combat(s, faces=tuple(f))
-
-
-@evolve.on(E.CriticalActivated)
-def _(s: ThorgalState, e: E.CriticalActivated) -> ThorgalState:
-    assert s.combat is not None
-    c = list(s.combat.critical)
-    c[e.index] = True
-    return _combat(s, critical=tuple(c))
-
-
-@evolve.on(E.CombatTilePlaced)
-def _(s: ThorgalState, e: E.CombatTilePlaced) -> ThorgalState:
-    assert s.combat is not None
-    return _combat(
-        s,
-        placed=s.combat.placed + (Tile(shape=e.shape, cells=e.cells),),
-        left=without_one(s.combat.left, e.shape),
-    )
-
-
-@evolve.on(E.CombatTileDropped)
-def _(s: ThorgalState, e: E.CombatTileDropped) -> ThorgalState:
-    return _combat(s, left=())
-
-
-@evolve.on(E.CombatEnded)
-def _(s: ThorgalState, e: E.CombatEnded) -> ThorgalState:
-    return s.model_copy(update={"combat": None})
-
-
-@evolve.on(E.EntryRead)
-def _(s: ThorgalState, e: E.EntryRead) -> ThorgalState:
-    return s.model_copy(update={"entries_read": s.entries_read + (e.entry,)})
-
-
-@evolve.on(E.SidePlotChosen)
-def _(s: ThorgalState, e: E.SidePlotChosen) -> ThorgalState:
-    return s
-
-
-@evolve.on(E.ActionCardSwapped)
-def _(s: ThorgalState, e: E.ActionCardSwapped) -> ThorgalState:
-    return s.model_copy(update={"row": e.row})
-
-
-@evolve.on(E.SpecialCardGained)
-def _(s: ThorgalState, e: E.SpecialCardGained) -> ThorgalState:
-    return s.model_copy(update={"specials": s.specials + (e.card,)})

@@ -10,8 +10,9 @@ draws from the adventure's ``mystical_tier`` deck and adds its effects.
 from __future__ import annotations
 
 from .. import events as E
+from ..cards import Effect
 from ..commands import Option
-from ..content import DIE_ORDER, Effect
+from ..content import DIE_ORDER
 from ..state import Combat, Pending, Task, dec
 from . import options as O
 from .effects import cover_tasks

@@ -9,8 +9,9 @@ Unfulfilled Effects rule.
 from __future__ import annotations
 
 from .. import events as E
+from ..cards import Effect
 from ..commands import Option
-from ..content import GOODS, ICON_GOOD, Effect
+from ..content import GOODS, ICON_GOOD
 from ..state import Pending, Task
 from . import options as O
 from . import polyomino as P

@@ -17,8 +17,9 @@ from typing import Any
 from domain.core import Event, Rng
 
 from .. import events as E
+from ..cards import Effect
 from ..commands import Option
-from ..content import Content, Effect, load
+from ..content import Content, load
 from ..evolve import evolve
 from ..state import Pending, Task, ThorgalState, dec, enc
 from . import polyomino as P

@@ -9,8 +9,8 @@ from __future__ import annotations
 from domain.core import IllegalCommandError, InvalidCommandError
 
 from .. import events as E
+from ..cards import ActionCard, Mod
 from ..commands import Option
-from ..content import ActionCard, Mod
 from ..state import Act, Pending, Task
 from . import options as O
 from .engine import Ctx, handler, resume, tasks_of

@@ -25,8 +25,8 @@ The Skill card follows the same Combat timings (it is "used" like an Item).
 from __future__ import annotations
 
 from .. import events as E
+from ..cards import Effect, Mod
 from ..commands import Option
-from ..content import Effect, Mod
 from ..state import Pending, Task
 from . import options as O
 from .engine import Ctx, handler, resume, tasks_of

@@ -1,0 +1,139 @@
+"""Live-stream latency: one mover, several ``StreamGameEvents`` subscribers on its game.
+
+Why apart from :mod:`bench.loadgen`: it measures delivery (event timestamp to
+receipt, and receipt against the mover's own response), not throughput; it
+reuses the simulated :class:`~bench.loadgen.Player` as the mover.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections import Counter
+from typing import Any
+
+import grpc
+
+from bench.loadgen import (
+    MAX_MOVES_PER_GAME,
+    RPC_TIMEOUT,
+    Player,
+    Recorder,
+    auth,
+    channel,
+)
+from ledger.v1 import game_service_pb2 as pb
+from ledger.v1 import game_service_pb2_grpc as pb_grpc
+
+
+async def run_stream_latency(
+    target: str,
+    duration: float,
+    max_moves: int,
+    subscribers: int,
+    pause: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    seed: int = 11,
+) -> dict[str, Any]:
+    """One mover, ``subscribers`` live streams on its game (players and spectators).
+
+    Latency per delivered event: the stream client's clock at receipt minus the
+    event's own timestamp (stamped by the server when the move was decided,
+    before the commit; same machine clock), so it bounds commit->receive from
+    above.  Also: receipt minus the mover's SubmitMove response (negative when
+    the stream beats the response).
+    """
+    rec = Recorder()
+    mover = Player(target, mix, seed, rec)
+    delivered: list[float] = []
+    after_response: list[float] = []
+    responses: dict[tuple[str, int], float] = {}
+    received: dict[tuple[str, int], list[float]] = {}
+    stream_errors: Counter[str] = Counter()
+    moves = 0
+    games = 0
+    deadline = time.perf_counter() + duration
+
+    async def follow(stub: Any, game_id: str, after: int, token: str | None) -> None:
+        call = stub.StreamGameEvents(
+            pb.StreamGameEventsRequest(game_id=game_id, after_version=after),
+            metadata=auth(token),
+            timeout=duration + RPC_TIMEOUT,
+        )
+        try:
+            async for event in call:
+                now = time.time()
+                stamp = event.timestamp.seconds + event.timestamp.nanos / 1e9
+                delivered.append(now - stamp)
+                received.setdefault((game_id, event.version), []).append(now)
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.CANCELLED:
+                stream_errors[exc.code().name] += 1
+        except asyncio.CancelledError:
+            call.cancel()
+            raise
+
+    channels = [channel(target) for _ in range(subscribers)]
+    stubs = [pb_grpc.GameServiceStub(ch) for ch in channels]
+    try:
+        while time.perf_counter() < deadline and moves < max_moves:
+            table = await mover.create()
+            if table is None:
+                await asyncio.sleep(0.05)
+                continue
+            games += 1
+            seats = sorted(table.tokens)
+            got = await mover.stub.GetGame(
+                pb.GetGameRequest(game_id=table.game_id), timeout=RPC_TIMEOUT
+            )
+            head = got.game.version
+            followers = [
+                asyncio.create_task(
+                    follow(
+                        stubs[i],
+                        table.game_id,
+                        head,
+                        table.tokens[seats[i]] if i < len(seats) else None,
+                    )
+                )
+                for i in range(subscribers)
+            ]
+            await asyncio.sleep(0.2)  # let the streams subscribe before the first move
+            for _ in range(MAX_MOVES_PER_GAME):
+                if time.perf_counter() >= deadline or moves >= max_moves:
+                    break
+                mover.last_submit = None
+                going = await mover.move(table)
+                if mover.last_submit is not None:
+                    moves += 1
+                    done, first, last = mover.last_submit
+                    for v in range(first, last + 1):
+                        responses[(table.game_id, v)] = done
+                if not going:
+                    break
+                await asyncio.sleep(pause)
+            await asyncio.sleep(0.3)  # stragglers
+            for task in followers:
+                task.cancel()
+            await asyncio.gather(*followers, return_exceptions=True)
+    finally:
+        await mover.close()
+        for ch in channels:
+            await ch.close()
+    for key, times in received.items():
+        if key in responses:
+            after_response.extend(t - responses[key] for t in times)
+    return {
+        "subscribers": subscribers,
+        "moves": moves,
+        "games": games,
+        "delivered": delivered,
+        "after_response": after_response,
+        "stream_errors": dict(stream_errors),
+        "mover_submit_median_ms": round(
+            1000 * statistics.median([l for _, l in rec.submit]), 3
+        )
+        if rec.submit
+        else None,
+    }

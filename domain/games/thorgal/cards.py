@@ -1,0 +1,135 @@
+"""The card models of the content pack: Action, special and Event cards,
+Skills, Items, Discoveries and Entries, with the effects and modifiers they carry.
+
+Why apart from :mod:`.content`: the board, adventure and loader models
+already fill a module, and the cards are the part that grows as real card
+lists are dropped in.  Effects and modifiers accept a shorthand string in
+JSON, e.g. ``"gain material 2"`` or ``"extra move 1"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import model_validator
+
+from domain.core import Model
+
+
+def _shorthand(data: Any) -> Any:
+    """``"gain material 2"`` -> ``{"op": "gain", "arg": "material", "n": 2}``."""
+    if not isinstance(data, str):
+        return data
+    head, *rest = data.split()
+    out: dict[str, Any] = {"_": head}
+    for token in rest:
+        if token.lstrip("-").isdigit():
+            out["n"] = int(token)
+        elif "=" in token:
+            k, v = token.split("=", 1)
+            out[k] = v
+        else:
+            out["arg"] = token
+    return out
+
+
+class Effect(Model):
+    """One step of an effect list (the vocabulary is in ``rules/effects.py``)."""
+
+    op: str
+    n: int = 1
+    arg: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parse(cls, data: Any) -> Any:
+        data = _shorthand(data)
+        if isinstance(data, dict) and "_" in data:
+            data = {"op": data.pop("_"), **data}
+        return data
+
+
+class Mod(Model):
+    """A modifier of an action: plus, extra, dice, reroll, upgrade, critical."""
+
+    kind: str
+    n: int = 1
+    arg: str = ""
+    action: str = ""
+    """Only for this action type ("" = any)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parse(cls, data: Any) -> Any:
+        data = _shorthand(data)
+        if isinstance(data, dict) and "_" in data:
+            data = {"kind": data.pop("_"), **data}
+        return data
+
+
+class Bonus(Model):
+    when: str
+    """``only`` (exactly one chip here), ``left`` (per chip left), ``below`` (per chip here)."""
+    mods: tuple[Mod, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+
+class ActionCard(Model):
+    id: str
+    number: int
+    actions: tuple[str, ...]
+    value: int
+    mods: tuple[Mod, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    bonus: Bonus | None = None
+
+
+class SpecialCard(Model):
+    id: str
+    action: str
+    mods: tuple[Mod, ...] = ()
+    effects: tuple[Effect, ...] = ()
+
+
+class Skill(Model):
+    name: str
+    action: str
+    mods: tuple[Mod, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    refresh: tuple[str, ...] = ()
+
+
+class Item(Model):
+    id: str
+    action: str
+    mods: tuple[Mod, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    timing: str = "before"
+    """``before`` the action (and the Combat roll) or ``after`` resolving it (see ``items.py``)."""
+
+
+class Discovery(Model):
+    id: str
+    effects: tuple[Effect, ...]
+
+
+class SidePlot(Model):
+    title: str
+    effects: tuple[Effect, ...]
+
+
+class Entry(Model):
+    id: str
+    title: str
+    text: str
+    effects: tuple[Effect, ...] = ()
+    plots: tuple[SidePlot, ...] = ()
+
+
+class EventCard(Model):
+    id: str
+    deck: str
+    title: str
+    immediate: tuple[Effect, ...] = ()
+    ongoing: tuple[Mod, ...] = ()
+    next_phase: tuple[Effect, ...] = ()
