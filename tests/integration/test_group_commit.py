@@ -87,17 +87,17 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledge
 
 
 def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(
-    ledger, fresh_ledger
+    own_ledger, fresh_ledger
 ):
-    ledger.heads.listening()  # the cache vouches for the games it created...
-    games = [ledger.create_game("thalara", SETUP).game_id for _ in range(6)]
+    own_ledger.heads.listening()  # the cache vouches for the games it created...
+    games = [own_ledger.create_game("thalara", SETUP).game_id for _ in range(6)]
     stale = games[-1]  # not the first: it must land in the shared batch
-    before = {g: ledger.load(g).version for g in games}
+    before = {g: own_ledger.load(g).version for g in games}
     # ...and the other process's NOTIFY never arrives: one held game is stale
     moved_elsewhere = _move(fresh_ledger, stale, random.Random(99)).last_version
-    calls = _slow_first_save(ledger)
+    calls = _slow_first_save(own_ledger)
     results = _all_at_once(
-        games, lambda i, game_id: _move_with_held(ledger, game_id, random.Random(i))
+        games, lambda i, game_id: _move_with_held(own_ledger, game_id, random.Random(i))
     )
     assert max(calls) > 1 and sum(calls) > len(games), (
         f"a shared batch failed and was split: {calls}"

@@ -206,15 +206,15 @@ def test_racing_clients_get_exactly_one_move_per_decision_point(
 
 
 def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
-    ledger, fresh_ledger, monkeypatch
+    own_ledger, fresh_ledger, monkeypatch
 ):
     """This process decides on the game it holds while another process has already
     recorded a move: the save loses the race, and the move is re-decided on the new
     state and recorded after the other one."""
-    ledger.heads.listening()  # the cache vouches for what this process wrote...
-    created = ledger.create_game("thalara", SETUP)
+    own_ledger.heads.listening()  # the cache vouches for what this process wrote...
+    created = own_ledger.create_game("thalara", SETUP)
     gid = created.game_id
-    game = ledger.cache.current(gid)  # held by this process at its creation version
+    game = own_ledger.cache.current(gid)  # held by this process at its creation version
     assert game is not None
     rnd = random.Random(12)
     moves = {
@@ -224,10 +224,10 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     assert set(moves) == {0, 1}  # the secret hand selection: both seats may act
     elsewhere = fresh_ledger.submit(gid, moves[1], 1, "retry-1")
     # ...and its NOTIFY has not arrived yet: the held copy is stale but vouched
-    held = ledger.cache.current(gid)
+    held = own_ledger.cache.current(gid)
     assert held is not None and held.version == game.version < elsewhere.last_version
     saves: list[str] = []
-    real_append = ledger._committer._append
+    real_append = own_ledger._committer._append
 
     def append(appends):
         try:
@@ -238,8 +238,8 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
         saves.append("saved")
         return recorded
 
-    monkeypatch.setattr(ledger._committer, "_append", append)
-    result = ledger.submit(gid, moves[0], 0, "retry-0")
+    monkeypatch.setattr(own_ledger._committer, "_append", append)
+    result = own_ledger.submit(gid, moves[0], 0, "retry-0")
     assert saves == ["lost", "saved"]  # the race happened, then the retry won
     assert result.first_version == elsewhere.last_version + 1
     # final state equals a serial replay of the stored events

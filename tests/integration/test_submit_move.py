@@ -21,6 +21,13 @@ THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
 
 
+@pytest.fixture
+def ledger(own_ledger):
+    """This process: one of the test's own, so no other test's listener can
+    deliver the NOTIFY whose absence these tests are about."""
+    return own_ledger
+
+
 def _vouched_but_behind(ledger, fresh_ledger):
     """A game this process holds and vouches for, one move behind the store,
     and the seat now to act (not the one to act on the stale copy)."""

@@ -116,6 +116,18 @@ def fresh_ledger(settings):
 
 
 @pytest.fixture
+def own_ledger(settings):
+    """A ledger process of this test's own, for tests about what its cache
+    vouches for: the session's ``ledger`` may have a listener another test
+    attached, whose NOTIFYs would make a "not yet notified" copy impossible."""
+    from services.bootstrap import build_ledger
+
+    app = build_ledger(settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
 def superuser(database_url: str):
     """A raw connection for tests that play the part of a tampering DBA."""
     import psycopg
