@@ -105,8 +105,24 @@ def all_games() -> list[Ruleset[Any]]:
     registered = modules()
     for name, module in registered.items():
         if name not in _loaded:
-            _loaded[name] = importlib.import_module(module).GAME
+            _loaded[name] = _import_game(name, module)
     return [_loaded[n] for n in registered]
+
+
+def _import_game(name: str, module: str) -> Ruleset[Any]:
+    """The ``GAME`` of ``module``; a registration that names a module which is
+    not there (a typo in ``LEDGER_GAMES``) is a configuration mistake to be
+    named as such, not an internal error.
+
+    :raises UnknownGameError: if the module cannot be imported or has no ``GAME``.
+    """
+    try:
+        return importlib.import_module(module).GAME  # type: ignore[no-any-return]
+    except (ImportError, AttributeError) as exc:
+        raise UnknownGameError(
+            f"game {name!r} is registered as module {module!r}, which has no GAME"
+            f" to load ({type(exc).__name__}: {exc}); check {ENV_VAR}"
+        ) from exc
 
 
 _versions: dict[tuple[str, int], Ruleset[Any]] = {}

@@ -87,3 +87,14 @@ def test_register_adds_a_game_but_never_replaces_one(fresh_registry):
     assert find_game("tictactoe").stubs_module == "tests.games.tictactoe.tictactoe_pb2"
     with pytest.raises(ValueError, match="already registered"):
         register("thalara", "tests.games.tictactoe")
+
+
+def test_a_registration_naming_no_game_module_is_a_clear_configuration_error(
+    fresh_registry, monkeypatch
+):
+    monkeypatch.setenv(games.ENV_VAR, "typo=tests.games.tictactoo")
+    with pytest.raises(games.UnknownGameError, match=r"'typo'.*LEDGER_GAMES"):
+        all_games()
+    monkeypatch.setenv(games.ENV_VAR, "nogame=tests.games")  # a package, no GAME
+    with pytest.raises(games.UnknownGameError, match=r"'nogame'.*has no GAME"):
+        all_games()
