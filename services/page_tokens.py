@@ -112,3 +112,9 @@ def offset(kind: str, token: str, **bound: Any) -> int:
 def next_offset(kind: str, value: int, **bound: Any) -> str:
     """The token of the page starting at ``value`` of the listing ``bound``."""
     return encode(kind, {"o": value, **bound})
+
+
+def after_page(kind: str, offset: int, size: int, fetched: int, **bound: Any) -> str:
+    """The next page's token for a page read as ``size + 1`` rows from ``offset``:
+    ``""`` when ``fetched`` shows there is nothing after this page."""
+    return next_offset(kind, offset + size, **bound) if fetched > size else ""

@@ -45,11 +45,9 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
                 )
                 for i, r in enumerate(rows[:size])
             ],
-            next_page_token=page_tokens.next_offset(
-                "GetLeaderboard", offset + size, **query
-            )
-            if len(rows) > size
-            else "",
+            next_page_token=page_tokens.after_page(
+                "GetLeaderboard", offset, size, len(rows), **query
+            ),
         )
 
     @guarded
@@ -79,9 +77,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
                 )
                 for r in rows[:size]
             ],
-            next_page_token=page_tokens.next_offset(
-                "GetRatingHistory", offset + size, **query
-            )
-            if len(rows) > size
-            else "",
+            next_page_token=page_tokens.after_page(
+                "GetRatingHistory", offset, size, len(rows), **query
+            ),
         )

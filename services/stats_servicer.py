@@ -133,11 +133,9 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                     )
                     for r in freq[:size]
                 ],
-                next_page_token=page_tokens.next_offset(
-                    "GetFacetStats", offset + size, **query
-                )
-                if len(freq) > size
-                else "",
+                next_page_token=page_tokens.after_page(
+                    "GetFacetStats", offset, size, len(freq), **query
+                ),
             )
 
         return await self._models.query(read)
@@ -185,11 +183,9 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 )
                 for r in rows[:size]
             ],
-            next_page_token=page_tokens.next_offset(
-                "GetPlayerHistory", offset + size, **query
-            )
-            if len(rows) > size
-            else "",
+            next_page_token=page_tokens.after_page(
+                "GetPlayerHistory", offset, size, len(rows), **query
+            ),
         )
 
     @guarded
