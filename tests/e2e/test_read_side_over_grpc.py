@@ -163,6 +163,18 @@ def test_ratings_are_served_with_read_your_writes(grpc_server, ratings):
     )
     mine = {r.player_id: r for r in board.ratings if r.player_id in players}
     assert set(mine) == set(players) and all(r.games == 1 for r in mine.values())
+    assert board.next_page_token == ""  # the whole board fits in 500
+    paged, token = [], None
+    while token != "":  # one rating per page walks the same board, in order
+        page = ratings.GetLeaderboard(
+            pb.GetLeaderboardRequest(
+                game_type="terralore", page_size=1, page_token=token or ""
+            )
+        )
+        assert len(page.ratings) == 1
+        paged.append((page.ratings[0].rank, page.ratings[0].player_id))
+        token = page.next_page_token
+    assert paged == [(r.rank, r.player_id) for r in board.ratings]
     outcome = grpc_server.call(
         "GetGame", gpb.GetGameRequest(game_id=table.game_id)
     ).game.outcome
