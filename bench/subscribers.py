@@ -23,6 +23,7 @@ import asyncio
 import json
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,7 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
     ]
     received: dict[int, list[tuple[int, float]]] = {i: [] for i in range(subscribers)}
     errors: list[str] = []
+    stopping = False
 
     async def follow(i: int) -> None:
         chans = per_server[i % len(targets)]
@@ -83,7 +85,9 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
             async for event in call:
                 received[i].append((event.version, time.time()))
         except grpc.aio.AioRpcError as exc:
-            if exc.code() != grpc.StatusCode.CANCELLED:
+            # CANCELLED before we cancel is the server's (or grpc core's)
+            # doing: an error, not the end of the run
+            if not (stopping and exc.code() == grpc.StatusCode.CANCELLED):
                 errors.append(exc.code().name)
 
     tasks = [asyncio.create_task(follow(i)) for i in range(subscribers)]
@@ -109,6 +113,7 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
         not r or r[-1][0] < last_version for r in received.values()
     ):
         await asyncio.sleep(0.1)
+    stopping = True
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -136,6 +141,7 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
         "duplicates": duplicates,
         "missing_after_drain": missing,
         "stream_errors": len(errors),
+        "stream_error_codes": dict(Counter(errors)),
         "p50_ms": _round(_pct(latencies, 0.5)),
         "p99_ms": _round(_pct(latencies, 0.99)),
         "max_ms": _round(max(latencies, default=None)),

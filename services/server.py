@@ -28,7 +28,7 @@ from ledger.v1 import (
     tournament_service_pb2_grpc,
 )
 from projections.projector import Projector
-from services import limits, organisers, page_tokens, reflection, views_process
+from services import organisers, page_tokens, reflection, transport, views_process
 from services.auth import AuthInterceptor, Principal, TokenResolver
 from services.bootstrap import Wiring, view_runners
 from services.db_health import DatabaseWatcher
@@ -102,10 +102,7 @@ async def create_server(wiring: Wiring, address: str) -> Running:
 
     resolver = TokenResolver(wiring.admin_token, lookup)
     page_tokens.configure(wiring.admin_token)  # every worker signs alike
-    options = [
-        ("grpc.so_reuseport", 1 if wiring.settings.workers > 1 else 0),
-        ("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES),
-    ]
+    options = transport.server_options(wiring.settings)
     guard = GuardInterceptor(wiring.settings.streams_per_connection)
     server = grpc.aio.server(  # metrics first: it times every call, refusals included
         interceptors=[RpcMetricsInterceptor(), guard, AuthInterceptor(resolver)],

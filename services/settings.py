@@ -113,6 +113,15 @@ class Settings(BaseSettings):
         description="Concurrent server streams one client connection may hold; "
         "more are refused with RESOURCE_EXHAUSTED (docs/limits.md).",
     )
+    pending_calls: int = Field(
+        default=10_000,
+        ge=100,
+        le=1_000_000,
+        description="Calls the transport has received that the server has not started yet "
+        "(a burst of spectators opening streams at once). grpc core's default is 1,000, beyond "
+        "which it cancels new calls with CANCELLED, which a client cannot tell from its own "
+        "cancellation (docs/limits.md).",
+    )
     create_tables: bool = Field(
         default=True,
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "

@@ -61,3 +61,53 @@ def test_streams_beyond_the_per_connection_limit_are_resource_exhausted(
             pytest.fail("a cancelled stream never gave its slot back")
     finally:
         channel.close()
+
+
+def test_a_burst_of_stream_opens_all_start(grpc_server: Any, settings: Any) -> None:
+    """2,000 spectators open their streams at once, each on a connection with
+    room for it: every stream starts and sends the game's first event.
+
+    grpc core holds calls the server has not picked up yet in a queue; past
+    its default of 1,000 it cancelled the rest with ``CANCELLED`` and no log
+    line (seen in the subscriber bench as spectators who never got an event).
+    """
+    import asyncio
+
+    table = create(grpc_server, "thalara", players=2, characters=["myrja", "canto"])
+    per_connection = settings.streams_per_connection
+    count = 2_000
+
+    async def burst() -> tuple[list[int], list[str]]:
+        channels = [
+            grpc.aio.insecure_channel(
+                f"127.0.0.1:{grpc_server.port}",
+                options=[("grpc.use_local_subchannel_pool", 1)],
+            )
+            for _ in range(-(-count // per_connection))
+        ]
+        request = pb.StreamGameEventsRequest(game_id=table.game_id)
+        firsts: list[int] = []
+        errors: list[str] = []
+
+        async def first_event(i: int) -> None:
+            stub = rpc.GameServiceStub(channels[i // per_connection])
+            call = stub.StreamGameEvents(request, timeout=120)
+            try:
+                async for event in call:
+                    firsts.append(event.version)
+                    return
+            except grpc.aio.AioRpcError as exc:
+                errors.append(exc.code().name)
+            finally:
+                call.cancel()
+
+        try:
+            await asyncio.gather(*(first_event(i) for i in range(count)))
+        finally:
+            for ch in channels:
+                await ch.close()
+        return firsts, errors
+
+    firsts, errors = asyncio.run(burst())
+    assert errors == []
+    assert firsts == [1] * count
