@@ -30,6 +30,7 @@ from typing import Any
 import grpc
 
 from bench import db, procs, setups
+from bench.cpu import proc_cpu_seconds
 from bench.loadgen import RPC_TIMEOUT, Player, Recorder, channel
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
@@ -50,7 +51,9 @@ def _pct(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, Any]:
+async def _one(
+    targets: list[str], pids: list[int], subscribers: int, moves: int
+) -> dict[str, Any]:
     mix = [m for m in setups.game_mix() if m[0] == "thalara"] or setups.game_mix()
     mover = Player(targets[0], mix, 7, Recorder())
     table = None
@@ -90,6 +93,8 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
             if not (stopping and exc.code() == grpc.StatusCode.CANCELLED):
                 errors.append(exc.code().name)
 
+    cpu_before = sum(proc_cpu_seconds(pid) or 0.0 for pid in pids)
+    started = time.monotonic()
     tasks = [asyncio.create_task(follow(i)) for i in range(subscribers)]
     await asyncio.sleep(1.0 + subscribers / 2_000)  # every stream subscribed
     answered: dict[int, float] = {}
@@ -113,6 +118,8 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
         not r or r[-1][0] < last_version for r in received.values()
     ):
         await asyncio.sleep(0.1)
+    server_cpu_s = sum(proc_cpu_seconds(pid) or 0.0 for pid in pids) - cpu_before
+    row_s = time.monotonic() - started
     stopping = True
     for task in tasks:
         task.cancel()
@@ -142,6 +149,13 @@ async def _one(targets: list[str], subscribers: int, moves: int) -> dict[str, An
         "missing_after_drain": missing,
         "stream_errors": len(errors),
         "stream_error_codes": dict(Counter(errors)),
+        "row_s": round(row_s, 1),
+        "server_cpu_s": round(server_cpu_s, 2),
+        # the serving processes' CPU (not their views' children) while the
+        # streams were open, per delivered message: the spectator cost
+        "server_cpu_ms_per_delivery": round(1000 * server_cpu_s / len(latencies), 3)
+        if latencies
+        else None,
         "p50_ms": _round(_pct(latencies, 0.5)),
         "p99_ms": _round(_pct(latencies, 0.99)),
         "max_ms": _round(max(latencies, default=None)),
@@ -169,7 +183,10 @@ def run(
         try:
             targets = [s.target for s in servers]
             for n in counts:
-                rows.append({"fanout": fanout, **asyncio.run(_one(targets, n, moves))})
+                pids = [s.pid for s in servers]
+                rows.append(
+                    {"fanout": fanout, **asyncio.run(_one(targets, pids, n, moves))}
+                )
         finally:
             for server in servers:
                 server.stop()
@@ -178,15 +195,15 @@ def run(
 
 def markdown(rows: list[dict]) -> str:
     lines = [
-        "| fan-out | live subscribers (3 servers) | moves | events | deliveries | every event exactly once | duplicates | missing | stream errors | p50 ms | p99 ms | max ms |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| fan-out | live subscribers (3 servers) | moves | events | deliveries | every event exactly once | duplicates | missing | stream errors | p50 ms | p99 ms | max ms | server CPU ms per delivery |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['fanout']} | {r['subscribers']:,} | {r['moves']} | {r['events']} | {r['deliveries']:,} | "
             f"{r['subscribers_with_every_event_once']:,}/{r['subscribers']:,} | {r['duplicates']} | "
             f"{r['missing_after_drain']} | {r.get('stream_errors', '—')} | {r['p50_ms']} | "
-            f"{r['p99_ms']} | {r['max_ms']} |"
+            f"{r['p99_ms']} | {r['max_ms']} | {r.get('server_cpu_ms_per_delivery', '—')} |"
         )
     return "\n".join(lines)
 
