@@ -244,10 +244,10 @@ def splice(doc: str, section: str) -> str:
     return doc[:start] + section + doc[end:]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.report.capacity")
     parser.add_argument("--check", action="store_true", help="fail if the doc is stale")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     section = render(json.loads(RESULTS.read_text()))
     doc = DOC.read_text()
     fresh = splice(doc, section)
