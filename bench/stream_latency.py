@@ -3,17 +3,26 @@
 Why apart from :mod:`bench.loadgen`: it measures delivery (event timestamp to
 receipt, and receipt against the mover's own response), not throughput; it
 reuses the simulated :class:`~bench.loadgen.Player` as the mover.
+
+Where the commit happens is seen from outside the server: a LISTEN
+connection of the bench's own (:class:`CommitClock`, a thread) receives the
+ledger's notification, which PostgreSQL sends when the move's transaction
+commits.  Receipt minus that is the issue's "commit → subscriber"; the
+event's own timestamp (taken when the move is decided, before it waits for
+the group commit) is kept as the upper bound it always was.
 """
 
 from __future__ import annotations
 
 import asyncio
 import statistics
+import threading
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, Self
 
 import grpc
+import psycopg
 
 from bench.loadgen import (
     MAX_MOVES_PER_GAME,
@@ -25,6 +34,40 @@ from bench.loadgen import (
 )
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
+from services.recorder import NOTIFY_CHANNEL
+
+
+class CommitClock:
+    """When each ``(game, version)`` was seen committed: the first ledger
+    notification naming that game at that version or later."""
+
+    def __init__(self, database_url: str) -> None:
+        self._url = database_url
+        self._seen: dict[str, list[tuple[int, float]]] = {}
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._listen, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        self._ready.wait(10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _listen(self) -> None:
+        with psycopg.connect(self._url, autocommit=True) as conn:
+            conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+            self._ready.set()
+            while not self._stop.is_set():
+                for note in conn.notifies(timeout=0.2):
+                    game, _, version = note.payload.partition(":")
+                    self._seen.setdefault(game, []).append((int(version), time.time()))
+
+    def committed_at(self, game_id: str, version: int) -> float | None:
+        return next((t for v, t in self._seen.get(game_id, ()) if v >= version), None)
 
 
 async def run_stream_latency(
@@ -35,6 +78,7 @@ async def run_stream_latency(
     pause: float,
     mix: list[tuple[str, dict[str, Any]]],
     seed: int = 11,
+    clock: CommitClock | None = None,
 ) -> dict[str, Any]:
     """One mover, ``subscribers`` live streams on its game (players and spectators).
 
@@ -121,15 +165,20 @@ async def run_stream_latency(
         await mover.close()
         for ch in channels:
             await ch.close()
+    after_commit: list[float] = []
     for key, times in received.items():
         if key in responses:
             after_response.extend(t - responses[key] for t in times)
+        committed = clock.committed_at(*key) if clock is not None else None
+        if committed is not None:
+            after_commit.extend(t - committed for t in times)
     return {
         "subscribers": subscribers,
         "moves": moves,
         "games": games,
         "delivered": delivered,
         "after_response": after_response,
+        "after_commit": after_commit,
         "stream_errors": dict(stream_errors),
         "mover_submit_median_ms": round(
             1000 * statistics.median([l for _, l in rec.submit]), 3
