@@ -1,13 +1,12 @@
-"""Scenarios that drive a server process over gRPC: 1, 2, 5, 6 and baseline (c)."""
+"""Scenarios that drive a server process over gRPC: 1, 2, 5 and 6.
+
+Baseline (c), which replays their captured responses, is :mod:`bench.canned_baseline`.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
-import statistics
 import time
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -17,66 +16,10 @@ from bench.cpu import CpuProbe, RetryPolicy, proc_rss_bytes
 from bench.hot_game import run_hot_game
 from bench.procs import ServerProcess
 from bench.read_loop import run_read_loop
-from bench.stats import error_rate, rate, summarize_ms
+from bench.stats import rate, summarize_ms
 from bench.stream_latency import run_stream_latency
+from bench.throughput_window import throughput_row, window_side
 from ledger.v1 import game_service_pb2 as pb
-
-SERVICE = "/ledger.v1.GameService/"
-
-
-def _window_side(probe: CpuProbe, lag: Any = None, every: float = 0.25) -> Any:
-    async def side(window_end: float) -> tuple[dict[str, Any], list[float]]:
-        probe.start()
-        lags: list[float] = []
-        for _ in range(100_000):
-            now = time.perf_counter()
-            if now >= window_end:
-                break
-            if lag is not None:
-                try:
-                    value = await lag.sample()
-                    if value is not None:
-                        lags.append(float(value))
-                except Exception:  # noqa: BLE001 - a failing probe must not stop the load
-                    pass
-            await asyncio.sleep(min(every, max(0.0, window_end - time.perf_counter())))
-        if lag is not None:
-            await lag.close()
-        return probe.stop(), lags
-
-    return side
-
-
-def _throughput_row(
-    clients: int, rec: loadgen.Recorder, w0: float, w1: float, cpu: dict[str, Any]
-) -> dict[str, Any]:
-    w = rec.window(w0, w1)
-    seconds = w1 - w0
-    moves = w["submit_ok"]
-    failed = sum(w["submit_errors"].values())
-    attempts = moves + failed
-    server_pct = cpu.get("server_cpu_pct")
-    return {
-        "clients": clients,
-        "window_s": round(seconds, 3),
-        "moves": moves,
-        "moves_per_s": rate(moves, seconds),
-        "list_calls_per_s": rate(len(w["list_latencies"]), seconds),
-        "games_created_in_window": len(w["create_latencies"]),
-        "submit_latency_ms": summarize_ms(w["submit_latencies"]),
-        "list_latency_ms": summarize_ms(w["list_latencies"]),
-        "move_latency_note": "SubmitMove only; each move is also preceded by one ListLegalMoves (list_latency_ms)",
-        "error_rate": error_rate(failed, attempts),
-        "conflict_rate": error_rate(w["submit_errors"].get("ABORTED", 0), attempts),
-        "errors": w["errors_by_method"],
-        "cpu": cpu,
-        "server_cpu_ms_per_move": (
-            round(10 * server_pct * seconds / moves, 3)
-            if server_pct is not None and moves
-            else None
-        ),
-        "_latencies": w["submit_latencies"],
-    }
 
 
 def throughput(
@@ -105,12 +48,12 @@ def throughput(
                     warmup,
                     window,
                     mix,
-                    on_window=_window_side(probe, lag if n == headline else None),
+                    on_window=window_side(probe, lag if n == headline else None),
                     capture=first,
                     seed=n,
                 )
             )
-            return (_throughput_row(n, rec, w0, w1, cpu), rec, lags), cpu
+            return (throughput_row(n, rec, w0, w1, cpu), rec, lags), cpu
 
         (row, rec, lags), attempts = policy.quietest(once)
         row["attempts_other_cpu_pct"] = attempts
@@ -141,7 +84,7 @@ def rpc_costs(
         probe = CpuProbe(server.pids())
         calls, elapsed, (cpu, _) = asyncio.run(
             run_read_loop(
-                server.target, clients, seconds, method, mix, _window_side(probe)
+                server.target, clients, seconds, method, mix, window_side(probe)
             )
         )
         pct = cpu.get("server_cpu_pct")
@@ -292,87 +235,3 @@ def memory(
         if per_game and rss_idle
         else None,
     }
-
-
-# ------------------------------------------------------------ baseline (c)
-
-
-def canned_responses(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
-    """Median-sized real responses, made consistent so a client can loop on them forever."""
-
-    def median_of(method: str, cls: Any, keep: Any = lambda m: True) -> Any:
-        messages = [
-            m for m in (cls.FromString(b) for b in captured.get(method, [])) if keep(m)
-        ]
-        if not messages:
-            raise RuntimeError(f"no {method} response was captured")
-        messages.sort(key=lambda m: m.ByteSize())
-        return messages[len(messages) // 2]
-
-    created = median_of(
-        "CreateGame", pb.CreateGameResponse, lambda m: m.game.status == "active"
-    )
-    seat = created.tokens[0].seats[0]
-    del created.game.to_act[:]
-    created.game.to_act.append(seat)
-    listed = median_of(
-        "ListLegalMoves", pb.ListLegalMovesResponse, lambda m: len(m.moves) > 0
-    )
-    submitted = median_of(
-        "SubmitMove", pb.SubmitMoveResponse, lambda m: m.game.status == "active"
-    )
-    del submitted.game.to_act[:]
-    submitted.game.to_act.append(seat)
-    got = pb.GetGameResponse(game=submitted.game)
-    return {
-        SERVICE + "CreateGame": created.SerializeToString(),
-        SERVICE + "ListLegalMoves": listed.SerializeToString(),
-        SERVICE + "SubmitMove": submitted.SerializeToString(),
-        SERVICE + "GetGame": got.SerializeToString(),
-    }
-
-
-def write_canned(path: Path, canned: dict[str, bytes]) -> None:
-    path.write_text(
-        json.dumps({k: base64.b64encode(v).decode() for k, v in canned.items()})
-    )
-
-
-def null_baseline(
-    server: ServerProcess,
-    clients: tuple[int, ...],
-    warmup: float,
-    window: float,
-    mix: list[tuple[str, dict[str, Any]]],
-    canned: dict[str, bytes],
-    policy: RetryPolicy | None = None,
-) -> dict[str, Any]:
-    runs = []
-    policy = policy or RetryPolicy()
-    for n in clients:
-
-        def once(n: int = n) -> tuple[Any, dict[str, Any]]:
-            probe = CpuProbe(server.pids())
-            rec, w0, w1, (cpu, _) = asyncio.run(
-                loadgen.run_players(
-                    server.target,
-                    n,
-                    warmup,
-                    window,
-                    mix,
-                    on_window=_window_side(probe),
-                    seed=n,
-                )
-            )
-            return _throughput_row(n, rec, w0, w1, cpu), cpu
-
-        row, attempts = policy.quietest(once)
-        row["attempts_other_cpu_pct"] = attempts
-        row["rpc_per_s"] = (row["moves_per_s"] or 0) + (row["list_calls_per_s"] or 0)
-        runs.append(row)
-    sizes = {k.rsplit("/", 1)[1]: len(v) for k, v in canned.items()}
-    return {"status": "ok", "response_bytes": sizes, "runs": runs}
-
-
-def median_ms(values: list[float]) -> float | None:
-    return round(1000 * statistics.median(values), 3) if values else None

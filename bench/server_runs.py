@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bench import baselines, cpu, procs, scenarios
+from bench import baselines, canned_baseline, cpu, procs, scenarios
 from bench.config import Sizes
 from bench.stats import summarize_ms
 
@@ -99,12 +99,12 @@ def null(
             "status": "not available",
             "reason": "scenario 1 captured no responses to replay",
         }
-    canned = scenarios.canned_responses(captured)
+    canned = canned_baseline.canned_responses(captured)
     path = workdir / "canned.json"
-    scenarios.write_canned(path, canned)
+    canned_baseline.write_canned(path, canned)
     server = procs.start_null_server(workdir, path)
     try:
-        return scenarios.null_baseline(
+        return canned_baseline.null_baseline(
             server,
             sizes.clients,
             sizes.null_warmup_s,

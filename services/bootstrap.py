@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from services import db_roles
+from services import db_readiness, db_roles
 from services.application import GameLedger
 from services.database import embedded_url, eventsourcing_env
 from services.settings import Settings
@@ -65,7 +65,7 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
     )
     env["GAME_CACHE_SIZE"] = str(settings.cache_size)
     if not settings.create_tables:
-        db_roles.check_ready(url)
+        db_readiness.check_ready(url)
         env["APPLICATION_RECORDER_TOPIC"] = db_roles.SERVICE_ROLE_RECORDER
     return GameLedger(
         env,

@@ -62,6 +62,10 @@ class EventHub:
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+            # no listener any more: the heads (the ledger's, which outlives
+            # this hub) must not go on vouching for copies nothing will correct
+            self.connected = False
+            self._heads.deaf()
         if self._tail is not None:
             await self._tail.stop()
 

@@ -28,7 +28,14 @@ from eventsourcing.domain import Aggregate
 from domain.core import IllegalCommandError, InvalidCommandError, Model
 from domain.games import find_game
 from domain.spectator import parse_delay
-from domain.tournament.pairing import Pairing, PlayerId, round_robin_schedule
+from domain.tournament.guards import (
+    check_can_register,
+    check_can_start,
+    check_can_withdraw,
+    check_not_finished,
+    check_round_complete,
+)
+from domain.tournament.pairing import Pairing, PlayerId
 from domain.tournament.rules import check_player_id, parse_creation, parse_round
 from domain.tournament.standings import StandingRow, is_competition_ranking
 from domain.tournament.state import TableAssignment, TournamentState
@@ -145,14 +152,7 @@ class Tournament(Aggregate):
             ``tournament.already-registered``.
         """
         check_player_id(player_id)
-        if self.state.round_records or self.state.finished:
-            raise IllegalCommandError(
-                "tournament.registration-closed", "round 1 has started"
-            )
-        if player_id in self.state.players:
-            raise IllegalCommandError(
-                "tournament.already-registered", f"{player_id} is registered"
-            )
+        check_can_register(self.state, player_id)
         self.trigger_event(self.PlayerRegistered, player_id=player_id)
 
     def withdraw(self, player_id: PlayerId) -> None:
@@ -162,15 +162,7 @@ class Tournament(Aggregate):
             ``tournament.already-withdrawn``, ``tournament.finished``.
         """
         check_player_id(player_id)
-        self._check_not_finished()
-        if player_id not in self.state.players:
-            raise IllegalCommandError(
-                "tournament.not-registered", f"{player_id} is not registered"
-            )
-        if player_id in self.state.withdrawn:
-            raise IllegalCommandError(
-                "tournament.already-withdrawn", f"{player_id} has withdrawn"
-            )
+        check_can_withdraw(self.state, player_id)
         self.trigger_event(self.PlayerWithdrawn, player_id=player_id)
 
     def plan_round(self) -> Pairing:
@@ -180,7 +172,7 @@ class Tournament(Aggregate):
             ``tournament.round-incomplete``, ``tournament.no-rounds-left``,
             ``tournament.not-enough-players``, ``tournament.round-robin-rounds``.
         """
-        self._check_can_start()
+        check_can_start(self.state)
         return self.state.plan()
 
     def start_round(
@@ -196,7 +188,7 @@ class Tournament(Aggregate):
         :raises InvalidCommandError: when the tables or byes are malformed.
         :raises IllegalCommandError: as :meth:`plan_round`.
         """
-        self._check_can_start()
+        check_can_start(self.state)
         tables, byes = parse_round(self.state, tables, byes)
         round_ = self.state.current_round + 1
         self.trigger_event(self.RoundStarted, round=round_, tables=tables, byes=byes)
@@ -242,8 +234,8 @@ class Tournament(Aggregate):
         :raises IllegalCommandError: ``tournament.finished``,
             ``tournament.round-incomplete``.
         """
-        self._check_not_finished()
-        self._check_round_complete()
+        check_not_finished(self.state)
+        check_round_complete(self.state)
         self.trigger_event(self.TournamentFinished)
 
     # ------------------------------------------------------------ queries
@@ -263,41 +255,7 @@ class Tournament(Aggregate):
             {**self.state.setup, "players": players}
         )
 
-    # ------------------------------------------------------------ checks
-
-    def _check_not_finished(self) -> None:
-        if self.state.finished:
-            raise IllegalCommandError(
-                "tournament.finished", "the tournament has finished"
-            )
-
-    def _check_round_complete(self) -> None:
-        if self.state.is_round_in_progress:
-            raise IllegalCommandError(
-                "tournament.round-incomplete",
-                f"round {self.state.current_round} still has games without results",
-            )
-
-    def _check_can_start(self) -> None:
-        self._check_not_finished()
-        self._check_round_complete()
-        state = self.state
-        if len(state.active_players) < 2:
-            raise IllegalCommandError(
-                "tournament.not-enough-players", "need 2 active players"
-            )
-        if state.format == "round_robin":
-            scheduled = len(round_robin_schedule(state.round_robin_players))
-            if state.rounds not in (0, scheduled):
-                raise IllegalCommandError(
-                    "tournament.round-robin-rounds",
-                    f"a round robin of these players has {scheduled} rounds, not {state.rounds}",
-                )
-        if state.current_round >= state.total_rounds:
-            raise IllegalCommandError(
-                "tournament.no-rounds-left",
-                f"all {state.total_rounds} rounds have started",
-            )
+    # ------------------------------------------------------------ internals
 
     def _finish_if_complete(self) -> None:
         if not self.state.finished and self.state.is_all_played:

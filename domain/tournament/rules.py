@@ -2,9 +2,9 @@
 
 Why apart from the aggregate: these checks are pure functions of their
 arguments (and the state), so they read as a list of rules and keep the
-aggregate about *when* things may happen.  Each raises
+aggregate about recording facts.  Each raises
 :class:`~domain.core.InvalidCommandError`; the wrong-state rules
-(:class:`~domain.core.IllegalCommandError`) stay in the aggregate.
+(:class:`~domain.core.IllegalCommandError`) are in :mod:`.guards`.
 """
 
 from __future__ import annotations

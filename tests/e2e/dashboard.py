@@ -28,7 +28,7 @@ CHROMIUM_ARGS = [
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "dashboard"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # as grpc_server, whose database it shows
 def dashboard_url(ledger: Any, grpc_server: Any) -> Iterator[str]:
     """The dashboard on a free port, on the same database as ``grpc_server``."""
     from services.dashboard.serve import start

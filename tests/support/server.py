@@ -26,6 +26,8 @@ from services.client import Connection
 class ServerHandle(Connection):
     port: int = 0
     admin_token: str = ""
+    running: Any = None
+    """The server's :class:`services.server.Running` (its hub, for teardown tests)."""
 
 
 @contextlib.contextmanager
@@ -57,8 +59,9 @@ def server_in_thread(wiring: Any) -> Iterator[Any]:
         thread.join(10)
 
 
-@pytest.fixture(scope="session")
-def grpc_server(settings, ledger) -> Iterator[ServerHandle]:
+@contextlib.contextmanager
+def serve_in_process(settings: Any, ledger: Any) -> Iterator[ServerHandle]:
+    """The real server on ``ledger`` (the tests' own process), with a client channel."""
     from services.bootstrap import Wiring
 
     wiring = Wiring(
@@ -66,10 +69,25 @@ def grpc_server(settings, ledger) -> Iterator[ServerHandle]:
     )
     with server_in_thread(wiring) as running:
         channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
-        yield ServerHandle(
-            channel, pb_grpc.GameServiceStub(channel), running.port, wiring.admin_token
-        )
-        channel.close()
+        try:
+            yield ServerHandle(
+                channel,
+                pb_grpc.GameServiceStub(channel),
+                running.port,
+                wiring.admin_token,
+                running,
+            )
+        finally:
+            channel.close()
+
+
+@pytest.fixture(scope="module")
+def grpc_server(settings, ledger) -> Iterator[ServerHandle]:
+    """Per module, not per session: the server's hub feeds the session ledger's
+    heads, and a later module's tests (about a NOTIFY that has not arrived)
+    must find that ledger with no listener attached."""
+    with serve_in_process(settings, ledger) as server:
+        yield server
 
 
 def new_command_id() -> str:
