@@ -62,6 +62,9 @@ def is_alive(conn: psycopg.Connection[Any]) -> bool:
     return True
 
 
+_FORGET_PREPARED = (psycopg.IntegrityError, psycopg.errors.InvalidSqlStatementName)
+
+
 class LedgerDatastore(PostgresDatastore):
     """:class:`PostgresDatastore` whose checkouts skip dead connections and fail
     fast during an outage (see the module docstring)."""
@@ -78,7 +81,16 @@ class LedgerDatastore(PostgresDatastore):
         for _ in range(self.pool.max_size + 1):
             with super().get_connection() as conn:
                 if is_alive(conn):
-                    yield conn
+                    try:
+                        yield conn
+                    except _FORGET_PREPARED:
+                        # psycopg's prepared-statement cache can disagree with
+                        # the server after a rollback in pipeline mode (the
+                        # event insert's); the next statement then fails with
+                        # 'prepared statement "_pg3_N" does not exist'.  A lost
+                        # race is rare, a reconnect is cheap: start afresh.
+                        conn.close()
+                        raise
                     return
         raise DatabaseUnavailableError("no live connection to the database")
 
