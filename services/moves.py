@@ -201,7 +201,8 @@ class Moves:
         game._pending_events = []  # stored: the shell is published as it is
         self._cache.recorded(game, epoch, new_events)
         if self.on_recorded is not None:  # LEDGER_NATS_URL: services/nats_tail.py
-            self.on_recorded(game.id, new_events)
+            # the records as stored (encoded once, by the commit), not the events
+            self.on_recorded(game.id, [r.notification for r in recordings])
         first = new_events[0].originator_version
         if (
             self._interval

@@ -81,11 +81,11 @@ class NatsTail:
 
     # ------------------------------------------------------------ publish
 
-    def recorded(self, game_id: UUID, events: list[Any]) -> None:
-        """Called on commit (any thread): publish the stored records."""
+    def recorded(self, game_id: UUID, stored: list[StoredEvent]) -> None:
+        """Called on commit (any thread) with the records as the commit
+        encoded them: publish those bytes, no second encoding."""
         if self._loop is None or self._js is None:
             return
-        stored = [self._mapper.to_stored_event(e) for e in events]
         self._loop.call_soon_threadsafe(
             lambda: self._loop.create_task(self._publish(str(game_id), stored))  # type: ignore[union-attr]
         )

@@ -1,0 +1,76 @@
+"""With ``LEDGER_NATS_URL``, a move's events go to JetStream as the commit encoded them.
+
+Issue 12 asks that each event be encoded once per move.  The publisher used
+to encode every event again after the commit; it now publishes the bytes the
+commit stored.  NATS with JetStream runs on 127.0.0.1:4222.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import uuid
+
+import pytest
+
+from domain import records
+from domain.aggregate import Game
+from domain.games import find_game
+from services.nats_tail import STREAM, NatsTail, subject
+
+pytestmark = pytest.mark.postgres
+NATS = "nats://127.0.0.1:4222"
+SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
+
+
+def test_a_move_is_published_as_stored_without_a_second_encoding(
+    own_ledger, monkeypatch
+) -> None:
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    def on_loop(coro):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(15)
+
+    tail = NatsTail(NATS, own_ledger.mapper, Game.Concluded)
+    on_loop(tail.start())
+    try:
+        own_ledger.on_recorded = tail.recorded
+        game_id = own_ledger.create_game("thalara", SETUP).game_id
+        game = own_ledger.load(game_id)
+        rnd = random.Random(5)
+        seat = rnd.choice(game.to_act())
+        command = find_game("thalara").pick_random_command(game.state, seat, rnd)
+
+        encodings: list[object] = []
+        encode = records.encode_event
+        monkeypatch.setattr(
+            records, "encode_event", lambda e: encodings.append(e) or encode(e)
+        )
+        result = own_ledger.submit(game_id, command, seat, str(uuid.uuid4()))
+        stored = {v: state for v, _, state in own_ledger.read_records(game_id)}
+
+        async def last_published() -> tuple[int, bytes]:
+            js = tail._nc.jetstream()
+            for _ in range(50):  # the publish follows the commit on the loop
+                try:
+                    msg = await js.get_last_msg(STREAM, subject(game_id))
+                except Exception:  # noqa: BLE001 - not there yet
+                    msg = None
+                if (
+                    msg is not None
+                    and int(msg.headers["Ledger-Version"]) == result.last_version
+                ):
+                    return result.last_version, msg.data
+                await asyncio.sleep(0.1)
+            raise AssertionError("the move was not published")
+
+        version, published = on_loop(last_published())
+    finally:
+        on_loop(tail.stop())
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+    assert encodings == [], "an event was encoded again after the commit"
+    assert published == stored[version]
