@@ -67,7 +67,7 @@ def prefill(
     games = 0
     while have < target and time.perf_counter() - started < budget_s:
         batch = []
-        side: list[tuple[str, tuple[Any, ...]]] = []
+        side: list[tuple[Any, ...]] = []
         for _ in range(16):
             game_type, fields = mix[games % len(mix)]
             games += 1
@@ -88,17 +88,20 @@ def prefill(
             batch.append(game)
             side.append(
                 (
-                    "UPDATE ledger_games SET version = %s, status = %s, ended_at = %s, winners = %s WHERE game_id = %s",
-                    (
-                        game.version,
-                        "ended" if game.is_over else "active",
-                        game.modified_on if game.is_over else None,
-                        list(game.outcome.winners) if game.outcome else None,
-                        game.id,
-                    ),
+                    game.version,
+                    "ended" if game.is_over else "active",
+                    game.modified_on if game.is_over else None,
+                    list(game.outcome.winners) if game.outcome else None,
+                    game.id,
                 )
             )
-        app.save(*batch, side_effects=side)
+        app.save(*batch)
+        with app.datastore.transaction(commit=True) as curs:  # the listing's heads
+            curs.executemany(
+                "UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
+                " winners = %s WHERE game_id = %s",
+                side,
+            )
         have = _count_events(app)
     return {
         "events_before": start_count,

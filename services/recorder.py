@@ -28,6 +28,7 @@ from psycopg.types.json import Jsonb
 
 from domain.integrity import canonical_json
 from domain.receipts import Receipt
+from services import tournament_rows
 
 NOTIFY_CHANNEL = "ledger_game_events"
 
@@ -237,10 +238,8 @@ class LedgerRecorder(PostgresApplicationRecorder):
         """
         for game_id, rows in kwargs.get("side_rows", ()):
             _write_rows(curs, game_id, rows)
-        # the tournament desk (services/tournaments.py) still passes its own
-        # (statement, params) rows; the game ledger passes typed side rows only
-        for statement, params in kwargs.get("side_effects", ()):
-            curs.execute(statement, params)
+        for rows in kwargs.get("tournament_rows", ()):  # the tournament desk's
+            tournament_rows.write(curs, rows)
         heads: dict[Any, int] = {}
         for event in stored_events:
             heads[event.originator_id] = max(

@@ -12,8 +12,8 @@ later in the desk's.  The desk (:meth:`TournamentDesk.start_round
   (``tournament_round_intents``) before the first one.  A retry of the same
   round adopts the journalled games table by table instead of creating more;
   the ``created`` journal rows and the intent are deleted in the transaction
-  that records the round (:meth:`RoundJournal.seat` returns those deletes as
-  side effects).  Pairing is deterministic, so the retry normally seats the
+  that records the round (:meth:`RoundJournal.seat` returns the round's
+  :class:`~services.tournament_rows.RoundSeating`, which does it).  Pairing is deterministic, so the retry normally seats the
   same players; a journalled game whose table now seats others is kept as
   ``abandoned``.
 * A crash in the short gap between a game's commit and its journal row leaves
@@ -41,12 +41,11 @@ from domain.tournament.aggregate import Tournament
 from domain.tournament.pairing import Pairing
 from domain.tournament.state import TableAssignment
 from services.application import GameLedger
+from services.tournament_rows import RoundSeating, SeatTokens
 from services.tournament_storage import PENDING_STATUSES
 
 log = logging.getLogger("services.tournaments")
 """The desk's logger: orphaned games are reported where they always were."""
-
-SideEffect = tuple[str, tuple[Any, ...]]
 
 
 class RoundJournal:
@@ -58,17 +57,18 @@ class RoundJournal:
 
     def seat(
         self, tournament: Tournament, plan: Pairing, number: int
-    ) -> tuple[list[TableAssignment], list[SideEffect]]:
+    ) -> tuple[list[TableAssignment], RoundSeating]:
         """Round ``number``'s tables with their games, and the rows recording them.
 
-        Call it under the tournament's lock; the side effects must commit with
-        the round's event.
+        Call it under the tournament's lock; the seating must commit with the
+        round's event.
         """
         tournament_id = tournament.id
         since, retried = self._begin_round(tournament_id, number)
         pending = self._pending_games(tournament_id, number)
         tables: list[TableAssignment] = []
-        side: list[SideEffect] = []
+        game_ids: list[UUID] = []
+        seats: list[SeatTokens] = []
         for index, players in enumerate(plan.tables, start=1):
             players = tuple(players)
             row = pending.pop(index, None)
@@ -80,45 +80,18 @@ class RoundJournal:
                     self._find_lost(tournament, number, index, players, since)
                 row = self._create_game(tournament, number, index, players)
             game_id, tokens = row["game_id"], row["tokens"]
+            game_ids.append(game_id)
             tables.append(
                 TableAssignment(table=index, players=players, game_id=str(game_id))
             )
-            side.append(
-                (
-                    "INSERT INTO tournament_games VALUES (%s, %s, %s)",
-                    (game_id, tournament_id, number),
-                )
-            )
-            side.extend(
-                (
-                    "INSERT INTO tournament_seat_tokens VALUES (%s, %s, %s, %s, %s, %s)",
-                    (
-                        tournament_id,
-                        players[t["player"]],
-                        game_id,
-                        number,
-                        t["seats"],
-                        None,  # derived on demand, never stored
-                    ),
-                )
-                for t in tokens
+            seats.extend(
+                SeatTokens(players[t["player"]], game_id, t["seats"]) for t in tokens
             )
         for row in pending.values():
             self._set_status(row["game_id"], "abandoned")
-        where = "WHERE tournament_id = %s AND round = %s"
-        side.append(
-            (
-                f"DELETE FROM tournament_pending_games {where} AND status = 'created'",
-                (tournament_id, number),
-            )
+        return tables, RoundSeating(
+            tournament_id, number, tuple(game_ids), tuple(seats)
         )
-        side.append(
-            (
-                f"DELETE FROM tournament_round_intents {where}",
-                (tournament_id, number),
-            )
-        )
-        return tables, side
 
     def _begin_round(self, tournament_id: UUID, number: int) -> tuple[datetime, bool]:
         """The round's intent time, and whether an earlier attempt already began it."""

@@ -49,6 +49,7 @@ from services.application import (
     hash_token,
 )
 from services.tournament_rounds import RoundJournal
+from services.tournament_rows import TokenGrant
 from services.tournament_storage import (
     TOURNAMENT_DDL,
     TournamentMapper,
@@ -133,12 +134,7 @@ class TournamentDesk(Application[UUID]):
         token = secrets.token_urlsafe(32)
         self.save(
             tournament,
-            side_effects=[
-                (
-                    "INSERT INTO tournament_tokens VALUES (%s, %s, 'organiser', NULL)",
-                    (hash_token(token), tournament.id),
-                )
-            ],
+            tournament_rows=[TokenGrant(hash_token(token), tournament.id, "organiser")],
         )
         return tournament, token
 
@@ -151,11 +147,8 @@ class TournamentDesk(Application[UUID]):
             token = secrets.token_urlsafe(32)
             self.save(
                 tournament,
-                side_effects=[
-                    (
-                        "INSERT INTO tournament_tokens VALUES (%s, %s, 'player', %s)",
-                        (hash_token(token), tournament_id, player_id),
-                    )
+                tournament_rows=[
+                    TokenGrant(hash_token(token), tournament_id, "player", player_id)
                 ],
             )
         return token
@@ -194,9 +187,9 @@ class TournamentDesk(Application[UUID]):
             tournament = self.load(tournament_id)
             plan = tournament.plan_round()
             number = tournament.state.current_round + 1
-            tables, side = self.rounds.seat(tournament, plan, number)
+            tables, seating = self.rounds.seat(tournament, plan, number)
             tournament.start_round(tables, plan.byes)
-            self.save(tournament, side_effects=side)
+            self.save(tournament, tournament_rows=[seating])
             return tournament
 
     @contextmanager

@@ -250,3 +250,37 @@ def test_a_retry_does_not_mistake_the_same_players_own_game_for_a_lost_one(
         tid,
     )
     assert statuses == [{"game_id": lost, "status": "lost"}]
+
+
+def test_a_token_commits_with_its_event_or_not_at_all(desk_a, desk_b) -> None:
+    """The desk's rows ride in the event's transaction: a registration whose
+    event loses a race (another process registered first) stores no token."""
+    from eventsourcing.persistence import IntegrityError
+
+    from services.tournament_rows import TokenGrant
+    from services.tournaments import hash_token
+
+    tid, _ = new_tournament(desk_a, players=1)
+    stale = desk_a.load(tid)
+    desk_b.register(tid, "first")  # moves the tournament on in the other process
+    stale.register("second")
+    token = hash_token("never-handed-out")
+    with pytest.raises(IntegrityError):
+        desk_a.save(stale, tournament_rows=[TokenGrant(token, tid, "player", "second")])
+    with desk_a.datastore.transaction(commit=False) as curs:
+        curs.execute(
+            "SELECT count(*) AS n FROM tournament_tokens WHERE token_hash = %s",
+            (token,),
+        )
+        assert curs.fetchone()["n"] == 0
+    desk_a.save(
+        desk_a.load(tid), tournament_rows=[TokenGrant(token, tid, "player", "x")]
+    )
+    with desk_a.datastore.transaction(
+        commit=False
+    ) as curs:  # and the same row commits alone
+        curs.execute(
+            "SELECT count(*) AS n FROM tournament_tokens WHERE token_hash = %s",
+            (token,),
+        )
+        assert curs.fetchone()["n"] == 1
