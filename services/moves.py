@@ -198,7 +198,7 @@ class Moves:
         recordings: list[Any],
         receipt: Receipt,
     ) -> MoveResult:
-        game._pending_events = []  # stored: the shell is published as it is
+        game.collect_events()  # stored: the shell is published as it is
         self._cache.recorded(game, epoch, new_events)
         if self.on_recorded is not None:  # LEDGER_NATS_URL: services/nats_tail.py
             # the records as stored (encoded once, by the commit), not the events

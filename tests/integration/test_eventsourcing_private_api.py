@@ -1,0 +1,111 @@
+"""Behaviour of eventsourcing's private methods that the ledger relies on, pinned.
+
+eventsourcing is pinned exactly (pyproject.toml); these tests say what an
+upgrade must keep, one per private API the services use:
+
+- ``PostgresApplicationRecorder._insert_events`` (overridden in
+  ``services/recorder.py``): called inside ``insert_events``' transaction, so
+  the side rows (command id, receipt, listing head, tournament rows) and the
+  NOTIFY commit with the events or not at all.  Pinned here.
+- ``PostgresApplicationRecorder._create_table`` (overridden): ``create_table``
+  calls it with a cursor in one transaction, so the ledger's own tables and
+  triggers are made with eventsourcing's.  Pinned here.
+- ``Aggregate._pending_events`` (``services.game_cache.shell``): the list
+  ``collect_events`` drains, so a shell with a list of its own decides
+  without touching the shared game.  Pinned here.
+- ``_insert_events`` and ``_insert_stored_events`` called on the results
+  policy's cursor (``services/tournament_results.ResultsDesk``): the result
+  event, its NOTIFY and the policy's tracking position commit together; a
+  crash before the commit stores none of them.  Pinned by
+  ``tests/integration/test_tournament_policy.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+from eventsourcing.persistence import IntegrityError
+
+from domain.games import find_game
+from services.game_cache import shell
+from services.store import Append
+
+pytestmark = pytest.mark.postgres
+SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
+
+
+def _decide(ledger, game, rnd, command_id):
+    """One move decided on ``game`` (a private shell) with its side rows, not stored."""
+    from services.moves import _rows
+
+    seat = rnd.choice(game.to_act())
+    command = find_game("thalara").pick_random_command(game.state, seat, rnd)
+    events = game.act(command, seat, ledger.seed_of(game.id), command_id)
+    receipt = ledger._moves._receipt(game, events[-1])
+    return Append(
+        game.id, tuple(events), _rows(game, events, seat, command_id, "digest", receipt)
+    )
+
+
+def _commands(ledger, game_id):
+    with ledger.datastore.transaction(commit=False) as curs:
+        curs.execute(
+            "SELECT command_id FROM ledger_commands WHERE game_id = %s", (game_id,)
+        )
+        return {r["command_id"] for r in curs.fetchall()}
+
+
+def test_side_rows_commit_with_the_events_or_not_at_all(own_ledger) -> None:
+    from services.tournament_rows import TokenGrant
+    from services.tournament_storage import TOURNAMENT_DDL
+
+    with own_ledger.datastore.transaction(commit=True) as curs:
+        curs.execute(TOURNAMENT_DDL)
+    game_id = own_ledger.create_game("thalara", SETUP).game_id
+    game = own_ledger.load(game_id)
+    first = _decide(own_ledger, shell(game), random.Random(1), "first")
+    second = _decide(
+        own_ledger, shell(game), random.Random(2), "second"
+    )  # same version
+    own_ledger.store.append([first])
+    # a side row that would succeed on its own, with events that cannot
+    grant = TokenGrant(f"pin-{uuid.uuid4()}", uuid.uuid4(), "organiser")
+    with pytest.raises(IntegrityError):
+        own_ledger.events.put(list(second.events), tournament_rows=[grant])
+    with own_ledger.datastore.transaction(commit=False) as curs:
+        curs.execute(
+            "SELECT count(*) AS n FROM tournament_tokens WHERE token_hash = %s",
+            (grant.token_hash,),
+        )
+        assert curs.fetchone()["n"] == 0
+    assert _commands(own_ledger, game_id) == {"first"}
+
+
+def test_create_table_runs_the_ledgers_ddl_in_its_transaction(own_ledger) -> None:
+    recorder = own_ledger.recorder
+    calls = []
+    original = type(recorder)._create_table
+
+    def spy(self, curs):
+        calls.append(curs.connection.info.transaction_status.name)
+        return original(self, curs)
+
+    type(recorder)._create_table = spy
+    try:
+        recorder.create_table()
+    finally:
+        type(recorder)._create_table = original
+    assert calls == ["INTRANS"]
+
+
+def test_a_shell_decides_without_touching_the_shared_game(own_ledger) -> None:
+    game = own_ledger.load(own_ledger.create_game("thalara", SETUP).game_id)
+    copy = shell(game)
+    rnd = random.Random(3)
+    seat = rnd.choice(copy.to_act())
+    command = find_game("thalara").pick_random_command(copy.state, seat, rnd)
+    events = copy.act(command, seat, own_ledger.seed_of(copy.id), str(uuid.uuid4()))
+    assert list(game.collect_events()) == []  # the shared game has nothing pending
+    assert list(copy.collect_events()) == list(events)
