@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 from uuid import UUID
@@ -25,6 +24,7 @@ from domain.core import Command, Model, Seat
 from domain.receipts import Receipt, Signer
 from domain.signatures import SignedMove
 from services.creation import CreatedGame, SeatToken, new_game
+from services.database import io_threads
 from services.game_cache import GameCache, GameNotFoundError, shell
 from services.group_commit import GroupCommitter
 from services.heads import Heads
@@ -35,7 +35,7 @@ from services.moves import (
     Moves,
 )
 from services.persistence import LedgerMapper
-from services.store import Append, LedgerStore, hash_token
+from services.store import Append, LedgerStore, SeatGrant, hash_token
 
 T = TypeVar("T")
 
@@ -50,15 +50,6 @@ __all__ = [
     "SeatToken",
     "hash_token",
 ]
-
-
-@dataclass(frozen=True)
-class SeatGrant:
-    """What a seat token lets its holder do."""
-
-    game_id: UUID
-    player: int
-    seats: tuple[Seat, ...]
 
 
 class GameLedger(Application[UUID]):
@@ -90,7 +81,7 @@ class GameLedger(Application[UUID]):
         """Fed by the server's LISTEN connection; without one, the cache
         vouches for nothing and every read goes to the database."""
         self.executor = ThreadPoolExecutor(
-            max_workers=_threads(env), thread_name_prefix="ledger-io"
+            max_workers=io_threads(env), thread_name_prefix="ledger-io"
         )
         """The one pool for blocking work (store reads, snapshot writes)."""
         self.store = LedgerStore(self.events, self.snapshots, self.recorder)  # type: ignore[arg-type]
@@ -288,10 +279,7 @@ class GameLedger(Application[UUID]):
         return self.store.command_rows(game_id)
 
     def grant_for_token(self, token: str) -> SeatGrant | None:
-        row = self.store.grant(token)
-        if row is None:
-            return None
-        return SeatGrant(row["game_id"], row["player"], tuple(row["seats"]))
+        return self.store.grant(token)
 
     def list_games(
         self,
@@ -301,10 +289,3 @@ class GameLedger(Application[UUID]):
     ) -> list[dict[str, Any]]:
         """Newest first, keyset-paginated on ``(created_at, game_id)``."""
         return self.store.list_games(limit, before, game_type)
-
-
-def _threads(env: dict[str, str]) -> int:
-    """As many threads as the pool has connections (each blocks on one)."""
-    pool = int(env.get("POSTGRES_POOL_SIZE") or 0)
-    overflow = int(env.get("POSTGRES_MAX_OVERFLOW") or 0)
-    return max(pool + overflow, 4)

@@ -21,8 +21,8 @@ from uuid import UUID
 import grpc
 
 from domain.core import ADMIN, SPECTATOR, Seat, Viewer
-from services.application import SeatGrant
 from services.errors import UnauthenticatedError, abort
+from services.store import SeatGrant
 
 
 @dataclass(frozen=True)

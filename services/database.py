@@ -69,3 +69,11 @@ def eventsourcing_env(
         "CREATE_TABLE": "yes" if create_tables else "no",
         "POSTGRES_PRE_PING": "n",  # a SELECT 1 per checkout cost ~6 round trips a move; eventsourcing retries broken connections
     }
+
+
+def io_threads(env: dict[str, str]) -> int:
+    """Threads for blocking database work: as many as the pool has
+    connections (each blocks on one), at least 4."""
+    pool = int(env.get("POSTGRES_POOL_SIZE") or 0)
+    overflow = int(env.get("POSTGRES_MAX_OVERFLOW") or 0)
+    return max(pool + overflow, 4)

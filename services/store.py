@@ -28,6 +28,15 @@ class Append:
 
 
 @dataclass(frozen=True)
+class SeatGrant:
+    """What a seat token lets its holder do."""
+
+    game_id: UUID
+    player: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class RecordedCommand:
     request_hash: str
     first_version: int
@@ -147,11 +156,14 @@ class LedgerStore:
         )
         return bytes(row["seed"]) if row else None
 
-    def grant(self, token: str) -> dict[str, Any] | None:
-        return self._one(
+    def grant(self, token: str) -> SeatGrant | None:
+        row = self._one(
             "SELECT game_id, player, seats FROM ledger_seat_tokens WHERE token_hash = %s",
             (hash_token(token),),
         )
+        if row is None:
+            return None
+        return SeatGrant(row["game_id"], row["player"], tuple(row["seats"]))
 
     def list_games(
         self,
