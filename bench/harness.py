@@ -281,6 +281,7 @@ def _run_server_scenarios(
                 sizes.stream_subscribers,
                 mix,
                 background,
+                database_url=url,
             )
             raw["s5_stream_loaded" if background else "s5_stream_idle"] = section[
                 "_latencies"

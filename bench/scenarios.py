@@ -6,6 +6,7 @@ Baseline (c), which replays their captured responses, is :mod:`bench.canned_base
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ from bench.hot_game import run_hot_game
 from bench.procs import ServerProcess
 from bench.read_loop import run_read_loop
 from bench.stats import rate, summarize_ms
-from bench.stream_latency import run_stream_latency
+from bench.stream_latency import CommitClock, run_stream_latency
 from bench.throughput_window import throughput_row, window_side
 from ledger.v1 import game_service_pb2 as pb
 
@@ -129,6 +130,7 @@ def stream_latency(
     subscribers: int,
     mix: list[tuple[str, dict[str, Any]]],
     background_clients: int = 0,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
     # a short, sequential game with several seats keeps every stream busy
     stream_mix = [m for m in mix if m[0] == "thalara"] or mix
@@ -144,16 +146,25 @@ def stream_latency(
             await asyncio.sleep(1.5)
         try:
             result = await run_stream_latency(
-                server.target, seconds, moves, subscribers, 0.02, stream_mix
+                server.target,
+                seconds,
+                moves,
+                subscribers,
+                0.02,
+                stream_mix,
+                clock=clock,
             )
         finally:
             bg = await background if background is not None else None
         return result, bg
 
     probe = CpuProbe(server.pids()).start()
-    result, bg = asyncio.run(go())
+    with contextlib.ExitStack() as stack:
+        clock = stack.enter_context(CommitClock(database_url)) if database_url else None
+        result, bg = asyncio.run(go())
     cpu = probe.stop()
     delivered, after = result.pop("delivered"), result.pop("after_response")
+    committed = result.pop("after_commit")
     out = {
         "status": "ok",
         "background_clients": background_clients,
@@ -161,6 +172,9 @@ def stream_latency(
         "delivered_events": len(delivered),
         "event_to_receipt_ms": summarize_ms(delivered),
         "response_to_receipt_ms": summarize_ms(after) if after else None,
+        # the "commit -> subscriber": receipt minus the commit's
+        # notification as a LISTEN connection of the bench's own saw it
+        "commit_to_receipt_ms": summarize_ms(committed) if committed else None,
         "cpu": cpu,
         "_latencies": delivered,
     }

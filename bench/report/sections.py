@@ -126,6 +126,12 @@ def stream(results: dict[str, Any]) -> list[str]:
             f"event timestamp → receipt p50 {ms(e, 'p50')} ms, p99 {ms(e, 'p99')} ms, max {ms(e, 'max')} ms; "
             f"mover's SubmitMove response → receipt p50 {ms(r, 'p50')} ms, p99 {ms(r, 'p99')} ms"
             + (
+                f"; commit (seen by the bench's LISTEN connection) → receipt p50 {ms(c, 'p50')} ms, "
+                f"p99 {ms(c, 'p99')} ms, max {ms(c, 'max')} ms"
+                if (c := s5.get("commit_to_receipt_ms"))
+                else ""
+            )
+            + (
                 f"; background {fmt(s5.get('background_moves_per_s'))} moves/s"
                 if s5.get("background_moves_per_s")
                 else ""
@@ -134,8 +140,10 @@ def stream(results: dict[str, Any]) -> list[str]:
     out += [
         "",
         (
-            "The event timestamp is taken by the server when the move is decided, just before the commit, so "
-            "timestamp → receipt bounds commit → receipt from above."
+            "The event timestamp is taken by the server when the move is decided, before it waits for the "
+            "group commit, so timestamp → receipt bounds commit → receipt from above. The commit itself is "
+            "dated by a LISTEN connection of the bench's own (bench/stream_latency.py `CommitClock`): "
+            "PostgreSQL sends the ledger's notification when the move's transaction commits."
         ),
         "",
     ]
