@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-SCENARIOS = ("all", "subscribers", "profile")
+SCENARIOS = ("all", "subscribers", "profile", "memory")
 
 
 def bench(
@@ -24,7 +24,8 @@ def bench(
         "--scenario",
         help=(
             "all: every scenario; subscribers: live subscribers across 3 servers "
-            "(issue 15); profile: only the py-spy CPU split per layer."
+            "(issue 15); profile: only the py-spy CPU split per layer; memory: only "
+            "scenario 6 (RSS with 10,000 open games), to memory.json."
         ),
     ),
     profile_only: bool = typer.Option(
@@ -47,10 +48,12 @@ def bench(
             param_hint="--scenario",
         )
     from bench.harness import run_all
-    from bench.runs import run_profile_only, run_subscribers
+    from bench.runs import run_memory, run_profile_only, run_subscribers
 
     if scenario == "profile":
         run_profile_only(quick=quick, out_dir=out, label=label or None)
+    elif scenario == "memory":
+        run_memory(quick=quick, out_dir=out)
     elif scenario == "subscribers":
         run_subscribers(quick=quick, out_dir=out)
     else:

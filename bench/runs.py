@@ -1,4 +1,5 @@
-"""``ledger bench --profile-only`` and ``--scenario subscribers``: one part of a run alone.
+"""``ledger bench --profile-only``, ``--scenario subscribers`` and ``--scenario memory``:
+one part of a run alone.
 
 The full run (:func:`bench.harness.run_all`) includes both; these exist so the
 CPU split can be taken before and after a change in a minute, and so the
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from bench import db, machine, procs, profile_run, setups, subscribers
+from bench import db, machine, procs, profile_run, server_runs, setups, subscribers
 from bench.config import FULL, QUICK
 
 #: Where the issue-15 fan-out is measured through JetStream; '' = in-process only.
@@ -79,6 +80,25 @@ def run_subscribers(quick: bool, out_dir: str) -> dict[str, Any]:
     (out / "subscribers.json").write_text(json.dumps(section, indent=1) + "\n")
     print(subscribers.markdown(section["rows"]))
     print(f"[bench] wrote {out / 'subscribers.json'}", flush=True)
+    return section
+
+
+def run_memory(quick: bool, out_dir: str) -> dict[str, Any]:
+    """Only scenario 6 (a few minutes at full size); writes ``memory.json``, so a
+    change to what a cached game holds can be measured before and after."""
+    sizes = QUICK if quick else FULL
+    out = _out(out_dir, quick, keep_in_place=False)
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    workdir = procs.make_workdir()
+    try:
+        with db.bench_database() as url:
+            section = server_runs.memory(url, workdir, sizes, setups.game_mix())
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    section["before_start"] = quiet
+    (out / "memory.json").write_text(json.dumps(section, indent=1) + "\n")
+    print(json.dumps(section, indent=1))
+    print(f"[bench] wrote {out / 'memory.json'}", flush=True)
     return section
 
 

@@ -59,15 +59,34 @@ def workers(
 def memory(
     url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
 ) -> dict[str, Any]:
+    """Scenario 6.  ``scenarios.memory`` reads the serving process alone (the
+    issue's "server RSS"); the children ``ledger serve`` starts (the views'
+    child, multiprocessing's resource tracker) have their own interpreters and
+    are read here, before and after, and reported beside it."""
     server = procs.start_ledger_server(
         url, workdir, cache_size=sizes.memory_games + 100, name="memory"
     )
     try:
-        return scenarios.memory(
+        idle = children_rss_mib(server.pid)
+        section = scenarios.memory(
             server, sizes.memory_games, sizes.memory_concurrency, mix
         )
+        after = children_rss_mib(server.pid)
     finally:
         server.stop()
+    if section.get("status") == "ok":
+        section["children_rss_idle_mib"] = idle
+        section["children_rss_after_mib"] = after
+        if after is not None and section.get("rss_after_mib") is not None:
+            section["rss_with_children_mib"] = section["rss_after_mib"] + after
+    return section
+
+
+def children_rss_mib(pid: int) -> float | None:
+    """Summed ``VmRSS`` of every process below ``pid`` (None when there is none)."""
+    readings = [cpu.proc_rss_bytes(child) for child in cpu.descendants(pid)]
+    sizes = [r["VmRSS"] for r in readings if r and "VmRSS" in r]
+    return sum(sizes) / 2**20 if sizes else None
 
 
 def eventsourcing(

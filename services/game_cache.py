@@ -16,19 +16,28 @@ publishes that shell as the new entry, replacing the old one whole.
 The redacted views and legal-move lists are pure functions of (game, version,
 viewer or seat), so the cache keeps them too (:meth:`view`,
 :meth:`legal_moves`): computed once per version and viewer, whoever asks.
+
+Why the derived values and the recent events live beside the entries, in
+smaller LRUs, and not in them: with 10,000 open games (most idle) they were
+two thirds of what a held game cost (a tail of ~16 event objects and a list
+of legal-move models each, ~17 of ~28 KiB).  Both serve games being played
+now, so they are kept for the most recently used :data:`DERIVED_GAMES` and
+:data:`TAIL_GAMES` games only, and each viewer or seat keeps one version (the
+newest asked): a game's derived values of an older version go when a newer
+one is computed.  An idle game costs its decided state and little else.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
 from domain.aggregate import Game
+from services.lru import Lru
 
 if TYPE_CHECKING:
     from services.heads import Heads
@@ -37,50 +46,16 @@ if TYPE_CHECKING:
 RECENT_EVENTS = 16
 """Events kept per game for live streams: a wake-up usually needs only the last
 move's few; older ones are read from the store (bounded memory per game)."""
+TAIL_GAMES = 1024
+"""Games whose recent events are kept (the most recently written or read)."""
+DERIVED_GAMES = 1024
+"""Games whose views and legal moves are kept (the most recently asked)."""
 
-K = TypeVar("K")
 V = TypeVar("V")
 
 
 class GameNotFoundError(LookupError):
     """Raised when no game has the requested id."""
-
-
-class Lru(Generic[K, V]):
-    """A bounded LRU by count; each operation is atomic under the GIL, so
-    readers need no lock (a value is replaced whole, never changed)."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._items.get(key)
-        if value is not None:
-            try:
-                self._items.move_to_end(key)
-            except KeyError:  # evicted by another thread meanwhile
-                pass
-        return value
-
-    def put(self, key: K, value: V) -> V:
-        self._items[key] = value
-        try:
-            self._items.move_to_end(key)
-        except KeyError:
-            pass
-        while len(self._items) > self._size:
-            try:
-                self._items.popitem(last=False)
-            except KeyError:
-                break
-        return value
-
-    def pop(self, key: K) -> None:
-        self._items.pop(key, None)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 def shell(game: Game) -> Game:
@@ -92,13 +67,11 @@ def shell(game: Game) -> Game:
     return copy
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Entry:
     game: Game
     epoch: int
     """:attr:`Heads.epoch` taken before ``game`` was read or committed."""
-    recent: tuple[Any, ...]
-    """The last events up to ``game.version``, contiguous (may be empty)."""
 
 
 class GameCache:
@@ -108,11 +81,15 @@ class GameCache:
         heads: Heads,
         store: LedgerStore,
         rebuild: Callable[[UUID, int | None], Game],
+        tail_games: int = TAIL_GAMES,
+        derived_games: int = DERIVED_GAMES,
     ) -> None:
         self._entries: Lru[UUID, _Entry] = Lru(size)
         self._seeds: Lru[UUID, bytes] = Lru(max(size, 1) * 8)
-        self._views: Lru[tuple[UUID, int, Any], Any] = Lru(20_000)
-        self._moves: Lru[tuple[UUID, int, int], Any] = Lru(20_000)
+        self._tails: Lru[UUID, tuple[Any, ...]] = Lru(tail_games)
+        """The last events up to some version, contiguous (never empty)."""
+        self._derived: Lru[UUID, dict[Any, tuple[int, Any]]] = Lru(derived_games)
+        """Per game: (kind, viewer or seat) -> (version, value), one version each."""
         self._heads = heads
         self._store = store
         self._rebuild = rebuild
@@ -174,11 +151,8 @@ class GameCache:
         """This process committed ``new_events`` on top of the game's previous
         version: publish ``game`` (the shell they were decided on), known
         current since ``epoch`` (taken before the commit)."""
-        old = self._entries.get(game.id)
-        recent: tuple[Any, ...] = ()
-        if old is not None and old.game.version == new_events[0].originator_version - 1:
-            recent = old.recent
-        self._publish(game, epoch, (recent + tuple(new_events))[-RECENT_EVENTS:])
+        if self._publish(game, epoch).game is game:
+            self._extend_tail(game.id, new_events)
 
     def held_version(self, game_id: UUID) -> int | None:
         """The version held in memory, vouched for or not (for tests and
@@ -209,22 +183,35 @@ class GameCache:
 
     def view(self, game: Game, viewer: Any, compute: Callable[[Game, Any], V]) -> V:
         """``compute(game, viewer)``, once per (game, version, viewer)."""
-        key = (game.id, game.version, viewer)
-        found = self._views.get(key)
-        return (
-            found if found is not None else self._views.put(key, compute(game, viewer))
-        )
+        value: V = self._derive(game, ("view", viewer), lambda: compute(game, viewer))
+        return value
 
     def legal_moves(self, game: Game, seat: int) -> Any:
         """The seat's legal moves now (empty when it is not to act)."""
-        key = (game.id, game.version, seat)
-        found = self._moves.get(key)
-        if found is None:
+
+        def compute() -> Any:
             acting = not game.is_over and seat in game.to_act()
-            found = self._moves.put(
-                key, game.ruleset.legal_moves(game.state, seat) if acting else ()
-            )
-        return found
+            return game.ruleset.legal_moves(game.state, seat) if acting else ()
+
+        return self._derive(game, ("moves", seat), compute)
+
+    def held_derived(self, game_id: UUID) -> dict[Any, int]:
+        """(kind, viewer or seat) -> the version whose value is held (for tests
+        and diagnostics)."""
+        slot = self._derived.get(game_id) or {}
+        return {key: version for key, (version, _) in slot.items()}
+
+    def _derive(self, game: Game, key: Any, compute: Callable[[], Any]) -> Any:
+        """The value held for ``key`` at ``game.version``, else ``compute()``,
+        kept unless a newer version's is held (one version per key)."""
+        slot = self._derived.get(game.id)
+        held = None if slot is None else slot.get(key)
+        if held is not None and held[0] == game.version:
+            return held[1]
+        value = compute()
+        if held is None or held[0] < game.version:  # replaced whole: never mutated
+            self._derived.put(game.id, {**(slot or {}), key: (game.version, value)})
+        return value
 
     # ------------------------------------------------------------ inside
 
@@ -241,24 +228,38 @@ class GameCache:
         epoch = self._heads.epoch  # before the read: it is current since then
         old = self._entries.get(game_id)
         if old is None:
-            game = self._rebuilt(game_id, None)
-            recent: tuple[Any, ...] = ()
-        else:
-            events = self._store.events(game_id, old.game.version)
-            game, recent = old.game, old.recent
-            if events:
-                game = shell(game)
-                for event in events:
-                    event.mutate(game)
-                recent = (recent + tuple(events))[-RECENT_EVENTS:]
-        return self._publish(game, epoch, recent)
+            return self._publish(self._rebuilt(game_id, None), epoch)
+        events = self._store.events(game_id, old.game.version)
+        if not events:
+            return self._publish(old.game, epoch)
+        game = shell(old.game)
+        for event in events:
+            event.mutate(game)
+        entry = self._publish(game, epoch)
+        if entry.game is game:
+            self._extend_tail(game_id, events)
+        return entry
 
-    @staticmethod
-    def _tail(entry: _Entry, after: int, limit: int) -> tuple[Game, list[Any]] | None:
-        game, recent = entry.game, entry.recent
+    def _extend_tail(self, game_id: UUID, events: list[Any]) -> None:
+        """Keep ``events`` (just published) after the held tail they continue."""
+        held = self._tails.get(game_id)
+        tail = tuple(events)
+        if held and held[-1].originator_version == events[0].originator_version - 1:
+            tail = held + tail
+        self._tails.put(game_id, tail[-RECENT_EVENTS:])
+
+    def _tail(
+        self, entry: _Entry, after: int, limit: int
+    ) -> tuple[Game, list[Any]] | None:
+        game = entry.game
         if after >= game.version:
             return shell(game), []
-        if recent and recent[0].originator_version <= after + 1:
+        recent = self._tails.get(game.id)
+        if (  # a tail up to this very version, reaching back to ``after``
+            recent
+            and recent[-1].originator_version == game.version
+            and recent[0].originator_version <= after + 1
+        ):
             tail = [e for e in recent if e.originator_version > after]
             return shell(game), tail[:limit]
         return None
@@ -269,10 +270,10 @@ class GameCache:
         except AggregateNotFoundError:
             raise GameNotFoundError(f"game {game_id} not found") from None
 
-    def _publish(self, game: Game, epoch: int, recent: tuple[Any, ...]) -> _Entry:
+    def _publish(self, game: Game, epoch: int) -> _Entry:
         old = self._entries.get(game.id)
         if old is not None and old.game.version > game.version:
             return old  # a slower reader must not replace a newer write
-        entry = _Entry(game, epoch, recent)
+        entry = _Entry(game, epoch)
         self._entries.put(game.id, entry)
         return entry

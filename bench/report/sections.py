@@ -161,10 +161,21 @@ def memory(results: dict[str, Any]) -> list[str]:
             (
                 f"{s6['games']:,} open games created over gRPC ({fmt(s6['create_per_s'])} games/s) and each touched with its seat token; "
                 f"server with `LEDGER_CACHE_SIZE` ≥ games so all stay resident. RSS idle {fmt(s6['rss_idle_mib'])} MiB → "
-                f"{fmt(s6['rss_after_mib'])} MiB (peak {fmt(s6['peak_rss_mib'])} MiB), {fmt(s6['kib_per_open_game'], 1)} KiB per open game."
+                f"{fmt(s6['rss_after_mib'])} MiB (peak {fmt(s6['peak_rss_mib'])} MiB), {fmt(s6['kib_per_open_game'], 1)} KiB per open game. "
+                'These are the serving process alone (the issue\'s "server RSS").'
             ),
             "",
         ]
+        if s6.get("children_rss_after_mib") is not None:
+            out += [
+                (
+                    "Its child processes (the views' child and multiprocessing's resource "
+                    f"tracker, each its own interpreter): {fmt(s6['children_rss_idle_mib'])} MiB idle → "
+                    f"{fmt(s6['children_rss_after_mib'])} MiB; serving process with its children "
+                    f"{fmt(s6['rss_with_children_mib'])} MiB."
+                ),
+                "",
+            ]
     else:
         out += not_run(s6, with_reason=False)
 

@@ -215,10 +215,17 @@ def _rss(rows: Rows, s6: Any) -> None:
         rows.add("server RSS with 10,000 open games", None, "MiB", target=target)
         return
     if s6["games"] >= 10_000:
-        rss, label = s6["rss_after_mib"], f"server RSS with {s6['games']:,} open games"
+        rss = s6["rss_after_mib"]
+        label = f"server RSS with {s6['games']:,} open games, serving process alone"
     else:
         rss = s6["rss_at_10k_mib_extrapolated"]
-        label = f"server RSS at 10,000 open games (extrapolated from {s6['games']:,})"
+        label = (
+            "server RSS at 10,000 open games, serving process alone "
+            f"(extrapolated from {s6['games']:,})"
+        )
+    children = s6.get("children_rss_after_mib")
+    if children is not None:  # older results did not read them
+        label += f"; its child processes (views) {children:.0f} MiB more, not counted"
     rows.add(
         label,
         rss,

@@ -117,6 +117,23 @@ def test_baseline_b_is_reported_but_is_no_target():
     assert catch_up["measured"] is None and catch_up["met"] is None
 
 
+def test_the_rss_target_is_the_serving_process_alone_with_its_children_beside():
+    results = _results(moves_32=450, null_32=900)
+    results["s6_memory"] = {
+        "status": "ok",
+        "games": 10_000,
+        "rss_idle_mib": 97.0,
+        "rss_after_mib": 246.0,
+        "rss_at_10k_mib_extrapolated": 246.0,
+        "children_rss_after_mib": 80.0,
+        "rss_with_children_mib": 326.0,
+    }
+    rss = _row(report.headline(results), "server RSS")
+    assert (rss["measured"], rss["met"]) == (246.0, True)
+    assert "serving process alone" in rss["figure"]
+    assert "80 MiB more, not counted" in rss["figure"]
+
+
 def test_headline_survives_missing_and_failed_sections():
     results = {
         "config": {"headline_clients": 32, "name": "quick"},

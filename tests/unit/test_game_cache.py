@@ -185,3 +185,71 @@ def test_a_view_is_computed_once_per_version_and_viewer() -> None:
     assert cache.view(cache.load(game_id), "alice", compute) == (game.version, "alice")
     assert cache.view(game, "bob", compute) == (game.version, "bob")
     assert calls == ["alice", "bob"]
+
+
+def test_an_idle_game_keeps_its_state_but_not_its_events_once_others_are_played() -> (
+    None
+):
+    store, heads = FakeStore(), Heads()
+    heads.listening()
+    cache = GameCache(10, heads, store, store.rebuild, tail_games=1)  # type: ignore[arg-type]
+    played: dict[UUID, int] = {}
+    for seed in (4, 5):  # a is played, then b
+        game_id = new_game(store).id
+        epoch = heads.epoch
+        mine = cache.load(game_id)
+        new_events = decide(mine, random.Random(seed))
+        store.log[game_id] += new_events
+        cache.recorded(mine, epoch, new_events)
+        played[game_id] = new_events[0].originator_version - 1
+    a, b = played
+    assert cache.current_since(b, played[b]) is not None, "b's move: from memory"
+    assert cache.held_version(a) == store.rebuild(a, None).version, "a is held"
+    assert cache.current_since(a, played[a]) is None, "a's events are not"
+    store.reads.clear()
+    _, tail = cache.since(a, played[a])
+    assert [e.hash for e in tail] == [e.hash for e in store.log[a][played[a] :]]
+    assert store.reads == [("events", a, played[a])], "read from the store"
+
+
+def test_a_viewer_keeps_the_view_of_one_version_the_newest_asked() -> None:
+    store, heads = FakeStore(), Heads()
+    heads.listening()
+    game_id = new_game(store).id
+    cache = make(store, heads)
+    first = cache.load(game_id)
+    cache.view(first, "alice", lambda g, v: g.version)
+    seat = first.to_act()[0]
+    cache.legal_moves(first, seat)
+    assert cache.held_derived(game_id) == {
+        ("view", "alice"): first.version,
+        ("moves", seat): first.version,
+    }
+    epoch = heads.epoch
+    mine = cache.load(game_id)
+    new_events = decide(mine, random.Random(6))
+    store.log[game_id] += new_events
+    cache.recorded(mine, epoch, new_events)
+    now = cache.load(game_id)
+    assert cache.view(now, "alice", lambda g, v: g.version) == now.version
+    cache.legal_moves(now, seat)
+    assert cache.held_derived(game_id) == {
+        ("view", "alice"): now.version,
+        ("moves", seat): now.version,
+    }, "the first version's values are gone"
+    assert cache.view(first, "alice", lambda g, v: -g.version) == -first.version
+    assert cache.held_derived(game_id)[("view", "alice")] == now.version, (
+        "an older version asked late does not replace the newer"
+    )
+
+
+def test_views_and_legal_moves_are_kept_for_the_most_recently_asked_games() -> None:
+    store, heads = FakeStore(), Heads()
+    heads.listening()
+    cache = GameCache(10, heads, store, store.rebuild, derived_games=1)  # type: ignore[arg-type]
+    a, b = (cache.load(new_game(store).id) for _ in range(2))
+    for game in (a, b):
+        cache.legal_moves(game, game.to_act()[0])
+    assert cache.held_version(a.id) == a.version
+    assert cache.held_derived(a.id) == {}
+    assert cache.held_derived(b.id) == {("moves", b.to_act()[0]): b.version}

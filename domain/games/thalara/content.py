@@ -17,6 +17,7 @@ every card is in exactly one place and a command naming a card is unambiguous:
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -165,7 +166,7 @@ def remnant_id(content_id: str, seat: int) -> str:
     >>> remnant_id("r07", 1)
     'r07@1'
     """
-    return f"{content_id}@{seat}"
+    return sys.intern(f"{content_id}@{seat}")  # one copy for every game held
 
 
 def artifact_sets(players: int) -> int:
