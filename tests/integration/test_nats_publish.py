@@ -46,9 +46,12 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
 
         encodings: list[object] = []
         encode = records.encode_event
-        monkeypatch.setattr(
-            records, "encode_event", lambda e: encodings.append(e) or encode(e)
-        )
+
+        def counted(event: object) -> bytes:
+            encodings.append(event)
+            return encode(event)
+
+        monkeypatch.setattr(records, "encode_event", counted)
         result = own_ledger.submit(game_id, command, seat, str(uuid.uuid4()))
         stored = {v: state for v, _, state in own_ledger.read_records(game_id)}
 
