@@ -115,7 +115,7 @@ def render(results: dict[str, Any]) -> str:
         f"| commits/s under the events table's `EXCLUSIVE` lock | {_n(i.lock_commits_per_s)} | `s7a_pgbench`, insert + table lock, 32 clients |",
         f"| events per move | {i.events_per_move:.2f} | `s5_stream_idle`: events delivered ÷ subscribers ÷ moves |",
         f"| events per game (random complete games) | {_n(i.events_per_game)} | `s4_projections`: events added ÷ games added |",
-        f"| memory per open game (server + views child) | {i.kib_per_game:.1f} KiB | `s6_memory`, `kib_per_open_game` |",
+        f"| memory per open game (serving process) | {i.kib_per_game:.1f} KiB | `s6_memory`, `kib_per_open_game` |",
         f"| slowest view's catch-up ({i.slowest_view}) | {_n(i.slowest_view_events_per_s)} events/s per runner | `s4_projections` |",
         f"| live delivery, idle | p99 {i.idle_stream_p99_ms:.1f} ms event → receipt | `s5_stream_idle` |",
     ]
