@@ -39,12 +39,21 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from psycopg.rows import tuple_row
+
 from domain.games import find_game
 from domain.records import CONCLUDED_TYPE as CONCLUDED
 from domain.records import CREATED_TYPE as CREATED
 from domain.records import LEDGER_PREFIX
 from projections.base import LogEvent, View
 from projections.stats_summary import append_rows, summarise
+
+GAMES_PER_READ = 32
+"""Finished games whose logs are read per query.  Why not the whole batch: the
+Python work between two statements must stay well under the connection's
+``idle_in_transaction_session_timeout`` (eventsourcing sets 5 s), and a batch of
+500 concluded games is a few hundred thousand events to replay (on a busy
+machine that took longer and the server closed the connection)."""
 
 
 class StatsView(View):
@@ -148,22 +157,23 @@ class StatsView(View):
                     "setup": row["setup"],
                     "player_ids": list(row["player_ids"]),
                 }
-        logs = self._game_logs(curs, ids)
-        snapshots = self._snapshots(curs, ids) if self.use_snapshots else {}
         updates: list[tuple[Any, ...]] = []
         results: list[tuple[Any, ...]] = []
         seat_facets: list[tuple[Any, ...]] = []
         totals: Counter[tuple[str, str, str, int]] = Counter()
-        for event in ended:
-            game = games.get(event.game_id)
-            if (
-                game is None
-            ):  # created before this view existed in an older schema: skip
-                continue
-            summary = summarise(
-                game, logs.get(event.game_id, []), snapshots.get(event.game_id)
-            )
-            append_rows(event, game, summary, updates, results, seat_facets, totals)
+        # created before this view existed in an older schema: skipped
+        known = [e for e in ended if e.game_id in games]
+        for start in range(0, len(known), GAMES_PER_READ):
+            chunk = known[start : start + GAMES_PER_READ]
+            chunk_ids = [e.game_id for e in chunk]
+            logs = self._game_logs(curs, chunk_ids)
+            snapshots = self._snapshots(curs, chunk_ids) if self.use_snapshots else {}
+            for event in chunk:
+                game = games[event.game_id]
+                summary = summarise(
+                    game, logs.get(event.game_id, []), snapshots.get(event.game_id)
+                )
+                append_rows(event, game, summary, updates, results, seat_facets, totals)
         curs.executemany(
             "UPDATE stats_games SET ended_position=%s, ended_at=%s, events=%s, moves=%s, rounds=%s,"
             " first_player=%s, termination=%s, ranks=%s, scores=%s, winners=%s WHERE game_id=%s",
@@ -222,17 +232,16 @@ class StatsView(View):
     def _game_logs(
         self, curs: Any, ids: list[Any]
     ) -> dict[Any, list[tuple[int, str, bytes]]]:
-        curs.execute(
+        rows = curs.connection.cursor(row_factory=tuple_row).execute(
             f"SELECT originator_id, originator_version, topic, state FROM {self.events_table}"
             " WHERE originator_id = ANY(%s) AND NOT starts_with(topic, %s)"
             " ORDER BY originator_id, originator_version",
             (ids, LEDGER_PREFIX),
+            binary=True,  # bytea as it is stored, not hex text to decode
         )
         logs: dict[Any, list[tuple[int, str, bytes]]] = {}
-        for r in curs.fetchall():
-            logs.setdefault(r["originator_id"], []).append(
-                (r["originator_version"], r["topic"], r["state"])
-            )
+        for game_id, version, topic, state in rows.fetchall():
+            logs.setdefault(game_id, []).append((version, topic, state))
         return logs
 
     def _snapshots(self, curs: Any, ids: list[Any]) -> dict[Any, tuple[int, bytes]]:

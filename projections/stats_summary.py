@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.core import GameFacts
 from domain.games import find_game
-from domain.records import decode_payload, load, snapshot_game_state
+from domain.records import decode_move, snapshot_game_state
 from projections.base import LogEvent
 
 NO_SEAT = -1
@@ -39,16 +39,18 @@ def summarise(
     moves = 0
     facets: Counter[tuple[int, str, str]] = Counter()
     first_facet = None
+    evolve = ruleset.evolve
     for version, topic, raw in log:
-        body = load(raw)["body"]
-        if body["actor"] is not None and version == body["decision"] + 1:
-            moves += 1
         need_state = state is not None and version > since
-        if hook is None and not need_state:
+        actor, decision, payload = decode_move(
+            topic, raw, ruleset, payload=hook is not None or need_state
+        )
+        if actor is not None and version == decision + 1:
+            moves += 1
+        if payload is None:
             continue
-        payload = decode_payload(topic, body, ruleset)
         if need_state:
-            state = ruleset.evolve(state, payload)
+            state = evolve(state, payload)
         if hook is not None:
             for f in hook(payload):
                 facets[(NO_SEAT if f.seat is None else f.seat, f.key, f.value)] += 1

@@ -23,7 +23,8 @@ with a :mod:`json` fallback), :mod:`~domain.records.sealing` (the hash input;
 a body is encoded once per event: the aggregate calls :func:`seal`, which
 splices the same body bytes into the hash input and the stored record, and the
 mapper stores those bytes as they are), :mod:`~domain.records.bodies`,
-:mod:`~domain.records.snapshots` and :mod:`~domain.records.events`.  Callers
+:mod:`~domain.records.snapshots`, :mod:`~domain.records.events` and
+:mod:`~domain.records.moves` (a game event read straight from its bytes).  Callers
 import from here (``records.seal``) and never from the modules.
 """
 
@@ -39,6 +40,7 @@ from domain.records.bodies import (
 )
 from domain.records.canonical import canonical_json, load
 from domain.records.events import decode, decode_record, encode_event
+from domain.records.moves import Move, decode_move
 from domain.records.names import (
     ALG,
     ALG_V1,
@@ -66,6 +68,7 @@ __all__ = [
     "GENESIS",
     "LEDGER_PREFIX",
     "SNAPSHOT_TYPE",
+    "Move",
     "canonical_json",
     "command_record",
     "concluded_body",
@@ -74,6 +77,7 @@ __all__ = [
     "decided_type",
     "decode",
     "decode_aggregate_state",
+    "decode_move",
     "decode_payload",
     "decode_record",
     "encode_aggregate_state",

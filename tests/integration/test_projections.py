@@ -328,3 +328,49 @@ def test_wait_for_position_is_read_your_writes(ledger, names):
     assert not wait_for_position([runner], head, timeout=0.05)
     threading.Timer(0.1, runner.catch_up).start()
     assert wait_for_position([runner], head, timeout=10)
+
+
+class TypesView(View):
+    """Records the type name of every event it is given (a private view)."""
+
+    name = "test_types"
+    tables = ("test_types",)
+    ddl = "CREATE TABLE IF NOT EXISTS test_types (position bigint NOT NULL, type text NOT NULL)"
+
+    def apply(self, curs, events):
+        curs.executemany(
+            "INSERT INTO test_types VALUES (%s, %s)",
+            [(e.position, e.type) for e in events],
+        )
+
+
+@pytest.mark.parametrize(
+    "topics",
+    [
+        ("ledger.GameCreated", "ledger.GameConcluded"),
+        ("terralore.TurnStarted", "ledger.GameConcluded"),
+    ],
+    ids=["ledger-only", "with-game-events"],
+)
+def test_a_view_gets_exactly_the_events_of_its_topics(ledger, names, topics):
+    """The runner narrows a view of ``ledger.*`` topics to the log's partial
+    index of ledger events; a view of a game's own events must still get them."""
+    finish_game(ledger, "terralore", {"players": 2}, tuple(names[:2]), seed=31)
+    view = type("View", (TypesView,), {"topics": topics})()
+    runner = ViewRunner(ledger.datastore, view, batch_size=3)
+    runner.ensure_tables()
+    runner.reset()
+    runner.catch_up()
+    with ledger.datastore.transaction(commit=False) as curs:
+        curs.execute("SELECT position, type FROM test_types ORDER BY position")
+        got = [(r["position"], r["type"]) for r in curs.fetchall()]
+        curs.execute(
+            "SELECT notification_id, topic FROM ledger_events WHERE topic = ANY(%s)"
+            " ORDER BY notification_id",
+            (list(topics),),
+        )
+        expected = [(r["notification_id"], r["topic"]) for r in curs.fetchall()]
+        curs.execute("SELECT to_regclass('ledger_events_ledger_topics') AS found")
+        assert curs.fetchone()["found"] is not None
+    assert got == expected
+    assert {t for _, t in got} == set(topics)

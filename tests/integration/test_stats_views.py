@@ -14,6 +14,7 @@ import pytest
 from domain.aggregate import Game
 from domain.games import find_game
 from domain.games.vaalbara.content import LANDS
+from projections import stats as stats_view
 from projections import stats_queries as q
 from projections.fairness import FairnessView, fairness, first_player_fairness
 from projections.runner import ViewRunner
@@ -457,6 +458,19 @@ def test_rebuild_with_or_without_snapshots_gives_identical_tables(ledger, world)
     )
     replaying.reset()
     replaying.catch_up()
+    assert dump(ledger) == before
+
+
+def test_reading_finished_games_in_small_chunks_gives_identical_tables(
+    ledger, world, monkeypatch
+):
+    """The view reads finished games' logs ``GAMES_PER_READ`` at a time (to keep
+    the gap between statements short); the chunking must not change a row."""
+    before = dump(ledger)
+    monkeypatch.setattr(stats_view, "GAMES_PER_READ", 2)
+    runner = ViewRunner(ledger.datastore, StatsView(), batch_size=500)
+    runner.reset()
+    runner.catch_up()
     assert dump(ledger) == before
 
 
