@@ -62,8 +62,10 @@ def step(ledger, game_id, rnd) -> None:
     ledger.submit(game_id, command, seat, str(uuid.uuid4()))
 
 
-def step_keeping_it_running(ledger, game_id, rnd) -> None:
-    """A random move that does not end the game (no resignation, no last move).
+def step_keeping_it_running(ledger, game_id, rnd) -> bool:
+    """A random move that does not end the game (no resignation, no last move);
+    False when none of 50 tried would keep it running (about 1 random
+    Terralore game in 10 can end on its 4th placement, whatever is played).
 
     The candidate is tried on the pure rules first, with a throwaway seed: the
     moves that end a game this early (resigning, conceding) do so whatever
@@ -79,8 +81,8 @@ def step_keeping_it_running(ledger, game_id, rnd) -> None:
             state = ruleset.evolve(state, event)
         if not ruleset.is_over(state):
             ledger.submit(game_id, command, seat, str(uuid.uuid4()))
-            return
-    raise AssertionError(f"every move tried ends {ruleset.name} game {game_id}")
+            return True
+    return False
 
 
 def chance_counts(ledger, game_ids) -> Counter:
@@ -111,8 +113,10 @@ def test_running_games_move_no_statistic_until_they_conclude(ledger):
     assert before["fairness_counts"] == []  # the opening shuffles are not counted
     assert sum(chance_counts(ledger, games).values()) > 0
     for game_id in games:  # shuffles, draws, rolls and hidden choices happen here
-        for _ in range(4):
-            step_keeping_it_running(ledger, game_id, rnd)
+        played = 0
+        while played < 4 and step_keeping_it_running(ledger, game_id, rnd):
+            played += 1
+        assert played >= 3, f"only {played} moves kept {game_id} running"
     running = [g for g in games if not ledger.load(g).is_over]
     assert len(running) == len(games), "a game ended within 4 moves"
     assert sum(chance_counts(ledger, running).values()) > 0
