@@ -26,6 +26,7 @@ from domain.receipts import Receipt, Signer
 from domain.signatures import SignedMove
 from services.creation import CreatedGame, SeatToken, new_game
 from services.game_cache import GameCache, GameNotFoundError, shell
+from services.game_repository import GameRepository
 from services.group_commit import GroupCommitter
 from services.heads import Heads
 from services.moves import (
@@ -130,6 +131,10 @@ class GameLedger(Application[UUID]):
 
     def construct_mapper(self) -> LedgerMapper:
         return LedgerMapper()
+
+    def construct_repository(self) -> GameRepository:
+        # no aggregate cache or fast-forward: __init__ turns eventsourcing's off
+        return GameRepository(self.events, snapshot_store=self.snapshots)
 
     @property
     def datastore(self) -> Any:
