@@ -61,9 +61,15 @@ def encode_event(event: Any) -> bytes:
 
 
 def decode_record(
-    originator_id: Any, version: int, type_: str, record: dict[str, Any]
+    originator_id: Any,
+    version: int,
+    type_: str,
+    record: dict[str, Any],
+    trusted: bool = False,
 ) -> Any:
     """Rebuild a ledger event (or snapshot) from its type name and parsed record.
+
+    ``trusted``: read from the ledger's own table (see :func:`decode_payload`).
 
     :raises UnknownGameError, KeyError: for a type name no registered game has.
     """
@@ -126,7 +132,7 @@ def decode_record(
         {
             **common,
             **chain,
-            "payload": decode_payload(type_, body),
+            "payload": decode_payload(type_, body, trusted=trusted),
             "decision": body["decision"],
             "actor": body["actor"],
             "command_id": body["command_id"],
@@ -162,6 +168,8 @@ def _stored_event(cls: type, values: dict[str, Any]) -> Any:
     return event
 
 
-def decode(originator_id: Any, version: int, type_: str, data: bytes) -> Any:
+def decode(
+    originator_id: Any, version: int, type_: str, data: bytes, trusted: bool = False
+) -> Any:
     """Rebuild a ledger event (or snapshot) from its stored row."""
-    return decode_record(originator_id, version, type_, load(data))
+    return decode_record(originator_id, version, type_, load(data), trusted)
