@@ -106,18 +106,27 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
     setattr_ = object.__setattr__
     validate = cls.model_validate
 
+    pairs = [(name, convert) for name, convert, _ in spec]
+    count = len(pairs)
+
     def build(data: dict[str, Any]) -> Any:
-        if not (names.issuperset(data) and required.issubset(data)):
+        if len(data) == count and names.issuperset(data):  # a dump: every field
+            values = {
+                name: data[name] if convert is None else convert(data[name])
+                for name, convert in pairs
+            }
+        elif names.issuperset(data) and required.issubset(data):
+            values = {}  # a hand-written body may omit defaults
+            for name, convert, info in spec:
+                if name in data:
+                    value = data[name]
+                    values[name] = value if convert is None else convert(value)
+                else:
+                    values[name] = info.get_default(
+                        call_default_factory=True, validated_data=values
+                    )
+        else:
             return validate(data)  # a key unknown or missing: validation says which
-        values = {}
-        for name, convert, info in spec:
-            if name in data:
-                value = data[name]
-                values[name] = value if convert is None else convert(value)
-            else:  # a dump holds every field; only a hand-written body omits one
-                values[name] = info.get_default(
-                    call_default_factory=True, validated_data=values
-                )
         model = new(cls)
         setattr_(model, "__dict__", values)
         setattr_(model, "__pydantic_fields_set__", set(data))
