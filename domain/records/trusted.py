@@ -29,7 +29,8 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 Convert = Callable[[Any], Any] | None
-"""A JSON value to the field's value; ``None`` when they are the same."""
+"""A JSON value to the field's value; ``None`` when they are the same.  A JSON
+``null`` is kept as it is (in a dump only an ``X | None`` field holds one)."""
 
 _UNSUPPORTED = object()
 _PLAIN = (int, str, bool)
@@ -56,10 +57,7 @@ def _converter(annotation: Any) -> Any:
         if type(None) not in args:
             return _UNSUPPORTED
         (inner,) = [a for a in args if a is not type(None)]
-        convert = _converter(inner)
-        if convert is None or convert is _UNSUPPORTED:
-            return convert
-        return lambda value: None if value is None else convert(value)
+        return _converter(inner)  # None is passed through as it is (see build)
     return _UNSUPPORTED
 
 
@@ -112,15 +110,18 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
     def build(data: dict[str, Any]) -> Any:
         if len(data) == count and names.issuperset(data):  # a dump: every field
             values = {
-                name: data[name] if convert is None else convert(data[name])
+                name: value if convert is None or value is None else convert(value)
                 for name, convert in pairs
+                for value in (data[name],)
             }
         elif names.issuperset(data) and required.issubset(data):
             values = {}  # a hand-written body may omit defaults
             for name, convert, info in spec:
                 if name in data:
                     value = data[name]
-                    values[name] = value if convert is None else convert(value)
+                    values[name] = (
+                        value if convert is None or value is None else convert(value)
+                    )
                 else:
                     values[name] = info.get_default(
                         call_default_factory=True, validated_data=values

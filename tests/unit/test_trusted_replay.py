@@ -127,3 +127,16 @@ def test_a_stored_body_that_is_not_the_event_s_dump_is_still_refused():
         records.decode_payload(
             event_type, {"payload": {"round": 1, "turn": 1}}, trusted=True
         )
+
+
+def test_a_body_that_leaves_out_defaulted_fields_decodes_as_validation_fills_them():
+    for event_type, payload in (
+        ("thorgal.DeckShuffled", {"deck": "enemy"}),
+        ("thorgal.ChoiceMade", {"seat": 1, "kind": "pick"}),
+    ):
+        body = {"payload": payload}
+        fast = records.decode_payload(event_type, body, trusted=True)
+        slow = records.decode_payload(event_type, body)
+        assert fast == slow
+        assert repr(fast) == repr(slow)
+        assert fast.model_fields_set == slow.model_fields_set == set(payload)
