@@ -44,7 +44,9 @@ def as_text(obj: object) -> str:
 
 def assert_same_rebuild(game_id: uuid.UUID, rows: list[tuple[int, str, bytes]]):
     trusted = [records.decode(game_id, v, t, data, trusted=True) for v, t, data in rows]
-    validated = [reference_event(game_id, v, t, records.load(data)) for v, t, data in rows]
+    validated = [
+        reference_event(game_id, v, t, records.load(data)) for v, t, data in rows
+    ]
     for fast, slow in zip(trusted, validated, strict=True):
         assert type(fast) is type(slow)
         assert fast == slow
