@@ -30,6 +30,8 @@ from domain.records.names import (
 )
 from domain.records.snapshots import decode_aggregate_state
 
+_LEDGER_TYPES = frozenset((CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE))
+
 
 def encode_event(event: Any) -> bytes:
     """The stored record of an event that :func:`seal` did not encode.
@@ -78,6 +80,26 @@ def decode_record(
     originator_id = (
         originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
     )
+    if type_ not in _LEDGER_TYPES:  # a game's own event: nearly every row
+        body = record["body"]
+        return _stored_event(
+            Game.Decided,
+            {
+                "originator_id": originator_id,
+                "originator_version": version,
+                "timestamp": datetime.fromisoformat(record["timestamp"]),
+                "prev_hash": record["prev_hash"],
+                "hash": record["hash"],
+                "nonce": record.get("nonce"),
+                "payload": decode_payload(type_, body, trusted=trusted),
+                "decision": body["decision"],
+                "actor": body["actor"],
+                "command_id": body["command_id"],
+                "command": body["command"],
+                "signed": body.get("signed"),
+                "stored": None,
+            },
+        )
     common = {
         "originator_id": originator_id,
         "originator_version": version,
@@ -115,29 +137,14 @@ def decode_record(
             seat_keys=tuple(body.get("seat_keys", ())),
             receipt_key=body.get("receipt_key"),
         )
-    if type_ == CONCLUDED_TYPE:
-        return _stored_event(
-            Game.Concluded,
-            {
-                **common,
-                **chain,
-                "outcome": Outcome.model_validate(body["outcome"]),
-                "seed": body["seed"],
-                "decision": body["decision"],
-                "stored": None,
-            },
-        )
     return _stored_event(
-        Game.Decided,
+        Game.Concluded,
         {
             **common,
             **chain,
-            "payload": decode_payload(type_, body, trusted=trusted),
+            "outcome": Outcome.model_validate(body["outcome"]),
+            "seed": body["seed"],
             "decision": body["decision"],
-            "actor": body["actor"],
-            "command_id": body["command_id"],
-            "command": body["command"],
-            "signed": body.get("signed"),
             "stored": None,
         },
     )
