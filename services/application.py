@@ -36,7 +36,7 @@ from services.moves import (
     Moves,
 )
 from services.persistence import LedgerMapper
-from services.store import Append, LedgerStore, hash_token
+from services.store import Append, LedgerStore, ReplayEvents, hash_token
 
 T = TypeVar("T")
 
@@ -134,7 +134,8 @@ class GameLedger(Application[UUID]):
 
     def construct_repository(self) -> GameRepository:
         # no aggregate cache or fast-forward: __init__ turns eventsourcing's off
-        return GameRepository(self.events, snapshot_store=self.snapshots)
+        events = ReplayEvents(self.recorder)  # type: ignore[arg-type]
+        return GameRepository(events, snapshot_store=self.snapshots)  # type: ignore[arg-type]
 
     @property
     def datastore(self) -> Any:
