@@ -11,9 +11,9 @@ conversion once per model class from its field annotations.
 It only covers what every field of every game uses today: ``int``, ``str``,
 ``bool``, an ``Enum``, a nested model, ``tuple[X, ...]`` and ``X | None``.  A
 class with any other annotation, a field validator, a validator that runs
-before the fields, private attributes, aliases or extra fields gets ``None``
-and is validated as before; so does a record whose keys are not the class's
-fields.  Readers of records from elsewhere (an export, the audit) validate.
+before the fields, private attributes, ``model_post_init``, aliases, extra
+fields or a field of its own type gets ``None`` and is validated as before;
+so does a record whose keys are not the class's fields.  Readers of records from elsewhere (an export, the audit) validate.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ Convert = Callable[[Any], Any] | None
 
 _UNSUPPORTED = object()
 _PLAIN = (int, str, bool)
+_compiling: set[type] = set()
 
 
 def _converter(annotation: Any) -> Any:
@@ -43,6 +44,8 @@ def _converter(annotation: Any) -> Any:
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return annotation
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if annotation in _compiling:
+            return _UNSUPPORTED  # a model that holds itself: not compiled
         build = trusted_decoder(annotation)
         return _UNSUPPORTED if build is None else build
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
@@ -72,6 +75,7 @@ def _supported_class(cls: type[BaseModel]) -> bool:
         and not decorators.validators
         and not decorators.root_validators
         and not cls.__private_attributes__
+        and cls.__pydantic_post_init__ is None
         and cls.model_config.get("extra") != "allow"
         and all(f.alias is None for f in cls.model_fields.values())
     )
@@ -89,11 +93,15 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
     if not _supported_class(cls):
         return None
     spec = []
-    for name, info in cls.model_fields.items():
-        convert = _converter(info.annotation)
-        if convert is _UNSUPPORTED:
-            return None
-        spec.append((name, convert, info))
+    _compiling.add(cls)
+    try:
+        for name, info in cls.model_fields.items():
+            convert = _converter(info.annotation)
+            if convert is _UNSUPPORTED:
+                return None
+            spec.append((name, convert, info))
+    finally:
+        _compiling.discard(cls)
     names = frozenset(cls.model_fields)
     required = frozenset(
         name
@@ -123,9 +131,7 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
                         value if convert is None or value is None else convert(value)
                     )
                 else:
-                    values[name] = info.get_default(
-                        call_default_factory=True, validated_data=values
-                    )
+                    values[name] = info.get_default(call_default_factory=True)
         else:
             return validate(data)  # a key unknown or missing: validation says which
         model = new(cls)

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 from eventsourcing.application import project_aggregate
+from pydantic import field_validator
 
 from domain import records
 from domain.aggregate import Game
+from domain.core import Model
 from domain.games import all_games, find_game
 from domain.records.trusted import trusted_decoder
 from domain.replay import replay
@@ -142,3 +144,32 @@ def test_a_body_that_leaves_out_defaulted_fields_decodes_as_validation_fills_the
         assert fast == slow
         assert repr(fast) == repr(slow)
         assert fast.model_fields_set == slow.model_fields_set == set(payload)
+
+
+class Floats(Model):
+    x: float
+
+
+class Checked(Model):
+    n: int
+
+    @field_validator("n")
+    @classmethod
+    def _small(cls, n: int) -> int:
+        return min(n, 9)
+
+
+class Node(Model):
+    v: int
+    kids: tuple[Node, ...] = ()
+
+
+class HoldsFloats(Model):
+    inner: Floats | None = None
+
+
+def test_a_model_the_converter_does_not_cover_is_left_to_validation():
+    """A float (``1`` must become ``1.0``), a validator that changes a value, a
+    model holding itself, or a model holding any of those."""
+    for cls in (Floats, Checked, Node, HoldsFloats):
+        assert trusted_decoder(cls) is None, cls.__name__
