@@ -19,6 +19,7 @@ so does a record whose keys are not the class's fields.  Readers of records from
 from __future__ import annotations
 
 import enum
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -35,6 +36,9 @@ Convert = Callable[[Any], Any] | None
 _UNSUPPORTED = object()
 _PLAIN = (int, str, bool)
 _compiling: set[type] = set()
+_compile_lock = threading.RLock()
+"""One thread compiles at a time: another's half-compiled class would look
+like a model holding itself, and be left to validation for good."""
 
 
 def _converter(annotation: Any) -> Any:
@@ -93,15 +97,16 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
     if not _supported_class(cls):
         return None
     spec = []
-    _compiling.add(cls)
-    try:
-        for name, info in cls.model_fields.items():
-            convert = _converter(info.annotation)
-            if convert is _UNSUPPORTED:
-                return None
-            spec.append((name, convert, info))
-    finally:
-        _compiling.discard(cls)
+    with _compile_lock:
+        _compiling.add(cls)
+        try:
+            for name, info in cls.model_fields.items():
+                convert = _converter(info.annotation)
+                if convert is _UNSUPPORTED:
+                    return None
+                spec.append((name, convert, info))
+        finally:
+            _compiling.discard(cls)
     names = frozenset(cls.model_fields)
     required = frozenset(
         name
