@@ -16,6 +16,7 @@ import json
 import random
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from eventsourcing.application import project_aggregate
@@ -88,9 +89,10 @@ def random_game_rows(game_type: str, setup: dict, seed: int):
             break
         seat = rnd.choice(game.to_act())
         command = ruleset.pick_random_command(game.state, seat, rnd)
+        assert command is not None, "a game that is not over has a move"
         game.act(command, seat, secret, str(uuid.uuid4()))
     assert game.is_over
-    events = game.collect_events()
+    events: list[Any] = list(game.collect_events())
     rows = [(e.originator_version, game.type_name(e), e.stored) for e in events]
     return game.id, rows
 
