@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    anatomy,
     baselines,
     cpu,
     dashboard,
@@ -141,7 +142,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             _step(
                 results,
                 "anatomy",
-                lambda: rebuild.run_anatomy(
+                lambda: anatomy.run_anatomy(
                     es_env, mix, sizes.anatomy_moves, sizes.snapshot_interval
                 ),
             )

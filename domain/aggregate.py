@@ -10,15 +10,15 @@ payload, and the mapper stores it under the game's own type name
 Every stored event is a link of the hash chain (:mod:`domain.integrity`) and
 records which *decision* it belongs to (the version the decision followed,
 which is also the label of that decision's chance stream) so an auditor can
-group events back into decisions and re-run them.  Sealing a new link is
-:func:`domain.event_links.link`; the checked creation fields are
-:func:`domain.game_creation.creation_fields`.
+group events back into decisions and re-run them.  Recording a decision's
+events as links is :mod:`domain.decision_records` (sealing one is
+:func:`domain.event_links.link`); the checked creation fields are
+:func:`domain.game_creation.creation_fields`; replay is :mod:`domain.replay`.
 """
 
 from __future__ import annotations
 
 from dataclasses import field
-from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
@@ -35,17 +35,11 @@ from domain.core import (
     Ruleset,
     Seat,
 )
+from domain.decision_records import record_decision
 from domain.event_links import link
 from domain.game_creation import creation_fields
 from domain.games import find_ruleset
-from domain.records import (
-    GENESIS,
-    command_record,
-    concluded_body,
-    created_body,
-    decided_body,
-    decided_type,
-)
+from domain.records import GENESIS, command_record, created_body, decided_type
 from domain.signatures import SignedMove, require_signature
 from domain.spectator import SpectatorDelay
 
@@ -220,7 +214,7 @@ class Game(Aggregate):
     def _decide_opening(self, seed: bytes) -> None:
         decision = self.version
         events = self.ruleset.start(self.state, self._rng(seed))
-        self._record_decision(decision, events, None, None, None, seed)
+        record_decision(self, decision, events, None, None, None, seed)
 
     def act(
         self,
@@ -253,7 +247,8 @@ class Game(Aggregate):
                 f"{self.game_type}.decide returned no events for {command!r}"
             )
         before = len(self.pending_events)
-        self._record_decision(
+        record_decision(
+            self,
             decision,
             events,
             actor,
@@ -263,53 +258,6 @@ class Game(Aggregate):
             signed.to_record() if signed is not None else None,
         )
         return self.pending_events[before:]
-
-    def _record_decision(
-        self,
-        decision: int,
-        events: Any,
-        actor: Seat | None,
-        command_id: str | None,
-        command: dict[str, Any] | None,
-        seed: bytes,
-        signed: dict[str, Any] | None = None,
-    ) -> None:
-        for index, payload in enumerate(events):
-            self._append(
-                self.Decided,
-                self.type_name(payload),
-                decided_body,
-                payload=payload,
-                decision=decision,
-                actor=actor,
-                command_id=command_id,
-                command=command if index == 0 else None,
-                signed=signed if index == 0 else None,
-            )
-        if self.ruleset.is_over(self.state):
-            outcome = self.ruleset.outcome(self.state)
-            self._append(
-                self.Concluded,
-                CONCLUDED_TYPE,
-                concluded_body,
-                outcome=outcome,
-                seed=seed.hex(),
-                decision=decision,
-            )
-
-    def _append(
-        self, cls: type[Aggregate.Event], type_: str, body: Any, **fields: Any
-    ) -> None:
-        timestamp: datetime = cls.create_timestamp()
-        chain = link(
-            game_id=str(self.id),
-            version=self.version + 1,
-            type_=type_,
-            timestamp=timestamp,
-            prev_hash=self.head_hash,
-            body=body(fields),
-        )
-        self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
 
 
 def record_type(game_type: str, event: Any) -> str:

@@ -26,6 +26,7 @@ from domain.signatures import SignedMove
 from services.creation import CreatedGame, SeatToken, new_game
 from services.database import io_threads
 from services.game_cache import GameCache, GameNotFoundError, shell
+from services.game_repository import GameRepository
 from services.group_commit import GroupCommitter
 from services.heads import Heads
 from services.moves import (
@@ -35,7 +36,7 @@ from services.moves import (
     Moves,
 )
 from services.persistence import LedgerMapper
-from services.store import Append, LedgerStore, SeatGrant, hash_token
+from services.store import Append, LedgerStore, ReplayEvents, SeatGrant, hash_token
 
 T = TypeVar("T")
 
@@ -121,6 +122,11 @@ class GameLedger(Application[UUID]):
 
     def construct_mapper(self) -> LedgerMapper:
         return LedgerMapper()
+
+    def construct_repository(self) -> GameRepository:
+        # no aggregate cache or fast-forward: __init__ turns eventsourcing's off
+        events = ReplayEvents(self.recorder)  # type: ignore[arg-type]
+        return GameRepository(events, snapshot_store=self.snapshots)  # type: ignore[arg-type]
 
     @property
     def datastore(self) -> Any:

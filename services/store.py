@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.utils import retry
+from psycopg.rows import tuple_row
+
+from domain import records
 from domain.receipts import Receipt
 from services.recorder import LedgerRecorder, MoveRows, NewGameRows, hash_token
 
@@ -186,6 +191,42 @@ class LedgerStore:
         sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
         params.append(limit)
         return self._all(sql, params)
+
+
+class ReplayEvents:
+    """The events a rebuild replays: eventsourcing's ``EventStore.get``, minus
+    what a replay does not need.
+
+    Why not the event store: its recorder fetches dict rows and wraps each in a
+    ``StoredEvent`` before the mapper sees it; here a row stays a tuple, and the
+    record is decoded as the mapper decodes it (trusted: the ledger's own
+    table).  It retries a broken connection as the recorder does.
+    """
+
+    def __init__(self, recorder: LedgerRecorder) -> None:
+        self._datastore = recorder.datastore
+        self._sql = (
+            f"SELECT originator_version, topic, state FROM {recorder.events_table_name}"
+            " WHERE originator_id = %s AND originator_version > %s"
+            " AND originator_version <= %s ORDER BY originator_version"
+        )
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def get(
+        self, originator_id: UUID, *, gt: int | None = None, lte: int | None = None
+    ) -> list[Any]:
+        """Events with ``gt < version <= lte``, oldest first (``None``: unbounded)."""
+        params = (originator_id, gt or 0, 2**63 - 1 if lte is None else lte)
+        with (
+            self._datastore.get_connection() as conn,
+            conn.cursor(row_factory=tuple_row) as curs,
+        ):
+            curs.execute(self._sql, params, prepare=True)
+            rows = curs.fetchall()
+        return [
+            records.decode(originator_id, version, topic, state, trusted=True)
+            for version, topic, state in rows
+        ]
 
 
 def _receipt(text: str | None) -> Receipt | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.core import Command, Event
 from domain.games import find_game
+from domain.records.trusted import trusted_decoder
 
 if TYPE_CHECKING:
     from domain.core import Ruleset
@@ -80,17 +81,24 @@ def decided_type(game_type: str, payload: Event) -> str:
 
 
 def decode_payload(
-    type_: str, body: dict[str, Any], ruleset: Ruleset[Any] | None = None
+    type_: str,
+    body: dict[str, Any],
+    ruleset: Ruleset[Any] | None = None,
+    trusted: bool = False,
 ) -> Event:
     """A game's own event from its type name and stored body.
 
     ``ruleset`` is the rules version the game was created under (default:
-    the game's newest).
+    the game's newest).  ``trusted``: the body was read from the ledger's own
+    table, so it is converted without validation where
+    :func:`~domain.records.trusted.trusted_decoder` can (the same event).
 
     :raises UnknownGameError: for a type name of no registered game.
     :raises KeyError: for an event name the game does not have.
     """
     game_type, _, name = type_.partition(".")
     rules = ruleset if ruleset is not None else find_game(game_type)
-    event: Event = rules.events_by_name[name].model_validate(body["payload"])
+    cls = rules.events_by_name[name]
+    build = trusted_decoder(cls) if trusted else None
+    event: Event = (build or cls.model_validate)(body["payload"])
     return event

@@ -6,7 +6,9 @@ imports this package to seal its events, so this side waits until called.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -27,6 +29,8 @@ from domain.records.names import (
     SNAPSHOT_TYPE,
 )
 from domain.records.snapshots import decode_aggregate_state
+
+_LEDGER_TYPES = frozenset((CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE))
 
 
 def encode_event(event: Any) -> bytes:
@@ -59,9 +63,15 @@ def encode_event(event: Any) -> bytes:
 
 
 def decode_record(
-    originator_id: Any, version: int, type_: str, record: dict[str, Any]
+    originator_id: Any,
+    version: int,
+    type_: str,
+    record: dict[str, Any],
+    trusted: bool = False,
 ) -> Any:
     """Rebuild a ledger event (or snapshot) from its type name and parsed record.
+
+    ``trusted``: read from the ledger's own table (see :func:`decode_payload`).
 
     :raises UnknownGameError, KeyError: for a type name no registered game has.
     """
@@ -70,6 +80,26 @@ def decode_record(
     originator_id = (
         originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
     )
+    if type_ not in _LEDGER_TYPES:  # a game's own event: nearly every row
+        body = record["body"]
+        return _stored_event(
+            Game.Decided,
+            {
+                "originator_id": originator_id,
+                "originator_version": version,
+                "timestamp": datetime.fromisoformat(record["timestamp"]),
+                "prev_hash": record["prev_hash"],
+                "hash": record["hash"],
+                "nonce": record.get("nonce"),
+                "payload": decode_payload(type_, body, trusted=trusted),
+                "decision": body["decision"],
+                "actor": body["actor"],
+                "command_id": body["command_id"],
+                "command": body["command"],
+                "signed": body.get("signed"),
+                "stored": None,
+            },
+        )
     common = {
         "originator_id": originator_id,
         "originator_version": version,
@@ -107,26 +137,46 @@ def decode_record(
             seat_keys=tuple(body.get("seat_keys", ())),
             receipt_key=body.get("receipt_key"),
         )
-    if type_ == CONCLUDED_TYPE:
-        return Game.Concluded(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
+    return _stored_event(
+        Game.Concluded,
+        {
             **common,
             **chain,
-            outcome=Outcome.model_validate(body["outcome"]),
-            seed=body["seed"],
-            decision=body["decision"],
-        )
-    return Game.Decided(  # type: ignore[call-arg]  # eventsourcing's metaclass makes events dataclasses; mypy cannot see it
-        **common,
-        **chain,
-        payload=decode_payload(type_, body),
-        decision=body["decision"],
-        actor=body["actor"],
-        command_id=body["command_id"],
-        command=body["command"],
-        signed=body.get("signed"),
+            "outcome": Outcome.model_validate(body["outcome"]),
+            "seed": body["seed"],
+            "decision": body["decision"],
+            "stored": None,
+        },
     )
 
 
-def decode(originator_id: Any, version: int, type_: str, data: bytes) -> Any:
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls))
+
+
+def _stored_event(cls: type, values: dict[str, Any]) -> Any:
+    """An event of dataclass ``cls`` holding exactly ``values``, one per field.
+
+    Why not ``cls(**values)``: the generated ``__init__`` of a frozen dataclass
+    sets each field through ``object.__setattr__`` and was a third of decoding
+    a stored ``Decided``; replay builds thousands.  Its only check,
+    ``originator_id`` being a UUID, holds here (:func:`decode_record` converts
+    it).  A field set here but missing from ``cls``, or the other way round, is
+    an error, so a field added to an event cannot be silently left unset.
+    """
+    if values.keys() != _field_names(cls):
+        raise TypeError(
+            f"{cls.__qualname__} fields {sorted(_field_names(cls))},"
+            f" decoded {sorted(values)}"
+        )
+    event: Any = object.__new__(cls)
+    object.__setattr__(event, "__dict__", values)
+    return event
+
+
+def decode(
+    originator_id: Any, version: int, type_: str, data: bytes, trusted: bool = False
+) -> Any:
     """Rebuild a ledger event (or snapshot) from its stored row."""
-    return decode_record(originator_id, version, type_, load(data))
+    return decode_record(originator_id, version, type_, load(data), trusted)

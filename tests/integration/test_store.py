@@ -110,3 +110,26 @@ def test_the_ledger_tables_and_append_only_triggers_are_created(ledger, database
         )
     assert ledger.store.seed(game_id) is not None
     assert ledger.store.seed(uuid.uuid4()) is None
+
+
+def test_a_rebuild_reads_the_events_the_event_store_reads(ledger):
+    """``ReplayEvents`` (tuple rows, trusted decode) is the rebuild's event store:
+    every range the repository asks for holds the events ``ledger.events`` holds."""
+    game_id = ledger.create_game("thalara", SETUP).game_id
+    rnd = random.Random(11)
+    for n in range(6):
+        game = ledger.load(game_id)
+        seat = rnd.choice(game.to_act())
+        ledger.submit(
+            game_id, THALARA.pick_random_command(game.state, seat, rnd), seat, f"m{n}"
+        )
+    head = ledger.load(game_id).version
+    replay_events = ledger.repository.event_store
+    for gt, lte in ((None, None), (None, 3), (2, None), (2, head - 1), (head, None)):
+        assert replay_events.get(game_id, gt=gt, lte=lte) == list(
+            ledger.events.get(game_id, gt=gt, lte=lte)
+        )
+    assert ledger.repository.get(game_id).version == head
+    for version in range(1, head + 1):
+        rebuilt = ledger.repository.get(game_id, version=version)
+        assert rebuilt.version == version
