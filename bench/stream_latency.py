@@ -112,8 +112,9 @@ async def run_stream_latency(
                 delivered.append(now - stamp)
                 received.setdefault((game_id, event.version), []).append(now)
         except grpc.aio.AioRpcError as exc:
-            if exc.code() != grpc.StatusCode.CANCELLED:
-                stream_errors[exc.code().name] += 1
+            # our own cancel arrives as asyncio.CancelledError (below), so a
+            # CANCELLED status here is the server's or grpc core's: an error
+            stream_errors[exc.code().name] += 1
         except asyncio.CancelledError:
             call.cancel()
             raise
