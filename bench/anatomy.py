@@ -38,7 +38,7 @@ def run_anatomy(
 
     from domain.aggregate import Game
     from domain.games import find_game
-    from services.application import GameLedger
+    from services.ledger.application import GameLedger
 
     env = dict(es_env)
     app = GameLedger(env, snapshot_interval=interval)
@@ -70,7 +70,7 @@ def run_anatomy(
     try:
         wrap(GameLedger, "submit", "GameLedger.submit (whole)")
         try:
-            from services.store import LedgerStore as _Store
+            from services.storage.store import LedgerStore as _Store
         except ImportError:  # a ledger without the store adapter
             wrap(
                 GameLedger,
@@ -85,13 +85,13 @@ def run_anatomy(
             )
         wrap(Game, "act", "  decide + hash chain (Game.act)")
         try:
-            from services.group_commit import GroupCommitter
+            from services.storage.group_commit import GroupCommitter
         except ImportError:  # a ledger without group commit
             pass
         else:
             wrap(GroupCommitter, "_commit", "  group commit (batch save)")
         try:
-            from services.store import LedgerStore
+            from services.storage.store import LedgerStore
         except ImportError:  # a ledger without the store adapter
             wrap(
                 es_app.Application,

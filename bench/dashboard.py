@@ -73,7 +73,7 @@ def _table_options(game: str, example: str) -> dict[str, Any]:
 
 
 def _tournament(app: Any, runners: list[Any]) -> Any:
-    from services.tournaments import TournamentDesk
+    from services.tournaments.desk import TournamentDesk
 
     desk = TournamentDesk(app.env_for_peers, app)
     try:
@@ -221,10 +221,10 @@ def run(
 ) -> dict[str, Any]:
     from starlette.testclient import TestClient
 
-    from services.application import GameLedger
-    from services.bootstrap import view_runners
     from services.dashboard import create_app
     from services.dashboard.reader import reader_for
+    from services.ledger.application import GameLedger
+    from services.runtime.bootstrap import view_runners
 
     target = target or (1_000 if quick else 10_000)
     repeats = 10 if quick else 40

@@ -119,7 +119,7 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
         with db.bench_database() as url:
             cpu.watch_database(db.libpq_params(url)["dbname"])
             results["environment"] = {**machine.environment(url), **quiet}
-            from services.database import eventsourcing_env
+            from services.storage.database_env import eventsourcing_env
 
             es_env = eventsourcing_env(url, 16, pool_min=8)  # 8 open, up to 16
             _run_server_scenarios(results, raw, sizes, url, workdir, mix)

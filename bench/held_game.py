@@ -65,8 +65,8 @@ def breakdown(cache: Any, game_ids: list[Any]) -> dict[str, float]:
 
 
 def main(games: int) -> None:
-    from services.bootstrap import build_ledger
-    from services.settings import Settings
+    from services.runtime.bootstrap import build_ledger
+    from services.runtime.settings import Settings
 
     workdir = procs.make_workdir()
     mix = game_mix()

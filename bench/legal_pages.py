@@ -20,8 +20,8 @@ import grpc
 
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services import legal_pages
-from services.client import Connection, create
+from services.api import legal_pages
+from services.api.client import Connection, create
 
 PAGE = 100
 
@@ -44,7 +44,7 @@ def page_costs(target: str, repeats: int, admin_token: str) -> dict[str, Any]:
     only follow ``next_page_token``): it holds the server's admin token, from
     which the server derives its page-token key.
     """
-    from services import page_tokens
+    from services.api import page_tokens
 
     page_tokens.configure(admin_token)
     channel = grpc.insecure_channel(target)

@@ -1,4 +1,4 @@
-"""The load generator: asyncio ``grpc.aio`` clients, rule-blind like ``services/client.py``.
+"""The load generator: asyncio ``grpc.aio`` clients, rule-blind like ``services/api/client.py``.
 
 Each simulated player plays its own game to the end with the public API only:
 ``ListLegalMoves`` (one small page, one random pick) then ``SubmitMove`` with a
@@ -26,7 +26,7 @@ import grpc
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services import mapping
+from services.proto import convert
 
 RPC_TIMEOUT = 30.0
 MAX_MOVES_PER_GAME = 3000
@@ -48,7 +48,7 @@ def create_request(game_type: str, fields: dict[str, Any]) -> pb.CreateGameReque
     ruleset = find_game(game_type)
     return pb.CreateGameRequest(
         game_type=game_type,
-        setup=mapping.model_to_any(ruleset, ruleset.setup_model(**fields)),
+        setup=convert.model_to_any(ruleset, ruleset.setup_model(**fields)),
     )
 
 

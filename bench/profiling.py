@@ -21,12 +21,12 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
     ("hash chain / canonical json", ("domain/integrity.py", "hashlib")),
     ("chance (hmac rng)", ("domain/chance.py",)),
     ("pydantic validate/dump", ("pydantic/", "pydantic_core")),
-    ("protobuf <-> pydantic mapping", ("services/mapping.py",)),
-    ("redaction / presenters", ("services/presenters.py",)),
+    ("protobuf <-> pydantic mapping", ("services/proto/convert.py",)),
+    ("redaction / presenters", ("services/api/presenters.py",)),
     (
         "eventsourcing mapper/decode",
         (
-            "services/persistence.py",
+            "services/storage/mapper.py",
             "eventsourcing/persistence.py",
             "eventsourcing/domain.py",
         ),

@@ -120,8 +120,8 @@ def run(
             "status": "not available",
             "reason": "no projections.registry (VIEWS, runners) in this tree",
         }
-    from services.application import GameLedger
-    from services.bootstrap import view_runners
+    from services.ledger.application import GameLedger
+    from services.runtime.bootstrap import view_runners
 
     env = dict(es_env)
     env["IS_SNAPSHOTTING_ENABLED"] = "n"

@@ -36,7 +36,7 @@ SETUP = {"players": 1}
 
 
 def _ledger(es_env: dict[str, str], snapshots: bool, interval: int) -> Any:
-    from services.application import GameLedger
+    from services.ledger.application import GameLedger
 
     env = dict(es_env)
     env["AGGREGATE_CACHE_MAXSIZE"] = "10"

@@ -23,7 +23,7 @@ def workers(
 ) -> dict[str, Any]:
     """Scenario 1 again against ``ledger serve`` with one process per core
     (``LEDGER_WORKERS``, SO_REUSEPORT), when this tree supports it."""
-    from services.settings import Settings
+    from services.runtime.settings import Settings
 
     if "workers" not in Settings.model_fields:
         return {

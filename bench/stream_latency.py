@@ -34,7 +34,7 @@ from bench.loadgen import (
 )
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services.recorder import NOTIFY_CHANNEL
+from services.storage.recorder import NOTIFY_CHANNEL
 
 
 class CommitClock:

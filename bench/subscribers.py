@@ -34,7 +34,7 @@ from bench.cpu import proc_cpu_seconds
 from bench.loadgen import RPC_TIMEOUT, Player, Recorder, channel
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 FULL_COUNTS = (100, 1_000, 5_000)
 QUICK_COUNTS = (20, 100)

@@ -19,7 +19,7 @@ Steps 3-4 use the rules version the game was created under
 (``GameCreated.ruleset_version``; games from before versioning are version
 1) and check the content pack's hash.  What one database cannot prove about
 itself (a superuser can recompute every hash) is checked against server
-receipts by :mod:`domain.receipts` and ``services.ledger_audit``.
+receipts by :mod:`domain.receipts` and ``services.ledger.audit``.
 
 This module runs the steps in order and holds steps 2-4; step 1 is
 :mod:`domain.audit_chain`, step 5 :mod:`domain.audit_signatures`, and the

@@ -127,7 +127,7 @@ class Ruleset(Generic[S]):
 
     Message naming contract with the game's ``.proto`` (package
     ``ledger.v1.<name>``; written from these models by ``python -m
-    services.protogen``): each command class ``Foo`` is a message ``Foo`` and a
+    services.proto.generate``): each command class ``Foo`` is a message ``Foo`` and a
     field ``foo`` of the ``oneof kind`` in message ``Move``; each event class
     likewise in message ``Event``; ``setup_model`` and ``view_model`` are
     messages of the same class name.  Fields keep their pydantic names; tuples

@@ -8,6 +8,7 @@ admin are the same code path.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from uuid import UUID
 
 from domain.messages import Seat
 
@@ -37,3 +38,16 @@ class Viewer:
 
 SPECTATOR = Viewer()
 ADMIN = Viewer(admin=True)
+
+
+@dataclass(frozen=True)
+class SeatGrant:
+    """What a seat token lets its holder do: act as ``player`` for ``seats`` of one game.
+
+    Why here, beside :class:`Viewer`: the store finds it by token and the API's
+    auth acts on it, and neither may import the other.
+    """
+
+    game_id: UUID
+    player: int
+    seats: tuple[Seat, ...]

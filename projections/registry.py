@@ -38,7 +38,7 @@ def runners(
 ) -> list[ViewRunner]:
     """One runner per view; ``create_tables=False`` (``LEDGER_CREATE_TABLES``) makes them do no DDL.
 
-    ``results`` is the tournament application's port (``services.bootstrap``
+    ``results`` is the tournament application's port (``services.runtime.bootstrap``
     wires it; without it ``tournament_results`` refuses to apply).
     """
     return [

@@ -2,7 +2,7 @@
 
 It runs like any view: in the runner's transaction it hands each concluded
 game's ranks to the tournament application (the :class:`TournamentResults`
-port, which ``services.bootstrap`` wires), and the same transaction moves
+port, which ``services.runtime.bootstrap`` wires), and the same transaction moves
 this view's tracking position.  A crash rolls back both, a second runner
 waits on the tracking row lock, and ``Tournament.record_result`` is a no-op
 for a game it already has, so a result is applied once whatever happens.
@@ -65,7 +65,7 @@ class TournamentResultsView(View):
         if self.results is None:
             raise NotWiredError(
                 "tournament_results needs the tournament application: build the "
-                "runners with services.bootstrap.view_runners"
+                "runners with services.runtime.bootstrap.view_runners"
             )
         self.results.record_results(
             curs,

@@ -65,7 +65,7 @@ i=0
 while [ "$i" -lt "$servers" ]; do
     port=$((base + i))
     tries=0
-    until "$python" -m services.healthcheck --target "127.0.0.1:$port" --timeout 1 > /dev/null 2>&1; do
+    until "$python" -m services.runtime.health_probe --target "127.0.0.1:$port" --timeout 1 > /dev/null 2>&1; do
         tries=$((tries + 1))
         if [ "$tries" -gt 120 ] || ! kill -0 "$(cat "$run/serve-$i.pid")" 2> /dev/null; then
             echo "serve-$i on port $port did not start; see $run/serve-$i.log" >&2

@@ -12,8 +12,8 @@ from services.cli.locate import connectable, has_embedded_data, parse_address
 from services.cli.root import console
 
 if TYPE_CHECKING:
-    from services.bootstrap import Wiring
-    from services.settings import Settings
+    from services.runtime.bootstrap import Wiring
+    from services.runtime.settings import Settings
 
 
 def check_port_free(listen: str) -> None:

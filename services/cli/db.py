@@ -6,7 +6,7 @@ import typer
 from rich.table import Table
 
 from services.cli.root import console, db_app
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 
 @db_app.command("setup")
@@ -22,11 +22,11 @@ def db_setup(
     Idempotent.  With --service-role, earlier grants to that role are replaced
     by SELECT/INSERT on the append-only tables (never UPDATE, DELETE or
     TRUNCATE), the updates the side tables and views need, the events
-    sequences and the events-lock function (services/db_roles.py).
+    sequences and the events-lock function (services/storage/roles.py).
     """
     from projections.runner import SetupRequiredError
-    from services.bootstrap import setup_database
-    from services.db_roles import ServiceRoleError
+    from services.runtime.bootstrap import setup_database
+    from services.storage.roles import ServiceRoleError
 
     try:
         report = setup_database(Settings(), service_role)
@@ -45,5 +45,5 @@ def db_setup(
     console.print(table)
     if report.not_granted:
         console.print(
-            f"[yellow]not granted (unknown to services/db_roles.py)[/]: {', '.join(report.not_granted)}"
+            f"[yellow]not granted (unknown to services/storage/roles.py)[/]: {', '.join(report.not_granted)}"
         )

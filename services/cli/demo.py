@@ -124,7 +124,8 @@ def demo(
 
     from domain.games import UnknownGameError, find_game
     from ledger.v1 import game_service_pb2 as pb
-    from services import client, mapping
+    from services.api import client
+    from services.proto import convert
 
     try:
         ruleset = find_game(game)
@@ -162,7 +163,7 @@ def demo(
     got = conn.call(
         "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[first_seat]
     )
-    view = mapping.model_from_any(ruleset, got.view, ruleset.view_model)
+    view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
     console.print(
         f"game over after {table.moves} moves, {got.game.version} events; outcome ranks {list(got.game.outcome.ranks)}"
     )

@@ -17,7 +17,7 @@ from services.cli.locate import open_ledger
 from services.cli.root import app, console, games_app
 
 if TYPE_CHECKING:
-    from services.application import GameLedger
+    from services.ledger.application import GameLedger
 
 GAME_ID = typer.Argument(
     ..., metavar="GAME_ID", help="The game's id (a UUID, see `ledger games list`)."
@@ -61,7 +61,7 @@ def audit(
 ) -> None:
     """Verify a game's chain, seed, decisions, signatures, listing row and receipts."""
     from domain.receipts import load_receipts
-    from services.ledger_audit import audit_game
+    from services.ledger.audit import audit_game
 
     gid = parse_game_id(game_id)
     held = []
@@ -225,7 +225,7 @@ def verify(
 ) -> None:
     """Verify an export offline: hash chain, seed, every decision, trailer lines, receipts."""
     from domain.export import verify_lines
-    from services.ledger_audit import decode_signed_move
+    from services.ledger.audit import decode_signed_move
 
     key = _hex_key(public_key)
     with open(file, encoding="utf-8") as fh:

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, TypeVar
 
 from services.cli import failures
 from services.cli.failures import USAGE, UserError
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 if TYPE_CHECKING:
-    from services.application import GameLedger
-    from services.client import Connection
+    from services.api.client import Connection
+    from services.ledger.application import GameLedger
 
 ADDRESS_FILE = "server.json"
 S = TypeVar("S")
@@ -91,7 +91,7 @@ def server_target(explicit: str | None) -> str:
 
 def connect(explicit: str | None) -> Connection:
     """A gRPC connection to the server (remembered for "no server at ..." lines)."""
-    from services.client import Connection
+    from services.api.client import Connection
 
     failures.target = server_target(explicit)
     return Connection.open(failures.target)
@@ -165,7 +165,7 @@ def open_ledger(settings: Settings | None = None) -> GameLedger:
     :raises UserError: with the embedded database and no data yet: creating
         an empty cluster here would only answer "not found".
     """
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     settings = settings or Settings()
     if not settings.database_url and not has_embedded_data(settings.data_dir):

@@ -8,13 +8,13 @@ from rich.table import Table
 from services.cli.failures import USAGE, UserError
 from services.cli.locate import open_ledger
 from services.cli.root import console, projections_app
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 
 @projections_app.command("status")
 def projections_status() -> None:
     """Each view's position and lag behind the head of the log."""
-    from services.bootstrap import view_runners
+    from services.runtime.bootstrap import view_runners
 
     settings = Settings()
     ledger = open_ledger(settings)
@@ -36,7 +36,7 @@ def projections_rebuild(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from projections import registry
-    from services.bootstrap import view_runners
+    from services.runtime.bootstrap import view_runners
 
     if name not in registry.VIEWS:
         raise UserError(

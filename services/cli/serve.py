@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 import typer
 
 from services.cli.root import app, console, quiet_logging
-from services.settings import Settings
+from services.runtime.settings import Settings
 
 if TYPE_CHECKING:
-    from services.server import Running
+    from services.runtime.server import Running
 
 
 @app.command()
@@ -47,8 +47,8 @@ def serve(
     LEDGER_DATABASE_URL is set)."""
     import os
 
-    from services.bootstrap import wire
     from services.cli import banner, locate
+    from services.runtime.bootstrap import wire
 
     os.environ.setdefault(
         "PGAPPNAME", "ledger serve"
@@ -75,7 +75,7 @@ def serve(
         locate.probe_database(settings.database_url)
     wiring = wire(settings)
     if settings.workers > 1:
-        from services.server import serve_workers
+        from services.runtime.supervisor import serve_workers
 
         banner.ready(wiring, settings.listen)
         locate.write_address(settings.data_dir, settings.listen)
@@ -84,7 +84,7 @@ def serve(
         finally:
             locate.clear_address(settings.data_dir)
         return
-    from services.server import serve as run
+    from services.runtime.server import serve as run
 
     def ready(running: Running) -> None:  # the port is bound: now say so
         banner.ready(wiring, settings.listen)
@@ -127,20 +127,15 @@ def dashboard(
     ),
 ) -> None:
     """Run only the web dashboard (read-only) against the configured database."""
-    from services.bootstrap import build_ledger
     from services.dashboard.serve import run_alone
+    from services.runtime.bootstrap import build_ledger, view_runners
 
     settings = Settings()
     listen = http_address(http or settings.http_listen, allow_off=False)
     console.print(f"dashboard: [cyan]http://{listen}/[/]")
-    asyncio.run(
-        run_alone(
-            build_ledger(settings),
-            listen,
-            settings.create_tables,
-            settings.read_database_url,
-        )
-    )
+    ledger = build_ledger(settings)
+    runners = view_runners(ledger.datastore, create_tables=settings.create_tables)
+    asyncio.run(run_alone(ledger, listen, runners, settings.read_database_url))
 
 
 @app.command()
@@ -158,7 +153,7 @@ def project(
     import threading
 
     from projections.projector import Projector
-    from services.bootstrap import build_ledger, database_url, view_runners
+    from services.runtime.bootstrap import build_ledger, database_url, view_runners
 
     settings = Settings()
     port = settings.metrics_port if metrics_port is None else metrics_port

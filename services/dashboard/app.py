@@ -14,10 +14,10 @@ from starlette.staticfiles import StaticFiles
 
 from domain.core import InvalidCommandError
 from domain.games import UnknownGameError
-from services.application import GameNotFoundError
 from services.dashboard import games, home, ratings, stats, tournament
 from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
 from services.dashboard.web import HERE, render
+from services.ledger.application import GameNotFoundError
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

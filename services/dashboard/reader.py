@@ -5,7 +5,7 @@
   (``projections.stats_queries``, ``projections.ratings``,
   ``projections.fairness``) and :mod:`services.dashboard.queries`.  With
   ``LEDGER_READ_DATABASE_URL`` these read the replica, as the gRPC Stats and
-  Rating services do (:mod:`services.read_replica`); a page asked with
+  Rating services do (:mod:`services.storage.read_replica`); a page asked with
   ``?min_log_position=N`` first waits for those views to pass N.
 * Tournaments: :meth:`TournamentDesk.load`, the read path of
   ``TournamentService.GetStandings`` (standings are a pure function of the
@@ -30,7 +30,7 @@ from google.protobuf import json_format
 from domain.audit_report import AuditReport
 from domain.export import verify_lines
 from ledger.v1 import read_service_pb2 as rpb
-from services.auth import ANONYMOUS, current_principal
+from services.api.auth import ANONYMOUS, current_principal
 
 
 class ReplayRefusedError(Exception):
@@ -69,9 +69,9 @@ class Reader:
     def __init__(
         self, ledger: Any, desk: Any, owns_desk: bool = True, views: Any = None
     ) -> None:
-        from services.disclosure import SpectatorWindow
-        from services.read_replica import views_for
-        from services.replay_servicer import ReplayServicer
+        from services.api.disclosure import SpectatorWindow
+        from services.api.replay_servicer import ReplayServicer
+        from services.storage.read_replica import views_for
 
         self.ledger = ledger
         self.views = views if views is not None else views_for(ledger.datastore, None)
@@ -148,8 +148,8 @@ class Reader:
 def reader_for(ledger: Any, desk: Any = None, read_url: str | None = None) -> Reader:
     """A reader on ``ledger``'s database (views on ``read_url`` if set), with
     ``desk`` or, without one, a tournament desk of its own."""
-    from services.read_replica import views_for
-    from services.tournaments import TournamentDesk
+    from services.storage.read_replica import views_for
+    from services.tournaments.desk import TournamentDesk
 
     views = views_for(ledger.datastore, read_url)
     if desk is not None:  # the server's own desk: no second connection pool

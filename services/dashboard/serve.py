@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,7 +136,7 @@ async def start(
 
 
 async def run_alone(
-    ledger: Any, listen: str, create_tables: bool = True, read_url: str | None = None
+    ledger: Any, listen: str, runners: Sequence[Any], read_url: str | None = None
 ) -> None:
     """``ledger dashboard``: the dashboard only, until SIGINT/SIGTERM.
 
@@ -144,9 +145,7 @@ async def run_alone(
     """
     import signal
 
-    from services.bootstrap import view_runners
-
-    for runner in view_runners(ledger.datastore, create_tables=create_tables):
+    for runner in runners:
         await asyncio.to_thread(runner.ensure_tables)
     http = await start(ledger, listen, read_url=read_url)
     if http is None:

@@ -20,7 +20,7 @@ import grpc
 import pytest
 
 from ledger.v1 import game_service_pb2 as pb
-from services.client import Connection, create, play_one
+from services.api.client import Connection, create, play_one
 from tests.faults.harness import serve_env
 from tests.support.database import scratch_database
 from tests.support.scratch_postgres import free_port

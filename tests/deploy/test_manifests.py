@@ -135,8 +135,6 @@ def _exported() -> set[str]:
     from prometheus_client import REGISTRY
 
     import projections.runner  # noqa: F401 - registers its metrics
-    import services.group_commit
-    import services.server  # noqa: F401
 
     suffixes = {
         "counter": ("_total",),

@@ -14,7 +14,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from ledger.v1 import game_service_pb2 as pb
-from services.client import create, play_one
+from services.api.client import create, play_one
 from tests.support.server import wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from projections.projector import Projector
-from services.bootstrap import view_runners
+from services.runtime.bootstrap import view_runners
 from tests.support.server import wait_until
 
 pytestmark = pytest.mark.postgres

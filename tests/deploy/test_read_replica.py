@@ -23,7 +23,7 @@ from pydantic import SecretStr
 
 from ledger.v1 import read_service_pb2 as rpb
 from ledger.v1 import read_service_pb2_grpc as rpb_grpc
-from services.client import Connection, create, play_one
+from services.api.client import Connection, create, play_one
 from services.dashboard.reader import Reader
 from tests.support.scratch_postgres import scratch_primary_and_replica
 from tests.support.server import server_in_thread, wait_until
@@ -48,9 +48,9 @@ def _free_port() -> int:
 def test_reads_wait_for_the_replica_to_pass_the_move(
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from services.bootstrap import Wiring, build_ledger
     from services.dashboard.serve import start_in_thread
-    from services.settings import Settings
+    from services.runtime.bootstrap import Wiring, build_ledger
+    from services.runtime.settings import Settings
 
     monkeypatch.setattr(Reader, "wait_s", 1.5)
 

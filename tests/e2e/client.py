@@ -7,8 +7,8 @@ from typing import Any
 
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
-from services import mapping
-from services.client import Table, create, legal_moves, play_one, play_to_end
+from services.api.client import Table, create, legal_moves, play_one, play_to_end
+from services.proto import convert
 
 __all__ = [
     "Table",
@@ -38,7 +38,7 @@ def thalara_in_play(server: Any) -> Table:
         "GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token
     )
     assert (
-        mapping.model_from_any(thalara, response.view, thalara.view_model).phase
+        convert.model_from_any(thalara, response.view, thalara.view_model).phase
         == "play"
     )
     return table

@@ -28,7 +28,7 @@ from ledger.v1 import read_service_pb2 as rpb
 from ledger.v1 import read_service_pb2_grpc as rrpc
 from ledger.v1 import tournament_service_pb2 as tpb
 from ledger.v1 import tournament_service_pb2_grpc as trpc
-from services.client import Table, play_one
+from services.api.client import Table, play_one
 from tests.e2e.client import create, thalara_in_play
 
 pytestmark = pytest.mark.e2e

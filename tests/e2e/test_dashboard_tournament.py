@@ -18,7 +18,7 @@ from ledger.v1 import read_service_pb2 as rpb
 from ledger.v1 import read_service_pb2_grpc as rrpc
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as rpc
-from services.client import Table, play_one
+from services.api.client import Table, play_one
 from tests.e2e.dashboard import screenshot
 
 pytestmark = pytest.mark.e2e

@@ -19,8 +19,8 @@ from domain.games import find_game
 from domain.games.thalara.events import HandSelected
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import read_service_pb2 as rpb
-from services import mapping
-from services.client import create, play_to_end
+from services.api.client import create, play_to_end
+from services.proto import convert
 from tests.e2e.client import thalara_in_play
 from tests.e2e.leak_probe import Reader, frames
 from tests.support.typed import of
@@ -73,14 +73,14 @@ def hands_shown(answer: dict[str, list[bytes]]) -> dict[str, set[int]]:
     shown: dict[str, set[int]] = {}
     for event in map(pb.GameEvent.FromString, answer["StreamGameEvents"]):
         if event.type == "thalara.HandSelected":
-            payload = of(HandSelected, mapping.event_from_any(THALARA, event.payload))
+            payload = of(HandSelected, convert.event_from_any(THALARA, event.payload))
             if payload.cards:
                 shown.setdefault("StreamGameEvents", set()).add(payload.seat)
     for name in ("ListFrames", "StreamReplay"):
         for frame in map(rpb.Frame.FromString, answer[name]):
             if frame.event.type == "thalara.HandSelected":
                 payload = of(
-                    HandSelected, mapping.event_from_any(THALARA, frame.event.payload)
+                    HandSelected, convert.event_from_any(THALARA, frame.event.payload)
                 )
                 if payload.cards:
                     shown.setdefault(name, set()).add(payload.seat)
@@ -91,7 +91,7 @@ def hands_shown(answer: dict[str, list[bytes]]) -> dict[str, set[int]]:
                 body = record["record"]["body"]["payload"]
                 if body["cards"]:
                     shown.setdefault("ExportGame", set()).add(body["seat"])
-    view = mapping.model_from_any(
+    view = convert.model_from_any(
         THALARA, any_pb2.Any.FromString(answer["GetGame"][1]), THALARA.view_model
     )
     for seat, player in enumerate(view.players):

@@ -58,8 +58,8 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
 
     from domain.core import ADMIN, SPECTATOR, Viewer
     from domain.games import find_game
-    from services import mapping
-    from services.client import play_one
+    from services.api.client import play_one
+    from services.proto import convert
 
     ruleset = find_game(game_type)
     table = create(grpc_server, game_type, **setup)
@@ -75,11 +75,11 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
     # SubmitMove: the mover's own eyes
     for response in responses:
         mover = [s for s, t in table.tokens.items() if s in response.game.your_seats]
-        # once the game has ended everything is public (services/disclosure.py)
+        # once the game has ended everything is public (services/api/disclosure.py)
         viewer = ADMIN if response.game.status == "ended" else Viewer.player(*mover)
         for event in response.events:
             if event.type.startswith(game_type + "."):
-                shown = mapping.event_from_any(ruleset, event.payload)
+                shown = convert.event_from_any(ruleset, event.payload)
                 assert shown == ruleset.redact(stored[event.version].payload, viewer)
     # streams and point-in-time views, for every kind of caller
     callers = [(Viewer.player(s), t) for s, t in table.tokens.items()] + [
@@ -99,7 +99,7 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
         for event in stream:
             seen += 1
             if event.type.startswith(game_type + "."):
-                assert mapping.event_from_any(ruleset, event.payload) == ruleset.redact(
+                assert convert.event_from_any(ruleset, event.payload) == ruleset.redact(
                     stored[event.version].payload, viewer
                 )
         assert seen == head
@@ -111,6 +111,6 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
             )
             expected = ruleset.view(ledger.load(gid, version).state, viewer)
             assert (
-                mapping.model_from_any(ruleset, got.view, ruleset.view_model)
+                convert.model_from_any(ruleset, got.view, ruleset.view_model)
                 == expected
             )

@@ -1,7 +1,7 @@
 """An in-process server on the session's ledger leaves that ledger as it found it.
 
 Why: the server's event hub LISTENs and feeds the ledger's
-:class:`~services.heads.Heads`, which is what lets the ledger's cache vouch
+:class:`~services.ledger.heads.Heads`, which is what lets the ledger's cache vouch
 for the games it holds.  A hub still attached after its test delivers
 NOTIFYs to tests that are about their absence, and a stopped hub whose heads
 still vouch makes the session ledger answer from copies no notification will

@@ -11,7 +11,7 @@ from grpc_status import rpc_status
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import read_service_pb2 as rpb
 from ledger.v1 import tournament_service_pb2 as tpb
-from services import limits
+from services.proto import limits
 from tests.e2e.client import create
 
 pytestmark = pytest.mark.e2e

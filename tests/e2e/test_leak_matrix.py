@@ -41,8 +41,8 @@ from domain.games import find_game
 from domain.spectator import marks_of, parse_delay, visible_version
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import read_service_pb2 as rpb
-from services import mapping
-from services.client import create
+from services.api.client import create
+from services.proto import convert
 from tests.e2e.leak_probe import (
     MOVES,
     SETUP_IDS,
@@ -237,7 +237,7 @@ def check_role(
         if show_hashes:
             assert event.hash == original.hash, at
         if isinstance(original, Game.Decided):
-            shown = mapping.event_from_any(ruleset, event.payload)
+            shown = convert.event_from_any(ruleset, event.payload)
             mine = ruleset.redact(original.payload, viewer)
             check_no_leak(shown, mine, original.payload, at, tally)
         elif isinstance(original, Game.Concluded):
@@ -245,7 +245,7 @@ def check_role(
 
     def check_view(packed: Any, version: int, at: str) -> None:
         state = walk.states[version]
-        shown = mapping.model_from_any(ruleset, packed, ruleset.view_model)
+        shown = convert.model_from_any(ruleset, packed, ruleset.view_model)
         check_no_leak(
             shown,
             ruleset.view(state, viewer),
@@ -348,7 +348,7 @@ def check_role(
                 else list(islice(ruleset.legal_commands(head.state, seat), 50))
             )
             assert [
-                mapping.command_from_any(ruleset, m) for m in ask().moves
+                convert.command_from_any(ruleset, m) for m in ask().moves
             ] == expected, where
         elif role.token is None:
             assert refused(ask) == grpc.StatusCode.UNAUTHENTICATED, where
@@ -377,7 +377,7 @@ def test_no_role_reads_what_it_may_not_see(
     players = [f"lm-{uuid.uuid4().hex[:8]}" for _ in range(setup["players"])]
     request = pb.CreateGameRequest(
         game_type=game_type,
-        setup=mapping.model_to_any(ruleset, ruleset.setup_model(**setup)),
+        setup=convert.model_to_any(ruleset, ruleset.setup_model(**setup)),
         player_ids=players,
     )
     if index in DELAYS:

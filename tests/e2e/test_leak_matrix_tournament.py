@@ -14,7 +14,7 @@ import pytest
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2 as tpb
 from ledger.v1 import tournament_service_pb2_grpc as trpc
-from services.client import Table, create, play_one
+from services.api.client import Table, create, play_one
 from tests.e2e.leak_probe import log_head, meta, refused
 
 pytestmark = pytest.mark.e2e

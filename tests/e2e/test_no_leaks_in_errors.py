@@ -21,7 +21,7 @@ from domain.games import find_game
 from domain.games.terralore.commands import Lane, PlaceCards, Play
 from domain.games.thalara.commands import PlayCard
 from ledger.v1 import game_service_pb2 as pb
-from services import mapping
+from services.proto import convert
 from tests.e2e.client import Table, create, legal_moves, thalara_in_play
 
 pytestmark = pytest.mark.e2e
@@ -65,7 +65,7 @@ def submit(server: Any, table: Table, seat: int, ruleset: Any, command: Any) -> 
     request = pb.SubmitMoveRequest(
         game_id=table.game_id,
         command_id=str(uuid.uuid4()),
-        move=mapping.command_to_any(ruleset, command),
+        move=convert.command_to_any(ruleset, command),
     )
     return lambda: server.call("SubmitMove", request, table.tokens[seat])
 
@@ -147,7 +147,7 @@ def test_listed_thalara_moves_name_only_the_players_own_hand_and_public_cards(
     hidden = set(state.players[1 - seat].hand) | set(state.players[1 - seat].supply)
     played = {p.card for c in state.conflicts for p in c.plays}
     moves = [
-        mapping.command_from_any(THALARA, m)
+        convert.command_from_any(THALARA, m)
         for m in legal_moves(grpc_server, table, seat)
     ]
     plays = [m for m in moves if isinstance(m, PlayCard)]

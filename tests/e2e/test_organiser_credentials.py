@@ -10,7 +10,7 @@ import pytest
 
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as rpc
-from services.application import hash_token
+from services.storage.recorder import hash_token
 from tests.e2e.client import create
 
 pytestmark = pytest.mark.e2e

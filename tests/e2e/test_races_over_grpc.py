@@ -23,12 +23,12 @@ from grpc_status import rpc_status
 from domain.games import find_game
 from domain.games.thalara.commands import Pass
 from ledger.v1 import game_service_pb2 as pb
-from services import mapping
+from services.proto import convert
 from tests.e2e.client import Table, create, legal_moves, thalara_in_play
 
 pytestmark = pytest.mark.e2e
 THALARA = find_game("thalara")
-PASS = mapping.command_to_any(THALARA, Pass())
+PASS = convert.command_to_any(THALARA, Pass())
 
 
 # ------------------------------------------------------------------ helpers
@@ -97,11 +97,11 @@ def view(server: Any, table: Table) -> Any:
     response = server.call(
         "GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token
     )
-    return mapping.model_from_any(THALARA, response.view, THALARA.view_model)
+    return convert.model_from_any(THALARA, response.view, THALARA.view_model)
 
 
 def decoded(move: Any) -> Any:
-    return mapping.command_from_any(THALARA, move)
+    return convert.command_from_any(THALARA, move)
 
 
 def one_card_two_conflicts(moves: list[Any]) -> tuple[Any, Any]:

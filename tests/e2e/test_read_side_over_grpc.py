@@ -15,8 +15,8 @@ from domain.games import find_game
 from ledger.v1 import game_service_pb2 as gpb
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as rpc
-from services import mapping
-from services.client import create, play_one, play_to_end
+from services.api.client import create, play_one, play_to_end
+from services.proto import convert
 
 pytestmark = pytest.mark.e2e
 THALARA = find_game("thalara")
@@ -59,13 +59,13 @@ def test_a_players_replay_of_a_running_game_never_shows_another_hand(
     head = ledger.load(gid).version
     assert [f.event.version for f in frames] == list(range(1, head + 1))
     for frame in frames:
-        view = mapping.model_from_any(THALARA, frame.view, THALARA.view_model)
+        view = convert.model_from_any(THALARA, frame.view, THALARA.view_model)
         assert view == THALARA.view(
             ledger.load(gid, frame.event.version).state, Viewer.player(0)
         )
         assert view.players[1].hand == () and view.stack == ()
         if frame.event.type == "thalara.HandSelected":
-            shown = mapping.event_from_any(THALARA, frame.event.payload)
+            shown = convert.event_from_any(THALARA, frame.event.payload)
             assert shown.seat == 0 or shown.cards == ()
     streamed = list(
         replay.StreamReplay(
@@ -90,7 +90,7 @@ def test_a_finished_games_replay_is_public(grpc_server, replay, ledger):
     assert (
         frames[0].event.version == 6 and frames[-1].event.type == "ledger.GameConcluded"
     )
-    view = mapping.model_from_any(THALARA, frames[3].view, THALARA.view_model)
+    view = convert.model_from_any(THALARA, frames[3].view, THALARA.view_model)
     assert view == THALARA.view(ledger.load(gid, frames[3].event.version).state, ADMIN)
 
 

@@ -218,7 +218,7 @@ def test_the_concluding_move_and_the_streamed_conclusion_carry_the_same_receipt(
 ):
     import random
 
-    from services.client import create, play_one
+    from services.api.client import create, play_one
 
     table = create(grpc_server, "terralore", players=2)
     rnd = random.Random(4)

@@ -18,8 +18,8 @@ from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2 as tpb
 from ledger.v1 import tournament_service_pb2_grpc as trpc
-from services import mapping
-from services.client import Table, create, play_one, play_to_end
+from services.api.client import Table, create, play_one, play_to_end
+from services.proto import convert
 from tests.e2e.leak_probe import Reader, frames
 
 pytestmark = pytest.mark.e2e
@@ -31,7 +31,7 @@ def delayed(server, game_type: str, delay: pb.SpectatorDelay, **setup) -> Table:
         "CreateGame",
         pb.CreateGameRequest(
             game_type=game_type,
-            setup=mapping.model_to_any(ruleset, ruleset.setup_model(**setup)),
+            setup=convert.model_to_any(ruleset, ruleset.setup_model(**setup)),
             spectator_delay=delay,
         ),
     )
@@ -75,7 +75,7 @@ def test_spectators_watch_two_moves_behind_through_every_read_rpc(grpc_server, l
         )
     )
     assert (
-        mapping.message_class("ledger.v1.GameCreated")
+        convert.message_class("ledger.v1.GameCreated")
         .FromString(created.payload.value)
         .spectator_delay.moves
         == 2
@@ -102,7 +102,7 @@ def test_spectators_watch_two_moves_behind_through_every_read_rpc(grpc_server, l
                 "GetGame", pb.GetGameRequest(game_id=table.game_id), token
             )
             assert got.game.version == expected, role
-            assert mapping.model_from_any(thalara, got.view, thalara.view_model) == (
+            assert convert.model_from_any(thalara, got.view, thalara.view_model) == (
                 thalara.view(ledger.load(game_id, expected).state, SPECTATOR)
             )
             events = list(

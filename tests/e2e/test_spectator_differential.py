@@ -20,7 +20,7 @@ import pytest
 from domain.aggregate import Game
 from domain.core import SPECTATOR
 from domain.games import find_game
-from services.client import create, play_one, play_to_end
+from services.api.client import create, play_one, play_to_end
 from tests.e2e.leak_probe import (
     MOVES,
     SETUP_IDS,

@@ -16,7 +16,7 @@ from domain.core import SPECTATOR, Viewer
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import thalara_pb2
-from services import mapping
+from services.proto import convert
 from tests.e2e.client import create, play_one, play_to_end
 
 pytestmark = pytest.mark.e2e
@@ -29,7 +29,7 @@ def view_of(server, table, token=None, at=None) -> object:
     if at is not None:
         request.at_version = at
     response = server.call("GetGame", request, token)
-    return mapping.model_from_any(THALARA, response.view, THALARA.view_model)
+    return convert.model_from_any(THALARA, response.view, THALARA.view_model)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +158,7 @@ def test_streams_catch_up_then_follow_live_redacted_for_the_caller(grpc_server):
     assert received[-1].type == "ledger.GameConcluded"
     for event in received:
         if event.type == "thalara.HandSelected":
-            payload = mapping.event_from_any(THALARA, event.payload)
+            payload = convert.event_from_any(THALARA, event.payload)
             if payload.seat != 1:
                 assert payload.cards == ()
         if event.version <= head:
@@ -194,7 +194,7 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
     cases = [
         (
             pb.SubmitMoveRequest(
-                game_id="not-a-uuid", command_id="a", move=mapping.pack(play)
+                game_id="not-a-uuid", command_id="a", move=convert.pack(play)
             ),
             table.tokens[0],
             grpc.StatusCode.INVALID_ARGUMENT,
@@ -208,14 +208,14 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
             pb.SubmitMoveRequest(
                 game_id=table.game_id,
                 command_id="c",
-                move=mapping.pack(pb.GetGameRequest()),
+                move=convert.pack(pb.GetGameRequest()),
             ),
             table.tokens[0],
             grpc.StatusCode.INVALID_ARGUMENT,
         ),
         (
             pb.SubmitMoveRequest(
-                game_id=table.game_id, command_id="", move=mapping.pack(play)
+                game_id=table.game_id, command_id="", move=convert.pack(play)
             ),
             table.tokens[0],
             grpc.StatusCode.INVALID_ARGUMENT,
@@ -224,7 +224,7 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
             pb.SubmitMoveRequest(
                 game_id=table.game_id,
                 command_id="d",
-                move=mapping.pack(
+                move=convert.pack(
                     thalara_pb2.Move(
                         play_card=thalara_pb2.PlayCard(card="zzz", conflict=conflict)
                     )
@@ -235,35 +235,35 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
         ),
         (
             pb.SubmitMoveRequest(
-                game_id=table.game_id, command_id="e", move=mapping.pack(play)
+                game_id=table.game_id, command_id="e", move=convert.pack(play)
             ),
             table.tokens[0],
             grpc.StatusCode.FAILED_PRECONDITION,
         ),
         (
             pb.SubmitMoveRequest(
-                game_id=table.game_id, command_id="f", move=mapping.pack(play), seat=1
+                game_id=table.game_id, command_id="f", move=convert.pack(play), seat=1
             ),
             table.tokens[0],
             grpc.StatusCode.PERMISSION_DENIED,
         ),
         (
             pb.SubmitMoveRequest(
-                game_id=table.game_id, command_id="g", move=mapping.pack(play)
+                game_id=table.game_id, command_id="g", move=convert.pack(play)
             ),
             None,
             grpc.StatusCode.UNAUTHENTICATED,
         ),
         (
             pb.SubmitMoveRequest(
-                game_id=table.game_id, command_id="h", move=mapping.pack(play)
+                game_id=table.game_id, command_id="h", move=convert.pack(play)
             ),
             "forged-token",
             grpc.StatusCode.UNAUTHENTICATED,
         ),
         (
             pb.SubmitMoveRequest(
-                game_id=str(uuid.uuid4()), command_id="i", move=mapping.pack(play)
+                game_id=str(uuid.uuid4()), command_id="i", move=convert.pack(play)
             ),
             table.tokens[0],
             grpc.StatusCode.NOT_FOUND,
@@ -285,7 +285,7 @@ def test_bad_input_gets_a_precise_status_and_stores_nothing(grpc_server):
         grpc_server.call(
             "SubmitMove",
             pb.SubmitMoveRequest(
-                game_id=table.game_id, command_id="j", move=mapping.pack(play)
+                game_id=table.game_id, command_id="j", move=convert.pack(play)
             ),
             other.tokens[0],
         )

@@ -14,7 +14,7 @@ from domain.tournament.standings import GameResult, compute_standings
 from ledger.v1 import game_service_pb2 as gpb
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as rpc
-from services.client import Table, play_one
+from services.api.client import Table, play_one
 
 pytestmark = pytest.mark.e2e
 

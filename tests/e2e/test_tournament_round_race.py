@@ -15,7 +15,7 @@ import pytest
 
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as rpc
-from services.tournaments import TournamentDesk
+from services.tournaments.desk import TournamentDesk
 
 pytestmark = pytest.mark.e2e
 
@@ -23,8 +23,8 @@ pytestmark = pytest.mark.e2e
 @contextmanager
 def second_server(settings: Any) -> Iterator[tuple[rpc.TournamentServiceStub, Any]]:
     """Another server "process": its own ledger (pools, caches), desk and port."""
-    from services.bootstrap import Wiring, build_ledger
-    from services.server import create_server
+    from services.runtime.bootstrap import Wiring, build_ledger
+    from services.runtime.server import create_server
 
     quiet = settings.model_copy(update={"projections": False})
     ledger = build_ledger(quiet)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from services.client import Connection, create, play_to_end
+from services.api.client import Connection, create, play_to_end
 from tests.support.database import scalar, scratch_database
 from tests.support.server import ledger_serve, wait_until
 

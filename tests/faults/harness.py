@@ -36,8 +36,8 @@ from domain.audit import audit_records
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from projections import registry
-from services import mapping
-from services.client import Connection
+from services.api.client import Connection
+from services.proto import convert
 from tests.support.failover import connect
 from tests.support.views import dump
 
@@ -177,7 +177,7 @@ class Load:
             "CreateGame",
             pb.CreateGameRequest(
                 game_type=game_type,
-                setup=mapping.model_to_any(ruleset, ruleset.setup_model(**setup)),
+                setup=convert.model_to_any(ruleset, ruleset.setup_model(**setup)),
             ),
         )
         game_id = created.game.game_id
@@ -211,8 +211,8 @@ class Load:
 
 def check_ledger(url: str, load: Load, figures: Figures) -> None:
     """Acknowledged == stored, and every game (acknowledged or not) audits OK."""
-    from services.bootstrap import build_ledger
-    from services.settings import Settings
+    from services.runtime.bootstrap import build_ledger
+    from services.runtime.settings import Settings
 
     with psycopg.connect(url) as db:
         commands = {
@@ -281,8 +281,8 @@ def views_caught_up(url: str) -> bool:
 
 def check_views(url: str, figures: Figures) -> None:
     """With no projector running: each view's rows equal a rebuild from the log."""
-    from services.bootstrap import build_ledger
-    from services.settings import Settings
+    from services.runtime.bootstrap import build_ledger
+    from services.runtime.settings import Settings
 
     ledger = build_ledger(Settings(database_url=url, pool_size=2), url)
     try:

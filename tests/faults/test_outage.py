@@ -21,7 +21,7 @@ from grpc_status import rpc_status
 from pydantic import SecretStr
 
 from ledger.v1 import game_service_pb2 as pb
-from services.client import Connection, create, legal_moves
+from services.api.client import Connection, create, legal_moves
 from tests.support.database import scratch_database
 from tests.support.server import server_in_thread, wait_until
 
@@ -38,8 +38,8 @@ class start_server:
         self.pg, self.tmp, self.interval = scratch_pg, tmp_path, health_interval
 
     def __enter__(self) -> tuple[Any, Any, str]:
-        from services.bootstrap import Wiring, build_ledger
-        from services.settings import Settings
+        from services.runtime.bootstrap import Wiring, build_ledger
+        from services.runtime.settings import Settings
 
         self._db = scratch_database(self.pg.url, "ledger_outage")
         url = self._db.__enter__()
@@ -105,7 +105,7 @@ def unavailable_details(call: Any, *args: Any, **kw: Any) -> dict[str, Any]:
 
 
 def test_datastores_are_the_outage_aware_subclass(scratch_pg, tmp_path):
-    from services.datastore import LedgerDatastore
+    from services.storage.datastore import LedgerDatastore
 
     with start_server(scratch_pg, tmp_path, 1.0) as (running, ledger, _):
         assert type(ledger.datastore) is LedgerDatastore

@@ -36,7 +36,7 @@ from domain.games import all_games, find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2 as tpb
 from ledger.v1 import tournament_service_pb2_grpc as trpc
-from services import mapping
+from services.proto import convert
 from tests.e2e.client import create, legal_moves, play_to_end
 from tests.fuzz.strategies import Context, metadata, request_body
 from tests.support.examples import every_example, examples
@@ -132,7 +132,7 @@ def context(grpc_server: Any) -> Context:
     page = grpc_server.stub.ListGames(pb.ListGamesRequest(page_size=1))
     moves = legal_moves(grpc_server, running, 0, limit=20)
     setups = [  # every declared example: valid templates the fuzzer mutates
-        mapping.model_to_any(
+        convert.model_to_any(
             find_game(game_type), find_game(game_type).setup_model.model_validate(setup)
         )
         for game_type, setup in every_example()

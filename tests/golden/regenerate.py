@@ -31,7 +31,7 @@ from typing import Any
 from domain.aggregate import Game
 from domain.export import export_lines
 from domain.games import all_games, rules_versions
-from services.persistence import LedgerMapper
+from services.storage.mapper import LedgerMapper
 
 HERE = Path(__file__).parent
 SETUPS: dict[str, dict[str, tuple[dict[str, Any], int]]] = {

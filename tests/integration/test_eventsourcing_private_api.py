@@ -4,17 +4,17 @@ eventsourcing is pinned exactly (pyproject.toml); these tests say what an
 upgrade must keep, one per private API the services use:
 
 - ``PostgresApplicationRecorder._insert_events`` (overridden in
-  ``services/recorder.py``): called inside ``insert_events``' transaction, so
+  ``services/storage/recorder.py``): called inside ``insert_events``' transaction, so
   the side rows (command id, receipt, listing head, tournament rows) and the
   NOTIFY commit with the events or not at all.  Pinned here.
 - ``PostgresApplicationRecorder._create_table`` (overridden): ``create_table``
   calls it with a cursor in one transaction, so the ledger's own tables and
   triggers are made with eventsourcing's.  Pinned here.
-- ``Aggregate._pending_events`` (``services.game_cache.shell``): the list
+- ``Aggregate._pending_events`` (``services.ledger.game_cache.shell``): the list
   ``collect_events`` drains, so a shell with a list of its own decides
   without touching the shared game.  Pinned here.
 - ``_insert_events`` and ``_insert_stored_events`` called on the results
-  policy's cursor (``services/tournament_results.ResultsDesk``): the result
+  policy's cursor (``services.tournaments.results.ResultsDesk``): the result
   event, its NOTIFY and the policy's tracking position commit together; a
   crash before the commit stores none of them.  Pinned by
   ``tests/integration/test_tournament_policy.py``.
@@ -29,8 +29,8 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from domain.games import find_game
-from services.game_cache import shell
-from services.store import Append
+from services.ledger.game_cache import shell
+from services.storage.store import Append
 
 pytestmark = pytest.mark.postgres
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
@@ -38,7 +38,7 @@ SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
 
 def _decide(ledger, game, rnd, command_id):
     """One move decided on ``game`` (a private shell) with its side rows, not stored."""
-    from services.moves import _rows
+    from services.ledger.moves import _rows
 
     seat = rnd.choice(game.to_act())
     command = find_game("thalara").pick_random_command(game.state, seat, rnd)
@@ -59,8 +59,8 @@ def _commands(ledger, game_id):
 
 
 def test_side_rows_commit_with_the_events_or_not_at_all(own_ledger) -> None:
-    from services.tournament_rows import TokenGrant
-    from services.tournament_storage import TOURNAMENT_DDL
+    from services.storage.tournament_rows import TokenGrant
+    from services.storage.tournament_store import TOURNAMENT_DDL
 
     with own_ledger.datastore.transaction(commit=True) as curs:
         curs.execute(TOURNAMENT_DDL)

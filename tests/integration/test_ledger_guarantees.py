@@ -16,7 +16,7 @@ from domain.audit import audit_records
 from domain.core import IllegalCommandError, InvalidCommandError
 from domain.games import find_game
 from domain.integrity import canonical_json, event_hash
-from services.application import (
+from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,
     GameLedger,
@@ -379,7 +379,7 @@ def test_reads_come_from_memory_only_while_notifications_vouch_for_them(
     ledger, fresh_ledger
 ):
     """Two processes on one database: B's held game stays an answer only until
-    A's move is notified (services.heads); without a listener B always reads."""
+    A's move is notified (services.ledger.heads); without a listener B always reads."""
     created = ledger.create_game("thalara", SETUP)
     rnd = random.Random(31)
     fresh_ledger.heads.listening()
@@ -433,7 +433,7 @@ def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(
 def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(
     ledger, fresh_ledger
 ):
-    from services.game_cache import RECENT_EVENTS
+    from services.ledger.game_cache import RECENT_EVENTS
 
     created = ledger.create_game("thalara", SETUP)
     ledger.heads.listening()

@@ -17,7 +17,7 @@ import pytest
 from domain import records
 from domain.aggregate import Game
 from domain.games import find_game
-from services.nats_tail import STREAM, NatsTail, subject
+from services.live.nats_tail import STREAM, NatsTail, subject
 
 pytestmark = pytest.mark.postgres
 NATS = "nats://127.0.0.1:4222"

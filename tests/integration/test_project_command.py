@@ -31,7 +31,7 @@ GAUGE = re.compile(
 @pytest.fixture(scope="module")
 def project_db(server_url: str, settings) -> Iterator[tuple[str, int]]:
     """A database of its own with a game in its log: ``(url, head position)``."""
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     name = f"ledger_project_{secrets.token_hex(6)}"
     with psycopg.connect(server_url, autocommit=True) as conn:

@@ -20,8 +20,8 @@ from projections import registry
 from projections.base import View
 from projections.ratings import RatingsView, history, leaderboard
 from projections.runner import ViewRunner, wait_for_position
-from services.tournament_results import ResultsDesk
-from services.tournaments import TournamentDesk
+from services.tournaments.desk import TournamentDesk
+from services.tournaments.results import ResultsDesk
 from tests.support.views import dump, dump_with
 
 pytestmark = pytest.mark.postgres
@@ -111,7 +111,7 @@ POLICY_TABLES = {"tournament_results": ("tournaments_events",)}
 
 
 def wired(ledger, name: str):
-    """The view as ``services.bootstrap`` wires it (the policy with its desk)."""
+    """The view as ``services.runtime.bootstrap`` wires it (the policy with its desk)."""
     return registry.view(name, ResultsDesk(ledger.datastore))
 
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture(scope="module")
 def second_ledger(settings):
     """Another process on the same database: its cache never saw these games."""
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     app = build_ledger(settings.model_copy(update={"cache_size": 1}))
     yield app

@@ -24,12 +24,12 @@ from typer.testing import CliRunner
 from domain.audit import audit_records
 from domain.games import find_game
 from projections.runner import SetupRequiredError
-from services.application import GameLedger
-from services.bootstrap import build_ledger, view_runners
 from services.cli import app
-from services.db_roles import EVENTS_TABLES, ServiceRoleRecorder, service_grants
-from services.settings import Settings
-from services.tournaments import TournamentDesk
+from services.ledger.application import GameLedger
+from services.runtime.bootstrap import build_ledger, view_runners
+from services.runtime.settings import Settings
+from services.storage.roles import EVENTS_TABLES, ServiceRoleRecorder, service_grants
+from services.tournaments.desk import TournamentDesk
 from tests.support.database import scalar
 
 pytestmark = pytest.mark.postgres
@@ -395,7 +395,7 @@ def test_ledger_serve_runs_as_the_service_role_with_its_views(
     deployment: Deployment, tmp_path: Path
 ) -> None:
     """The whole server, projections included, as a role that owns nothing."""
-    from services.client import Connection, create, play_to_end
+    from services.api.client import Connection, create, play_to_end
     from tests.support.server import ledger_serve, wait_until
 
     def views_caught_up() -> bool:

@@ -1,4 +1,4 @@
-"""Pins what services.store relies on in eventsourcing's private hooks.
+"""Pins what services.storage.store relies on in eventsourcing's private hooks.
 
 ``LedgerRecorder._insert_events`` is the one private method the ledger
 overrides: eventsourcing calls it inside ``insert_events``' transaction,
@@ -18,8 +18,8 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from domain.games import find_game
-from services.moves import request_hash
-from services.store import Append, MoveRows, RecordedCommand
+from services.ledger.moves import request_hash
+from services.storage.store import Append, MoveRows, RecordedCommand
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")

@@ -14,7 +14,7 @@ import uuid
 import pytest
 
 from domain.games import find_game
-from services.application import ConcurrencyConflictError
+from services.ledger.application import ConcurrencyConflictError
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")

@@ -2,7 +2,7 @@
 
 Each test plays a short game, then edits the database as a superuser with
 the append-only triggers bypassed (``session_replication_role = replica``),
-and asserts that ``ledger audit`` (:func:`services.ledger_audit.audit_game`)
+and asserts that ``ledger audit`` (:func:`services.ledger.audit.audit_game`)
 names the edit with the check that catches it.  The strongest attacker
 recomputes the hash chain and repairs every side table; only evidence the
 database does not hold catches that one: the receipts a player kept
@@ -30,9 +30,9 @@ from domain.games import find_game
 from domain.integrity import canonical_json, event_hash
 from domain.receipts import Receipt
 from domain.signatures import SignedMove, move_message
-from services import mapping
-from services.application import GameLedger
-from services.ledger_audit import audit_game
+from services.ledger.application import GameLedger
+from services.ledger.audit import audit_game
+from services.proto import convert
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")
@@ -67,7 +67,7 @@ def play(
         command_id = str(uuid.uuid4())
         signed = None
         if keys:
-            move = mapping.command_to_any(THALARA, command)
+            move = convert.command_to_any(THALARA, command)
             message = move_message(
                 str(game.id), command_id, game.version, move.type_url, move.value
             )
@@ -648,7 +648,7 @@ def test_a_game_stored_before_versions_and_receipts_continues_and_audits(ledger,
 def test_tournament_seat_tokens_stored_in_clear_by_earlier_versions_are_scrubbed(
     ledger, dba
 ):
-    from services.tournaments import TournamentDesk
+    from services.tournaments.desk import TournamentDesk
 
     TournamentDesk(ledger.env_for_peers, ledger).close()  # creates the tables
     game_id, tournament_id = uuid.uuid4(), uuid.uuid4()
@@ -701,7 +701,7 @@ def test_the_strongest_forger_passes_the_database_audit_but_not_a_held_receipt(
 
 def test_a_signed_game_export_verifies_every_signature_offline(ledger):
     from domain.export import export_lines, verify_lines
-    from services.ledger_audit import decode_signed_move
+    from services.ledger.audit import decode_signed_move
 
     keys = [Ed25519PrivateKey.generate() for _ in range(2)]
     game_id, _ = play(ledger, moves=5, keys=keys)

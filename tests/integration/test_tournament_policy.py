@@ -10,8 +10,8 @@ import pytest
 from domain.games import find_game
 from projections.runner import ViewRunner
 from projections.tournament_results import NotWiredError, TournamentResultsView
-from services.tournament_results import ResultsDesk
-from services.tournaments import TournamentDesk
+from services.tournaments.desk import TournamentDesk
+from services.tournaments.results import ResultsDesk
 
 pytestmark = pytest.mark.postgres
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from domain.core import IllegalCommandError
-from services.tournaments import TournamentDesk
+from services.tournaments.desk import TournamentDesk
 
 pytestmark = pytest.mark.postgres
 
@@ -257,8 +257,8 @@ def test_a_token_commits_with_its_event_or_not_at_all(desk_a, desk_b) -> None:
     event loses a race (another process registered first) stores no token."""
     from eventsourcing.persistence import IntegrityError
 
-    from services.tournament_rows import TokenGrant
-    from services.tournaments import hash_token
+    from services.storage.recorder import hash_token
+    from services.storage.tournament_rows import TokenGrant
 
     tid, _ = new_tournament(desk_a, players=1)
     stale = desk_a.load(tid)

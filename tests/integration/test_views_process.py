@@ -6,8 +6,8 @@ import random
 import uuid
 
 from domain.games import find_game
-from services import views_process
-from services.bootstrap import build_ledger, view_runners
+from services.runtime import views_process
+from services.runtime.bootstrap import build_ledger, view_runners
 from tests.support.database import scratch_database
 from tests.support.server import wait_until
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from domain.core import ADMIN, SPECTATOR, Command, Rng, Ruleset, Seat, Viewer
 from domain.simulate import Playthrough
-from services import mapping
+from services.proto import convert
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
@@ -30,20 +30,20 @@ def _model_of(annotation: Any) -> type[BaseModel] | None:
 
 def assert_message_matches(ruleset: Ruleset[Any], model: type[BaseModel]) -> None:
     """The proto message of ``model`` has exactly its fields, recursively."""
-    desc = mapping.descriptor_of(ruleset, model.__name__)
+    desc = convert.descriptor_of(ruleset, model.__name__)
     model_fields = set(model.model_fields)
     twins = {
-        f.name: f.name.removesuffix(mapping.KIND_SUFFIX)
+        f.name: f.name.removesuffix(convert.KIND_SUFFIX)
         for f in desc.fields
         if f.enum_type is not None
-        and f.name.endswith(mapping.KIND_SUFFIX)
-        and f.name.removesuffix(mapping.KIND_SUFFIX) in model_fields
+        and f.name.endswith(convert.KIND_SUFFIX)
+        and f.name.removesuffix(convert.KIND_SUFFIX) in model_fields
     }
     for twin, name in twins.items():  # the enum names exactly the closed set
         enum_type = desc.fields_by_name[twin].enum_type
         assert enum_type is not None  # twins holds enum fields only
         enum_values = {
-            v.name.removeprefix(mapping.snake(enum_type.name).upper() + "_").lower()
+            v.name.removeprefix(convert.snake(enum_type.name).upper() + "_").lower()
             for v in enum_type.values
             if v.number
         }
@@ -75,12 +75,12 @@ def assert_proto_contract(ruleset: Ruleset[Any]) -> None:
         ("Move", ruleset.command_types),
         ("Event", ruleset.event_types),
     ):
-        desc = mapping.descriptor_of(ruleset, wrapper)
+        desc = convert.descriptor_of(ruleset, wrapper)
         oneof = desc.oneofs_by_name["kind"]
         in_oneof = {f.message_type.name for f in oneof.fields if f.message_type}
         assert in_oneof == {c.__name__ for c in classes}, f"{ruleset.name}.{wrapper}"
         for cls in classes:
-            assert mapping.snake(cls.__name__) in desc.fields_by_name
+            assert convert.snake(cls.__name__) in desc.fields_by_name
             assert_message_matches(ruleset, cls)
     assert_message_matches(ruleset, ruleset.view_model)
     assert_message_matches(ruleset, ruleset.setup_model)
@@ -96,8 +96,8 @@ def assert_round_trips(play: Playthrough) -> None:
     ruleset = play.ruleset
     for _, command, _ in play.decisions:
         if command is not None:
-            back = mapping.command_from_any(
-                ruleset, mapping.command_to_any(ruleset, command)
+            back = convert.command_from_any(
+                ruleset, convert.command_to_any(ruleset, command)
             )
             assert back == command
     for viewer in viewers_of(play):
@@ -105,13 +105,13 @@ def assert_round_trips(play: Playthrough) -> None:
             shown = ruleset.redact(event, viewer)
             assert type(shown) is type(event)
             assert (
-                mapping.event_from_any(ruleset, mapping.event_to_any(ruleset, shown))
+                convert.event_from_any(ruleset, convert.event_to_any(ruleset, shown))
                 == shown
             )
         view = ruleset.view(play.state, viewer)
         assert isinstance(view, ruleset.view_model)
-        back_view = mapping.model_from_any(
-            ruleset, mapping.model_to_any(ruleset, view), ruleset.view_model
+        back_view = convert.model_from_any(
+            ruleset, convert.model_to_any(ruleset, view), ruleset.view_model
         )
         assert back_view == view
 

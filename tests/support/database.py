@@ -84,7 +84,7 @@ def database_url(server_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):
-    from services.settings import Settings
+    from services.runtime.settings import Settings
 
     return Settings(
         database_url=database_url,
@@ -98,7 +98,7 @@ def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def ledger(settings):
     """The ledger application on the session's fresh database."""
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     app = build_ledger(settings)
     yield app
@@ -108,7 +108,7 @@ def ledger(settings):
 @pytest.fixture
 def fresh_ledger(settings):
     """Another ledger process on the same database (empty cache: a 'restart')."""
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     app = build_ledger(settings)
     yield app
@@ -120,7 +120,7 @@ def own_ledger(settings):
     """A ledger process of this test's own, for tests about what its cache
     vouches for: the session's ``ledger`` may have a listener another test
     attached, whose NOTIFYs would make a "not yet notified" copy impossible."""
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     app = build_ledger(settings)
     yield app
@@ -154,7 +154,7 @@ def scratch_database(server_url: str, prefix: str = "ledger_iso") -> Iterator[st
 @pytest.fixture(scope="module")
 def isolated_ledger(server_url: str, settings):
     """A ledger on a database of its own: no background projector touches it."""
-    from services.bootstrap import build_ledger
+    from services.runtime.bootstrap import build_ledger
 
     with scratch_database(server_url) as url:
         app = build_ledger(settings, url)

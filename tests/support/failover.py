@@ -15,7 +15,7 @@ from typing import Any
 
 import grpc
 
-from services.client import Connection
+from services.api.client import Connection
 
 FAILOVER = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -30,7 +30,7 @@ class _Channels:
 
 
 class FailoverConnection:
-    """Duck-types :class:`services.client.Connection` (``call``, ``channel.close``)."""
+    """Duck-types :class:`services.api.client.Connection` (``call``, ``channel.close``)."""
 
     def __init__(self, targets: list[str], index: int = 0) -> None:
         self.targets = targets

@@ -19,7 +19,7 @@ import grpc
 import pytest
 
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services.client import Connection
+from services.api.client import Connection
 
 
 @dataclass
@@ -27,13 +27,13 @@ class ServerHandle(Connection):
     port: int = 0
     admin_token: str = ""
     running: Any = None
-    """The server's :class:`services.server.Running` (its hub, for teardown tests)."""
+    """The server's :class:`services.runtime.server.Running` (its hub, for teardown tests)."""
 
 
 @contextlib.contextmanager
 def server_in_thread(wiring: Any) -> Iterator[Any]:
     """``create_server`` on a free port in a background event loop; yields ``Running``."""
-    from services.server import create_server
+    from services.runtime.server import create_server
 
     loop = asyncio.new_event_loop()
     started = threading.Event()
@@ -62,7 +62,7 @@ def server_in_thread(wiring: Any) -> Iterator[Any]:
 @contextlib.contextmanager
 def serve_in_process(settings: Any, ledger: Any) -> Iterator[ServerHandle]:
     """The real server on ``ledger`` (the tests' own process), with a client channel."""
-    from services.bootstrap import Wiring
+    from services.runtime.bootstrap import Wiring
 
     wiring = Wiring(
         settings, settings.database_url, ledger, settings.admin_token.get_secret_value()

@@ -155,7 +155,7 @@ def test_public_drops_raw_samples():
 
 
 def test_profile_summary_counts_leaf_and_inclusive_shares():
-    raw = "thread (1): ledger_1;main (cli.py:1);load (services/application.py:10);wait (psycopg/connection.py:5) 6\nthread (1): ledger_1;main (cli.py:1);decide (domain/games/thalara/decide.py:3) 3\nmain (cli.py:1);unary (grpc/_server.py:9) 1"
+    raw = "thread (1): ledger_1;main (cli.py:1);load (services/ledger/application.py:10);wait (psycopg/connection.py:5) 6\nthread (1): ledger_1;main (cli.py:1);decide (domain/games/thalara/decide.py:3) 3\nmain (cli.py:1);unary (grpc/_server.py:9) 1"
     summary = summarize(raw)
     assert summary["samples"] == 10
     assert dict(summary["self_pct"])["wait (psycopg/connection.py)"] == 60.0

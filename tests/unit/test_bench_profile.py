@@ -11,7 +11,7 @@ from bench.profiling import layer_of, summarize
 
 MAIN = "thread (1): MainThread;_run (asyncio/events.py:80)"
 RULES_DEEPCOPY = (
-    "submit (services/application.py:10);"
+    "submit (services/ledger/application.py:10);"
     "decide (domain/games/thalara/rules.py:3);deepcopy (copy.py:128)"
 )
 STACKS = "\n".join(
@@ -20,7 +20,7 @@ STACKS = "\n".join(
         # rules calling deepcopy: copy.py is no layer, so the caller's layer counts
         (RULES_DEEPCOPY, 4),
         ("save (eventsourcing/application.py:9);execute (psycopg/cursor.py:5)", 3),
-        ("to_message (services/mapping.py:7);validate (pydantic/main.py:2)", 2),
+        ("to_message (services/proto/convert.py:7);validate (pydantic/main.py:2)", 2),
         ("select (selectors.py:451)", 1),
     )
 )

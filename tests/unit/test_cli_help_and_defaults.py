@@ -101,8 +101,8 @@ def test_thalara_without_characters_takes_the_packs_first_ones_in_seat_order() -
 
 
 def test_pools_open_no_idle_connection_and_grow_to_pool_size() -> None:
-    from services.database import eventsourcing_env
-    from services.settings import Settings
+    from services.runtime.settings import Settings
+    from services.storage.database_env import eventsourcing_env
 
     env = eventsourcing_env("postgresql://u@h:5/d", 16)
     assert (env["POSTGRES_POOL_SIZE"], env["POSTGRES_MAX_OVERFLOW"]) == ("0", "16")
@@ -114,7 +114,7 @@ def test_pools_open_no_idle_connection_and_grow_to_pool_size() -> None:
 def test_the_data_dir_is_per_user_unless_ledger_data_dir_says_otherwise(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    from services.settings import Settings
+    from services.runtime.settings import Settings
 
     monkeypatch.delenv("LEDGER_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))

@@ -1,4 +1,4 @@
-"""The one game cache (services.game_cache): shells, freshness and derived values.
+"""The one game cache (services.ledger.game_cache): shells, freshness and derived values.
 
 No database: the store is a list of events per game and the rebuild replays
 them, so each test can count what the cache read and when.
@@ -14,8 +14,8 @@ import pytest
 
 from domain.aggregate import Game
 from domain.games import find_game
-from services.game_cache import GameCache, GameNotFoundError
-from services.heads import Heads
+from services.ledger.game_cache import GameCache, GameNotFoundError
+from services.ledger.heads import Heads
 
 THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}

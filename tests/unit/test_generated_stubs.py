@@ -7,8 +7,14 @@ from pathlib import Path
 import pytest
 
 from domain.games import all_games
-from services.proto_from_models import MARKER
-from services.protogen import ROOT, game_proto, generate, proto_files, render_game_proto
+from services.proto.generate import (
+    ROOT,
+    game_proto,
+    generate,
+    proto_files,
+    render_game_proto,
+)
+from services.proto.schema import MARKER
 from tests.games import tictactoe
 
 GAMES = [*all_games(), tictactoe.GAME]
@@ -24,14 +30,16 @@ def test_regenerating_the_stubs_changes_nothing(tmp_path: Path):
         p.relative_to(ROOT) for p in (ROOT / "ledger" / "v1").glob("*_pb2*")
     )
     assert generated == committed, (
-        "stubs missing or extra: run python -m services.protogen"
+        "stubs missing or extra: run python -m services.proto.generate"
     )
     stale = [
         str(p)
         for p in generated
         if (tmp_path / p).read_bytes() != (ROOT / p).read_bytes()
     ]
-    assert not stale, f"stale stubs {stale}: run python -m services.protogen and commit"
+    assert not stale, (
+        f"stale stubs {stale}: run python -m services.proto.generate and commit"
+    )
 
 
 # ------------------------------------------------- protos written from the models
@@ -43,7 +51,7 @@ def test_each_games_proto_is_exactly_what_its_models_give(game):
     _, path = game_proto(game)
     assert path.read_text().startswith(MARKER), f"{path} is not generated"
     assert render_game_proto(game) == path.read_text(), (
-        f"{path} differs from its models: run python -m services.protogen "
+        f"{path} differs from its models: run python -m services.proto.generate "
         "(LEDGER_GAMES=tictactoe=tests.games.tictactoe for the test game)"
     )
 
@@ -65,11 +73,11 @@ def test_a_game_kept_outside_protos_gets_its_stubs_next_to_it(tmp_path: Path):
         if (tmp_path / folder / name).read_bytes()
         != (ROOT / folder / name).read_bytes()
     ]
-    assert not stale, f"stale stubs {stale}: run python -m services.protogen"
+    assert not stale, f"stale stubs {stale}: run python -m services.proto.generate"
 
 
 def test_field_numbers_are_kept_new_ones_appended_and_dropped_ones_reserved():
-    from services.proto_from_models import read_layout, render
+    from services.proto.schema import read_layout, render
     from tests.games.tictactoe import GAME
 
     old = (

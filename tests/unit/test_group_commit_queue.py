@@ -1,4 +1,4 @@
-"""The group committer's queue discipline, without a database (services.group_commit)."""
+"""The group committer's queue discipline, without a database (services.storage.group_commit)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
-from services.group_commit import GroupCommitter
-from services.store import Append
+from services.storage.group_commit import GroupCommitter
+from services.storage.store import Append
 
 
 def _append(game_id: uuid.UUID, tag: str) -> Append:

@@ -1,10 +1,10 @@
-"""When a held aggregate may answer a read without a round trip (services.heads)."""
+"""When a held aggregate may answer a read without a round trip (services.ledger.heads)."""
 
 from __future__ import annotations
 
 import uuid
 
-from services.heads import Heads
+from services.ledger.heads import Heads
 
 GAME = uuid.uuid4()
 

@@ -1,4 +1,12 @@
-"""Dependencies point inward (docs/architecture.md): checked on every import, lazy ones too."""
+"""Dependencies point inward (docs/architecture.md): checked on every import, lazy ones too.
+
+Two levels of rules.  Between the top-level packages: the rules (``domain``)
+import no adapter, the views (``projections``) no service.  Inside
+``services/``, between its role subpackages: each may import only the roles
+listed for it in :data:`SERVICE_ROLES`, so, for example, the gRPC edge
+(``api``) reaches the database only through the ledger, and storage knows
+nothing of the API that serves it.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +20,45 @@ FORBIDDEN = {
     "services": ("bench",),
 }
 """Layer -> the top-level packages its modules may not import."""
+
+SERVICE_ROLES: dict[str, frozenset[str]] = {
+    "observability": frozenset(),
+    "proto": frozenset(),
+    "storage": frozenset({"observability"}),
+    "ledger": frozenset({"storage", "proto", "observability"}),
+    "live": frozenset({"ledger", "storage", "observability"}),
+    "tournaments": frozenset({"ledger", "storage"}),
+    "api": frozenset({"ledger", "live", "tournaments", "proto", "observability"}),
+    "dashboard": frozenset(
+        {"api", "ledger", "live", "tournaments", "proto", "storage", "observability"}
+    ),
+    "runtime": frozenset(
+        {
+            "api",
+            "dashboard",
+            "ledger",
+            "live",
+            "tournaments",
+            "proto",
+            "storage",
+            "observability",
+        }
+    ),
+    "cli": frozenset(
+        {
+            "api",
+            "dashboard",
+            "ledger",
+            "live",
+            "tournaments",
+            "proto",
+            "runtime",
+            "storage",
+            "observability",
+        }
+    ),
+}
+"""Role subpackage of ``services`` -> the other roles it may import (inner ones only)."""
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
@@ -32,6 +79,31 @@ def violations(layer: str) -> list[str]:
         for line, module in imported_modules(path)
         if module.split(".")[0] in FORBIDDEN[layer]
     ]
+
+
+def role_violations(services: Path) -> list[str]:
+    """Imports from one role of ``services`` into a role it may not use."""
+    found = []
+    for path in sorted(services.rglob("*.py")):
+        parts = path.relative_to(services).parts
+        if len(parts) < 2:  # services/__init__.py
+            continue
+        role = parts[0]
+        allowed = SERVICE_ROLES.get(role)
+        if allowed is None:
+            found.append(f"{path.relative_to(services.parent)}: no rule for {role!r}")
+            continue
+        for line, module in imported_modules(path):
+            names = module.split(".")
+            if names[0] != "services":
+                continue
+            if len(names) == 1:
+                found.append(f"{path}:{line} imports the services package itself")
+            elif names[1] != role and names[1] not in allowed:
+                found.append(
+                    f"{path.relative_to(services.parent)}:{line} ({role}) imports {module}"
+                )
+    return found
 
 
 def test_the_walker_sees_module_and_function_level_imports(tmp_path):
@@ -59,3 +131,29 @@ def test_projections_import_nothing_from_services():
 
 def test_services_import_nothing_from_bench():
     assert violations("services") == []
+
+
+def test_every_role_of_services_has_a_rule():
+    roles = {
+        p.name for p in (ROOT / "services").iterdir() if (p / "__init__.py").exists()
+    }
+    assert roles == set(SERVICE_ROLES)
+
+
+def test_each_role_of_services_imports_only_inner_roles():
+    assert role_violations(ROOT / "services") == []
+
+
+def test_a_role_reaching_outward_is_reported(tmp_path):
+    """Storage importing the API is the kind of edge the rules exist to stop."""
+    services = tmp_path / "services"
+    for role in ("storage", "ledger", "api"):
+        (services / role).mkdir(parents=True)
+        (services / role / "__init__.py").write_text("")
+    (services / "api" / "auth.py").write_text("from services.ledger import moves\n")
+    (services / "storage" / "store.py").write_text(
+        "def f():\n    from services.api.auth import x\n"
+    )
+    assert role_violations(services) == [
+        "services/storage/store.py:2 (storage) imports services.api.auth"
+    ]

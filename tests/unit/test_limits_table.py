@@ -9,7 +9,7 @@ import pytest
 
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2 as tpb
-from services import limits
+from services.proto import limits
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "limits.md"
 

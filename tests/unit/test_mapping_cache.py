@@ -8,16 +8,16 @@ from google.protobuf import any_pb2
 from domain.core import InvalidCommandError
 from domain.games import find_game
 from domain.games.thalara.commands import Pass, PlayCard, SelectHand, SpellActivation
-from services import mapping
+from services.proto import convert
 
 THALARA = find_game("thalara")
 
 
 def test_equal_commands_encode_equally_and_different_ones_differently():
-    a = mapping.command_to_any(THALARA, PlayCard(card="r01", conflict="a01"))
-    b = mapping.command_to_any(THALARA, PlayCard(card="r01", conflict="a01"))
-    c = mapping.command_to_any(THALARA, PlayCard(card="r01", conflict="a02"))
-    d = mapping.command_to_any(
+    a = convert.command_to_any(THALARA, PlayCard(card="r01", conflict="a01"))
+    b = convert.command_to_any(THALARA, PlayCard(card="r01", conflict="a01"))
+    c = convert.command_to_any(THALARA, PlayCard(card="r01", conflict="a02"))
+    d = convert.command_to_any(
         THALARA,
         PlayCard(
             card="r01",
@@ -45,9 +45,9 @@ def test_equal_commands_encode_equally_and_different_ones_differently():
     ],
 )
 def test_a_move_parsed_twice_is_the_same_move(command):
-    packed = mapping.command_to_any(THALARA, command)
-    first = mapping.command_from_any(THALARA, packed)
-    again = mapping.command_from_any(
+    packed = convert.command_to_any(THALARA, command)
+    first = convert.command_from_any(THALARA, packed)
+    again = convert.command_from_any(
         THALARA, any_pb2.Any(type_url=packed.type_url, value=packed.value)
     )
     assert first == again == command
@@ -57,10 +57,10 @@ def test_refused_input_is_refused_every_time_not_remembered():
     wrong_type = any_pb2.Any(
         type_url="type.googleapis.com/ledger.v1.terralore.Move", value=b""
     )
-    empty = mapping.command_to_any(THALARA, Pass())
+    empty = convert.command_to_any(THALARA, Pass())
     no_kind = any_pb2.Any(type_url=empty.type_url, value=b"")
     for _ in range(2):
         with pytest.raises(InvalidCommandError):
-            mapping.command_from_any(THALARA, wrong_type)
+            convert.command_from_any(THALARA, wrong_type)
         with pytest.raises(InvalidCommandError, match="no kind"):
-            mapping.command_from_any(THALARA, no_kind)
+            convert.command_from_any(THALARA, no_kind)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from domain.core import InvalidCommandError
-from services import page_tokens
+from services.api import page_tokens
 
 
 def old_style(payload: object) -> str:

@@ -19,8 +19,7 @@ from domain.signatures import (
     parse_seat_keys,
     require_signature,
 )
-from services.settings import Settings
-from services.signing import SigningKeyError, load_signer
+from services.storage.signing_key import SigningKeyError, load_signer
 
 
 def raw(key: Ed25519PrivateKey) -> bytes:
@@ -102,12 +101,12 @@ def test_seat_keys_are_one_32_byte_key_per_seat(keys):
 
 
 def test_the_signing_key_is_generated_once_or_configured(tmp_path):
-    first = load_signer(Settings(data_dir=tmp_path))
+    first = load_signer(None, tmp_path)
     assert (tmp_path / "signing-key").stat().st_mode & 0o777 == 0o600
-    assert load_signer(Settings(data_dir=tmp_path)).public_key == first.public_key
+    assert load_signer(None, tmp_path).public_key == first.public_key
     key = Ed25519PrivateKey.generate()
     hexed = key.private_bytes_raw().hex()
-    configured = load_signer(Settings(data_dir=tmp_path, signing_key=hexed))
+    configured = load_signer(hexed, tmp_path)
     assert configured.public_key == raw(key)
     with pytest.raises(SigningKeyError):
-        load_signer(Settings(data_dir=tmp_path, signing_key="zz"))
+        load_signer("zz", tmp_path)

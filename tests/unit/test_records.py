@@ -16,7 +16,7 @@ from domain import records
 from domain.aggregate import Game
 from domain.games import find_game
 from domain.integrity import event_hash
-from services.persistence import LedgerMapper
+from services.storage.mapper import LedgerMapper
 
 
 def stdlib_canonical(value: object) -> bytes:

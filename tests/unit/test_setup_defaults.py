@@ -7,17 +7,17 @@ import pytest
 from domain.core import InvalidCommandError
 from domain.games import find_game
 from ledger.v1 import terralore_pb2, thalara_pb2
-from services import mapping
+from services.proto import convert
 
 THALARA = find_game("thalara")
 
 
 def _packed(message):
-    return mapping.pack(message)
+    return convert.pack(message)
 
 
 def test_an_empty_content_pack_name_means_the_default_pack():
-    setup = mapping.setup_from_any(
+    setup = convert.setup_from_any(
         THALARA, _packed(thalara_pb2.ThalaraSetup(players=2, mode="standard"))
     )
     assert setup.content == "sample"
@@ -27,12 +27,12 @@ def test_an_empty_content_pack_name_means_the_default_pack():
 
 
 def test_an_empty_setup_is_the_default_setup():
-    setup = mapping.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup()))
+    setup = convert.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup()))
     assert setup == THALARA.setup_model()
 
 
 def test_values_that_are_set_are_kept():
-    setup = mapping.setup_from_any(
+    setup = convert.setup_from_any(
         THALARA,
         _packed(
             thalara_pb2.ThalaraSetup(
@@ -45,7 +45,7 @@ def test_values_that_are_set_are_kept():
 
 def test_nested_empty_fields_take_their_defaults_too():
     ruleset = find_game("terralore")
-    setup = mapping.setup_from_any(
+    setup = convert.setup_from_any(
         ruleset,
         _packed(
             terralore_pb2.TerraloreSetup(
@@ -59,20 +59,20 @@ def test_nested_empty_fields_take_their_defaults_too():
 
 def test_a_value_outside_a_closed_set_is_refused_with_a_field_violation():
     with pytest.raises(InvalidCommandError) as caught:
-        mapping.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup(mode="chaos")))
+        convert.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup(mode="chaos")))
     assert [field for field, _ in caught.value.violations] == ["mode"]
 
 
 def test_the_mode_enum_is_the_typed_twin_of_the_mode_string():
     chaos = thalara_pb2.THALARA_MODE_CASUAL_CHAOS
-    setup = mapping.setup_from_any(
+    setup = convert.setup_from_any(
         THALARA, _packed(thalara_pb2.ThalaraSetup(mode_kind=chaos))
     )
     assert setup.mode == "casual_chaos"
     both = thalara_pb2.ThalaraSetup(mode="casual_chaos", mode_kind=chaos)
-    assert mapping.setup_from_any(THALARA, _packed(both)).mode == "casual_chaos"
+    assert convert.setup_from_any(THALARA, _packed(both)).mode == "casual_chaos"
     encoded = thalara_pb2.ThalaraSetup()
-    mapping.model_to_any(THALARA, setup).Unpack(encoded)
+    convert.model_to_any(THALARA, setup).Unpack(encoded)
     assert (encoded.mode, encoded.mode_kind) == ("casual_chaos", chaos)
 
 
@@ -81,14 +81,14 @@ def test_a_mode_string_and_enum_that_disagree_are_refused():
         mode="standard", mode_kind=thalara_pb2.THALARA_MODE_CASUAL_CHAOS
     )
     with pytest.raises(InvalidCommandError, match="disagree"):
-        mapping.setup_from_any(THALARA, _packed(clash))
+        convert.setup_from_any(THALARA, _packed(clash))
 
 
 def test_views_and_events_are_read_back_exactly_not_defaulted():
     # a server-encoded model keeps its zero values (e.g. a score of 0)
     view = THALARA.view(THALARA.initial_state(THALARA.setup_model()), None or _admin())
-    back = mapping.model_from_any(
-        THALARA, mapping.model_to_any(THALARA, view), THALARA.view_model
+    back = convert.model_from_any(
+        THALARA, convert.model_to_any(THALARA, view), THALARA.view_model
     )
     assert back == view
 
@@ -100,13 +100,13 @@ def _admin():
 
 
 def test_no_setup_at_all_is_the_default_setup_or_names_the_required_field():
-    assert mapping.setup_from_any(THALARA, None) == THALARA.setup_model()
+    assert convert.setup_from_any(THALARA, None) == THALARA.setup_model()
     with pytest.raises(InvalidCommandError) as caught:
-        mapping.setup_from_any(find_game("vaalbara"), None)
+        convert.setup_from_any(find_game("vaalbara"), None)
     assert [field for field, _ in caught.value.violations] == ["players"]
 
 
 def test_an_enum_number_the_enum_does_not_define_is_malformed_not_internal():
     with pytest.raises(InvalidCommandError) as caught:
-        mapping.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup(mode_kind=9)))
+        convert.setup_from_any(THALARA, _packed(thalara_pb2.ThalaraSetup(mode_kind=9)))
     assert [field for field, _ in caught.value.violations] == ["mode_kind"]

@@ -9,7 +9,7 @@ from typing import Any
 from uuid import uuid4
 
 from ledger.v1 import tournament_service_pb2 as pb
-from services.tournament_servicer import TournamentServicer
+from services.api.tournament_servicer import TournamentServicer
 
 
 class Hub:

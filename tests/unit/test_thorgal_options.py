@@ -19,7 +19,7 @@ from domain.games.thorgal.commands import (
 from domain.games.thorgal.rules import polyomino as P
 from domain.games.thorgal.rules.options import PROCEED, notation, parse_option
 from ledger.v1 import thorgal_pb2
-from services import mapping
+from services.proto import convert
 from tests.unit.test_thorgal_choices import moving
 from tests.unit.test_thorgal_rules import combat_position, do, fresh, hero, opts
 
@@ -67,12 +67,12 @@ def test_an_option_sets_exactly_one_answer():
 
 def test_a_choose_move_is_a_typed_protobuf_oneof_not_a_string():
     cmd = Choose(option=Option(pick_enemy=PickEnemy(location="keep", index=0)))
-    packed = mapping.command_to_any(GAME, cmd)
+    packed = convert.command_to_any(GAME, cmd)
     move = thorgal_pb2.Move()
     packed.Unpack(move)
     assert move.choose.option.WhichOneof("kind") == "pick_enemy"
     assert move.choose.option.pick_enemy.location == "keep"
-    assert mapping.command_from_any(GAME, packed) == cmd
+    assert convert.command_from_any(GAME, packed) == cmd
 
 
 def test_a_choose_with_no_option_or_two_options_is_malformed():
@@ -80,9 +80,9 @@ def test_a_choose_with_no_option_or_two_options_is_malformed():
         thorgal_pb2.Choose(),
         thorgal_pb2.Choose(option=thorgal_pb2.Option()),
     ):
-        packed = mapping.pack(thorgal_pb2.Move(choose=choose))
+        packed = convert.pack(thorgal_pb2.Move(choose=choose))
         with pytest.raises(InvalidCommandError):
-            mapping.command_from_any(GAME, packed)
+            convert.command_from_any(GAME, packed)
 
 
 def test_the_view_lists_exactly_the_options_choose_accepts():
@@ -92,8 +92,8 @@ def test_the_view_lists_exactly_the_options_choose_accepts():
     legal = [c.option for c in GAME.legal_commands(s, 0)]
     assert list(shown) == legal
     assert Option(move_to=MoveTo(area="ruins", reds=0, blues=1)) in legal
-    back = mapping.model_from_any(
-        GAME, mapping.model_to_any(GAME, GAME.view(s, ADMIN)), GAME.view_model
+    back = convert.model_from_any(
+        GAME, convert.model_to_any(GAME, GAME.view(s, ADMIN)), GAME.view_model
     )
     assert back.pending.options == shown
 

@@ -10,7 +10,8 @@ from grpc_status import rpc_status
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import thalara_pb2
-from services import legal_pages, mapping
+from services.api import legal_pages
+from services.proto import convert
 from tests.e2e.client import create
 
 pytestmark = pytest.mark.e2e
@@ -56,19 +57,19 @@ def test_a_page_anywhere_in_the_hand_selection_and_the_total_size(grpc_server):
     last = _select(grpc_server, table, page_size=100, page_token=token)
     assert last.total_size == HANDS and len(last.moves) == 20
     assert last.next_page_token == ""
-    hands = [mapping.command_from_any(THALARA, m).cards for m in last.moves]
+    hands = [convert.command_from_any(THALARA, m).cards for m in last.moves]
     assert hands == sorted(hands) and len(set(hands)) == 20
-    assert hands[-1] > mapping.command_from_any(THALARA, first.moves[-1]).cards
+    assert hands[-1] > convert.command_from_any(THALARA, first.moves[-1]).cards
 
 
 def test_a_sample_is_distinct_random_legal_moves(grpc_server):
     table = create(grpc_server, "thalara", players=2)
     got = _select(grpc_server, table, sample=5)
     assert got.total_size == HANDS and got.next_page_token == ""
-    hands = {mapping.command_from_any(THALARA, m).cards for m in got.moves}
+    hands = {convert.command_from_any(THALARA, m).cards for m in got.moves}
     assert len(hands) == 5
     again = {
-        mapping.command_from_any(THALARA, m).cards
+        convert.command_from_any(THALARA, m).cards
         for m in _select(grpc_server, table, sample=5).moves
     }
     assert again != hands  # 5 of 77,520 twice alike: about 1 in 10^20
@@ -115,7 +116,7 @@ def test_acting_without_a_token_is_token_required(grpc_server):
 
 
 def test_malformed_input_names_the_fields_in_bad_request(grpc_server):
-    setup = mapping.pack(thalara_pb2.ThalaraSetup(mode="chaos"))
+    setup = convert.pack(thalara_pb2.ThalaraSetup(mode="chaos"))
     err = _refused(
         grpc_server,
         "CreateGame",

@@ -1,7 +1,7 @@
 """Tic-tac-toe's messages: setup, state, commands, events and the view.
 
 Each class has a protobuf twin of the same name in ``tictactoe.proto``, which
-``python -m services.protogen`` writes from these classes.
+``python -m services.proto.generate`` writes from these classes.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 
 from ledger.v1 import game_service_pb2 as pb
-from services.client import Connection
+from services.api.client import Connection
 from tests.games.tictactoe import tictactoe_pb2 as ttt
 from tests.support.database import scratch_database
 from tests.support.server import ledger_serve

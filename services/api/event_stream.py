@@ -1,0 +1,91 @@
+"""``StreamGameEvents``' loop: a game's events as they happen, as this caller may see them.
+
+The one long-lived read, so its own module: it follows the game through the
+game cache, the store or another server's JetStream tail, redacts each event
+through :mod:`services.api.disclosure` (holding a delayed spectator back), attaches
+the receipt to the concluding event and sleeps on the :class:`EventHub` between
+batches.  The servicer only validates the request and forwards the messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from dataclasses import replace
+from typing import Any
+from uuid import UUID
+
+from domain.aggregate import CONCLUDED_TYPE
+from services.api import presenters
+from services.api.auth import Principal
+from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
+from services.ledger.application import GameLedger
+from services.live.listen_hub import EventHub
+
+
+class GameEventStream:
+    """Follows games for streaming callers (one per servicer)."""
+
+    def __init__(
+        self, ledger: GameLedger, hub: EventHub, window: SpectatorWindow
+    ) -> None:
+        self._ledger = ledger
+        self._hub = hub
+        self._window = window
+
+    async def events(
+        self, principal: Principal, game_id: UUID, after: int, stop_at_head: bool
+    ) -> AsyncGenerator[Any, None]:
+        """Event messages after version ``after``, until the game ends (or its head).
+
+        Close it with ``contextlib.aclosing``: its ``finally`` unsubscribes
+        from the hub.
+        """
+        wakeup = self._hub.subscribe(game_id)
+        try:
+            head = await self._ledger.game(game_id)
+            last = after
+            while True:
+                wakeup.clear()
+                batch: list[Any] = []
+                from_nats = False
+                if self._ledger.cache.current(game_id) is None and not is_delayed_for(
+                    principal, head
+                ):  # memory cannot vouch; a delayed game reads the store
+                    tail = self._hub.live_events(game_id, last)
+                    if tail:  # another server's moves, gap-free from ``last``
+                        batch, from_nats = tail, True
+                if not from_nats:
+                    head, batch = await self._ledger.game_since(game_id, last)
+                if is_delayed_for(principal, head):
+                    sight = await self._ledger.io(
+                        self._window.disclose, principal, head
+                    )
+                else:
+                    sight = disclose(principal, head)
+                if from_nats:  # another server's moves: ``head`` is behind them
+                    sight = replace(sight, upto=batch[-1].originator_version)
+                shown = [e for e in batch if e.originator_version <= sight.upto]
+                for event in shown:
+                    message = presenters.event_message(
+                        head, event, sight.viewer, show_hashes=sight.show_hashes
+                    )
+                    if message.type == CONCLUDED_TYPE:
+                        receipt = await self._ledger.io(
+                            self._ledger.receipt_at, game_id, event.originator_version
+                        )
+                        if receipt is not None:
+                            message.receipt.CopyFrom(
+                                presenters.receipt_message(receipt)
+                            )
+                    yield message
+                    last = event.originator_version
+                    if from_nats and message.type == CONCLUDED_TYPE:  # ends below
+                        head = await self._ledger.game(game_id)
+                if len(batch) == 256 and len(shown) == len(batch):
+                    continue
+                if stop_at_head or (head.is_over and last >= head.version):
+                    return
+                # held back by a spectator delay: look again when it may have passed
+                await self._hub.wait(wakeup, 1.0 if sight.upto < head.version else None)
+        finally:
+            self._hub.unsubscribe(game_id, wakeup)

@@ -1,0 +1,257 @@
+"""``GameService``: parse the request, call the ledger, present the result.
+
+Thin on purpose (Cosmic Python's entrypoints): no rules, no SQL, no caches,
+no futures and no redaction logic here.  ``SubmitMove`` awaits the one move
+use case (``GameLedger.submit_move``); reads await ``GameLedger.game`` /
+``game_since``, which answer from the one game cache (no thread hop while it
+vouches for the game) or read the store in the ledger's executor.  Views and
+legal-move lists come from the cache too, computed once per version and
+viewer.  The few remaining blocking calls (listings, a delayed spectator's
+window) run through ``GameLedger.io``.  The seat rule (:mod:`services.api.acting_seat`),
+the event stream's loop (:mod:`services.api.event_stream`) and listing pages
+(:mod:`services.api.game_listing`) live in their own modules.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import aclosing
+from typing import Any
+
+from domain.aggregate import CONCLUDED_TYPE
+from domain.core import InvalidCommandError
+from domain.games import find_game
+from domain.signatures import SignedMove
+from ledger.v1 import game_service_pb2 as pb
+from ledger.v1 import game_service_pb2_grpc as pb_grpc
+from services.api import game_types, legal_pages, presenters
+from services.api.acting_seat import acting_seat
+from services.api.auth import current_principal
+from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
+from services.api.errors import PermissionDeniedError, UnauthenticatedError
+from services.api.event_stream import GameEventStream
+from services.api.game_listing import GameListing, next_page_token, parse_cursor
+from services.api.rpc import guarded, guarded_stream, parse_game_id
+from services.ledger.application import GameLedger
+from services.live.listen_hub import EventHub
+from services.proto import convert
+
+log = logging.getLogger(__name__)
+
+
+class GameServicer(pb_grpc.GameServiceServicer):
+    def __init__(
+        self, ledger: GameLedger, hub: EventHub, open_creation: bool = True
+    ) -> None:
+        self._ledger = ledger
+        self._open_creation = open_creation
+        self._window = SpectatorWindow(ledger)
+        self._stream = GameEventStream(ledger, hub, self._window)
+        self._listing = GameListing(ledger, self._window)
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self._ledger.io(fn, *args)
+
+    # ------------------------------------------------------------ writes
+
+    @guarded
+    async def CreateGame(
+        self, request: pb.CreateGameRequest, context: Any
+    ) -> pb.CreateGameResponse:
+        principal = current_principal.get()
+        if not self._open_creation and not principal.admin:
+            raise PermissionDeniedError(
+                "only the admin may create games on this server", "ADMIN_ONLY"
+            )
+        ruleset = find_game(request.game_type)
+        setup = convert.setup_from_any(
+            ruleset, request.setup if request.HasField("setup") else None
+        )
+        created = await self._run(
+            self._ledger.create_game,
+            ruleset.name,
+            setup,
+            tuple(request.entropy),
+            tuple(request.player_ids),
+            convert.delay_from_message(request.spectator_delay),
+            tuple(request.seat_public_keys),
+        )
+        game = await self._ledger.game(created.game_id)
+        return pb.CreateGameResponse(
+            game=presenters.summary(game, principal, ended=game.is_over),
+            tokens=[
+                pb.PlayerToken(player=t.player, seats=t.seats, token=t.token)
+                for t in created.tokens
+            ],
+            receipt=presenters.receipt_message(created.receipt)
+            if created.receipt
+            else None,
+        )
+
+    @guarded
+    async def SubmitMove(
+        self, request: pb.SubmitMoveRequest, context: Any
+    ) -> pb.SubmitMoveResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        if principal.admin:
+            raise PermissionDeniedError(
+                "the admin token observes; moves need a seat token",
+                "ADMIN_CANNOT_MOVE",
+            )
+        if principal.grant is None:
+            raise UnauthenticatedError(
+                "SubmitMove needs a seat token (authorization: Bearer <token>)"
+            )
+        game = await self._ledger.game(game_id)
+        seat = acting_seat(
+            principal, game, request.seat if request.HasField("seat") else None
+        )
+        if not request.HasField("move"):
+            raise InvalidCommandError(
+                "move is required", violations=(("move", "required"),)
+            )
+        command = convert.command_from_any(game.ruleset, request.move)
+        expected = (
+            request.expected_version if request.HasField("expected_version") else None
+        )
+        signed = (
+            SignedMove(
+                request.move.type_url,
+                request.move.value,
+                request.signature,
+                expected,
+            )
+            if request.signature
+            else None
+        )
+        result = await self._ledger.submit_move(
+            game_id, command, seat, request.command_id, expected, signed
+        )
+        head, events = result.game, result.events
+        sight = disclose(principal, head)
+        receipt = presenters.receipt_message(result.receipt) if result.receipt else None
+        messages = [
+            presenters.event_message(
+                head, e, sight.viewer, show_hashes=sight.show_hashes
+            )
+            for e in events
+        ]
+        if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
+            messages[-1].receipt.CopyFrom(receipt)
+        return pb.SubmitMoveResponse(
+            first_version=result.first_version,
+            last_version=result.last_version,
+            replayed=result.replayed,
+            events=messages,
+            game=presenters.summary(head, principal, ended=head.is_over),
+            log_position=result.log_position,
+            receipt=receipt,
+        )
+
+    # ------------------------------------------------------------ reads
+
+    @guarded
+    async def GetGame(
+        self, request: pb.GetGameRequest, context: Any
+    ) -> pb.GetGameResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        at = request.at_version if request.HasField("at_version") else None
+        head = await self._ledger.game(game_id)
+        if is_delayed_for(principal, head):
+            sight = await self._run(self._window.disclose, principal, head)
+        else:
+            sight = disclose(principal, head)
+        if at is not None and not 1 <= at <= sight.upto:
+            raise InvalidCommandError(f"at_version must be between 1 and {sight.upto}")
+        if at is None and sight.upto < head.version:
+            at = sight.upto  # a spectator of a delayed game: that far behind
+        game = head if at is None else await self._ledger.game(game_id, at)
+        view = self._ledger.cache.view(game, sight.viewer, presenters.view)
+        return pb.GetGameResponse(
+            game=presenters.summary(game, principal, ended=head.is_over), view=view
+        )
+
+    @guarded
+    async def ListLegalMoves(
+        self, request: pb.ListLegalMovesRequest, context: Any
+    ) -> pb.ListLegalMovesResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        game = await self._ledger.game(game_id)
+        seat = acting_seat(
+            principal, game, request.seat if request.HasField("seat") else None
+        )
+        moves = self._ledger.cache.legal_moves(game, seat)
+        response = pb.ListLegalMovesResponse(
+            version=game.version, seat=seat, total_size=len(moves)
+        )
+        if request.sample:
+            n = legal_pages.check_size("sample", request.sample)
+            response.moves.extend(legal_pages.sample(game.ruleset, moves, n))
+            return response
+        size = legal_pages.check_size("page_size", request.page_size or 100)
+        offset = legal_pages.page_offset(
+            request.page_token, game_id, game.version, seat
+        )
+        page, more = legal_pages.page(game.ruleset, moves, offset, size)
+        response.moves.extend(page)
+        if more:
+            response.next_page_token = legal_pages.page_token(
+                game_id, game.version, seat, offset + size
+            )
+        return response
+
+    @guarded_stream
+    async def StreamGameEvents(
+        self, request: pb.StreamGameEventsRequest, context: Any
+    ) -> Any:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        if request.after_version < 0:
+            raise InvalidCommandError("after_version must be >= 0")
+        events = self._stream.events(
+            principal, game_id, request.after_version, request.stop_at_head
+        )
+        async with aclosing(events):
+            async for message in events:
+                yield message
+
+    @guarded
+    async def ListGames(
+        self, request: pb.ListGamesRequest, context: Any
+    ) -> pb.ListGamesResponse:
+        page_size = request.page_size or 50
+        if not 1 <= page_size <= 500:
+            raise InvalidCommandError(
+                "page_size must be between 1 and 500",
+                violations=(("page_size", "must be between 1 and 500"),),
+            )
+        before = parse_cursor(request.page_token, request.game_type)
+        if request.game_type:
+            find_game(request.game_type)
+        principal = current_principal.get()
+        rows = await self._run(
+            self._listing.rows, principal, page_size + 1, before, request.game_type
+        )
+        return pb.ListGamesResponse(
+            games=[presenters.listed(r, principal) for r in rows[:page_size]],
+            next_page_token=next_page_token(rows, page_size, request.game_type),
+        )
+
+    @guarded
+    async def GetLedgerKey(
+        self, request: pb.GetLedgerKeyRequest, context: Any
+    ) -> pb.LedgerKey:
+        signer = self._ledger.signer
+        return pb.LedgerKey(
+            public_key=signer.public_key, key_id=signer.key_id, algorithm="Ed25519"
+        )
+
+    @guarded
+    async def ListGameTypes(
+        self, request: pb.ListGameTypesRequest, context: Any
+    ) -> pb.ListGameTypesResponse:
+        return game_types.list_game_types()

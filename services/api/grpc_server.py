@@ -1,0 +1,142 @@
+"""The gRPC server itself: interceptors, every servicer, health and reflection.
+
+Why apart from :mod:`services.runtime.server`: that module decides what runs
+beside the API (the live hub, the views, the database watcher, the
+dashboard); this one decides what a call meets, in which order.  It is given
+the objects the servicers need and knows nothing of how they were built.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from ledger.v1 import (
+    game_service_pb2,
+    game_service_pb2_grpc,
+    read_service_pb2,
+    read_service_pb2_grpc,
+    tournament_service_pb2,
+    tournament_service_pb2_grpc,
+)
+from services.api import page_tokens, reflection, transport
+from services.api.auth import AuthInterceptor, Principal, TokenResolver
+from services.api.game_servicer import GameServicer
+from services.api.guard import GuardInterceptor
+from services.api.health import HealthServicer
+from services.api.rating_servicer import RatingServicer
+from services.api.read_rpc import ReadModels
+from services.api.replay_servicer import ReplayServicer
+from services.api.stats_servicer import StatsServicer
+from services.api.tournament_servicer import TournamentServicer
+from services.ledger.application import GameLedger
+from services.live.listen_hub import EventHub
+from services.observability.metrics import RpcMetricsInterceptor
+from services.tournaments import organisers
+from services.tournaments.desk import TournamentDesk
+
+SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
+READ_SERVICES = tuple(
+    s.full_name
+    for module in (read_service_pb2, tournament_service_pb2)
+    for s in module.DESCRIPTOR.services_by_name.values()
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The per-server limits a call meets before any servicer runs."""
+
+    workers: int
+    pending_calls: int
+    streams_per_connection: int
+
+
+@dataclass
+class GrpcServer:
+    server: grpc.aio.Server
+    port: int
+    report: Callable[[bool], Awaitable[None]]
+    """Sets every service's health to SERVING (True) or NOT_SERVING (False)."""
+
+
+async def start(
+    ledger: GameLedger,
+    desk: TournamentDesk,
+    hub: EventHub,
+    views: ReadModels,
+    tournament_views: ReadModels,
+    admin_token: str,
+    limits: Limits,
+    address: str,
+) -> GrpcServer:
+    """Bind ``address`` (port 0 picks one), start serving, and report SERVING."""
+    executor: ThreadPoolExecutor = ledger.executor  # one pool for every blocking call
+    loop = asyncio.get_running_loop()
+
+    def find(token: str) -> Principal | None:
+        grant = ledger.grant_for_token(token)
+        if grant is not None:
+            return Principal(grant=grant)
+        tournament = desk.grant_for_token(token)
+        if tournament is not None:
+            return Principal(tournament=tournament)
+        if organisers.is_organiser(desk.datastore, token):
+            return Principal(organiser=True)
+        return None
+
+    async def lookup(token: str) -> Principal | None:
+        return await loop.run_in_executor(executor, find, token)
+
+    resolver = TokenResolver(admin_token, lookup)
+    page_tokens.configure(admin_token)  # every worker signs alike
+    server = grpc.aio.server(  # metrics first: it times every call, refusals included
+        interceptors=[
+            RpcMetricsInterceptor(),
+            GuardInterceptor(limits.streams_per_connection),
+            AuthInterceptor(resolver),
+        ],
+        options=transport.server_options(limits.workers, limits.pending_calls),
+    )
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(
+        GameServicer(ledger, hub), server
+    )
+    read_service_pb2_grpc.add_ReplayServiceServicer_to_server(
+        ReplayServicer(ledger, executor), server
+    )
+    read_service_pb2_grpc.add_RatingServiceServicer_to_server(
+        RatingServicer(views), server
+    )
+    read_service_pb2_grpc.add_StatsServiceServicer_to_server(
+        StatsServicer(views), server
+    )
+    tournament_service_pb2_grpc.add_TournamentServiceServicer_to_server(
+        TournamentServicer(desk, tournament_views, executor, hub), server
+    )
+    health_servicer = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable(
+        server,
+        (
+            SERVICE_NAME,
+            *READ_SERVICES,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+        ),
+    )
+    port = server.add_insecure_port(address)
+    await server.start()
+
+    async def report(up: bool) -> None:
+        status = health_pb2.HealthCheckResponse.SERVING
+        if not up:
+            status = health_pb2.HealthCheckResponse.NOT_SERVING
+        for name in ("", SERVICE_NAME, *READ_SERVICES):
+            await health_servicer.set(name, status)
+
+    await report(True)
+    return GrpcServer(server, port, report)

@@ -1,0 +1,93 @@
+"""What every read RPC shares: the views it waits on and its request checks.
+
+The replay, rating and stats services are separate modules (one gRPC service
+each); this one holds what they have in common, so none imports another.
+:class:`ReadModels` is the read-your-writes wait (``min_log_position``) and
+the one way a read runs a view query (on the views' datastore, which may be
+a replica: see :mod:`services.storage.read_replica`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import grpc
+
+from domain.core import InvalidCommandError
+from projections.runner import ViewRunner, wait_for_position
+from services.api.rpc import Blocking
+
+
+def parse_page_size(value: int, default: int, maximum: int) -> int:
+    """The page size asked for (0 means ``default``): one bound for every read RPC.
+
+    :raises InvalidCommandError: outside ``1..maximum``.
+    """
+    size = value or default
+    if not 1 <= size <= maximum:
+        raise InvalidCommandError(f"page_size must be between 1 and {maximum}")
+    return size
+
+
+def known_game(name: str) -> None:
+    """Reject an unknown game type up front, before waiting for the views.
+
+    :raises UnknownGameError: as :func:`domain.games.find_game`.
+    """
+    from domain.games import find_game
+
+    find_game(name)
+
+
+class ReadModels(Blocking):
+    """The views a read RPC may wait on for read-your-writes."""
+
+    def __init__(
+        self,
+        datastore: Any,
+        runners: Sequence[ViewRunner],
+        executor: Any,
+        primary: ViewRunner | None = None,
+    ) -> None:
+        self.datastore = datastore
+        self.runners = list(runners)
+        self._executor = executor
+        self._primary = primary
+        """A runner on the primary: the log's head is read there, since a
+        replica's lags behind positions this server has already returned."""
+
+    async def catch_up_to(self, position: int, context: Any) -> None:
+        """Wait until every view has applied ``position`` (read-your-writes).
+
+        A position past the log's head was never returned by this server;
+        waiting for it would hold the call until its deadline for nothing.
+
+        :raises InvalidCommandError: for a position past the log's head.
+        """
+        if position <= 0:
+            return
+        head_of = self._primary or (self.runners[0] if self.runners else None)
+        if head_of is not None and position > await self._run(_log_head, head_of):
+            raise InvalidCommandError(
+                "min_log_position is past the log's head; pass a log_position"
+                " this server returned"
+            )
+        remaining = context.time_remaining()
+        timeout = 10.0 if remaining is None else max(0.0, remaining - 0.05)
+        if not await self._run(wait_for_position, self.runners, position, timeout):
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"views have not reached log position {position} yet",
+            )
+
+    async def query(self, fn: Any, *args: Any) -> Any:
+        def run() -> Any:
+            with self.datastore.transaction(commit=False) as curs:
+                return fn(curs, *args)
+
+        return await self._run(run)
+
+
+def _log_head(runner: ViewRunner) -> int:
+    return int(runner.status().head)

@@ -1,0 +1,77 @@
+"""What every servicer shares: errors mapped to statuses, ids parsed, blocking calls.
+
+Why a module of its own: the game, replay, read-model and tournament
+servicers all wrap their handlers the same way (:func:`guarded`) and parse
+game ids the same way; none of them should import another servicer for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial, wraps
+from typing import Any
+from uuid import UUID
+
+import grpc
+
+from domain.core import InvalidCommandError
+from services.api.errors import abort
+from services.proto.limits import excerpt
+
+
+def parse_game_id(raw: str) -> UUID:
+    try:
+        return UUID(raw)
+    except (ValueError, TypeError):
+        raise InvalidCommandError(
+            f"game_id {excerpt(raw)} is not a UUID",
+            violations=(("game_id", "not a UUID"),),
+        ) from None
+
+
+def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Map every exception through :mod:`services.api.errors`."""
+
+    @wraps(method)
+    async def wrapper(
+        self: Any, request: Any, context: grpc.aio.ServicerContext
+    ) -> Any:
+        try:
+            return await method(self, request, context)
+        except (grpc.aio.AbortError, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the table decides
+            await abort(context, exc)
+
+    return wrapper
+
+
+def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`guarded` for server-streaming handlers (async generators)."""
+
+    @wraps(method)
+    async def wrapper(
+        self: Any, request: Any, context: grpc.aio.ServicerContext
+    ) -> Any:
+        try:
+            async for item in method(self, request, context):
+                yield item
+        except (grpc.aio.AbortError, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the table decides
+            await abort(context, exc)
+
+    return wrapper
+
+
+class Blocking:
+    """Runs the synchronous ledger and views in the server's thread pool."""
+
+    _executor: ThreadPoolExecutor
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, partial(fn, *args)
+        )

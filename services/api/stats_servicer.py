@@ -1,0 +1,222 @@
+"""``StatsService``: game-type statistics, facets, player histories and fairness.
+
+Thin like the other read services: each RPC waits for the views when asked
+and maps rows from :mod:`projections.stats_queries` or
+:mod:`projections.fairness` to messages.  Its own module because the
+statistics messages are many and wide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core import InvalidCommandError
+from ledger.v1 import game_service_pb2 as game_pb
+from ledger.v1 import read_service_pb2 as pb
+from ledger.v1 import read_service_pb2_grpc as pb_grpc
+from services.api import page_tokens, presenters
+from services.api.read_rpc import ReadModels, known_game, parse_page_size
+from services.api.rpc import guarded
+
+
+def _distribution(d: dict[str, Any]) -> Any:
+    from ledger.v1 import read_service_pb2 as rpb
+
+    return rpb.Distribution(
+        count=d["count"] or 0,
+        min=d["min"] or 0,
+        max=d["max"] or 0,
+        mean=d["mean"] or 0,
+        median=d["median"] or 0,
+        p90=d["p90"] or 0,
+        histogram=[
+            rpb.Bucket(lo=b["lo"], hi=b["hi"], count=b["count"]) for b in d["histogram"]
+        ],
+    )
+
+
+def _rate(r: dict[str, Any], value: str = "") -> Any:
+    return pb.WinRate(
+        players=r.get("players") or 0,
+        seat=r.get("seat") or 0,
+        value=value or str(r.get("value", "")),
+        games=r["games"],
+        wins=r["wins"],
+        win_rate=r["win_rate"] or 0.0,
+    )
+
+
+class StatsServicer(pb_grpc.StatsServiceServicer):
+    def __init__(self, models: ReadModels) -> None:
+        self._models = models
+
+    @guarded
+    async def GetGameTypeStats(
+        self, request: pb.GetGameTypeStatsRequest, context: Any
+    ) -> pb.GameTypeStats:
+        from projections import stats_queries as q
+
+        known_game(request.game_type)
+        await self._models.catch_up_to(request.min_log_position, context)
+        players = request.players or None
+
+        def read(curs: Any) -> pb.GameTypeStats:
+            counts = q.games_count(curs, request.game_type)
+            return pb.GameTypeStats(
+                game_type=request.game_type,
+                started=counts[0]["started"] if counts else 0,
+                finished=counts[0]["finished"] if counts else 0,
+                rounds=_distribution(
+                    q.length_distribution(
+                        curs, request.game_type, "rounds", players=players
+                    )
+                ),
+                moves=_distribution(
+                    q.length_distribution(
+                        curs, request.game_type, "moves", players=players
+                    )
+                ),
+                seconds=_distribution(
+                    q.length_distribution(
+                        curs, request.game_type, "seconds", players=players
+                    )
+                ),
+                scores=_distribution(
+                    q.score_distribution(curs, request.game_type, players=players)
+                ),
+                by_seat=[
+                    _rate(r)
+                    for r in q.win_rate_by_seat(curs, request.game_type)
+                    if players is None or r["players"] == players
+                ],
+                by_first_player=[
+                    _rate(r, "first" if r["first"] else "other")
+                    for r in q.win_rate_by_first_player(curs, request.game_type)
+                    if players is None or r["players"] == players
+                ],
+                facet_keys=sorted(
+                    {k["key"] for k in q.facet_keys(curs, request.game_type)}
+                ),
+            )
+
+        return await self._models.query(read)
+
+    @guarded
+    async def GetFacetStats(
+        self, request: pb.GetFacetStatsRequest, context: Any
+    ) -> pb.FacetStats:
+        from projections import stats_queries as q
+
+        known_game(request.game_type)
+        if not request.key:
+            raise InvalidCommandError("key is required (see GameTypeStats.facet_keys)")
+        query = {"q": request.game_type, "k": request.key, "n": request.players}
+        size, offset = (
+            parse_page_size(request.page_size, 100, 1000),
+            page_tokens.offset("GetFacetStats", request.page_token, **query),
+        )
+        await self._models.catch_up_to(request.min_log_position, context)
+
+        def read(curs: Any) -> pb.FacetStats:
+            rates = q.win_rate_by_facet(
+                curs, request.game_type, request.key, request.players or None
+            )
+            freq = q.facet_frequency(
+                curs, request.game_type, request.key, limit=size + 1, offset=offset
+            )
+            return pb.FacetStats(
+                key=request.key,
+                win_rates=[_rate(r) for r in rates],
+                frequency=[
+                    pb.FacetCount(
+                        value=str(r["value"]), count=r["count"], share=r["share"] or 0.0
+                    )
+                    for r in freq[:size]
+                ],
+                next_page_token=page_tokens.after_page(
+                    "GetFacetStats", offset, size, len(freq), **query
+                ),
+            )
+
+        return await self._models.query(read)
+
+    @guarded
+    async def GetPlayerHistory(
+        self, request: pb.GetPlayerHistoryRequest, context: Any
+    ) -> pb.PlayerHistory:
+        from projections import stats_queries as q
+
+        if not request.player_id:
+            raise InvalidCommandError("player_id is required")
+        if request.game_type:
+            known_game(request.game_type)
+        query = {"p": request.player_id, "q": request.game_type}
+        size, offset = (
+            parse_page_size(request.page_size, 50, 500),
+            page_tokens.offset("GetPlayerHistory", request.page_token, **query),
+        )
+        await self._models.catch_up_to(request.min_log_position, context)
+        rows = await self._models.query(
+            q.player_history,
+            request.player_id,
+            request.game_type or None,
+            size + 1,
+            offset,
+        )
+        return pb.PlayerHistory(
+            games=[
+                pb.PlayerGame(
+                    game_id=str(r["game_id"]),
+                    game_type=r["game_type"],
+                    seat=r["seat"],
+                    rank=r["rank"] or 0,
+                    score=r["score"] or 0,
+                    won=bool(r["won"]),
+                    players=r["players"],
+                    ended_at=r["ended_at"].isoformat() if r["ended_at"] else "",
+                    rounds=r["rounds"] or 0,
+                    moves=r["moves"] or 0,
+                    termination=r["termination"] or "",
+                    termination_kind=presenters.kind(
+                        game_pb.Termination, r["termination"] or ""
+                    ),
+                )
+                for r in rows[:size]
+            ],
+            next_page_token=page_tokens.after_page(
+                "GetPlayerHistory", offset, size, len(rows), **query
+            ),
+        )
+
+    @guarded
+    async def GetFairness(
+        self, request: pb.GetFairnessRequest, context: Any
+    ) -> pb.Fairness:
+        from projections import fairness as f
+
+        known_game(request.game_type)
+        await self._models.catch_up_to(request.min_log_position, context)
+
+        def read(curs: Any) -> list[dict[str, Any]]:
+            return f.fairness(curs, request.game_type) + f.first_player_fairness(
+                curs, request.game_type
+            )
+
+        fits = await self._models.query(read)
+        return pb.Fairness(
+            game_type=request.game_type,
+            fits=[
+                pb.DistributionFit(
+                    distribution=d["distribution"],
+                    outcomes=d["outcomes"],
+                    observed=d["observed"],
+                    total=d["total"],
+                    expected=d["expected"],
+                    statistic=d["statistic"],
+                    dof=d["dof"],
+                    p_value=d["p_value"],
+                    kind=d["kind"],
+                )
+                for d in fits
+            ],
+        )

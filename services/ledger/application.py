@@ -1,0 +1,300 @@
+"""``GameLedger``: the application that creates games, records moves and reads them.
+
+Load -> act -> save, as in the eventsourcing examples, with the pieces split
+by what they hold: the move use case (:mod:`services.ledger.moves`), the one game
+cache and its freshness (:mod:`services.ledger.game_cache`), every SQL statement
+(:mod:`services.storage.store`) and group commit (:mod:`services.storage.group_commit`).
+Blocking work runs in this application's one executor (:meth:`GameLedger.io`),
+so async callers (the servicers) never hold a pool of their own for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import Application
+
+from domain.aggregate import Game
+from domain.core import Command, Model, Seat
+from domain.receipts import Receipt, Signer
+from domain.signatures import SignedMove
+from domain.viewers import SeatGrant
+from services.ledger.creation import CreatedGame, SeatToken, new_game
+from services.ledger.game_cache import GameCache, GameNotFoundError, shell
+from services.ledger.heads import Heads
+from services.ledger.moves import (
+    CommandIdReusedError,
+    ConcurrencyConflictError,
+    MoveResult,
+    Moves,
+)
+from services.storage.database_env import io_threads
+from services.storage.game_repository import GameRepository
+from services.storage.group_commit import GroupCommitter
+from services.storage.mapper import LedgerMapper
+from services.storage.store import (
+    Append,
+    LedgerStore,
+    ReplayEvents,
+)
+
+T = TypeVar("T")
+
+__all__ = [
+    "CommandIdReusedError",
+    "ConcurrencyConflictError",
+    "CreatedGame",
+    "GameLedger",
+    "GameNotFoundError",
+    "MoveResult",
+    "SeatToken",
+]
+
+
+class GameLedger(Application[UUID]):
+    """Every game of every type, as event-sourced ``Game`` aggregates."""
+
+    name = "ledger"
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        snapshot_interval: int = 50,
+        signer: Signer | Callable[[], Signer] | None = None,
+    ) -> None:
+        env = {
+            "APPLICATION_RECORDER_TOPIC": "services.storage.recorder:LedgerRecorder",
+            "IS_SNAPSHOTTING_ENABLED": "y",
+            **env,
+        }
+        cache_size = int(env.pop("GAME_CACHE_SIZE", "") or "2000")
+        env["AGGREGATE_CACHE_MAXSIZE"] = ""  # the one cache is ours (game_cache)
+        self.snapshot_interval = snapshot_interval
+        """A snapshot is stored when a move crosses a multiple of this version."""
+        self.env_for_peers = dict(env)
+        """Connection settings other applications on the same database reuse."""
+        super().__init__(env)
+        self._signer_source = signer or Signer.generate
+        self._signer: Signer | None = signer if isinstance(signer, Signer) else None
+        self.heads = Heads()
+        """Fed by the server's LISTEN connection; without one, the cache
+        vouches for nothing and every read goes to the database."""
+        self.executor = ThreadPoolExecutor(
+            max_workers=io_threads(env), thread_name_prefix="ledger-io"
+        )
+        """The one pool for blocking work (store reads, snapshot writes)."""
+        self.store = LedgerStore(self.events, self.snapshots, self.recorder)  # type: ignore[arg-type]
+        self.cache = GameCache(cache_size, self.heads, self.store, self._rebuild)
+        self._committer = GroupCommitter(self.store.append)
+        self._moves = Moves(
+            self.cache,
+            self.store,
+            self._committer,
+            self.heads,
+            self.executor,
+            lambda: self.signer,
+            snapshot_interval,
+        )
+
+    @property
+    def signer(self) -> Signer:
+        """Signs a receipt for every head a move leaves.
+
+        ``services.storage.signing_key`` loads the server's key, on first use only (so
+        read-only commands never create one); without a source, an ephemeral
+        key for tests.
+        """
+        if self._signer is None:
+            source = self._signer_source
+            self._signer = source if isinstance(source, Signer) else source()
+        return self._signer
+
+    @property
+    def on_recorded(self) -> Callable[[UUID, list[Any]], None] | None:
+        """Called with each committed move's events (the JetStream publisher)."""
+        return self._moves.on_recorded
+
+    @on_recorded.setter
+    def on_recorded(self, hook: Callable[[UUID, list[Any]], None] | None) -> None:
+        self._moves.on_recorded = hook
+
+    def construct_mapper(self) -> LedgerMapper:
+        return LedgerMapper()
+
+    def construct_repository(self) -> GameRepository:
+        # no aggregate cache or fast-forward: __init__ turns eventsourcing's off
+        events = ReplayEvents(self.recorder)  # type: ignore[arg-type]
+        return GameRepository(events, snapshot_store=self.snapshots)  # type: ignore[arg-type]
+
+    @property
+    def datastore(self) -> Any:
+        return self.recorder.datastore  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        super().close()
+
+    async def io(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking ``fn(*args)`` in the ledger's executor."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, partial(fn, *args))
+
+    # ------------------------------------------------------------ create
+
+    def create_game(
+        self,
+        game_type: str,
+        setup: dict[str, Any] | Model,
+        entropy: tuple[str, ...] = (),
+        player_ids: tuple[str, ...] = (),
+        spectator_delay: Any = None,
+        seat_keys: tuple[bytes, ...] = (),
+    ) -> CreatedGame:
+        """Create a game, returning each player's bearer token (shown only here).
+
+        :raises UnknownGameError: for an unregistered game type.
+        :raises InvalidCommandError: for a malformed setup, entropy or
+            ``spectator_delay`` (``None``, ``{"moves": n}``, ``{"seconds": s}``).
+        """
+        game, seed, created, rows = new_game(
+            self.signer,
+            game_type,
+            setup,
+            entropy,
+            player_ids,
+            spectator_delay,
+            seat_keys,
+        )
+        epoch = self.heads.epoch
+        events = list(game.collect_events())
+        self.store.append([Append(game.id, tuple(events), rows)])
+        self.cache.remember_seed(game.id, seed)
+        self.cache.recorded(game, epoch, events)
+        return created
+
+    # ------------------------------------------------------------ moves
+
+    async def submit_move(
+        self,
+        game_id: UUID,
+        command: Command,
+        actor: Seat,
+        command_id: str,
+        expected_version: int | None = None,
+        signed: SignedMove | None = None,
+    ) -> MoveResult:
+        """Decide and record one move, exactly once per ``command_id``
+        (:meth:`services.ledger.moves.Moves.submit_move`)."""
+        return await self._moves.submit_move(
+            game_id, command, actor, command_id, expected_version, signed
+        )
+
+    def submit(
+        self,
+        game_id: UUID,
+        command: Command,
+        actor: Seat,
+        command_id: str,
+        expected_version: int | None = None,
+        signed: SignedMove | None = None,
+    ) -> MoveResult:
+        """:meth:`submit_move` for synchronous callers (the CLI, tournaments,
+        tests); not from a running event loop."""
+        return asyncio.run(
+            self.submit_move(
+                game_id, command, actor, command_id, expected_version, signed
+            )
+        )
+
+    # ------------------------------------------------------------ reads
+
+    async def game(self, game_id: UUID, at: int | None = None) -> Game:
+        """:meth:`load` for async callers: no thread hop when memory vouches."""
+        held = self.cache.current(game_id) if at is None else None
+        if held is not None:
+            return held
+        return await self.io(self.cache.load, game_id, at)
+
+    async def game_since(
+        self, game_id: UUID, after: int, limit: int = 256
+    ) -> tuple[Game, list[Any]]:
+        """The game now and its events after ``after`` (for live streams)."""
+        found = self.cache.current_since(game_id, after, limit)
+        if found is not None:
+            return found
+        return await self.io(self.cache.since, game_id, after, limit)
+
+    def load(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game now, or as it was at ``version`` (a private copy).
+
+        :raises GameNotFoundError:
+        """
+        return self.cache.load(game_id, version)
+
+    def _rebuild(self, game_id: UUID, version: int | None) -> Game:
+        game: Game = self.repository.get(game_id, version=version)
+        return game
+
+    def read_events(
+        self,
+        game_id: UUID,
+        after: int = 0,
+        upto: int | None = None,
+        limit: int | None = None,
+    ) -> list[Any]:
+        """Ledger events with ``after < version <= upto``, oldest first."""
+        return self.store.events(game_id, after, upto, limit)
+
+    def read_records(self, game_id: UUID) -> list[tuple[int, str, bytes]]:
+        """The raw stored rows ``(version, type, record bytes)``, for audits."""
+        return self.store.records(game_id)
+
+    def frames(self, game_id: UUID, after: int, limit: int) -> list[tuple[Any, Game]]:
+        """Events after ``after`` with the game as it stood right after each one."""
+        events = self.read_events(game_id, after, None, limit)
+        if not events:
+            self.load(game_id)  # raises GameNotFoundError for an unknown game
+            return []
+        game = self.load(game_id, after) if after >= 1 else None
+        frames = []
+        for event in events:
+            game = event.mutate(game)
+            frames.append((event, shell(game)))
+        return frames
+
+    def seed_of(self, game_id: UUID) -> bytes:
+        """The secret seed (server side only; revealed in the concluding event)."""
+        return self.cache.seed(game_id)
+
+    def receipt_at(self, game_id: UUID, version: int) -> Receipt | None:
+        """The receipt issued for ``version`` (the last event of a move), if any."""
+        return self.store.receipt_at(game_id, version)
+
+    def stored_receipts(self, game_id: UUID) -> list[Receipt]:
+        """Every receipt this server issued for the game, oldest first."""
+        return self.store.receipts(game_id)
+
+    def game_row(self, game_id: UUID) -> dict[str, Any] | None:
+        """The game's ``ledger_games`` row (the listing's copy of its head)."""
+        return self.store.game_row(game_id)
+
+    def command_rows(self, game_id: UUID) -> list[dict[str, Any]]:
+        """The game's ``ledger_commands`` rows (idempotency keys), by version."""
+        return self.store.command_rows(game_id)
+
+    def grant_for_token(self, token: str) -> SeatGrant | None:
+        return self.store.grant(token)
+
+    def list_games(
+        self,
+        limit: int,
+        before: tuple[Any, UUID] | None = None,
+        game_type: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Newest first, keyset-paginated on ``(created_at, game_id)``."""
+        return self.store.list_games(limit, before, game_type)

@@ -1,0 +1,211 @@
+"""``ledger audit`` on a live database: the log, every copy of its head, and receipts.
+
+:func:`domain.audit.audit_records` proves a log is internally consistent, but
+a database superuser can rewrite a log *consistently* (edit, recompute every
+hash).  So this module also checks what the log alone cannot:
+
+- every other place that records the game's head agrees with the log:
+  ``ledger_games`` (version, status, head hash, winners, created/ended time),
+  ``ledger_commands`` (each idempotency key names a move the log holds, and
+  each move of the log has its key);
+- the receipts the server stored, signed with a key the database does not
+  hold: each must match the log, and a game created with a ``receipt_key``
+  must have one for every decision;
+- receipts a player kept (``ledger audit --receipts FILE``): the strongest
+  check, since a superuser can delete stored receipts but not the copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from itertools import groupby
+from typing import Any
+from uuid import UUID
+
+from google.protobuf import any_pb2
+
+from domain.audit import audit_records
+from domain.audit_report import AuditReport
+from domain.receipts import Receipt, check_receipts
+from domain.records import CONCLUDED_TYPE as CONCLUDED
+from domain.records import load
+from services.proto import convert
+
+CLOCK_SLACK = timedelta(minutes=15)
+"""``ledger_games.created_at`` is the database host's clock at insert, the
+event's timestamp the server host's clock when deciding: equal up to commit
+delay and clock skew between the hosts.  Generous on purpose (a false alarm
+costs trust); closer back-dating is the receipts' job."""
+
+
+def decode_signed_move(ruleset: Any, move_type: str, move: bytes) -> Any:
+    """How the API parses a move's bytes (for the signature check)."""
+    return convert.command_from_any(
+        ruleset, any_pb2.Any(type_url=move_type, value=move)
+    )
+
+
+def audit_game(
+    ledger: Any,
+    game_id: UUID,
+    held: Iterable[Receipt] = (),
+    public_key: bytes | None = None,
+) -> AuditReport:
+    """Everything ``ledger audit`` checks for one stored game.
+
+    ``public_key`` is the server's receipt key (default: the ledger's own).
+    """
+    rows = ledger.read_records(game_id)
+    gid = str(game_id)
+    server_seed = None
+    if rows and rows[-1][1] != CONCLUDED:
+        server_seed = ledger.seed_of(game_id)
+    report = audit_records(
+        gid, rows, server_seed=server_seed, decode_move=decode_signed_move
+    )
+    key = public_key if public_key is not None else ledger.signer.public_key
+    records = [(v, t, load(d)) for v, t, d in rows]
+    _check_listing(records, ledger.game_row(game_id), report)
+    _check_commands(records, ledger.command_rows(game_id), report)
+    stored = ledger.stored_receipts(game_id)
+    _check_stored_receipts(gid, rows, records, stored, key, report)
+    held = list(held)
+    for problem in check_receipts(gid, rows, held, key, origin="held"):
+        report.fail(problem.version, problem.check, problem.detail)
+    report.receipts_verified += sum(1 for r in held if r.game_id == gid)
+    report.failures.sort(key=lambda f: f.version)
+    return report
+
+
+def _check_listing(
+    records: list[tuple[int, str, dict[str, Any]]],
+    row: dict[str, Any] | None,
+    report: AuditReport,
+) -> None:
+    if not records:
+        return
+    head_version, head_type, head = records[-1]
+    if row is None:
+        report.fail(head_version, "listing", "the game has no ledger_games row")
+        return
+    created = records[0][2]
+    ended = head_type == CONCLUDED
+    if row["version"] != head_version:
+        report.fail(
+            min(row["version"], head_version),
+            "listing",
+            f"ledger_games says version {row['version']}, the log ends at {head_version}"
+            + (" (events were deleted)" if row["version"] > head_version else ""),
+        )
+    if (row["status"] == "ended") != ended:
+        report.fail(
+            head_version,
+            "listing",
+            f"ledger_games says {row['status']!r} but the log "
+            + ("concludes" if ended else "has no GameConcluded"),
+        )
+    if row.get("head_hash") and row["head_hash"] != head["hash"]:
+        report.fail(
+            head_version,
+            "listing",
+            "ledger_games' head hash differs from the log's last event",
+        )
+    if row["game_type"] != created["body"]["game_type"]:
+        report.fail(1, "listing", "ledger_games names another game type")
+    if list(row["player_ids"] or []) != list(created["body"].get("player_ids", [])):
+        report.fail(1, "listing", "ledger_games names other players")
+    if ended:
+        winners = head["body"]["outcome"]["winners"]
+        if list(row["winners"] or []) != list(winners):
+            report.fail(head_version, "listing", "ledger_games names other winners")
+        if row["ended_at"] is not None and row["ended_at"] != datetime.fromisoformat(
+            head["timestamp"]
+        ):
+            report.fail(
+                head_version,
+                "listing",
+                "ledger_games' end time differs from GameConcluded's",
+            )
+    stamp = datetime.fromisoformat(created["timestamp"])
+    if stamp.tzinfo is not None and abs(row["created_at"] - stamp) > CLOCK_SLACK:
+        report.fail(
+            1,
+            "listing",
+            "GameCreated's timestamp is far from when ledger_games recorded the game "
+            "(back-dated?)",
+        )
+
+
+def _check_commands(
+    records: list[tuple[int, str, dict[str, Any]]],
+    rows: list[dict[str, Any]],
+    report: AuditReport,
+) -> None:
+    """Each move in the log has its idempotency row and each row its move."""
+    moves: dict[str, tuple[int, int, Any]] = {}
+    for group in _decisions(records):
+        body = group[0][2]["body"]
+        if body.get("command_id") is not None:
+            moves[body["command_id"]] = (group[0][0], group[-1][0], body.get("actor"))
+    head = records[-1][0] if records else 0
+    keyed = {row["command_id"]: row for row in rows}
+    for command_id, row in keyed.items():
+        found = moves.get(command_id)
+        if found is None:
+            report.fail(
+                min(row["first_version"], head + 1),
+                "commands",
+                f"command {command_id!r} was recorded at events {row['first_version']}-"
+                f"{row['last_version']} but the log has no such move",
+            )
+        elif found != (row["first_version"], row["last_version"], row["actor"]):
+            report.fail(
+                found[0],
+                "commands",
+                f"command {command_id!r}: the log and ledger_commands disagree on its events",
+            )
+    for command_id, (first, _last, _actor) in moves.items():
+        if command_id not in keyed:
+            report.fail(
+                first,
+                "commands",
+                f"move {command_id!r} has no idempotency row (inserted outside the server?)",
+            )
+
+
+def _decisions(
+    records: list[tuple[int, str, dict[str, Any]]],
+) -> list[list[tuple[int, str, dict[str, Any]]]]:
+    """The log's events grouped by decision (GameCreated opens decision 1)."""
+
+    def decision(record: tuple[int, str, dict[str, Any]]) -> Any:
+        return 1 if record[0] == 1 else record[2]["body"].get("decision")
+
+    return [list(g) for _d, g in groupby(records, key=decision)]
+
+
+def _check_stored_receipts(
+    gid: str,
+    rows: list[tuple[int, str, bytes]],
+    records: list[tuple[int, str, dict[str, Any]]],
+    stored: list[Receipt],
+    key: bytes,
+    report: AuditReport,
+) -> None:
+    for problem in check_receipts(gid, rows, stored, key, origin="stored"):
+        report.fail(problem.version, problem.check, problem.detail)
+    report.receipts_verified += len(stored)
+    if not records or not records[0][2]["body"].get("receipt_key"):
+        return  # a game from before receipts
+    if {"sequence", "hash", "chain", "encoding"} & {f.check for f in report.failures}:
+        return  # a broken chain has no trustworthy decisions to count
+    # every decision's last event (its conclusion included) must have a receipt
+    ends = {group[-1][0] for group in _decisions(records)}
+    have = {r.version for r in stored}
+    for version in sorted(ends - have):
+        report.fail(
+            version,
+            "receipt (stored)",
+            "the server issued no receipt for this move: it was not recorded by the server",
+        )

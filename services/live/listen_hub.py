@@ -1,0 +1,158 @@
+"""Live fan-out of "game X has new events" from PostgreSQL LISTEN/NOTIFY.
+
+Why notifications carry only ``game_id:version``: a woken stream asks for
+every event after the last one it sent, from this process's memory when
+:class:`~services.ledger.heads.Heads` vouches that memory is complete (the moves this
+process recorded itself), otherwise from the store.  So a notification lost
+during a reconnect costs latency, never an event, and redaction happens on the
+same path as catch-up.  One listening connection per server process serves
+every stream; while it is down, nothing held is trusted and waiters fall back
+to polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+from services.ledger.heads import Heads
+from services.observability.metrics import STREAM_SUBSCRIBERS, TAIL_EVENTS
+from services.storage.recorder import NOTIFY_CHANNEL
+
+log = logging.getLogger(__name__)
+
+
+class EventHub:
+    def __init__(
+        self,
+        url: str,
+        poll_interval: float = 1.0,
+        heads: Heads | None = None,
+        tail: Any = None,
+    ) -> None:
+        self._tail = tail
+        """A :class:`services.live.nats_tail.NatsTail` (``LEDGER_NATS_URL``), or None."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._url = url
+        self._heads = heads or Heads()
+        self._poll = poll_interval
+        self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
+        self._task: asyncio.Task[None] | None = None
+        self.connected = False
+        self.on_notify: Callable[[], None] | None = None
+        """Called on every notification (wakes the views' child process)."""
+
+    async def start(self) -> None:
+        if self._tail is not None:
+            try:
+                await asyncio.wait_for(self._tail.start(), 5.0)
+                self._tail.on_event = self._wake
+            except Exception as exc:  # noqa: BLE001 - serve without it, loudly
+                log.error("NATS unreachable (%s): live fan-out stays in-process", exc)
+                self._tail = None
+        self._task = asyncio.create_task(self._listen(), name="ledger-event-hub")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            # no listener any more: the heads (the ledger's, which outlives
+            # this hub) must not go on vouching for copies nothing will correct
+            self.connected = False
+            self._heads.deaf()
+        if self._tail is not None:
+            await self._tail.stop()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def live_events(self, game_id: UUID, after: int) -> list[Any] | None:
+        """Events after ``after`` from the JetStream tail (gap-free), or None."""
+        if self._tail is None:
+            return None
+        events = self._tail.events_after(game_id, after)
+        if events:
+            TAIL_EVENTS.inc(len(events))
+        return events
+
+    def subscribe(self, game_id: UUID) -> asyncio.Event:
+        wakeup = asyncio.Event()
+        if self._tail is not None and not self._waiters.get(str(game_id)):
+            self._spawn(self._tail.watch(str(game_id)))
+        self._waiters[str(game_id)].add(wakeup)
+        STREAM_SUBSCRIBERS.inc()
+        return wakeup
+
+    def unsubscribe(self, game_id: UUID, wakeup: asyncio.Event) -> None:
+        waiters = self._waiters.get(str(game_id))
+        if waiters is not None and wakeup in waiters:
+            waiters.discard(wakeup)
+            STREAM_SUBSCRIBERS.dec()
+            if not waiters:
+                self._waiters.pop(str(game_id), None)
+                if self._tail is not None:
+                    self._spawn(self._tail.unwatch(str(game_id)))
+
+    async def wait(self, wakeup: asyncio.Event, at_most: float | None = None) -> None:
+        """Until woken, or a safety-net timeout (long when listening, short when
+        not; ``at_most`` caps it, e.g. while a spectator delay holds events back)."""
+        timeout = 15.0 if self.connected else self._poll
+        if at_most is not None:
+            timeout = min(timeout, at_most)
+        try:
+            await asyncio.wait_for(wakeup.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    def _fallback(self, game_id: str, version: int) -> None:
+        if (
+            self._tail is None
+            or self._tail.events_after(UUID(game_id), version - 1) is None
+        ):
+            self._wake(game_id)
+
+    def _wake(self, game_id: str) -> None:
+        for wakeup in self._waiters.get(game_id, ()):
+            wakeup.set()
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._heads.listening()
+                    self.connected = True
+                    for game_id in list(self._waiters):
+                        self._wake(game_id)  # catch anything missed while reconnecting
+                    async for note in conn.notifies():
+                        if self.on_notify is not None:
+                            self.on_notify()
+                        game_id = self._heads.saw_payload(note.payload)
+                        if self._tail is None:
+                            self._wake(game_id)
+                        elif game_id in self._waiters:
+                            # JetStream should bring the events; if it has not
+                            # shortly (a lost publish), read PostgreSQL
+                            version = int(note.payload.partition(":")[2] or 0)
+                            asyncio.get_running_loop().call_later(
+                                0.25, self._fallback, game_id, version
+                            )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - reconnect on any failure
+                log.warning("event hub lost its LISTEN connection: %s", exc)
+            self.connected = False
+            self._heads.deaf()
+            for game_id in list(self._waiters):
+                self._wake(game_id)
+            await asyncio.sleep(self._poll)

@@ -1,0 +1,47 @@
+"""``python -m services.runtime.health_probe``: exit 0 if a ledger server answers SERVING.
+
+Why our own client rather than ``grpc_health_probe``: the image then needs no
+extra binary, and the check is the same ``grpc.health.v1`` call Kubernetes'
+native gRPC probe makes (``deploy/k8s/ledger.yaml``).  Used by the
+Dockerfile's ``HEALTHCHECK``; one line on stdout, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+
+def check(target: str, service: str = "", timeout: float = 3.0) -> tuple[bool, str]:
+    """``(serving, what was seen)`` for ``service`` ("" = the whole server)."""
+    with grpc.insecure_channel(target) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        try:
+            answer = stub.Check(
+                health_pb2.HealthCheckRequest(service=service), timeout=timeout
+            )
+        except grpc.RpcError as exc:
+            return False, f"{target}: {exc.code().name} {exc.details() or ''}".strip()
+    status = health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status)
+    return (
+        answer.status == health_pb2.HealthCheckResponse.SERVING,
+        f"{target}: {status}",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m services.runtime.health_probe")
+    parser.add_argument("--target", default="127.0.0.1:50051", help="host:port")
+    parser.add_argument("--service", default="", help="a service name; '' = server")
+    parser.add_argument("--timeout", type=float, default=3.0, help="seconds")
+    args = parser.parse_args(argv)
+    ok, seen = check(args.target, args.service, args.timeout)
+    print(seen)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

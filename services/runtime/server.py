@@ -1,0 +1,141 @@
+"""One serving process: the gRPC API, and what runs beside it until a signal.
+
+``create_server(wiring, address)`` returns a :class:`Running` whose ``port``
+is the one bound, so tests can bind ``127.0.0.1:0``; ``serve`` runs until a
+signal.  We use ``grpc.aio`` so a live stream costs a coroutine, not a
+thread; the synchronous ledger runs in a thread pool sized to the database
+pool.  What a call meets is :mod:`services.api.grpc_server`; the
+``--workers N`` supervisor is :mod:`services.runtime.supervisor`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import grpc
+
+from projections.projector import Projector
+from services.api import grpc_server
+from services.api.read_rpc import ReadModels
+from services.live.listen_hub import EventHub
+from services.live.nats_tail import tail_for
+from services.runtime import views_process
+from services.runtime.bootstrap import Wiring, view_runners
+from services.storage.database_watcher import DatabaseWatcher
+from services.storage.read_replica import read_side
+from services.tournaments.desk import TournamentDesk
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Running:
+    server: grpc.aio.Server
+    port: int
+    hub: EventHub
+    executor: ThreadPoolExecutor
+    projector: Projector | None = None
+    watcher: DatabaseWatcher | None = None
+    desk: TournamentDesk | None = None
+    """The tournament desk the servicers use (the dashboard shares it)."""
+    views: views_process.ViewsChild | None = None
+    """The views' child process (``LEDGER_VIEWS=child``, the default)."""
+
+    async def stop(self, grace: float = 1.0) -> None:
+        await self.server.stop(grace)
+        await self.hub.stop()
+        if self.watcher is not None:
+            await self.watcher.stop()
+        if self.projector is not None:
+            self.projector.stop()
+        if self.views is not None:
+            await asyncio.to_thread(views_process.stop, self.views)
+        # the executor is the ledger's: GameLedger.close shuts it down
+
+
+async def create_server(wiring: Wiring, address: str) -> Running:
+    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher."""
+    desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
+    hub = EventHub(
+        wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
+    )
+    await hub.start()
+    runners = view_runners(
+        wiring.ledger.datastore, create_tables=wiring.settings.create_tables
+    )
+    projector = views = None
+    mode = wiring.settings.views_mode
+    if mode == "in-process":
+        projector = Projector(runners, wiring.database_url)
+        projector.start()
+    elif mode == "child":
+        for runner in runners:  # reads find the tables before the child starts
+            runner.ensure_tables()
+        views = views_process.start(wiring.settings, wiring.database_url)
+        hub.on_notify = views.wake.set
+    executor = wiring.ledger.executor
+    models = ReadModels(  # the views on the replica if one is set
+        *read_side(wiring, runners), executor, primary=runners[0] if runners else None
+    )
+    results = [r for r in runners if r.view.name == "tournament_results"]
+    settings = wiring.settings
+    api = await grpc_server.start(
+        wiring.ledger,
+        desk,
+        hub,
+        models,
+        ReadModels(wiring.ledger.datastore, results, executor),
+        wiring.admin_token,
+        grpc_server.Limits(
+            settings.workers, settings.pending_calls, settings.streams_per_connection
+        ),
+        address,
+    )
+    watcher = DatabaseWatcher(
+        wiring.database_url,
+        settings.health_interval,
+        (wiring.ledger.datastore, desk.datastore),
+        api.report,
+    )
+    await watcher.start()
+    return Running(api.server, api.port, hub, executor, projector, watcher, desk, views)
+
+
+async def serve(
+    wiring: Wiring, on_ready: Callable[[Running], None] | None = None
+) -> None:
+    """Serve until SIGINT/SIGTERM; ``on_ready`` runs once the port is bound."""
+    from services.dashboard.serve import DashboardBindError
+    from services.dashboard.serve import start as start_dashboard
+
+    running = await create_server(wiring, wiring.settings.listen)
+    try:
+        http = await start_dashboard(
+            wiring.ledger,
+            wiring.settings.http_listen,
+            running.desk,
+            wiring.settings.read_database_url,
+        )
+    except DashboardBindError as exc:
+        await running.stop()
+        raise SystemExit(str(exc)) from None
+    if wiring.settings.metrics_port:
+        from prometheus_client import start_http_server
+
+        start_http_server(wiring.settings.metrics_port)
+    log.info("ledger listening on port %s", running.port)
+    if on_ready is not None:
+        on_ready(running)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    if http is not None:
+        await http.stop()
+    await running.stop(grace=2.0)

@@ -1,0 +1,256 @@
+"""The ledger's recorder: its tables, triggers, and the side rows of a move.
+
+Why a recorder subclass: a move's command-id row (idempotency), a new game's
+seat tokens and secret seed, and the ``ledger_games`` listing row must commit
+in the *same transaction* as the events, or a crash could leave a move stored
+without its idempotency key (and a retry would apply it twice).  Side rows
+are typed values (:class:`NewGameRows`, :class:`MoveRows`) turned into SQL
+only here.
+
+The private eventsourcing methods overridden here are ``_insert_events``
+(the side rows, in the events' transaction) and ``_create_table`` (our DDL);
+``tests/integration/test_store.py`` pins both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg.types.json import Jsonb
+
+from domain.integrity import canonical_json
+from domain.receipts import Receipt
+from services.storage import tournament_rows
+
+NOTIFY_CHANNEL = "ledger_game_events"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def receipt_text(receipt: Receipt) -> str:
+    return canonical_json(receipt.to_json()).decode()
+
+
+@dataclass(frozen=True)
+class NewGameRows:
+    """What a new game stores beside its ``Created`` event."""
+
+    seed: bytes
+    receipt: Receipt
+    game_type: str
+    players: int
+    seats: int
+    content: str
+    version: int
+    player_ids: tuple[str, ...]
+    spectator_delay: dict[str, int] | None
+    head_hash: str
+    tokens: tuple[tuple[str, int, tuple[int, ...]], ...]
+    """``(bearer token, player, seats)``; only the token's hash is stored."""
+
+
+@dataclass(frozen=True)
+class MoveRows:
+    """What a move stores beside its events: its idempotency key, its
+    receipt and the listing's new head."""
+
+    command_id: str
+    actor: int
+    request_hash: str
+    first_version: int
+    last_version: int
+    receipt: Receipt
+    ended_at: datetime | None
+    winners: tuple[int, ...] | None
+    head_hash: str
+
+
+def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
+    if isinstance(rows, MoveRows):
+        # one statement, not three: each statement costs more client CPU than
+        # the database spends on it (a duplicate command id still fails the
+        # whole transaction on the primary key)
+        curs.execute(
+            "WITH recorded AS (INSERT INTO ledger_commands (game_id, command_id, actor,"
+            " request_hash, first_version, last_version) VALUES (%s, %s, %s, %s, %s, %s)),"
+            " receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
+            " VALUES (%s, %s, %s))"
+            " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
+            " winners = %s, head_hash = %s WHERE game_id = %s",
+            (
+                game_id,
+                rows.command_id,
+                rows.actor,
+                rows.request_hash,
+                rows.first_version,
+                rows.last_version,
+                game_id,
+                rows.last_version,
+                receipt_text(rows.receipt),
+                rows.last_version,
+                "ended" if rows.winners is not None else "active",
+                rows.ended_at,
+                list(rows.winners) if rows.winners is not None else None,
+                rows.head_hash,
+                game_id,
+            ),
+        )
+        return
+    curs.execute(
+        "INSERT INTO ledger_game_secrets (game_id, seed) VALUES (%s, %s)",
+        (game_id, rows.seed),
+    )
+    curs.execute(
+        "WITH receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
+        " VALUES (%s, %s, %s)) INSERT INTO ledger_games (game_id, game_type, players,"
+        " seats, content, version, player_ids, spectator_delay, head_hash)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        (
+            game_id,
+            rows.receipt.version,
+            receipt_text(rows.receipt),
+            game_id,
+            rows.game_type,
+            rows.players,
+            rows.seats,
+            rows.content,
+            rows.version,
+            list(rows.player_ids),
+            Jsonb(rows.spectator_delay) if rows.spectator_delay else None,
+            rows.head_hash,
+        ),
+    )
+    for token, player, seats in rows.tokens:
+        curs.execute(
+            "INSERT INTO ledger_seat_tokens (token_hash, game_id, player, seats)"
+            " VALUES (%s, %s, %s, %s)",
+            (hash_token(token), game_id, player, list(seats)),
+        )
+
+
+LEDGER_DDL = """
+CREATE TABLE IF NOT EXISTS ledger_games (
+    game_id uuid PRIMARY KEY,
+    game_type text NOT NULL,
+    players int NOT NULL,
+    seats int NOT NULL,
+    content text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    status text NOT NULL DEFAULT 'active',
+    version bigint NOT NULL,
+    ended_at timestamptz,
+    winners int[],
+    player_ids text[] NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS ledger_games_created ON ledger_games (created_at DESC, game_id);
+-- the game's spectator delay, so ListGames knows which rows to hold back
+ALTER TABLE ledger_games ADD COLUMN IF NOT EXISTS spectator_delay jsonb;
+CREATE TABLE IF NOT EXISTS ledger_commands (
+    game_id uuid NOT NULL,
+    command_id text NOT NULL,
+    actor int NOT NULL,
+    request_hash text NOT NULL,
+    first_version bigint NOT NULL,
+    last_version bigint NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (game_id, command_id)
+);
+CREATE TABLE IF NOT EXISTS ledger_seat_tokens (
+    token_hash text PRIMARY KEY,
+    game_id uuid NOT NULL,
+    player int NOT NULL,
+    seats int[] NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE ledger_games ADD COLUMN IF NOT EXISTS head_hash text;
+CREATE TABLE IF NOT EXISTS ledger_receipts (
+    game_id uuid NOT NULL,
+    version bigint NOT NULL,
+    receipt text NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+CREATE TABLE IF NOT EXISTS ledger_game_secrets (
+    game_id uuid PRIMARY KEY,
+    seed bytea NOT NULL
+);
+CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'ledger events are append-only: % on % refused', TG_OP, TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END
+$$;
+"""
+
+APPEND_ONLY_DDL = """
+CREATE OR REPLACE TRIGGER {table}_append_only
+    BEFORE UPDATE OR DELETE ON {table}
+    FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE OR REPLACE TRIGGER {table}_no_truncate
+    BEFORE TRUNCATE ON {table}
+    FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_change();
+"""
+
+
+class LedgerRecorder(PostgresApplicationRecorder):
+    """The events recorder plus the ledger's tables, triggers and side writes."""
+
+    def create_table(self) -> None:
+        for attempt in range(5):
+            try:
+                super().create_table()
+                break
+            except (
+                IntegrityError
+            ):  # another process created the same table at the same moment
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+    def _create_table(self, curs: Any) -> None:
+        # One transaction, serialised across processes: ``CREATE OR REPLACE
+        # FUNCTION``/``TRIGGER`` fail with "tuple concurrently updated" when
+        # several workers (``LEDGER_WORKERS``) or test processes start at once.
+        curs.execute("SELECT pg_advisory_xact_lock(7301)")
+        super()._create_table(curs)
+        curs.execute(LEDGER_DDL)
+        curs.execute(APPEND_ONLY_DDL.format(table=self.events_table_name))
+        curs.execute(APPEND_ONLY_DDL.format(table="ledger_receipts"))
+
+    def _insert_events(
+        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> None:
+        """Write the side rows and notify, in the events' transaction.
+
+        eventsourcing calls this hook inside ``insert_events``' transaction,
+        before the event INSERT (which takes the table lock); ``side_rows``
+        reaches it through ``EventStore.put(events, **kwargs)``.
+        """
+        for game_id, rows in kwargs.get("side_rows", ()):
+            _write_rows(curs, game_id, rows)
+        for rows in kwargs.get("tournament_rows", ()):  # the tournament desk's
+            tournament_rows.write(curs, rows)
+        heads: dict[Any, int] = {}
+        for event in stored_events:
+            heads[event.originator_id] = max(
+                heads.get(event.originator_id, 0), event.originator_version
+            )
+        if heads:  # one statement for the whole batch
+            curs.execute(
+                "SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note",
+                (
+                    NOTIFY_CHANNEL,
+                    [f"{game_id}:{version}" for game_id, version in heads.items()],
+                ),
+            )
+        super()._insert_events(curs, stored_events, **kwargs)

@@ -1,0 +1,275 @@
+"""``TournamentDesk``: event-sourced tournaments beside the game ledger.
+
+The desk creates a round's games through the
+:class:`~services.ledger.application.GameLedger` with the players' ids, records the
+round, and keeps each player's seat tokens so the player (and only the
+player, with their tournament token) can fetch them.
+Results come in through the ``tournament_results`` policy, which calls
+:class:`services.tournaments.results.ResultsDesk` in its own transaction.
+
+Starting a round is serialised per tournament by an advisory lock and
+journalled game by game (:mod:`services.tournaments.rounds`), so two server
+processes or a crash cannot start a round twice or leave unaccounted games
+(see :meth:`TournamentDesk.start_round`).  The tables and the record format
+live in :mod:`services.storage.tournament_store`, shared with the results policy.
+
+Seat tokens of tournament games are never stored in clear (as for ordinary
+games): a player's seat token for a tournament game is derived from their
+tournament player token, ``HMAC-SHA256(player token, "<game id>:<player>")``
+(:func:`seat_token_for`), which the server knows only while the player
+presents it.  ``GetMyGames`` derives the tokens and registers their hashes in
+``ledger_seat_tokens``; ``tournament_seat_tokens`` and
+``tournament_pending_games`` hold only who sits where.  The random tokens
+``create_game`` makes for a tournament game are dropped unseen.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.utils import strtobool
+
+from domain.core import InvalidCommandError
+from domain.tournament.aggregate import Tournament
+from services.ledger.application import (
+    ConcurrencyConflictError,
+    GameLedger,
+    GameNotFoundError,
+)
+from services.storage.recorder import hash_token
+from services.storage.tournament_rows import TokenGrant
+from services.storage.tournament_store import (
+    TOURNAMENT_DDL,
+    TournamentMapper,
+    recorder_topic,
+)
+from services.tournaments import organisers
+from services.tournaments.rounds import RoundJournal
+
+LOCK_CLASS = 7302
+"""Advisory-lock namespace "one tournament's organiser writes" (7301 is the DDL lock)."""
+LOCK_WAIT = "30s"
+"""How long a second organiser request waits for the first before ``ABORTED``."""
+
+
+class TournamentNotFoundError(GameNotFoundError):
+    """Raised when no tournament has the requested id."""
+
+
+@dataclass(frozen=True)
+class TournamentGrant:
+    tournament_id: UUID
+    role: str  # "organiser" or "player"
+    player_id: str | None
+    token: str | None = field(default=None, repr=False, compare=False)
+    """The bearer token itself (memory only): seat tokens derive from it."""
+
+
+class TournamentDesk(Application[UUID]):
+    name = "tournaments"
+
+    def __init__(self, env: dict[str, str], ledger: GameLedger) -> None:
+        # CREATE_TABLE=no (LEDGER_CREATE_TABLES=false): no DDL, and the events
+        # table is locked through the owner's function (services/storage/roles.py)
+        create_tables = strtobool(env.get("CREATE_TABLE") or "yes")
+        super().__init__(
+            {
+                **env,
+                "APPLICATION_RECORDER_TOPIC": recorder_topic(create_tables),
+                "AGGREGATE_CACHE_MAXSIZE": "200",
+                "IS_SNAPSHOTTING_ENABLED": "n",
+            }
+        )
+        self.ledger = ledger
+        self.rounds = RoundJournal(self.datastore, ledger)
+        if create_tables:
+            with self.recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
+                curs.execute(TOURNAMENT_DDL)
+                curs.execute(organisers.DDL)
+
+    def construct_mapper(self) -> TournamentMapper:
+        return TournamentMapper()
+
+    @property
+    def datastore(self) -> Any:
+        return self.recorder.datastore  # type: ignore[attr-defined]
+
+    def load(self, tournament_id: UUID) -> Tournament:
+        try:
+            return self.repository.get(tournament_id)
+        except AggregateNotFoundError:
+            raise TournamentNotFoundError(
+                f"tournament {tournament_id} not found"
+            ) from None
+
+    def create(
+        self,
+        name: str,
+        game_type: str,
+        format: str,
+        rounds: int,
+        table_size: int,
+        setup: dict[str, Any],
+        spectator_delay: dict[str, int] | None = None,
+    ) -> tuple[Tournament, str]:
+        tournament = Tournament.create(
+            name,
+            game_type,
+            format,
+            rounds,
+            table_size,
+            setup,
+            spectator_delay=spectator_delay,
+        )
+        token = secrets.token_urlsafe(32)
+        self.save(
+            tournament,
+            tournament_rows=[TokenGrant(hash_token(token), tournament.id, "organiser")],
+        )
+        return tournament, token
+
+    def register(self, tournament_id: UUID, player_id: str) -> str:
+        if not player_id or len(player_id) > 128:
+            raise InvalidCommandError("player_id must be 1-128 characters")
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            tournament.register(player_id)
+            token = secrets.token_urlsafe(32)
+            self.save(
+                tournament,
+                tournament_rows=[
+                    TokenGrant(hash_token(token), tournament_id, "player", player_id)
+                ],
+            )
+        return token
+
+    def withdraw(self, tournament_id: UUID, player_id: str) -> Tournament:
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            tournament.withdraw(player_id)
+            self.save(tournament)
+        return tournament
+
+    def start_round(self, tournament_id: UUID) -> Tournament:
+        """Pair the next round, create its games, record it (one round at a time).
+
+        Safe across processes and crashes, without a transaction spanning the
+        ledger's and the desk's tables (each ``create_game`` commits on its own):
+
+        * Serialised: the whole start runs under this tournament's
+          ``pg_advisory_xact_lock`` (:meth:`_exclusive`, also taken by
+          register/withdraw), held by a dedicated connection, and the
+          tournament is loaded only after the lock is taken.  A second caller,
+          in this process or another, waits, then sees the round started and
+          gets ``tournament.round-incomplete``; a crash drops the connection
+          and so the lock.  The tournament's optimistic concurrency stays as
+          the backstop (a lost save is ``IntegrityError``, mapped to ABORTED).
+        * Crash-safe: the round's games are created and journalled by
+          :class:`~services.tournaments.rounds.RoundJournal`, so a retry after
+          a crash adopts them instead of creating more (see that module).
+
+        :raises TournamentNotFoundError:
+        :raises IllegalCommandError: as :meth:`Tournament.plan_round`.
+        :raises ConcurrencyConflictError: when another request on this
+            tournament holds the lock for longer than :data:`LOCK_WAIT`.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            plan = tournament.plan_round()
+            number = tournament.state.current_round + 1
+            tables, seating = self.rounds.seat(tournament, plan, number)
+            tournament.start_round(tables, plan.byes)
+            self.save(tournament, tournament_rows=[seating])
+            return tournament
+
+    @contextmanager
+    def _exclusive(self, tournament_id: UUID) -> Iterator[None]:
+        """Hold this tournament's advisory lock, across processes, until the block ends.
+
+        A dedicated connection, not a pooled one: pooled sessions end idle
+        transactions after a few seconds (which would drop the lock midway),
+        and holding a pooled connection while the block needs others from the
+        same pool could exhaust it.
+        """
+        key = int.from_bytes(tournament_id.bytes[:4], "big", signed=True)
+        with psycopg.connect(
+            **self.datastore.pool.kwargs, autocommit=True, connect_timeout=10
+        ) as conn:
+            conn.execute("SET idle_in_transaction_session_timeout = 0")
+            conn.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
+            with conn.transaction():
+                try:
+                    conn.execute(
+                        "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, key)
+                    )
+                except psycopg.errors.LockNotAvailable:
+                    raise ConcurrencyConflictError(
+                        "another organiser request on this tournament is still running; retry"
+                    ) from None
+                yield
+
+    def my_games(
+        self, tournament_id: UUID, player_id: str, player_token: str
+    ) -> list[dict[str, Any]]:
+        """The player's games with their seat tokens, derived from ``player_token``.
+
+        Each derived token's hash is registered (idempotently) so it works
+        like any seat token; nothing in clear is stored or read.
+        """
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(
+                "SELECT s.round, s.game_id, s.seats, g.player_ids FROM tournament_seat_tokens s"
+                " JOIN ledger_games g ON g.game_id = s.game_id"
+                " WHERE s.tournament_id = %s AND s.player_id = %s ORDER BY s.round",
+                (tournament_id, player_id),
+            )
+            rows = [dict(r) for r in curs.fetchall()]
+            for row in rows:
+                player = list(row.pop("player_ids")).index(player_id)
+                row["token"] = seat_token_for(player_token, row["game_id"], player)
+                row["player"] = player
+            curs.executemany(
+                "INSERT INTO ledger_seat_tokens (token_hash, game_id, player, seats)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [
+                    (
+                        hash_token(r["token"]),
+                        r["game_id"],
+                        r["player"],
+                        list(r["seats"]),
+                    )
+                    for r in rows
+                ],
+            )
+            return rows
+
+    def grant_for_token(self, token: str) -> TournamentGrant | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT * FROM tournament_tokens WHERE token_hash = %s",
+                (hash_token(token),),
+            )
+            row = curs.fetchone()
+        return (
+            TournamentGrant(row["tournament_id"], row["role"], row["player_id"], token)
+            if row
+            else None
+        )
+
+
+def seat_token_for(player_token: str, game_id: UUID, player: int) -> str:
+    """A tournament player's seat token for one game, derived, never stored."""
+    digest = hmac.new(
+        player_token.encode(), f"{game_id}:{player}".encode(), hashlib.sha256
+    ).digest()
+    return "ts_" + base64.urlsafe_b64encode(digest).decode().rstrip("=")

@@ -1,0 +1,207 @@
+"""Seating a tournament round crash-safely: the journal of the round's games.
+
+Its own module because it is the one part of a round start that reaches
+across two stores without a transaction spanning them: each
+``GameLedger.create_game`` commits on its own, and the round is recorded
+later in the desk's.  The desk (:meth:`TournamentDesk.start_round
+<services.tournaments.desk.TournamentDesk.start_round>`) serialises round starts;
+:class:`RoundJournal` makes an interrupted start safe to retry:
+
+* Each game is journalled (``tournament_pending_games``, with who sits where)
+  right after it is created, and the round's intent
+  (``tournament_round_intents``) before the first one.  A retry of the same
+  round adopts the journalled games table by table instead of creating more;
+  the ``created`` journal rows and the intent are deleted in the transaction
+  that records the round (:meth:`RoundJournal.seat` returns the round's
+  :class:`~services.storage.tournament_rows.RoundSeating`, which does it).  Pairing is deterministic, so the retry normally seats the
+  same players; a journalled game whose table now seats others is kept as
+  ``abandoned``.
+* A crash in the short gap between a game's commit and its journal row leaves
+  a game no one has tokens for; the retry finds it exactly (its entropy names
+  tournament, round and table, among the ledger's games created since the
+  intent) and records it as ``lost``.  Closing that gap needs ``create_game``
+  to take extra side effects, so the journal row commits with the game.
+
+Why not deterministic (uuid5) game ids: ``create_game`` chooses the id and the
+seat tokens, and a re-created game with a fresh seed and tokens would not be
+the same game anyway; adopting needs the tokens, which only the journal keeps.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+from domain.games import find_game
+from domain.tournament.aggregate import Tournament
+from domain.tournament.pairing import Pairing
+from domain.tournament.state import TableAssignment
+from services.ledger.application import GameLedger
+from services.storage.tournament_rows import RoundSeating, SeatTokens
+from services.storage.tournament_store import PENDING_STATUSES
+
+log = logging.getLogger("services.tournaments.desk")
+"""The desk's logger: orphaned games are reported where they always were."""
+
+
+class RoundJournal:
+    """Creates, adopts and accounts for the games of one round being started."""
+
+    def __init__(self, datastore: Any, ledger: GameLedger) -> None:
+        self.datastore = datastore
+        self.ledger = ledger
+
+    def seat(
+        self, tournament: Tournament, plan: Pairing, number: int
+    ) -> tuple[list[TableAssignment], RoundSeating]:
+        """Round ``number``'s tables with their games, and the rows recording them.
+
+        Call it under the tournament's lock; the seating must commit with the
+        round's event.
+        """
+        tournament_id = tournament.id
+        since, retried = self._begin_round(tournament_id, number)
+        pending = self._pending_games(tournament_id, number)
+        tables: list[TableAssignment] = []
+        game_ids: list[UUID] = []
+        seats: list[SeatTokens] = []
+        for index, players in enumerate(plan.tables, start=1):
+            players = tuple(players)
+            row = pending.pop(index, None)
+            if row is not None and tuple(row["players"]) != players:
+                self._set_status(row["game_id"], "abandoned")
+                row = None
+            if row is None:
+                if retried:
+                    self._find_lost(tournament, number, index, players, since)
+                row = self._create_game(tournament, number, index, players)
+            game_id, tokens = row["game_id"], row["tokens"]
+            game_ids.append(game_id)
+            tables.append(
+                TableAssignment(table=index, players=players, game_id=str(game_id))
+            )
+            seats.extend(
+                SeatTokens(players[t["player"]], game_id, t["seats"]) for t in tokens
+            )
+        for row in pending.values():
+            self._set_status(row["game_id"], "abandoned")
+        return tables, RoundSeating(
+            tournament_id, number, tuple(game_ids), tuple(seats)
+        )
+
+    def _begin_round(self, tournament_id: UUID, number: int) -> tuple[datetime, bool]:
+        """The round's intent time, and whether an earlier attempt already began it."""
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(
+                "INSERT INTO tournament_round_intents (tournament_id, round) VALUES (%s, %s)"
+                " ON CONFLICT DO NOTHING RETURNING since",
+                (tournament_id, number),
+            )
+            row = curs.fetchone()
+            if row is not None:
+                return row["since"], False
+            curs.execute(
+                "SELECT since FROM tournament_round_intents WHERE tournament_id = %s AND round = %s",
+                (tournament_id, number),
+            )
+            return curs.fetchone()["since"], True
+
+    def _pending_games(
+        self, tournament_id: UUID, number: int
+    ) -> dict[int, dict[str, Any]]:
+        """Journalled, not yet recorded games of a round, by table (extras abandoned)."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT game_id, table_no, players, tokens FROM tournament_pending_games"
+                " WHERE tournament_id = %s AND round = %s AND status = 'created' ORDER BY table_no, game_id",
+                (tournament_id, number),
+            )
+            rows = curs.fetchall()
+        found: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            if row["table_no"] in found:
+                self._set_status(row["game_id"], "abandoned")
+            else:
+                found[row["table_no"]] = row
+        return found
+
+    def _create_game(
+        self, tournament: Tournament, number: int, index: int, players: tuple[str, ...]
+    ) -> dict[str, Any]:
+        created = self.ledger.create_game(
+            tournament.state.game_type,
+            tournament.game_setup(len(players)),
+            entropy=(_entropy(tournament.id, number, index),),
+            player_ids=players,
+            spectator_delay=tournament.spectator_delay,
+        )
+        tokens = [{"player": t.player, "seats": list(t.seats)} for t in created.tokens]
+        self._journal_game(
+            created.game_id, tournament.id, number, index, players, tokens
+        )
+        return {"game_id": created.game_id, "tokens": tokens}
+
+    def _journal_game(
+        self,
+        game_id: UUID,
+        tournament_id: UUID,
+        number: int,
+        index: int,
+        players: tuple[str, ...],
+        tokens: list[dict[str, Any]],
+    ) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(
+                "INSERT INTO tournament_pending_games VALUES (%s, %s, %s, %s, %s, %s, 'created')",
+                (game_id, tournament_id, number, index, list(players), Jsonb(tokens)),
+            )
+
+    def _set_status(self, game_id: UUID, status: str) -> None:
+        log.warning(
+            "tournament game %s is an orphan: %s", game_id, PENDING_STATUSES[status]
+        )
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(
+                "UPDATE tournament_pending_games SET status = %s, tokens = NULL WHERE game_id = %s",
+                (status, game_id),
+            )
+
+    def _find_lost(
+        self,
+        tournament: Tournament,
+        number: int,
+        index: int,
+        players: tuple[str, ...],
+        since: datetime,
+    ) -> None:
+        """Record games a crashed attempt created for this table but never journalled."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT g.game_id FROM ledger_games g WHERE g.game_type = %s AND g.player_ids = %s"
+                " AND g.created_at >= %s"
+                " AND NOT EXISTS (SELECT 1 FROM tournament_games t WHERE t.game_id = g.game_id)"
+                " AND NOT EXISTS (SELECT 1 FROM tournament_pending_games p WHERE p.game_id = g.game_id)",
+                (find_game(tournament.state.game_type).name, list(players), since),
+            )
+            candidates = [r["game_id"] for r in curs.fetchall()]
+        expected = (_entropy(tournament.id, number, index),)
+        for game_id in candidates:
+            if self.ledger.load(game_id).entropy != expected:
+                continue  # the same players' own game, not ours
+            with self.datastore.transaction(commit=True) as curs:
+                curs.execute(
+                    "INSERT INTO tournament_pending_games VALUES (%s, %s, %s, %s, %s, NULL, 'lost')",
+                    (game_id, tournament.id, number, index, list(players)),
+                )
+            log.warning(
+                "tournament game %s is an orphan: %s", game_id, PENDING_STATUSES["lost"]
+            )
+
+
+def _entropy(tournament_id: UUID, number: int, index: int) -> str:
+    """A tournament game's entropy string, which also identifies it as that table's game."""
+    return f"tournament:{tournament_id}:round:{number}:table:{index}"
