@@ -1,4 +1,4 @@
-"""The benchmark harness (issue 6): ``ledger bench [--quick]`` runs :func:`bench.harness.run_all`.
+"""The benchmark harness: ``ledger bench [--quick]`` runs :func:`bench.harness.run_all`.
 
 Every figure is measured in the same run against baselines on the same
 machine and the same PostgreSQL, because absolute numbers on a 2-core box

@@ -24,7 +24,7 @@ def bench(
         "--scenario",
         help=(
             "all: every scenario; subscribers: live subscribers across 3 servers "
-            "(issue 15); profile: only the py-spy CPU split per layer; memory: only "
+            "(scenario 9); profile: only the py-spy CPU split per layer; memory: only "
             "scenario 6 (RSS with 10,000 open games), to memory.json."
         ),
     ),

@@ -1,4 +1,4 @@
-"""Before/after timeit of the record codec (issue 12 §3), on golden games.
+"""Before/after timeit of the record codec, on golden games.
 
 ``python -m bench.codec_timeit tests/golden/thorgal/v1/2p.ndjson.gz ...``
 

@@ -1,4 +1,4 @@
-"""``run_all``: every scenario of issue 6 in one run, then results.json/.md and charts.
+"""``run_all``: every scenario in one run, then results.json/.md and charts.
 
 Order: the ledger server scenarios (1, profile, 2, 5), the in-process ones
 (3, anatomy, 4), memory (6, its own server), subscribers (9, three servers

@@ -41,7 +41,7 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
-#: The CPU split per layer (issue 12): each sample goes to the leaf-most frame
+#: The CPU split per layer: each sample goes to the leaf-most frame
 #: that belongs to a known layer; frames of no layer (copy.py, functools,
 #: typing, ...) are transparent, so ``deepcopy`` called by the rules counts as
 #: ``domain/*``.  Within a frame the first matching layer wins.  "other" is a

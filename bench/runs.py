@@ -3,7 +3,7 @@ one part of a run alone.
 
 The full run (:func:`bench.harness.run_all`) includes both; these exist so the
 CPU split can be taken before and after a change in a minute, and so the
-subscriber scaling (issue 15) can be re-measured without the whole bench.
+subscriber scaling (scenario 9) can be re-measured without the whole bench.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 from bench import db, machine, procs, profile_run, server_runs, setups, subscribers
 from bench.config import FULL, QUICK
 
-#: Where the issue-15 fan-out is measured through JetStream; '' = in-process only.
+#: Where the scenario-9 fan-out is measured through JetStream; '' = in-process only.
 NATS_URL = os.environ.get("BENCH_NATS_URL", "nats://127.0.0.1:4222")
 
 
@@ -37,7 +37,7 @@ def nats_reachable(url: str) -> bool:
 
 
 def subscriber_scaling(url: str, workdir: Path, quick: bool) -> dict[str, Any]:
-    """Issue 15: live subscribers vs delivery latency across 3 servers (bench/subscribers.py)."""
+    """Scenario 9: live subscribers vs delivery latency across 3 servers (bench/subscribers.py)."""
     counts = subscribers.QUICK_COUNTS if quick else subscribers.FULL_COUNTS
     moves = 4 if quick else 10
     nats = NATS_URL if NATS_URL and nats_reachable(NATS_URL) else None

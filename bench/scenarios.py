@@ -172,7 +172,7 @@ def stream_latency(
         "delivered_events": len(delivered),
         "event_to_receipt_ms": summarize_ms(delivered),
         "response_to_receipt_ms": summarize_ms(after) if after else None,
-        # the "commit -> subscriber": receipt minus the commit's
+        # the target's "commit -> subscriber": receipt minus the commit's
         # notification as a LISTEN connection of the bench's own saw it
         "commit_to_receipt_ms": summarize_ms(committed) if committed else None,
         "cpu": cpu,

@@ -60,7 +60,7 @@ def memory(
     url: str, workdir: Path, sizes: Sizes, mix: list[tuple[str, dict[str, Any]]]
 ) -> dict[str, Any]:
     """Scenario 6.  ``scenarios.memory`` reads the serving process alone (the
-    issue's "server RSS"); the children ``ledger serve`` starts (the views'
+    target's "server RSS"); the children ``ledger serve`` starts (the views'
     child, multiprocessing's resource tracker) have their own interpreters and
     are read here, before and after, and reported beside it."""
     server = procs.start_ledger_server(

@@ -7,7 +7,7 @@ reuses the simulated :class:`~bench.loadgen.Player` as the mover.
 Where the commit happens is seen from outside the server: a LISTEN
 connection of the bench's own (:class:`CommitClock`, a thread) receives the
 ledger's notification, which PostgreSQL sends when the move's transaction
-commits.  Receipt minus that is the issue's "commit → subscriber"; the
+commits.  Receipt minus that is the target's "commit → subscriber"; the
 event's own timestamp (taken when the move is decided, before it waits for
 the group commit) is kept as the upper bound it always was.
 """

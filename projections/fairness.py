@@ -7,7 +7,7 @@ type, and the query turns counts into a chi-square goodness-of-fit test.
 Why a game counts only once it has concluded: a chance outcome of a running
 game may be hidden from some player (the order of a deck still being drawn,
 a die rolled behind a screen), and counts that move with every shuffle let
-anyone who diffs them read the shuffle (issue 10: the Thalara Artifact stack,
+anyone who diffs them read the shuffle (the Thalara Artifact stack,
 the Vaalbara Land deck and every Thorgal deck came out exactly).  So the view
 subscribes only to ``ledger.GameConcluded`` and, for the games a batch
 concludes, reads their chance events (the types the rulesets declare in

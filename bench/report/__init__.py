@@ -1,6 +1,6 @@
 """results.json, results.md (target table + details) and PNG charts.
 
-``targets`` holds issue 12's target table, ``document`` assembles results.md
+``targets`` holds the target table, ``document`` assembles results.md
 from ``throughput``, ``sections`` and ``profile``, ``plots`` draws the charts.
 """
 

@@ -80,16 +80,16 @@ def markdown(
             "`ledger bench --scenario subscribers` only the subscriber scaling). No timing is asserted anywhere."
         ),
         "",
-        "## Targets (issue 12)",
+        "## Targets",
         "",
         *_table(results["headline"]),
         (
-            "The peer figures are issue 12's, measured on a Node turn-based game server that "
+            "The peer figures are those of a Node turn-based game server that "
             "persists every move to PostgreSQL (100-move games) and acknowledges before it writes; "
             "they were not measured in this run. Every other baseline is from this run."
         ),
         "",
-        "## Other figures (reported, not issue 12's targets)",
+        "## Other figures (reported, not targets)",
         "",
         *_table(results.get("other_figures", [])),
     ]

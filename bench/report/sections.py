@@ -162,7 +162,7 @@ def memory(results: dict[str, Any]) -> list[str]:
                 f"{s6['games']:,} open games created over gRPC ({fmt(s6['create_per_s'])} games/s) and each touched with its seat token; "
                 f"server with `LEDGER_CACHE_SIZE` ≥ games so all stay resident. RSS idle {fmt(s6['rss_idle_mib'])} MiB → "
                 f"{fmt(s6['rss_after_mib'])} MiB (peak {fmt(s6['peak_rss_mib'])} MiB), {fmt(s6['kib_per_open_game'], 1)} KiB per open game. "
-                'These are the serving process alone (the issue\'s "server RSS").'
+                'These are the serving process alone (the target\'s "server RSS").'
             ),
             "",
         ]
@@ -237,12 +237,12 @@ def dashboard(s8: Any) -> list[str]:
 
 
 def subscribers(section: Any, standalone: Path | None = None) -> list[str]:
-    """Issue 15: live subscribers vs delivery latency across 3 servers.
+    """Scenario 9: live subscribers vs delivery latency across 3 servers.
 
     From this run (``s9_subscribers``) or, when it did not run here, from the
     last ``ledger bench --scenario subscribers`` (``subscribers.json``).
     """
-    out = ["## Scenario 9: live subscribers across 3 servers (issue 15)", ""]
+    out = ["## Scenario 9: live subscribers across 3 servers", ""]
     source = "this run"
     if not ok(section) and standalone is not None and standalone.exists():
         doc = json.loads(standalone.read_text())

@@ -1,9 +1,9 @@
-"""The issue-12 target table, and the other figures reported beside it.
+"""The target table, and the other figures reported beside it.
 
 Every target figure comes with its baseline from the same run (the null gRPC
 handler driven by the same client, the raw SELECT, the idle stream, the idle
-server), except the peer comparison: the peer's moves/s are the figures
-issue 12 measured on a Node turn-based game server, not measured here.
+server), except the peer comparison: the peer's moves/s are figures measured
+earlier on this machine on a Node turn-based game server, not in this run.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from bench.report.lookup import ok, run_at
 from bench.stats import met, ratio
 
-#: Issue 12's targets.
+#: The targets the table checks.
 TARGETS = {
     "cpu_ms_32": 1.5,
     "cpu_ms_1": 2.5,
@@ -26,10 +26,10 @@ TARGETS = {
     "rss_mib": 256.0,
     "vs_peer": 2.0,
 }
-#: Issue 12: a Node turn-based game server persisting each move to PostgreSQL,
-#: 100-move games, measured by the issue on this machine (not in this run).
+#: A Node turn-based game server persisting each move to PostgreSQL, 100-move
+#: games, measured earlier on this machine (not in this run).
 PEER_MOVES_PER_S = {1: 150.0, 8: 248.0, 32: 222.0}
-#: Earlier issues' targets, still reported (not issue 12's).
+#: Earlier targets, still reported beside the table (not in it).
 OTHER_TARGETS = {"lag_p99_s": 1.0, "page_ratio": 2.0}
 
 
@@ -69,7 +69,7 @@ def _get(run: dict[str, Any] | None, *path: str) -> Any:
 
 
 def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rows of the issue-12 target table."""
+    """The rows of the target table."""
     n = results["config"]["headline_clients"]
     s1, null = results.get("s1_throughput"), results.get("s7c_null_grpc")
     s1_n, s1_1 = run_at(s1, "clients", n), run_at(s1, "clients", 1)
@@ -196,7 +196,7 @@ def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
         mine = _get(run, "moves_per_s")
         r = ratio(mine, peer)
         rows.add(
-            f"moves/s at {clients} concurrent game{'s' if clients > 1 else ''} ÷ peer (issue's figure, not this run)"
+            f"moves/s at {clients} concurrent game{'s' if clients > 1 else ''} ÷ peer (peer's figure, not this run)"
             + ("" if run or not ok(s1) else "; not run at this size"),
             mine,
             "moves/s",
@@ -239,7 +239,7 @@ def _rss(rows: Rows, s6: Any) -> None:
 
 
 def other_figures(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """Reported beside the targets: baseline (b) as a ratio, ``--workers``, earlier issues' targets."""
+    """Reported beside the targets: baseline (b) as a ratio, ``--workers``, earlier targets."""
     n = results["config"]["headline_clients"]
     s1_n = run_at(results.get("s1_throughput"), "clients", n)
     es = run_at(results.get("s7b_eventsourcing"), "threads", n)
@@ -276,7 +276,7 @@ def other_figures(results: dict[str, Any]) -> list[dict[str, Any]]:
         f"projection lag p99 under scenario 1 ({n} clients)",
         lag_p99,
         "s",
-        target="< 1 s (issue 6)",
+        target="< 1 s",
         is_met=met(lag_p99, "<", OTHER_TARGETS["lag_p99_s"]),
         digits=2,
     )

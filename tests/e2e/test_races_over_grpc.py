@@ -1,6 +1,6 @@
 """Races over the real gRPC server: lost races, stale moves and retried commands.
 
-What a client can rely on (README, "What the ledger guarantees"): with
+What a client can rely on (docs/guarantees.md): with
 ``expected_version`` exactly one move per decision point is accepted and the
 other is ``ABORTED``; without it the move is decided against the state it
 actually meets, so a move that was legal when listed but is not any more is

@@ -1,4 +1,4 @@
-"""The fault suite at full size, with the figures the README quotes.
+"""The fault suite at full size, with the figures docs/reliability.md quotes.
 
 ``python -m tests.faults.full_run`` runs ``pytest tests/faults -m faults``
 with ``LEDGER_FAULTS_FULL=1`` (see :data:`tests.faults.harness.FULL_SIZE`),

@@ -70,7 +70,7 @@ SIZE = FULL_SIZE if FULL else QUICK
 
 @dataclass
 class Figures:
-    """What a run did and found; the README's table is made of these."""
+    """What a run did and found; the table in docs/reliability.md is made of these."""
 
     test: str
     clients: int

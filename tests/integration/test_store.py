@@ -1,9 +1,10 @@
 """Pins what services.storage.store relies on in eventsourcing's private hooks.
 
-``LedgerRecorder._insert_events`` is the one private method the ledger
-overrides: eventsourcing calls it inside ``insert_events``' transaction,
-before the event INSERT, with the keyword arguments ``EventStore.put`` was
-given.  If an upgrade moved it out of the transaction, or stopped passing the
+``LedgerRecorder._insert_events`` is one of the two private recorder methods
+the ledger overrides (with ``_create_table``; every private eventsourcing
+name used is listed in docs/decisions.md).  eventsourcing calls it inside
+``insert_events``' transaction, before the event INSERT, with the keyword
+arguments ``EventStore.put`` was given.  If an upgrade moved it out of the transaction, or stopped passing the
 arguments, a move could be stored without its idempotency row: these tests
 fail first.
 """

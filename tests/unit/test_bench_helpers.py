@@ -78,7 +78,7 @@ def _row(rows: list[dict], starts: str) -> dict:
     return next(r for r in rows if r["figure"].startswith(starts))
 
 
-def test_issue_12_targets_are_ratios_to_the_same_runs_null_handler():
+def test_the_targets_are_ratios_to_the_same_runs_null_handler():
     rows = report.headline(_results(moves_32=450, null_32=900))
     cpu32 = _row(rows, "server CPU per move at 32")
     assert (cpu32["measured"], cpu32["baseline"], cpu32["met"]) == (1.4, 1.0, True)
@@ -93,7 +93,7 @@ def test_issue_12_targets_are_ratios_to_the_same_runs_null_handler():
     assert _row(slower, "moves/s at 32 clients ÷ null")["met"] is False
 
 
-def test_the_peer_comparison_uses_the_issues_figures_at_1_8_and_32_games():
+def test_the_peer_comparison_uses_the_peer_figures_at_1_8_and_32_games():
     rows = report.headline(_results(moves_32=450, null_32=900))
     peer = {r["figure"].split()[2]: r for r in rows if "÷ peer" in r["figure"]}
     assert {k: r["baseline"] for k, r in peer.items()} == {

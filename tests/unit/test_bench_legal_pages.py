@@ -1,5 +1,5 @@
 """The bench reports ListLegalMoves page cost by offset as ratios to the first page
-(beside the issue-12 targets, in "Other figures")."""
+(beside the targets, in "Other figures")."""
 
 from __future__ import annotations
 

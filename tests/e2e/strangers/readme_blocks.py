@@ -1,11 +1,14 @@
-"""The fenced code blocks of a Markdown file, and how the README test treats each.
+"""The fenced code blocks of a Markdown page, and how the docs test treats each.
 
-Kept generic on purpose: any helper adding a block to README.md gets it run
-without touching the test.  The contract, also stated in the test:
+Kept generic on purpose: a block added to README.md or to any ``docs/*.md``
+page is run without touching the test.  The contract, also stated in the
+test:
 
-- ```sh / ```python blocks are run, in file order, exactly as written; the
-  only change is the address ``127.0.0.1:50051``, replaced by the test
-  server's.
+- ```sh / ```python blocks are run, in file order within their page, exactly
+  as written; the only change is the address ``127.0.0.1:50051``, replaced
+  by the test server's.  Pages run in any order, each in a scratch directory
+  of its own, so a page's blocks must not rely on another page's (a page
+  that reads a finished game plays one first).
 - ```text blocks (output, templates with placeholders) are not run.
 - Install blocks (``pip install``) are not run: the test suite itself runs
   from that install (and ``.ci/run`` performs it in a fresh venv); running
@@ -30,6 +33,8 @@ class Block:
     code: str
     line: int
     """1-based line of the opening fence."""
+    page: str = "README.md"
+    """The page's path from the repository root."""
 
     @property
     def installs(self) -> bool:
@@ -38,11 +43,11 @@ class Block:
 
     @property
     def name(self) -> str:
-        return f"README.md:{self.line}:{self.lang}"
+        return f"{self.page}:{self.line}:{self.lang}"
 
 
-def blocks(path: Path) -> list[Block]:
-    """Every fenced block of ``path``, in order.
+def blocks(path: Path, page: str | None = None) -> list[Block]:
+    """Every fenced block of ``path``, in order; ``page`` names it in test ids.
 
     :raises ValueError: an unterminated fence.
     """
@@ -65,6 +70,7 @@ def blocks(path: Path) -> list[Block]:
                 lang=fence.group(1),
                 code="\n".join(lines[start + 1 : i]) + "\n",
                 line=start + 1,
+                page=page or path.name,
             )
         )
         i += 1
