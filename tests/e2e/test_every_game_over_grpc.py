@@ -1,8 +1,8 @@
 """Every registered game, played to its end over gRPC by the rule-blind client, then audited.
 
 The rows come from the registry: each game's smallest and largest declared
-example (:func:`smallest_and_largest`), so a newly registered game is played
-here without a line added.
+example (``tests.support.examples.smallest_and_largest``), so a newly
+registered game is played here without a line added.
 """
 
 from __future__ import annotations
@@ -16,23 +16,9 @@ from domain.audit import audit_records
 from domain.games import all_games
 from ledger.v1 import game_service_pb2 as pb
 from tests.e2e.client import create, play_to_end
-from tests.support.examples import examples
+from tests.support.examples import examples, smallest_and_largest
 
 pytestmark = pytest.mark.e2e
-
-
-def smallest_and_largest() -> list[str]:
-    """Each registered game's example with the fewest players and the one with
-    the most (the first declared of equals; one row if they are the same)."""
-    names: list[str] = []
-    for game in filter(lambda g: g.examples, all_games()):
-        ends = (
-            min(game.examples, key=lambda e: e.players),
-            max(game.examples, key=lambda e: e.players),
-        )
-        names += dict.fromkeys(e.name for e in ends)
-    return names
-
 
 NAMES = smallest_and_largest()
 GAMES: list[tuple[str, dict[str, Any]]] = examples(*NAMES)
