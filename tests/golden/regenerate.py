@@ -1,19 +1,31 @@
-"""Write the golden corpus: ``python -m tests.golden.regenerate [--force]``.
+"""Write the golden corpus: ``python -m tests.golden.regenerate [--force|--check]``.
 
 In the spirit of python-chess's perft files: complete games, exported in
 ``ledger-export/v1`` exactly as the ledger stores them, one folder per game
-type and rules version (``tests/golden/<game>/v<version>/<setup>.ndjson.gz``, gzipped to keep
-the repository small: ``zcat`` shows the lines).
+type and rules version (``tests/golden/<game>/v<version>/<name>.ndjson.gz``,
+gzipped to keep the repository small: ``zcat`` shows the lines).
 ``tests/unit/test_golden.py`` replays and audits every file with today's
 code, so a rules change that alters an old game's decisions fails CI unless
 it comes behind a new version.
 
-Files of a version that already exist are history and are kept (``--force``
-rewrites them, which is only right for the newest version while it is being
-developed); missing versions of every registered ruleset are generated with
-that version's rules.  ``legacy/`` holds games recorded before rules were
-versioned (no ``ruleset_version``, hash algorithm v1); it was written once
-by the code of that time and is never regenerated.
+Where the games come from: a rules version with no games yet (a new game, or
+a new version of one) gets one game per example the ruleset declares
+(``Ruleset.examples``), named after the example and played from a seed
+derived from its name (:func:`seed_of`).  Nothing here lists the games: a
+new game's folder needs only this command.  A file, once written, records
+its own setup and seed (the ``GameCreated`` setup and its ``golden:<seed>``
+entropy), so the corpus written before examples existed (``2p-standard``,
+the chosen Vaalbara tie seeds) stays as it is and is replayed from itself.
+
+Files of a version that already exist are history and are kept.  ``--force``
+replays every file again from what it records and rewrites it, which is
+only right for the newest version while it is being developed.  ``--check``
+writes nothing: it replays every file and reports any game that differs.
+Only the game can be compared, not the bytes: each record's timestamp (the
+clock) and nonce (fresh secret bytes) and the hashes chained over them
+differ on every run, and the audit checks those.  ``legacy/`` holds games
+recorded before rules were versioned (no ``ruleset_version``, hash algorithm
+v1); it was written once by the code of that time and is never regenerated.
 
 Games are played by seeded random legal moves without a database: the
 aggregate decides, the ledger's own mapper encodes the records.
@@ -22,6 +34,8 @@ aggregate decides, the ledger's own mapper encodes the records.
 from __future__ import annotations
 
 import gzip
+import hashlib
+import json
 import random
 import sys
 import uuid
@@ -34,31 +48,50 @@ from domain.games import all_games, rules_versions
 from services.storage.mapper import LedgerMapper
 
 HERE = Path(__file__).parent
-SETUPS: dict[str, dict[str, tuple[dict[str, Any], int]]] = {
-    "thalara": {
-        "2p-standard": (
-            {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]},
-            2026,
-        ),
-        "3p-casual-chaos": (
-            {
-                "players": 3,
-                "mode": "casual_chaos",
-                "characters": ["myrja", "canto", "accaina"],
-            },
-            2026,
-        ),
-    },
-    "terralore": {"2p": ({"players": 2}, 2026), "2p-b": ({"players": 2}, 2027)},
-    "thorgal": {"solo": ({"players": 1}, 2026), "2p": ({"players": 2}, 2027)},
-    "vaalbara": {
-        "2p": ({"players": 2}, 2026),
-        # seeds where seats tie below the winner: rules v1 and v2 rank them differently
-        "4p-tie": ({"players": 4}, 2028),
-        "5p-tie": ({"players": 5}, 2033),
-    },
-}
-"""A few setups per game type, each with its seed (a new game type adds its line)."""
+ENTROPY = "golden:"
+"""Prefix of the seed in a golden game's recorded entropy (``golden:2026``)."""
+
+Golden = tuple[dict[str, Any], int]
+"""A golden game to play: (setup fields, seed)."""
+
+
+def seed_of(example: str) -> int:
+    """The seed of the golden game of the example called ``example``: from its
+    name alone, so adding or reordering examples changes no other game."""
+    return int.from_bytes(hashlib.sha256(example.encode()).digest()[:4], "big")
+
+
+def example_games(ruleset: Any) -> dict[str, Golden]:
+    """The games a rules version starts its corpus with: one per declared example."""
+    return {e.name: (dict(e.setup), seed_of(e.name)) for e in ruleset.examples}
+
+
+def read_lines(path: Path) -> list[str]:
+    return gzip.decompress(path.read_bytes()).decode().splitlines()
+
+
+def recorded_game(path: Path) -> Golden:
+    """The setup and seed a golden file was played from, read back from it."""
+    created = next(
+        json.loads(line)["record"]["body"]
+        for line in read_lines(path)
+        if json.loads(line)["kind"] == "event"
+    )
+    [entropy] = created["entropy"]
+    return created["setup"], int(entropy.removeprefix(ENTROPY))
+
+
+def golden_games(ruleset: Any, root: Path = HERE) -> dict[Path, Golden]:
+    """path -> game of one rules version: the files it has, or, for a version
+    with none yet, its examples'."""
+    folder = root / ruleset.name / f"v{ruleset.version}"
+    recorded = sorted(folder.glob("*.ndjson.gz"))
+    if recorded:
+        return {path: recorded_game(path) for path in recorded}
+    return {
+        folder / f"{name}.ndjson.gz": game
+        for name, game in example_games(ruleset).items()
+    }
 
 
 def play_game(ruleset: Any, setup: dict[str, Any], seed: int) -> list[str]:
@@ -70,7 +103,7 @@ def play_game(ruleset: Any, setup: dict[str, Any], seed: int) -> list[str]:
         ruleset,
         ruleset.setup_model.model_validate(setup),
         secret,
-        (f"golden:{seed}",),
+        (f"{ENTROPY}{seed}",),
         game_id=game_id,
     )
     moves = 0
@@ -85,24 +118,61 @@ def play_game(ruleset: Any, setup: dict[str, Any], seed: int) -> list[str]:
     return list(export_lines(str(game_id), rows))
 
 
-def regenerate(force: bool = False) -> list[Path]:
+def every_rules_version() -> list[Any]:
+    return [r for game in all_games() for r in rules_versions(game.name)]
+
+
+def regenerate(force: bool = False, root: Path = HERE) -> list[Path]:
+    """Write the games missing under ``root`` (every game with ``force``)."""
     written = []
-    for game in all_games():
-        for ruleset in rules_versions(game.name):
-            folder = HERE / game.name / f"v{ruleset.version}"
-            for name, (setup, seed) in SETUPS[game.name].items():
-                path = folder / f"{name}.ndjson.gz"
-                if path.exists() and not force:
-                    continue
-                folder.mkdir(parents=True, exist_ok=True)
-                text = "".join(line + "\n" for line in play_game(ruleset, setup, seed))
-                # gzip without a timestamp: the same game gives the same bytes
-                path.write_bytes(gzip.compress(text.encode(), mtime=0))
-                written.append(path)
+    for ruleset in every_rules_version():
+        for path, (setup, seed) in golden_games(ruleset, root).items():
+            if path.exists() and not force:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            text = "".join(line + "\n" for line in play_game(ruleset, setup, seed))
+            # gzip without a timestamp: the same lines give the same bytes
+            path.write_bytes(gzip.compress(text.encode(), mtime=0))
+            written.append(path)
     return written
 
 
+def comparable(line: str) -> dict[str, Any]:
+    """An export line without what the clock and fresh secrets put in it."""
+    item = json.loads(line)
+    if item["kind"] == "event":
+        for key in ("timestamp", "nonce", "hash", "prev_hash"):
+            item["record"].pop(key, None)
+    elif item["kind"] == "result":
+        item.pop("head_hash", None)
+    return item
+
+
+def check(root: Path = HERE) -> list[str]:
+    """Every recorded game of every rules version, replayed from the setup and
+    seed it records: one message per file whose game differs (or is missing)."""
+    problems = []
+    for ruleset in every_rules_version():
+        for path, (setup, seed) in golden_games(ruleset, root).items():
+            name = path.relative_to(root)
+            if not path.exists():
+                problems.append(
+                    f"{name}: missing (run python -m tests.golden.regenerate)"
+                )
+                continue
+            replayed = [comparable(x) for x in play_game(ruleset, setup, seed)]
+            if replayed != [comparable(x) for x in read_lines(path)]:
+                problems.append(
+                    f"{name}: replaying its setup and seed gives another game"
+                )
+    return problems
+
+
 if __name__ == "__main__":
+    if "--check" in sys.argv[1:]:
+        problems = check()
+        print("\n".join(problems) or "every golden game replays to its file")
+        sys.exit(1 if problems else 0)
     for path in regenerate(force="--force" in sys.argv[1:]):
         print(
             f"wrote {path.relative_to(HERE.parent.parent)} ({path.stat().st_size} bytes)"

@@ -33,3 +33,16 @@ def every_example() -> list[Table]:
 
 def every_example_id() -> list[str]:
     return [e.name for g in all_games() for e in g.examples]
+
+
+def smallest_and_largest() -> list[str]:
+    """Each registered game's example with the fewest players and the one with
+    the most (the first declared of equals; one name if they are the same)."""
+    names: list[str] = []
+    for game in filter(lambda g: g.examples, all_games()):
+        ends = (
+            min(game.examples, key=lambda e: e.players),
+            max(game.examples, key=lambda e: e.players),
+        )
+        names += dict.fromkeys(e.name for e in ends)
+    return names

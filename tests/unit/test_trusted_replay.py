@@ -28,7 +28,7 @@ from domain.core import Model
 from domain.games import all_games, find_game
 from domain.records.trusted import trusted_decoder
 from domain.replay import replay
-from tests.golden.regenerate import SETUPS
+from tests.support.examples import every_example, every_example_id
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 FILES = sorted(GOLDEN.glob("**/*.ndjson.gz"))
@@ -98,9 +98,7 @@ def random_game_rows(game_type: str, setup: dict, seed: int):
 
 
 @pytest.mark.parametrize(
-    ("game_type", "setup"),
-    [(g, s) for g in sorted(SETUPS) for s, _ in SETUPS[g].values()],
-    ids=lambda v: v if isinstance(v, str) else str(sorted(v.items()))[:40],
+    ("game_type", "setup"), every_example(), ids=every_example_id()
 )
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_games_rebuild_as_the_validating_path_rebuilds_them(
