@@ -7,7 +7,7 @@ not the repository) and its golden games written by ``regenerate`` into a
 copy of the corpus.  Every part of the suite that lists games reads the
 registry, so each accepts it as it is: the golden corpus, the every-game
 end-to-end rows, the legacy-corpus check, the example checks,
-``ListGameTypes`` and the message mapping.
+``ListGameTypes`` and the message conversion.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from domain import games
 from domain.core import Ruleset
 from domain.export import verify_lines
 from domain.games import all_games, find_game
-from services import game_types, mapping, protogen
+from services.api import game_types
+from services.proto import convert, generate
 from tests.golden import regenerate
 from tests.support.examples import examples, smallest_and_largest
 from tests.unit import test_game_examples, test_golden
@@ -47,7 +48,7 @@ def fifth_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]
     for cache in ("_extra", "_loaded", "_by_name", "_versions", "_content"):
         monkeypatch.setattr(games, cache, {})
     monkeypatch.setenv(games.ENV_VAR, f"{NAME}={NAME}")
-    monkeypatch.setattr(protogen, "ROOT", tmp_path)
+    monkeypatch.setattr(generate, "ROOT", tmp_path)
     game_types.list_game_types.cache_clear()
     yield folder
     game_types.list_game_types.cache_clear()
@@ -69,8 +70,8 @@ def test_one_protogen_run_gives_its_proto_and_stubs_and_the_services_use_them(
     fifth_game, tmp_path
 ):
     game = find_game(NAME)
-    assert protogen.write_game_protos([game]) == [fifth_game / f"{NAME}.proto"]
-    protogen.generate(tmp_path, games=[game])
+    assert generate.write_game_protos([game]) == [fifth_game / f"{NAME}.proto"]
+    generate.generate(tmp_path, games=[game])
     assert {p.name for p in fifth_game.glob(f"{NAME}*")} == {
         f"{NAME}.proto",
         f"{NAME}_pb2.py",
@@ -78,13 +79,13 @@ def test_one_protogen_run_gives_its_proto_and_stubs_and_the_services_use_them(
         f"{NAME}_pb2_grpc.py",
     }
     assert (
-        protogen.render_game_proto(game) == (fifth_game / f"{NAME}.proto").read_text()
+        generate.render_game_proto(game) == (fifth_game / f"{NAME}.proto").read_text()
     )
     stubs = importlib.import_module(game.stubs_module)
     assert stubs.DESCRIPTOR.package == f"ledger.v1.{NAME}"
     # services find its messages from the ruleset alone
     place = game.commands_by_name["Place"](cell=4)
-    assert mapping.command_from_any(game, mapping.command_to_any(game, place)) == place
+    assert convert.command_from_any(game, convert.command_to_any(game, place)) == place
     listed = {t.name: t for t in game_types.list_game_types().game_types}
     assert listed[NAME].move_message == f"ledger.v1.{NAME}.Move"
     assert [p.example_setups[0].type_url for p in listed[NAME].content_packs] == [
