@@ -13,16 +13,18 @@ from ..commands import Option
 from ..content import GOODS, ICON_GOOD
 from ..state import Pending, Task, dec, enc
 from . import options as O
+from .combat import begin_combat
 from .effects import refill, wound
-from .engine import Ctx, handler, journey_rows, resume, tasks_of
+from .engine import Ctx, Handlers, journey_rows, tasks_of
 from .options import AGREE, PROCEED, REFUSE
+from .travel import journey, move
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
-@handler("do")
+@HANDLERS.handler("do")
 def _do(ctx: Ctx, t: Task) -> None:
-    from .combat import begin_combat
-    from .travel import journey, move
-
     {
         "move": move,
         "journey": journey,
@@ -56,7 +58,7 @@ def collect(ctx: Ctx, seat: int) -> None:
         ctx.ask("collect", seat, options)
 
 
-@resume("collect")
+@HANDLERS.resume("collect")
 def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     assert ctx.state.act is not None and choice.collect_at is not None
@@ -77,7 +79,7 @@ def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     ctx.schedule(gain, *penalty)
 
 
-@handler("discard_collect")
+@HANDLERS.handler("discard_collect")
 def _discard_collect(ctx: Ctx, t: Task) -> None:
     cards = sorted({dec(c)[1] // 3 for c in ctx.state.collect_tokens})
     if cards and t.n > 0:
@@ -89,7 +91,7 @@ def _discard_collect(ctx: Ctx, t: Task) -> None:
         )
 
 
-@resume("discard_collect")
+@HANDLERS.resume("discard_collect")
 def _discarded_collect(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.discard_collect_tokens is None:
         return
@@ -153,13 +155,13 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
         ctx.ask("assign_good", seat, [*options, PROCEED], loc=lid)
 
 
-@resume("assign")
+@HANDLERS.resume("assign")
 def _assign_at(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_location is not None
     ask_goods(ctx, p.seat, choice.pick_location.location)
 
 
-@resume("assign_good")
+@HANDLERS.resume("assign_good")
 def _assign_good(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.give_good is None:
         return
@@ -178,7 +180,7 @@ def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
     ask_goods(ctx, seat, lid)
 
 
-@resume("consent")
+@HANDLERS.resume("consent")
 def _consent(ctx: Ctx, p: Pending, choice: Option) -> None:
     owner, good = p.seat, p.arg
     if choice == AGREE:
@@ -198,7 +200,7 @@ def sacrifice(ctx: Ctx, seat: int) -> None:
         ctx.ask("sacrifice", seat, options)
 
 
-@resume("sacrifice")
+@HANDLERS.resume("sacrifice")
 def _sacrificed(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert ctx.state.act is not None and choice.pick_location is not None
     seat, lid = p.seat, choice.pick_location.location
@@ -230,7 +232,7 @@ def craft(ctx: Ctx, seat: int) -> None:
         )
 
 
-@resume("craft")
+@HANDLERS.resume("craft")
 def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act = ctx.state.act
@@ -243,7 +245,7 @@ def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
     craft(ctx, seat)
 
 
-@resume("craft_discard")
+@HANDLERS.resume("craft_discard")
 def _craft_discard(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.discard_item is not None:
         ctx.emit(

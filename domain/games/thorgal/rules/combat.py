@@ -16,9 +16,12 @@ from ..content import DIE_ORDER
 from ..state import Combat, Pending, Task, dec
 from . import options as O
 from .effects import cover_tasks
-from .engine import Ctx, handler, has_spot, resume, tasks_of
+from .engine import Ctx, Handlers, has_spot, tasks_of
 from .items import PRE_ROLL_ONLY, after_roll_items, use, use_item
 from .options import PROCEED, SKILL
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
 def targets(ctx: Ctx, seat: int) -> list[Option]:
@@ -41,7 +44,7 @@ def _deck_of(ctx: Ctx, token: str) -> str:
     return "enemy_" + (ctx.c.adventure.mystical_tier if token == "mystical" else token)
 
 
-@resume("target")
+@HANDLERS.resume("target")
 def _targeted(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act = ctx.state.act
@@ -75,7 +78,7 @@ def _ask_order(ctx: Ctx, seat: int, chosen: tuple[str, ...]) -> None:
     _lay_out(ctx, seat, (*chosen, *rest))
 
 
-@resume("enemy_order")
+@HANDLERS.resume("enemy_order")
 def _ordered(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_enemy_card is not None
     _ask_order(ctx, p.seat, (*p.chosen, choice.pick_enemy_card.card))
@@ -100,11 +103,8 @@ def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
             )
         )
     )
-    from .flow import _prepare
-
-    _prepare(
-        ctx, seat
-    )  # Items and the Skill before the roll, then upgrades and the roll
+    # Items and the Skill before the roll, then upgrades and the roll
+    ctx.schedule(Task(op="prepare", seat=seat))
 
 
 def ask_upgrade(ctx: Ctx, seat: int) -> None:
@@ -121,7 +121,7 @@ def ask_upgrade(ctx: Ctx, seat: int) -> None:
     _ask_mods(ctx, seat)
 
 
-@resume("upgrade_die")
+@HANDLERS.resume("upgrade_die")
 def _upgraded(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act, combat = ctx.state.act, ctx.state.combat
@@ -184,12 +184,12 @@ def _start_placing(ctx: Ctx, seat: int) -> None:
     _ask_place(ctx, seat)
 
 
-@handler("combat_mods")
+@HANDLERS.handler("combat_mods")
 def _combat_mods(ctx: Ctx, t: Task) -> None:
     _ask_mods(ctx, t.seat)
 
 
-@resume("combat_mod")
+@HANDLERS.resume("combat_mod")
 def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act = ctx.state.act
@@ -240,7 +240,7 @@ def _ask_place(ctx: Ctx, seat: int) -> None:
     _finish(ctx, seat)
 
 
-@resume("place_combat")
+@HANDLERS.resume("place_combat")
 def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     seat = p.seat
     combat = ctx.state.combat
@@ -258,7 +258,7 @@ def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     ctx.schedule(*tasks, Task(op="combat_place", seat=seat))
 
 
-@handler("combat_place")
+@HANDLERS.handler("combat_place")
 def _combat_place(ctx: Ctx, t: Task) -> None:
     _ask_place(ctx, t.seat)
 

@@ -9,13 +9,19 @@ from __future__ import annotations
 from domain.core import IllegalCommandError, InvalidCommandError
 
 from .. import events as E
-from ..cards import ActionCard, Mod
+from ..cards import ActionCard
 from ..commands import Option
 from ..state import Act, Pending, Task
 from . import options as O
-from .engine import Ctx, handler, resume, tasks_of
+from .combat import ask_upgrade
+from .engine import Ctx, Handlers, tasks_of
+from .items import before_items, use, use_item
+from .modifiers import fold
 from .options import PROCEED, REFRESH, SKILL
 from .payments import can_pay, pay
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
 def after_tasks(ctx: Ctx) -> bool:
@@ -63,25 +69,6 @@ def take_action(ctx: Ctx, seat: int, chip: int, slot: int, option: int) -> None:
     build_action(ctx, seat, card, slot, card.actions[option])
 
 
-def fold(act: Act, mods: tuple[Mod, ...], times: int, extras: list[Task]) -> Act:
-    upd = act.model_dump()
-    for m in mods:
-        if m.action and m.action != act.action:
-            continue
-        if m.kind == "plus":
-            upd["value"] += m.n * times
-        elif m.kind == "dice":
-            upd["dice"] = tuple(upd["dice"]) + (m.arg,) * (m.n * times)
-        elif m.kind in ("reroll", "upgrade", "critical"):
-            key = {"reroll": "rerolls", "upgrade": "upgrades", "critical": "criticals"}[
-                m.kind
-            ]
-            upd[key] += m.n * times
-        elif m.kind == "extra" and times:
-            extras.append(Task(op="action", arg=m.arg, n=m.n * times, seat=act.seat))
-    return Act(**upd)
-
-
 def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) -> None:
     """Main value, additional effects, Bonus section, Special cards, Event modifiers."""
     extras: list[Task] = []
@@ -114,7 +101,7 @@ def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) 
     )
 
 
-@handler("action")
+@HANDLERS.handler("action")
 def _action(ctx: Ctx, t: Task) -> None:
     if t.loc != "main":
         ctx.emit(E.ActionPrepared(act=Act(seat=t.seat, action=t.arg, value=t.n)))
@@ -123,8 +110,6 @@ def _action(ctx: Ctx, t: Task) -> None:
 
 def _prepare(ctx: Ctx, seat: int) -> None:
     """Items, the Skill and its refresh before the action (Combat: before the roll)."""
-    from .items import before_items
-
     act = ctx.state.act
     assert act is not None
     if act.action == "combat" and ctx.state.combat is None:
@@ -151,8 +136,6 @@ def _go(ctx: Ctx, seat: int) -> None:
     act = ctx.state.act
     assert act is not None
     if ctx.state.combat is not None:
-        from .combat import ask_upgrade
-
         ask_upgrade(ctx, seat)
         return
     ctx.schedule(
@@ -161,10 +144,8 @@ def _go(ctx: Ctx, seat: int) -> None:
     )
 
 
-@resume("prepare")
+@HANDLERS.resume("prepare")
 def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
-    from .items import use, use_item
-
     seat = p.seat
     again = Task(op="prepare", seat=seat)
     skill = ctx.c.character(ctx.state.hero(seat).character).skill
@@ -181,17 +162,17 @@ def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
         )
 
 
-@handler("skill_refreshed")
+@HANDLERS.handler("skill_refreshed")
 def _skill_refreshed(ctx: Ctx, t: Task) -> None:
     ctx.emit(E.SkillRefreshed(seat=t.seat))
 
 
-@handler("prepare")
+@HANDLERS.handler("prepare")
 def _prepare_again(ctx: Ctx, t: Task) -> None:
     _prepare(ctx, t.seat)
 
 
-@handler("action_card")
+@HANDLERS.handler("action_card")
 def _action_card(ctx: Ctx, t: Task) -> None:
     new = ctx.c.card(t.arg)
     if t.arg in ctx.state.row or not any(
@@ -206,7 +187,7 @@ def _action_card(ctx: Ctx, t: Task) -> None:
     )
 
 
-@resume("swap")
+@HANDLERS.resume("swap")
 def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.swap_action_card is None:
         return
@@ -219,14 +200,14 @@ def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
     ctx.emit(E.ActionCardSwapped(old=old, new=new.id, row=tuple(row)))
 
 
-@handler("begin_round")
+@HANDLERS.handler("begin_round")
 def _begin_round(ctx: Ctx, t: Task) -> None:
     s = ctx.state
     assert not ctx.tasks, "a round begins with nothing left to resolve"
     ctx.emit(E.TurnBegan(round=s.round, turn=0, seat=s.first))
 
 
-@handler("event_phase")
+@HANDLERS.handler("event_phase")
 def _event_phase(ctx: Ctx, t: Task) -> None:
     s = ctx.state
     if s.round >= ctx.c.adventure.rounds:
@@ -246,7 +227,7 @@ def _event_phase(ctx: Ctx, t: Task) -> None:
     )
 
 
-@handler("draw_event")
+@HANDLERS.handler("draw_event")
 def _draw_event(ctx: Ctx, t: Task) -> None:
     adv = ctx.c.adventure
     threats = sum(h.threats for h in ctx.state.heroes)
@@ -255,7 +236,7 @@ def _draw_event(ctx: Ctx, t: Task) -> None:
         ctx.schedule(*tasks_of(ctx.c.event(card).immediate, t.seat))
 
 
-@handler("pass_first")
+@HANDLERS.handler("pass_first")
 def _pass_first(ctx: Ctx, t: Task) -> None:
     ctx.emit(E.FirstPlayerPassed(first=(ctx.state.first + 1) % ctx.state.seats))
     ctx.schedule(Task(op="begin_round"))
