@@ -24,7 +24,7 @@ from domain.core import (
     Termination,
 )
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Choose, PlaceTile, TakeAction
 from ..content import TIERS, load
 from ..state import Task, ThorgalState
@@ -52,7 +52,7 @@ def start(state: ThorgalState, rng: Rng) -> list[Event]:
     ctx = Ctx(state, rng)
     chars = tuple(state.reason.split(","))
     ctx.emit(
-        E.AdventureStarted(
+        ev.AdventureStarted(
             seats=state.seats, characters=chars, first=rng.randbelow(state.seats)
         )
     )
@@ -67,7 +67,7 @@ def start(state: ThorgalState, rng: Rng) -> list[Event]:
         decks[f"enemy_{tier}"] = [e.id for e in c.enemies if e.tier == tier]
     for name, cards in decks.items():
         order = rng.shuffle(cards)
-        ctx.emit(E.DeckShuffled(deck=name, cards=order, size=len(order)))
+        ctx.emit(ev.DeckShuffled(deck=name, cards=order, size=len(order)))
     ctx.draw("terrain", 1, "terrain")
     ctx.draw("items", 5, "display")
     ctx.schedule(Task(op="begin_round"))
@@ -129,7 +129,7 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
                     "thorgal.not-an-option",
                     f"{notation(command.option)!r} is not an option",
                 )
-            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
+            ctx.emit(ev.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
             ENGINE.resume(ctx, p, command.option)
         else:
             if p.kind not in PLACING:
@@ -137,7 +137,7 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
                     "thorgal.not-placing", "no tile is to be placed now"
                 )
             cells = _placement(state, actor, command)
-            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind))
+            ctx.emit(ev.ChoiceMade(seat=actor, kind=p.kind))
             ENGINE.resume(ctx, p, command.shape, cells)
     else:
         raise InvalidCommandError(f"unknown command {type(command).__name__}")

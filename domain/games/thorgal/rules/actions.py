@@ -8,7 +8,7 @@ raise the good chosen when they were placed (``Site.extra_cost``).
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import GOODS, ICON_GOOD
 from ..state import Pending, Task, dec, enc
@@ -67,7 +67,7 @@ def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     r, c = dec(cell)
     ch = journey_rows(ctx.state)[r][c]
     card = ctx.c.terrain_card(ctx.state.terrain[c // 3])
-    ctx.emit(E.CollectTokenPlaced(seat=seat, cell=cell))
+    ctx.emit(ev.CollectTokenPlaced(seat=seat, cell=cell))
     gain = (
         Task(op="gain", arg=ICON_GOOD[ch], n=value, seat=seat)
         if ch in ICON_GOOD
@@ -97,7 +97,7 @@ def _discarded_collect(ctx: Ctx, p: Pending, choice: Option) -> None:
         return
     k = choice.discard_collect_tokens.terrain
     cells = tuple(c for c in ctx.state.collect_tokens if dec(c)[1] // 3 == k)
-    ctx.emit(E.CollectTokensDiscarded(cells=cells))
+    ctx.emit(ev.CollectTokensDiscarded(cells=cells))
     ctx.schedule(Task(op="discard_collect", n=p.n - 1, seat=p.seat))
 
 
@@ -138,7 +138,7 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
     need = requirement(ctx, lid)
     have = ctx.state.site(lid).assigned
     if all(h >= n for h, n in zip(have, need)):
-        ctx.emit(E.AssignedGoodsDiscarded(location=lid, goods=need))
+        ctx.emit(ev.AssignedGoodsDiscarded(location=lid, goods=need))
         ctx.schedule(*tasks_of(ctx.c.location(lid).effects, seat, lid))
         return
     if act.done >= act.value:
@@ -175,8 +175,8 @@ def _assign_good(ctx: Ctx, p: Pending, choice: Option) -> None:
 def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
     act = ctx.state.act
     assert act is not None
-    ctx.emit(E.GoodsAssigned(location=lid, good=good, from_seat=owner))
-    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
+    ctx.emit(ev.GoodsAssigned(location=lid, good=good, from_seat=owner))
+    ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
     ask_goods(ctx, seat, lid)
 
 
@@ -189,7 +189,9 @@ def _consent(ctx: Ctx, p: Pending, choice: Option) -> None:
     act = ctx.state.act
     assert act is not None
     ctx.emit(
-        E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (owner,)}))
+        ev.ActionPrepared(
+            act=act.model_copy(update={"refused": act.refused + (owner,)})
+        )
     )
     ask_goods(ctx, p.n, p.loc)
 
@@ -238,10 +240,10 @@ def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
     act = ctx.state.act
     assert act is not None
     if choice.take_item is None:
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.value})))
+        ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"done": act.value})))
     else:
-        ctx.emit(E.ItemGained(seat=seat, item=choice.take_item.item, source="display"))
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
+        ctx.emit(ev.ItemGained(seat=seat, item=choice.take_item.item, source="display"))
+        ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
     craft(ctx, seat)
 
 
@@ -249,7 +251,7 @@ def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
 def _craft_discard(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.discard_item is not None:
         ctx.emit(
-            E.CardDiscarded(
+            ev.CardDiscarded(
                 deck="items", card=choice.discard_item.item, source="display"
             )
         )

@@ -10,7 +10,7 @@ unfulfilled effect: every character gains 1 Wound (see ``unfulfilled``).
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import TIERS
 from ..state import Pending, Task
@@ -29,7 +29,7 @@ def _entry(ctx: Ctx, t: Task) -> None:
         return
     entry = ctx.c.entry(t.arg)
     seat = actor(ctx, t)
-    ctx.emit(E.EntryRead(entry=entry.id, title=entry.title, text=entry.text))
+    ctx.emit(ev.EntryRead(entry=entry.id, title=entry.title, text=entry.text))
     ctx.schedule(
         *tasks_of(entry.effects, seat, t.loc),
         Task(op="plots", arg=entry.id, seat=seat, loc=t.loc),
@@ -39,7 +39,7 @@ def _entry(ctx: Ctx, t: Task) -> None:
 @HANDLERS.handler("plots")
 def _plots(ctx: Ctx, t: Task) -> None:
     if t.loc:
-        ctx.emit(E.LocationMarked(location=t.loc, token="entry"))
+        ctx.emit(ev.LocationMarked(location=t.loc, token="entry"))
     if can_pay(ctx.state, t.seat, (ctx.c.adventure.plot_cost,)):
         ctx.ask(
             "plot",
@@ -66,7 +66,7 @@ def _plot(ctx: Ctx, p: Pending, choice: Option) -> None:
 @HANDLERS.handler("side_plot")
 def _side_plot(ctx: Ctx, t: Task) -> None:
     entry = ctx.c.entry(t.arg)
-    ctx.emit(E.SidePlotChosen(entry=entry.id, plot=t.n))
+    ctx.emit(ev.SidePlotChosen(entry=entry.id, plot=t.n))
     ctx.schedule(*tasks_of(entry.plots[t.n].effects, t.seat))
 
 
@@ -119,7 +119,7 @@ def _shift(ctx: Ctx, p: Pending, choice: Option, step: int) -> None:
         unfulfilled(ctx)
     elif tier >= 0:
         enemies[idx] = TIERS[tier]
-        ctx.emit(E.EnemiesChanged(location=lid, enemies=tuple(enemies)))
+        ctx.emit(ev.EnemiesChanged(location=lid, enemies=tuple(enemies)))
     if p.n > 1:
         op = "upgrade" if step > 0 else "degrade"
         ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat))
@@ -158,7 +158,7 @@ def _placed_enemy(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_location is not None
     lid = choice.pick_location.location
     ctx.emit(
-        E.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,))
+        ev.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,))
     )
     _again(ctx, p, "place_enemy", arg=p.arg)
 
@@ -195,7 +195,7 @@ def _token_task(kind: str, need: str, skip: str) -> None:
             ctx.ask("cost_good", p.seat, [*map(O.pick_good, goods)], arg=lid, n=p.n)
             return
         ctx.emit(
-            E.LocationMarked(location=lid, token=kind, good=goods[0] if goods else "")
+            ev.LocationMarked(location=lid, token=kind, good=goods[0] if goods else "")
         )
         _again(ctx, p, op)
 
@@ -203,7 +203,9 @@ def _token_task(kind: str, need: str, skip: str) -> None:
 @HANDLERS.resume("cost_good")
 def _cost_good(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_good is not None
-    ctx.emit(E.LocationMarked(location=p.arg, token="cost", good=choice.pick_good.good))
+    ctx.emit(
+        ev.LocationMarked(location=p.arg, token="cost", good=choice.pick_good.good)
+    )
     _again(ctx, p, "cost_token")
 
 
@@ -230,4 +232,4 @@ def _defeat(ctx: Ctx, t: Task) -> None:
 @HANDLERS.handler("special_card")
 def _special(ctx: Ctx, t: Task) -> None:
     if t.arg not in ctx.state.specials:
-        ctx.emit(E.SpecialCardGained(card=t.arg))
+        ctx.emit(ev.SpecialCardGained(card=t.arg))

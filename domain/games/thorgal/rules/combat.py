@@ -9,7 +9,7 @@ draws from the adventure's ``mystical_tier`` deck and adds its effects.
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect
 from ..commands import Option
 from ..content import DIE_ORDER
@@ -58,7 +58,7 @@ def _targeted(ctx: Ctx, p: Pending, choice: Option) -> None:
         if site.enemies[i] == "mystical":
             ctx.schedule(*tasks_of(ctx.c.adventure.mystical_effects, seat))
     ctx.emit(
-        E.CombatBegan(
+        ev.CombatBegan(
             combat=Combat(
                 seat=seat, location=lid, tokens=tokens, cards=tuple(cards), rows=()
             )
@@ -97,7 +97,7 @@ def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
     dial = ctx.c.character(hero.character).combat[hero.combat_level - 1]
     dice = (*dial, *act.dice, *("yellow",) * max(0, act.value - 1))
     ctx.emit(
-        E.CombatBegan(
+        ev.CombatBegan(
             combat=combat.model_copy(
                 update={"cards": cards, "rows": rows, "dice": dice}
             )
@@ -117,7 +117,7 @@ def ask_upgrade(ctx: Ctx, seat: int) -> None:
         ctx.ask("upgrade_die", seat, [*options, PROCEED])
         return
     faces = tuple(ctx.rng.randbelow(6) for _ in combat.dice)
-    ctx.emit(E.DiceRolled(faces=faces))
+    ctx.emit(ev.DiceRolled(faces=faces))
     _ask_mods(ctx, seat)
 
 
@@ -127,13 +127,13 @@ def _upgraded(ctx: Ctx, p: Pending, choice: Option) -> None:
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
     if choice.upgrade_die is None:
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"upgrades": 0})))
+        ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"upgrades": 0})))
     else:
         i = choice.upgrade_die.die
         colour = DIE_ORDER[DIE_ORDER.index(combat.dice[i]) + 1]
-        ctx.emit(E.DieUpgraded(index=i, colour=colour))
+        ctx.emit(ev.DieUpgraded(index=i, colour=colour))
         ctx.emit(
-            E.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1}))
+            ev.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1}))
         )
     ask_upgrade(ctx, seat)
 
@@ -180,7 +180,7 @@ def _start_placing(ctx: Ctx, seat: int) -> None:
         face(ctx, i)[1] if combat.critical[i] and face(ctx, i)[1] else face(ctx, i)[0]
         for i in range(len(combat.dice))
     )
-    ctx.emit(E.CombatBegan(combat=combat.model_copy(update={"left": shapes})))
+    ctx.emit(ev.CombatBegan(combat=combat.model_copy(update={"left": shapes})))
     _ask_place(ctx, seat)
 
 
@@ -196,7 +196,7 @@ def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert act is not None
     if choice == PROCEED:
         ctx.emit(
-            E.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0}))
+            ev.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0}))
         )
         _start_placing(ctx, seat)
         return
@@ -205,19 +205,19 @@ def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
         return
     elif choice == SKILL:
         skill = ctx.c.character(ctx.state.hero(seat).character).skill
-        ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
+        ctx.emit(ev.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, Task(op="combat_mods", seat=seat))
         return
     elif choice.reroll_die is not None:
-        ctx.emit(E.DieRerolled(index=choice.reroll_die.die, face=ctx.rng.randbelow(6)))
+        ctx.emit(ev.DieRerolled(index=choice.reroll_die.die, face=ctx.rng.randbelow(6)))
         ctx.emit(
-            E.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1}))
+            ev.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1}))
         )
     else:
         assert choice.activate_critical is not None
-        ctx.emit(E.CriticalActivated(index=choice.activate_critical.die))
+        ctx.emit(ev.CriticalActivated(index=choice.activate_critical.die))
         ctx.emit(
-            E.ActionPrepared(
+            ev.ActionPrepared(
                 act=act.model_copy(update={"criticals": act.criticals - 1})
             )
         )
@@ -236,7 +236,7 @@ def _ask_place(ctx: Ctx, seat: int) -> None:
         ctx.ask_tile("place_combat", seat, fitting)
         return
     if combat.left:
-        ctx.emit(E.CombatTileDropped(shapes=combat.left))
+        ctx.emit(ev.CombatTileDropped(shapes=combat.left))
     _finish(ctx, seat)
 
 
@@ -245,7 +245,7 @@ def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     seat = p.seat
     combat = ctx.state.combat
     assert combat is not None
-    ctx.emit(E.CombatTilePlaced(shape=shape, cells=cells))
+    ctx.emit(ev.CombatTilePlaced(shape=shape, cells=cells))
     red: tuple[Effect, ...] = ()
     yellow: tuple[Effect, ...] = ()
     tasks: list[Task] = []
@@ -276,8 +276,8 @@ def _finish(ctx: Ctx, seat: int) -> None:
     uncovered = sum(1 for h in hearts if h not in covered)
     won = uncovered == 0
     for card in combat.cards:
-        ctx.emit(E.CardDiscarded(deck="enemy_" + ctx.c.enemy(card).tier, card=card))
-    ctx.emit(E.CombatEnded(won=won, uncovered=uncovered))
+        ctx.emit(ev.CardDiscarded(deck="enemy_" + ctx.c.enemy(card).tier, card=card))
+    ctx.emit(ev.CombatEnded(won=won, uncovered=uncovered))
     loc = ctx.c.location(combat.location)
     if won:
         left = tuple(
@@ -285,7 +285,7 @@ def _finish(ctx: Ctx, seat: int) -> None:
             for i, k in enumerate(ctx.state.site(loc.id).enemies)
             if i not in combat.tokens
         )
-        ctx.emit(E.EnemiesChanged(location=loc.id, enemies=left))
+        ctx.emit(ev.EnemiesChanged(location=loc.id, enemies=left))
         if not left and loc.marked:
             ctx.schedule(*tasks_of(loc.effects, seat, loc.id))
     else:

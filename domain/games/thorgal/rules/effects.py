@@ -8,7 +8,7 @@ Unfulfilled Effects rule.
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect
 from ..commands import Option
 from ..content import GOODS, ICON_GOOD
@@ -29,13 +29,13 @@ def wound(seat: int, shape: str, n: int = 1) -> Task:
 @HANDLERS.handler("gain")
 def _gain(ctx: Ctx, t: Task) -> None:
     if t.n > 0:
-        ctx.emit(E.GoodsGained(seat=actor(ctx, t), good=t.arg, n=t.n))
+        ctx.emit(ev.GoodsGained(seat=actor(ctx, t), good=t.arg, n=t.n))
 
 
 @HANDLERS.handler("gain_all")
 def _gain_all(ctx: Ctx, t: Task) -> None:
     for h in ctx.state.heroes:
-        ctx.emit(E.GoodsGained(seat=h.seat, good=t.arg, n=t.n))
+        ctx.emit(ev.GoodsGained(seat=h.seat, good=t.arg, n=t.n))
 
 
 @HANDLERS.handler("gain_area")
@@ -43,7 +43,7 @@ def _gain_area(ctx: Ctx, t: Task) -> None:
     seat = actor(ctx, t)
     sources = ctx.c.area(ctx.state.hero(seat).area).sources
     if len(sources) == 1:
-        ctx.emit(E.GoodsGained(seat=seat, good=sources[0], n=t.n))
+        ctx.emit(ev.GoodsGained(seat=seat, good=sources[0], n=t.n))
     elif sources:
         ctx.ask("area_good", seat, [*map(O.pick_good, sources)], n=t.n)
 
@@ -51,7 +51,7 @@ def _gain_area(ctx: Ctx, t: Task) -> None:
 @HANDLERS.resume("area_good")
 def _area_good(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_good is not None
-    ctx.emit(E.GoodsGained(seat=p.seat, good=choice.pick_good.good, n=p.n))
+    ctx.emit(ev.GoodsGained(seat=p.seat, good=choice.pick_good.good, n=p.n))
 
 
 @HANDLERS.handler("lose")
@@ -59,7 +59,7 @@ def _lose(ctx: Ctx, t: Task) -> None:
     seat = actor(ctx, t)
     have = ctx.state.hero(seat).goods[GOODS.index(t.arg)]
     if have:
-        ctx.emit(E.GoodsSpent(seat=seat, good=t.arg, n=min(have, t.n)))
+        ctx.emit(ev.GoodsSpent(seat=seat, good=t.arg, n=min(have, t.n)))
     if have < t.n:
         ctx.schedule(wound(seat, "I1"))
 
@@ -76,7 +76,7 @@ def _group_lose(ctx: Ctx, t: Task) -> None:
     if total < t.n:
         for h in ctx.state.heroes:
             if h.goods[i]:
-                ctx.emit(E.GoodsSpent(seat=h.seat, good=t.arg, n=h.goods[i]))
+                ctx.emit(ev.GoodsSpent(seat=h.seat, good=t.arg, n=h.goods[i]))
         ctx.schedule(*(wound(h.seat, "I1") for h in ctx.state.heroes))
         return
     payers = [O.pick_payer(h.seat) for h in ctx.state.heroes if h.goods[i]]
@@ -86,7 +86,7 @@ def _group_lose(ctx: Ctx, t: Task) -> None:
 @HANDLERS.resume("group_pay")
 def _group_pay(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_payer is not None
-    ctx.emit(E.GoodsSpent(seat=choice.pick_payer.seat, good=p.arg, n=1))
+    ctx.emit(ev.GoodsSpent(seat=choice.pick_payer.seat, good=p.arg, n=1))
     if p.n > 1:
         ctx.schedule(Task(op="group_lose", arg=p.arg, n=p.n - 1, seat=p.seat))
 
@@ -116,7 +116,7 @@ def _wound_all(ctx: Ctx, t: Task) -> None:
 
 @HANDLERS.resume("place_wound")
 def _placed_wound(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
-    ctx.emit(E.WoundPlaced(seat=p.seat, shape=shape, cells=cells))
+    ctx.emit(ev.WoundPlaced(seat=p.seat, shape=shape, cells=cells))
     if p.n > 1:
         ctx.schedule(wound(p.seat, shape, p.n - 1))
 
@@ -142,7 +142,7 @@ def _heal(ctx: Ctx, t: Task) -> None:
 @HANDLERS.resume("heal")
 def _healed(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.heal_wound is not None:
-        ctx.emit(E.WoundHealed(seat=p.seat, index=choice.heal_wound.index))
+        ctx.emit(ev.WoundHealed(seat=p.seat, index=choice.heal_wound.index))
         if p.n > 1:
             ctx.schedule(Task(op="heal", n=p.n - 1, arg=p.arg, seat=p.seat))
 
@@ -153,14 +153,14 @@ def _threat(ctx: Ctx, t: Task) -> None:
     have = ctx.state.hero(seat).threats
     if t.n < 0:
         if have:
-            ctx.emit(E.ThreatsChanged(seat=seat, threats=max(0, have + t.n)))
+            ctx.emit(ev.ThreatsChanged(seat=seat, threats=max(0, have + t.n)))
         return
     for _ in range(t.n):
         if have >= 5:
             ctx.schedule(Task(op="wound_size", n=have, seat=seat))
         else:
             have += 1
-            ctx.emit(E.ThreatsChanged(seat=seat, threats=have))
+            ctx.emit(ev.ThreatsChanged(seat=seat, threats=have))
 
 
 @HANDLERS.handler("threat_all")
@@ -188,7 +188,7 @@ def _xp_chosen(ctx: Ctx, p: Pending, choice: Option) -> None:
     hero = ctx.state.hero(seat)
     level = getattr(hero, f"{track}_level")
     if level < 7:
-        ctx.emit(E.ExperienceGained(seat=seat, track=track, level=level + 1))
+        ctx.emit(ev.ExperienceGained(seat=seat, track=track, level=level + 1))
     else:
         ch = ctx.c.character(hero.character)
         ctx.schedule(*tasks_of(getattr(ch, f"{track}_bonus"), seat))
@@ -198,7 +198,7 @@ def _xp_chosen(ctx: Ctx, p: Pending, choice: Option) -> None:
 def _discovery(ctx: Ctx, t: Task) -> None:
     for _ in range(t.n):
         for card in ctx.draw("discovery", 1, "resolve"):
-            ctx.emit(E.CardDiscarded(deck="discovery", card=card))
+            ctx.emit(ev.CardDiscarded(deck="discovery", card=card))
             ctx.schedule(*tasks_of(ctx.c.discovery(card).effects, actor(ctx, t)))
 
 
@@ -208,7 +208,7 @@ def _item_draw(ctx: Ctx, t: Task) -> None:
         d = ctx.state.deck("items")
         if not d.cards and d.discard:
             ctx.emit(
-                E.DeckShuffled(
+                ev.DeckShuffled(
                     deck="items",
                     cards=ctx.rng.shuffle(d.discard),
                     from_discard=True,
@@ -217,7 +217,7 @@ def _item_draw(ctx: Ctx, t: Task) -> None:
             )
         if ctx.state.deck("items").cards:
             card = ctx.state.deck("items").cards[0]
-            ctx.emit(E.ItemGained(seat=actor(ctx, t), item=card, source="deck"))
+            ctx.emit(ev.ItemGained(seat=actor(ctx, t), item=card, source="deck"))
 
 
 def refill(ctx: Ctx) -> None:
@@ -241,7 +241,7 @@ def _item_pick(ctx: Ctx, t: Task) -> None:
 def _picked(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.take_item is None:
         return
-    ctx.emit(E.ItemGained(seat=p.seat, item=choice.take_item.item, source="display"))
+    ctx.emit(ev.ItemGained(seat=p.seat, item=choice.take_item.item, source="display"))
     refill(ctx)
     ctx.schedule(Task(op="item_pick", n=p.n - 1, seat=p.seat))
 
@@ -249,7 +249,7 @@ def _picked(ctx: Ctx, p: Pending, choice: Option) -> None:
 @HANDLERS.handler("roll_wound")
 def _roll_wound(ctx: Ctx, t: Task) -> None:
     face = ctx.c.die(t.arg).faces[ctx.rng.randbelow(6)].split(":")[0]
-    ctx.emit(E.WoundRolled(seat=actor(ctx, t), die=t.arg, shape=face))
+    ctx.emit(ev.WoundRolled(seat=actor(ctx, t), die=t.arg, shape=face))
     ctx.schedule(wound(actor(ctx, t), face))
 
 

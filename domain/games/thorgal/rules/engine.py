@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 
 from domain.core import Event, Rng
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect
 from ..commands import Option
 from ..content import Content, load
@@ -143,7 +143,7 @@ class Ctx:
     def drop(self, n: int) -> None:
         """A payment failed: the ``n`` tasks it paid for are not resolved."""
         del self.tasks[:n]
-        self.emit(E.TasksDropped(n=n))
+        self.emit(ev.TasksDropped(n=n))
 
     def ask(
         self,
@@ -174,11 +174,11 @@ class Ctx:
         self._offer(Pending(kind=kind, seat=seat, shapes=tuple(shapes), n=n))
 
     def _offer(self, pending: Pending) -> None:
-        self.emit(E.ChoiceOffered(pending=pending, tasks=tuple(self.tasks)))
+        self.emit(ev.ChoiceOffered(pending=pending, tasks=tuple(self.tasks)))
 
     def end(self, won: bool, reason: str) -> None:
         if self.state.phase != "over":
-            self.emit(E.AdventureEnded(won=won, reason=reason))
+            self.emit(ev.AdventureEnded(won=won, reason=reason))
 
     def draw(self, deck: str, k: int, to: str) -> tuple[str, ...]:
         """Draw ``k`` cards, reshuffling the discard pile when the deck runs out."""
@@ -190,12 +190,12 @@ class Ctx:
                     break
                 cards = self.rng.shuffle(d.discard)
                 self.emit(
-                    E.DeckShuffled(
+                    ev.DeckShuffled(
                         deck=deck, cards=cards, from_discard=True, size=len(cards)
                     )
                 )
             card = self.state.deck(deck).cards[0]
-            self.emit(E.CardsDrawn(deck=deck, cards=(card,), to=to))
+            self.emit(ev.CardsDrawn(deck=deck, cards=(card,), to=to))
             out.append(card)
         return tuple(out)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from domain.core import IllegalCommandError, InvalidCommandError
 
-from .. import events as E
+from .. import events as ev
 from ..cards import ActionCard
 from ..commands import Option
 from ..state import Act, Pending, Task
@@ -30,11 +30,13 @@ def after_tasks(ctx: Ctx) -> bool:
     if s.phase != "resolve":
         return False
     if s.act is not None:
-        ctx.emit(E.ActionEnded(seat=s.act.seat, action=s.act.action))
+        ctx.emit(ev.ActionEnded(seat=s.act.seat, action=s.act.action))
     done = s.turns_taken[s.round - 1] if len(s.turns_taken) >= s.round else 0
     if done < 4:
         assert not ctx.tasks
-        ctx.emit(E.TurnBegan(round=s.round, turn=done, seat=(s.first + done) % s.seats))
+        ctx.emit(
+            ev.TurnBegan(round=s.round, turn=done, seat=(s.first + done) % s.seats)
+        )
         return False
     ctx.schedule(Task(op="event_phase", seat=s.first))
     return True
@@ -65,7 +67,9 @@ def take_action(ctx: Ctx, seat: int, chip: int, slot: int, option: int) -> None:
         raise IllegalCommandError(
             "thorgal.chip-same-card", "a chip must move to a different Action card"
         )
-    ctx.emit(E.ChipPlaced(seat=seat, chip=chip, slot=slot, card=card.id, option=option))
+    ctx.emit(
+        ev.ChipPlaced(seat=seat, chip=chip, slot=slot, card=card.id, option=option)
+    )
     build_action(ctx, seat, card, slot, card.actions[option])
 
 
@@ -93,7 +97,7 @@ def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) 
         }[b.when]
         act = fold(act, b.mods, times, extras)
         after += list(tasks_of(b.effects, seat)) * times
-    ctx.emit(E.ActionPrepared(act=act))
+    ctx.emit(ev.ActionPrepared(act=act))
     ctx.schedule(
         Task(op="action", arg=action, n=act.value, seat=seat, loc="main"),
         *extras,
@@ -104,7 +108,7 @@ def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) 
 @HANDLERS.handler("action")
 def _action(ctx: Ctx, t: Task) -> None:
     if t.loc != "main":
-        ctx.emit(E.ActionPrepared(act=Act(seat=t.seat, action=t.arg, value=t.n)))
+        ctx.emit(ev.ActionPrepared(act=Act(seat=t.seat, action=t.arg, value=t.n)))
     _prepare(ctx, t.seat)
 
 
@@ -154,7 +158,7 @@ def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
     elif choice.use_item is not None:
         use_item(ctx, seat, choice.use_item.item, again)
     elif choice == SKILL:
-        ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
+        ctx.emit(ev.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, again)
     else:
         ctx.schedule(
@@ -164,7 +168,7 @@ def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
 
 @HANDLERS.handler("skill_refreshed")
 def _skill_refreshed(ctx: Ctx, t: Task) -> None:
-    ctx.emit(E.SkillRefreshed(seat=t.seat))
+    ctx.emit(ev.SkillRefreshed(seat=t.seat))
 
 
 @HANDLERS.handler("prepare")
@@ -197,14 +201,14 @@ def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
         [c for c in ctx.state.row if c != old] + [new.id],
         key=lambda c: ctx.c.card(c).number,
     )
-    ctx.emit(E.ActionCardSwapped(old=old, new=new.id, row=tuple(row)))
+    ctx.emit(ev.ActionCardSwapped(old=old, new=new.id, row=tuple(row)))
 
 
 @HANDLERS.handler("begin_round")
 def _begin_round(ctx: Ctx, t: Task) -> None:
     s = ctx.state
     assert not ctx.tasks, "a round begins with nothing left to resolve"
-    ctx.emit(E.TurnBegan(round=s.round, turn=0, seat=s.first))
+    ctx.emit(ev.TurnBegan(round=s.round, turn=0, seat=s.first))
 
 
 @HANDLERS.handler("event_phase")
@@ -213,8 +217,8 @@ def _event_phase(ctx: Ctx, t: Task) -> None:
     if s.round >= ctx.c.adventure.rounds:
         ctx.end(False, "out of time: the Round marker cannot advance")
         return
-    ctx.emit(E.RoundAdvanced(round=s.round + 1))
-    ctx.emit(E.ChipsFlipped())
+    ctx.emit(ev.RoundAdvanced(round=s.round + 1))
+    ctx.emit(ev.ChipsFlipped())
     nxt = ctx.c.event(s.active_event).next_phase if s.active_event else ()
     specials = [
         r.effects for r in ctx.c.adventure.special_rounds if r.round == s.round + 1
@@ -238,5 +242,5 @@ def _draw_event(ctx: Ctx, t: Task) -> None:
 
 @HANDLERS.handler("pass_first")
 def _pass_first(ctx: Ctx, t: Task) -> None:
-    ctx.emit(E.FirstPlayerPassed(first=(ctx.state.first + 1) % ctx.state.seats))
+    ctx.emit(ev.FirstPlayerPassed(first=(ctx.state.first + 1) % ctx.state.seats))
     ctx.schedule(Task(op="begin_round"))

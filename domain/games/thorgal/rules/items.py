@@ -24,7 +24,7 @@ The Skill card follows the same Combat timings (it is "used" like an Item).
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect, Mod
 from ..commands import Option
 from ..state import Pending, Task
@@ -76,17 +76,17 @@ def use(
     assert act is not None
     extras: list[Task] = []
     new = fold(act, mods, 1, extras)
-    ctx.emit(E.ActionPrepared(act=new))
+    ctx.emit(ev.ActionPrepared(act=new))
     combat = ctx.state.combat
     if combat is not None and not combat.rolled:
         for colour in new.dice[len(act.dice) :]:
-            ctx.emit(E.DieAdded(colour=colour))
+            ctx.emit(ev.DieAdded(colour=colour))
     ctx.schedule(*tasks_of(effects, seat), then, *extras)
 
 
 def use_item(ctx: Ctx, seat: int, item: str, then: Task) -> None:
     card = ctx.c.item(item)
-    ctx.emit(E.ItemUsed(seat=seat, item=card.id))
+    ctx.emit(ev.ItemUsed(seat=seat, item=card.id))
     use(ctx, seat, card.mods, card.effects, then)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import GOODS
 from ..state import Pending, Task, ThorgalState
@@ -77,7 +77,7 @@ def _pay(ctx: Ctx, t: Task) -> None:
         t = t.model_copy(update={"payers": t.payers + (t.seat,)})
     spent = Counter(zip(t.payers, units))
     for (owner, good), k in sorted(spent.items()):
-        ctx.emit(E.GoodsSpent(seat=owner, good=good, n=k))
+        ctx.emit(ev.GoodsSpent(seat=owner, good=good, n=k))
 
 
 def _reschedule(ctx: Ctx, **update: object) -> None:

@@ -9,7 +9,7 @@ never go left of the path; covering the marked column reveals a Terrain card.
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import GOODS
 from ..state import Pending, Task, dec
@@ -97,7 +97,7 @@ def _moved(ctx: Ctx, p: Pending, choice: Option) -> None:
 
 @HANDLERS.handler("moved")
 def _step(ctx: Ctx, t: Task) -> None:
-    ctx.emit(E.CharacterMoved(seat=t.seat, area=t.arg, borders=t.n))
+    ctx.emit(ev.CharacterMoved(seat=t.seat, area=t.arg, borders=t.n))
     for _ in range(int(t.loc)):
         ctx.schedule(*tasks_of(ctx.c.adventure.red_border, t.seat))
 
@@ -137,7 +137,7 @@ def journey(ctx: Ctx, seat: int, left: int | None = None) -> None:
 def _journeyed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     seat, left = p.seat, p.n
     rows = journey_rows(ctx.state)
-    ctx.emit(E.JourneyTilePlaced(seat=seat, shape=shape, cells=cells))
+    ctx.emit(ev.JourneyTilePlaced(seat=seat, shape=shape, cells=cells))
     tasks: list[Task] = []
     for c in cells:
         r, col = dec(c)
