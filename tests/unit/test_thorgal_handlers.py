@@ -62,14 +62,14 @@ def _literal_calls() -> Iterator[tuple[str, str]]:
             if isinstance(func, ast.Name) and func.id == "Task":
                 for kw in node.keywords:
                     if kw.arg == "op" and isinstance(kw.value, ast.Constant):
-                        yield "task", kw.value.value
+                        yield "task", str(kw.value.value)
             elif (
                 isinstance(func, ast.Attribute)
                 and func.attr in ("ask", "ask_tile")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                yield "question", node.args[0].value
+                yield "question", str(node.args[0].value)
 
 
 def test_every_op_a_card_or_a_rule_schedules_has_a_handler() -> None:
