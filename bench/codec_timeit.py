@@ -5,7 +5,7 @@
 "Before" is what each move cost until the codec: the body built twice (hash
 input in the aggregate, stored record in the mapper), each encoded with
 :mod:`json`, and records parsed with :mod:`json`.  "After" is
-:func:`domain.records.seal` and :func:`domain.records.decode`.  Both run in
+:func:`domain.records.seal` and :func:`domain.stored_events.decode`.  Both run in
 one process, interleaved, so the ratio holds on a busy machine.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain import records
+from domain import records, stored_events
 from domain.aggregate import Game
 
 
@@ -40,7 +40,7 @@ def compare(path: Path) -> None:
     gid = json.loads(lines[0])["game_id"]
     items = [json.loads(x) for x in lines if json.loads(x)["kind"] == "event"]
     raws = [(i["version"], i["type"], stdlib(i["record"])) for i in items]
-    events = [records.decode(gid, v, t, raw) for v, t, raw in raws]
+    events = [stored_events.decode(gid, v, t, raw) for v, t, raw in raws]
     moves = [
         (e, vars(e), t)
         for e, (_, t, _) in zip(events, raws)
@@ -71,11 +71,11 @@ def compare(path: Path) -> None:
 
     def decode_before() -> None:
         for v, t, raw in raws:
-            records.decode_record(gid, v, t, json.loads(raw))
+            stored_events.decode_record(gid, v, t, json.loads(raw))
 
     def decode_after() -> None:
         for v, t, raw in raws:
-            records.decode(gid, v, t, raw)
+            stored_events.decode(gid, v, t, raw)
 
     print(f"{path}: {len(moves)} moves, {len(raws)} records")
     for name, before, after, count in (

@@ -65,7 +65,6 @@ def _payload_pool(min_events: int) -> list[Any]:
 def build_long_game(app: Any, events: int, pool: list[Any], seed: int) -> uuid.UUID:
     """A ``GAME`` aggregate with exactly ``events`` stored events (see module docstring)."""
     from domain.aggregate import Game
-    from domain.decision_records import append_decided
     from domain.games import find_game
 
     ruleset = find_game(GAME)
@@ -82,8 +81,7 @@ def build_long_game(app: Any, events: int, pool: list[Any], seed: int) -> uuid.U
             ruleset.evolve(game.state, payload)
         except Exception:  # noqa: BLE001
             continue
-        append_decided(
-            game,
+        game.append_decided(
             payload,
             decision=game.version,
             actor=0,

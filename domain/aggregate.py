@@ -8,22 +8,26 @@ payload, and the mapper stores it under the game's own type name
 (``thalara.CardPlayed``), so the event store holds real domain events.
 
 Every stored event is a link of the hash chain (:mod:`domain.integrity`) and
-records which *decision* it belongs to (the version the decision followed,
-which is also the label of that decision's chance stream) so an auditor can
-group events back into decisions and re-run them.  Recording a decision's
-events as links is :mod:`domain.decision_records` (sealing one is
-:func:`domain.event_links.link`); the checked creation fields are
-:func:`domain.game_creation.creation_fields`; replay is :mod:`domain.replay`.
+names the *decision* it belongs to (the version the decision followed, which
+is also the label of that decision's chance stream) so an auditor can group
+events back into decisions and re-run them.  Appending a decision's events as
+links is the aggregate's own (:meth:`Game.append_decided`), because each link
+reads and moves the chain's head, which is the aggregate's state; sealing one
+is :func:`domain.event_links.link`.  The checked creation fields are
+:func:`domain.game_creation.creation_fields`; the stored record of each event
+is :mod:`domain.records`; building events back from records is
+:mod:`domain.stored_events`; replay is :mod:`domain.replay`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import field
+from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain import records
 from domain.chance import HmacRng, seed_commitment
 from domain.core import (
     Command,
@@ -35,16 +39,23 @@ from domain.core import (
     Ruleset,
     Seat,
 )
-from domain.decision_records import record_decision
 from domain.event_links import link
 from domain.game_creation import creation_fields
 from domain.games import find_ruleset
-from domain.records import GENESIS, command_record, created_body, decided_type
+from domain.records import (
+    CONCLUDED_TYPE,
+    CREATED_TYPE,
+    GENESIS,
+    command_record,
+    concluded_body,
+    created_body,
+    decided_body,
+    decided_type,
+)
 from domain.signatures import SignedMove, require_signature
 from domain.spectator import SpectatorDelay
 
-CREATED_TYPE = records.CREATED_TYPE
-CONCLUDED_TYPE = records.CONCLUDED_TYPE
+__all__ = ["Game", "SeedMismatchError", "record_type"]
 
 
 class SeedMismatchError(RuntimeError):
@@ -73,7 +84,7 @@ class Game(Aggregate):
         spectator_delay: dict[str, int] | None = None
         """``{"moves": n}`` or ``{"seconds": s}`` (:mod:`domain.spectator`)."""
         stored: bytes | None = field(default=None, compare=False, repr=False)
-        """The stored record, encoded once when the event was recorded
+        """The stored record, encoded once when the event was appended
         (:func:`domain.records.seal`); ``None`` for a decoded event."""
 
     class Decided(Aggregate.Event):
@@ -174,7 +185,7 @@ class Game(Aggregate):
         seat_keys: tuple[str, ...] = (),
         receipt_key: str | None = None,
     ) -> Game:
-        """Create a game and record its opening decision (shuffles, first player).
+        """Create a game and append its opening decision (shuffles, first player).
 
         :raises InvalidCommandError: when ``setup`` is not this ruleset's setup.
         """
@@ -214,7 +225,7 @@ class Game(Aggregate):
     def _decide_opening(self, seed: bytes) -> None:
         decision = self.version
         events = self.ruleset.start(self.state, self._rng(seed))
-        record_decision(self, decision, events, None, None, None, seed)
+        self._append_decision(decision, events, None, None, None, seed)
 
     def act(
         self,
@@ -224,7 +235,7 @@ class Game(Aggregate):
         command_id: str | None,
         signed: SignedMove | None = None,
     ) -> list[Any]:
-        """Decide ``command`` for ``actor`` and record the resulting events.
+        """Decide ``command`` for ``actor`` and append the resulting events.
 
         Returns the new ledger events (``Decided``/``Concluded``).
 
@@ -247,8 +258,7 @@ class Game(Aggregate):
                 f"{self.game_type}.decide returned no events for {command!r}"
             )
         before = len(self.pending_events)
-        record_decision(
-            self,
+        self._append_decision(
             decision,
             events,
             actor,
@@ -258,6 +268,75 @@ class Game(Aggregate):
             signed.to_record() if signed is not None else None,
         )
         return self.pending_events[before:]
+
+    # ------------------------------------------------------------ the chain
+
+    def _append_decision(
+        self,
+        decision: int,
+        events: Iterable[Any],
+        actor: Seat | None,
+        command_id: str | None,
+        command: dict[str, Any] | None,
+        seed: bytes,
+        signed: dict[str, Any] | None = None,
+    ) -> None:
+        """Append one ``Decided`` per domain event of ``decision`` (the command
+        and its signature on the first only), and ``Concluded`` if the game is
+        over.  This is the one place a decided domain event becomes a ledger
+        event, the same for every game."""
+        for index, payload in enumerate(events):
+            self.append_decided(
+                payload,
+                decision=decision,
+                actor=actor,
+                command_id=command_id,
+                command=command if index == 0 else None,
+                signed=signed if index == 0 else None,
+            )
+        if self.ruleset.is_over(self.state):
+            self._append_link(
+                self.Concluded,
+                CONCLUDED_TYPE,
+                concluded_body,
+                outcome=self.ruleset.outcome(self.state),
+                seed=seed.hex(),
+                decision=decision,
+            )
+
+    def append_decided(self, payload: Any, **fields: Any) -> None:
+        """Append ``payload`` (one of the game's events) as a ``Decided`` event.
+
+        Public for the rebuild benchmark, which appends real payloads to build
+        long games without deciding them.  ``fields``: ``decision``, ``actor``,
+        ``command_id``, ``command``, ``signed``.
+        """
+        self._append_link(
+            self.Decided,
+            self.type_name(payload),
+            decided_body,
+            payload=payload,
+            **fields,
+        )
+
+    def _append_link(
+        self,
+        cls: type,
+        type_: str,
+        body: Callable[[dict[str, Any]], dict[str, Any]],
+        **fields: Any,
+    ) -> None:
+        """Trigger event ``cls`` with ``fields``, sealed as the chain's next link."""
+        timestamp: datetime = cls.create_timestamp()  # type: ignore[attr-defined]  # an eventsourcing event class
+        chain = link(
+            game_id=str(self.id),
+            version=self.version + 1,
+            type_=type_,
+            timestamp=timestamp,
+            prev_hash=self.head_hash,
+            body=body(fields),
+        )
+        self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
 
 
 def record_type(game_type: str, event: Any) -> str:

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 from uuid import UUID
 
-from domain import records
+from domain import records, stored_events
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,9 @@ class LogEvent:
     @cached_property
     def event(self) -> Any:
         """The decoded ledger event (``Game.Created``/``Decided``/``Concluded``)."""
-        return records.decode_record(self.game_id, self.version, self.type, self.record)
+        return stored_events.decode_record(
+            self.game_id, self.version, self.type, self.record
+        )
 
 
 class View(ABC):

@@ -23,9 +23,13 @@ with a :mod:`json` fallback), :mod:`~domain.records.sealing` (the hash input;
 a body is encoded once per event: the aggregate calls :func:`seal`, which
 splices the same body bytes into the hash input and the stored record, and the
 mapper stores those bytes as they are), :mod:`~domain.records.bodies`,
-:mod:`~domain.records.snapshots`, :mod:`~domain.records.events` and
-:mod:`~domain.records.moves` (a game event read straight from its bytes).  Callers
-import from here (``records.seal``) and never from the modules.
+:mod:`~domain.records.snapshots` and :mod:`~domain.records.moves` (a game event
+read straight from its bytes).  Callers import from here (``records.seal``)
+and never from the modules: this package is the format's public face.
+
+Why no aggregate here: the package encodes and decodes bytes, and the
+aggregate seals its events with it.  Turning a record into a
+``Game.Created``/``Decided``/``Concluded`` is :mod:`domain.stored_events`.
 """
 
 from __future__ import annotations
@@ -39,7 +43,6 @@ from domain.records.bodies import (
     decode_payload,
 )
 from domain.records.canonical import canonical_json, load
-from domain.records.events import decode, decode_record, encode_event
 from domain.records.moves import Move, decode_move
 from domain.records.names import (
     ALG,
@@ -75,13 +78,10 @@ __all__ = [
     "created_body",
     "decided_body",
     "decided_type",
-    "decode",
     "decode_aggregate_state",
     "decode_move",
     "decode_payload",
-    "decode_record",
     "encode_aggregate_state",
-    "encode_event",
     "encode_snapshot",
     "hash_input",
     "load",

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
-from domain.aggregate import CONCLUDED_TYPE
+from domain.records import CONCLUDED_TYPE
 from services.api import presenters
 from services.api.auth import Principal
 from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for

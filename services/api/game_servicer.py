@@ -19,9 +19,9 @@ from collections.abc import Callable
 from contextlib import aclosing
 from typing import Any
 
-from domain.aggregate import CONCLUDED_TYPE
 from domain.core import InvalidCommandError
 from domain.games import find_game
+from domain.records import CONCLUDED_TYPE
 from domain.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc

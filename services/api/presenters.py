@@ -14,8 +14,9 @@ from typing import Any, TypeVar, cast
 
 from google.protobuf import timestamp_pb2
 
-from domain.aggregate import CONCLUDED_TYPE, CREATED_TYPE, Game, record_type
+from domain.aggregate import Game, record_type
 from domain.core import Outcome, Viewer
+from domain.records import CONCLUDED_TYPE, CREATED_TYPE
 from ledger.v1 import game_service_pb2 as pb
 from services.api.auth import Principal
 from services.proto import convert

@@ -14,14 +14,14 @@ from uuid import UUID
 
 from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent
 
-from domain import records
+from domain import records, stored_events
 from domain.aggregate import Game, record_type
 from domain.games import all_games
 
 # The record and snapshot format is domain.records'; these names stay importable
 # from here for callers that reach storage through this module.
 SNAPSHOT_TYPE = records.SNAPSHOT_TYPE
-decode_record = records.decode_record
+decode_record = stored_events.decode_record
 encode_aggregate_state = records.encode_aggregate_state
 decode_aggregate_state = records.decode_aggregate_state
 
@@ -57,7 +57,7 @@ class LedgerMapper(Mapper[UUID]):
                 else ""
             )
             topic = record_type(game_type, domain_event)
-            state = domain_event.stored or records.encode_event(domain_event)
+            state = domain_event.stored or stored_events.encode_event(domain_event)
             # The bytes are needed once, here; an event outlives its commit in
             # the game cache's recent tail, and keeping every record there
             # tripled the memory per open game.  A retry re-encodes (same bytes).
@@ -72,7 +72,7 @@ class LedgerMapper(Mapper[UUID]):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         # trusted: these rows are the ledger's own append-only, hash-chained
         # records (the audit reads them with validation, domain.audit)
-        return records.decode(
+        return stored_events.decode(
             stored_event.originator_id,
             stored_event.originator_version,
             stored_event.topic,

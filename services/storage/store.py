@@ -18,7 +18,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.utils import retry
 from psycopg.rows import tuple_row
 
-from domain import records
+from domain import stored_events
 from domain.receipts import Receipt
 from domain.viewers import SeatGrant
 from services.storage.recorder import LedgerRecorder, MoveRows, NewGameRows, hash_token
@@ -216,7 +216,7 @@ class ReplayEvents:
             curs.execute(self._sql, params, prepare=True)
             rows = curs.fetchall()
         return [
-            records.decode(originator_id, version, topic, state, trusted=True)
+            stored_events.decode(originator_id, version, topic, state, trusted=True)
             for version, topic, state in rows
         ]
 

@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from domain import records
+from domain import stored_events
 from domain.aggregate import Game
 from domain.games import find_game
 from services.live.nats_tail import STREAM, NatsTail, subject
@@ -45,13 +45,13 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
         command = find_game("thalara").pick_random_command(game.state, seat, rnd)
 
         encodings: list[object] = []
-        encode = records.encode_event
+        encode = stored_events.encode_event
 
         def counted(event: object) -> bytes:
             encodings.append(event)
             return encode(event)
 
-        monkeypatch.setattr(records, "encode_event", counted)
+        monkeypatch.setattr(stored_events, "encode_event", counted)
         result = own_ledger.submit(game_id, command, seat, str(uuid.uuid4()))
         stored = {v: state for v, _, state in own_ledger.read_records(game_id)}
 

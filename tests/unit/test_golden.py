@@ -21,7 +21,7 @@ from domain.export import verify_lines
 from domain.games import all_games, find_ruleset
 from domain.games.vaalbara import GAME, GAME_V1
 from domain.records import CONCLUDED_TYPE as CONCLUDED
-from domain.records import decode_record
+from domain.stored_events import decode_record
 from tests.golden.regenerate import check
 
 GOLDEN = Path(__file__).parents[1] / "golden"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import domain.records.canonical
 import domain.records.sealing
-from domain import records
+from domain import records, stored_events
 from domain.aggregate import Game
 from domain.games import find_game
 from domain.integrity import event_hash
@@ -90,7 +90,7 @@ def test_a_sealed_record_is_the_record_encoded_from_the_event_and_its_hash_verif
     assert len(events) >= 2
     for event in events:
         assert event.stored is not None
-        assert event.stored == records.encode_event(event)
+        assert event.stored == stored_events.encode_event(event)
         record = records.load(event.stored)
         assert record["hash"] == event_hash(
             game_id=str(game.id),

@@ -22,7 +22,7 @@ import pytest
 from eventsourcing.application import project_aggregate
 from pydantic import field_validator
 
-from domain import records
+from domain import records, stored_events
 from domain.aggregate import Game
 from domain.core import Model
 from domain.games import all_games, find_game
@@ -36,7 +36,7 @@ FILES = sorted(GOLDEN.glob("**/*.ndjson.gz"))
 
 def reference_event(game_id: uuid.UUID, version: int, type_: str, record: dict):
     """The validating path: ``model_validate`` and the event class's ``__init__``."""
-    event = records.decode_record(game_id, version, type_, record)
+    event = stored_events.decode_record(game_id, version, type_, record)
     return type(event)(**vars(event))
 
 
@@ -46,7 +46,9 @@ def as_text(obj: object) -> str:
 
 
 def assert_same_rebuild(game_id: uuid.UUID, rows: list[tuple[int, str, bytes]]):
-    trusted = [records.decode(game_id, v, t, data, trusted=True) for v, t, data in rows]
+    trusted = [
+        stored_events.decode(game_id, v, t, data, trusted=True) for v, t, data in rows
+    ]
     validated = [
         reference_event(game_id, v, t, records.load(data)) for v, t, data in rows
     ]

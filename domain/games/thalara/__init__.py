@@ -88,12 +88,13 @@ Decisions where the books are silent
 from __future__ import annotations
 
 from domain.core import Example, Ruleset
-from domain.games.thalara import stats as _stats
-from domain.games.thalara.commands import COMMANDS
-from domain.games.thalara.content import content_packs as _content_packs
-from domain.games.thalara.events import EVENTS
-from domain.games.thalara.evolve import evolve
-from domain.games.thalara.rules import (
+
+from . import stats as _stats
+from .commands import COMMANDS
+from .content import content_packs as _content_packs
+from .events import EVENTS
+from .evolve import evolve
+from .rules import (
     decide,
     is_over,
     legal_commands,
@@ -103,9 +104,9 @@ from domain.games.thalara.rules import (
     start,
     to_act,
 )
-from domain.games.thalara.setup import ThalaraSetup, initial_state
-from domain.games.thalara.state import ThalaraState
-from domain.games.thalara.view import ThalaraView, redact, view
+from .setup import ThalaraSetup, initial_state
+from .state import ThalaraState
+from .view import ThalaraView, redact, view
 
 GAME: Ruleset[ThalaraState] = Ruleset(
     name="thalara",

@@ -29,7 +29,7 @@ from domain.content_packs import pack_file
 from domain.setup_options import PackOptions, SetupChoice, pack_names
 
 if TYPE_CHECKING:
-    from domain.games.thalara.state import ThalaraState
+    from .state import ThalaraState
 
 CONTENT_DIR = Path(__file__).parent / "content"
 HAND_SIZE = 7

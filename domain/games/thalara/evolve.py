@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.games.kit import Evolver, replace_where, with_seat, without_all
-from domain.games.thalara import events as ev
-from domain.games.thalara.content import card_info
-from domain.games.thalara.state import (
+
+from . import events as ev
+from .content import card_info
+from .state import (
     CASUAL_CHAOS,
     OVER,
     PLAY,

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from domain.content_packs import pack_name
 from domain.core import InvalidCommandError, Model
-from domain.games.thalara.content import (
+
+from .content import (
     CONTENT_DIR,
     artifact_sets,
     characters,
     load_pack,
     remnant_id,
 )
-from domain.games.thalara.state import MODES, STANDARD, Mode, PlayerState, ThalaraState
+from .state import MODES, STANDARD, Mode, PlayerState, ThalaraState
 
 
 class ThalaraSetup(Model):

@@ -34,8 +34,9 @@ from domain.core import (
     SeatFacet,
     shuffle_outcomes,
 )
-from domain.games.thalara import events as ev
-from domain.games.thalara.state import ThalaraState
+
+from . import events as ev
+from .state import ThalaraState
 
 
 def facts(setup: Any, state: ThalaraState) -> GameFacts:

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from domain.core import Model
 from domain.games.kit import mirror, seat_views
-from domain.games.thalara import events as ev
-from domain.games.thalara.rules.moves import to_act
-from domain.games.thalara.rules.rounds import scores
-from domain.games.thalara.rules.spells import totals
-from domain.games.thalara.state import ActiveSpell, Play, PlayerState, ThalaraState
+
+from . import events as ev
+from .rules.moves import to_act
+from .rules.rounds import scores
+from .rules.spells import totals
+from .state import ActiveSpell, Play, PlayerState, ThalaraState
 
 if TYPE_CHECKING:
     from domain.core import Event, Viewer

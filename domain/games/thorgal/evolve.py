@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.games.kit import Evolver, replace_where, with_seat, without_one
 
-from . import events as E
+from . import events as ev
 from .content import add_goods, load
 from .evolve_board import board
 from .state import Chip, Deck, Hero, Site, ThorgalState, Tile
@@ -35,8 +35,8 @@ path, Collect tokens, Locations, Combat and cards) from :mod:`.evolve_board`.
 """
 
 
-@evolve.on(E.AdventureStarted)
-def _(s: ThorgalState, e: E.AdventureStarted) -> ThorgalState:
+@evolve.on(ev.AdventureStarted)
+def _(s: ThorgalState, e: ev.AdventureStarted) -> ThorgalState:
     c = load(s.content)
     heroes = []
     for seat, cid in enumerate(e.characters):
@@ -66,8 +66,8 @@ def _(s: ThorgalState, e: E.AdventureStarted) -> ThorgalState:
     )
 
 
-@evolve.on(E.DeckShuffled)
-def _(s: ThorgalState, e: E.DeckShuffled) -> ThorgalState:
+@evolve.on(ev.DeckShuffled)
+def _(s: ThorgalState, e: ev.DeckShuffled) -> ThorgalState:
     names = [d.name for d in s.decks]
     if e.deck not in names:
         return s.model_copy(
@@ -78,8 +78,8 @@ def _(s: ThorgalState, e: E.DeckShuffled) -> ThorgalState:
     return _deck(s, e.deck, cards=cards, discard=discard)
 
 
-@evolve.on(E.CardsDrawn)
-def _(s: ThorgalState, e: E.CardsDrawn) -> ThorgalState:
+@evolve.on(ev.CardsDrawn)
+def _(s: ThorgalState, e: ev.CardsDrawn) -> ThorgalState:
     deck = s.deck(e.deck)
     s = _deck(s, e.deck, cards=deck.cards[len(e.cards) :])
     if e.to == "terrain":
@@ -98,37 +98,37 @@ def _(s: ThorgalState, e: E.CardsDrawn) -> ThorgalState:
     return s
 
 
-@evolve.on(E.CardDiscarded)
-def _(s: ThorgalState, e: E.CardDiscarded) -> ThorgalState:
+@evolve.on(ev.CardDiscarded)
+def _(s: ThorgalState, e: ev.CardDiscarded) -> ThorgalState:
     if e.source == "display":
         s = s.model_copy(update={"display": without_one(s.display, e.card)})
     return _deck(s, e.deck, discard=s.deck(e.deck).discard + (e.card,))
 
 
-@evolve.on(E.TasksDropped)
-def _(s: ThorgalState, e: E.TasksDropped) -> ThorgalState:
+@evolve.on(ev.TasksDropped)
+def _(s: ThorgalState, e: ev.TasksDropped) -> ThorgalState:
     return s  # the stack lives in ``decide``; the next stop records what is left
 
 
-@evolve.on(E.ChoiceOffered)
-def _(s: ThorgalState, e: E.ChoiceOffered) -> ThorgalState:
+@evolve.on(ev.ChoiceOffered)
+def _(s: ThorgalState, e: ev.ChoiceOffered) -> ThorgalState:
     return s.model_copy(update={"pending": e.pending, "tasks": e.tasks})
 
 
-@evolve.on(E.ChoiceMade)
-def _(s: ThorgalState, e: E.ChoiceMade) -> ThorgalState:
+@evolve.on(ev.ChoiceMade)
+def _(s: ThorgalState, e: ev.ChoiceMade) -> ThorgalState:
     return s.model_copy(update={"pending": None})
 
 
-@evolve.on(E.TurnBegan)
-def _(s: ThorgalState, e: E.TurnBegan) -> ThorgalState:
+@evolve.on(ev.TurnBegan)
+def _(s: ThorgalState, e: ev.TurnBegan) -> ThorgalState:
     return s.model_copy(
         update={"phase": "action", "turn": e.turn, "round": e.round, "tasks": ()}
     )
 
 
-@evolve.on(E.ChipPlaced)
-def _(s: ThorgalState, e: E.ChipPlaced) -> ThorgalState:
+@evolve.on(ev.ChipPlaced)
+def _(s: ThorgalState, e: ev.ChipPlaced) -> ThorgalState:
     chips = list(s.chips)
     chips[e.chip] = Chip(slot=e.slot, active=False)
     taken = s.turns_taken
@@ -140,66 +140,66 @@ def _(s: ThorgalState, e: E.ChipPlaced) -> ThorgalState:
     )
 
 
-@evolve.on(E.ActionPrepared)
-def _(s: ThorgalState, e: E.ActionPrepared) -> ThorgalState:
+@evolve.on(ev.ActionPrepared)
+def _(s: ThorgalState, e: ev.ActionPrepared) -> ThorgalState:
     return s.model_copy(update={"act": e.act})
 
 
-@evolve.on(E.ActionEnded)
-def _(s: ThorgalState, e: E.ActionEnded) -> ThorgalState:
+@evolve.on(ev.ActionEnded)
+def _(s: ThorgalState, e: ev.ActionEnded) -> ThorgalState:
     return s.model_copy(update={"act": None})
 
 
-@evolve.on(E.CharacterMoved)
-def _(s: ThorgalState, e: E.CharacterMoved) -> ThorgalState:
+@evolve.on(ev.CharacterMoved)
+def _(s: ThorgalState, e: ev.CharacterMoved) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", area=e.area)
 
 
-@evolve.on(E.GoodsGained)
-def _(s: ThorgalState, e: E.GoodsGained) -> ThorgalState:
+@evolve.on(ev.GoodsGained)
+def _(s: ThorgalState, e: ev.GoodsGained) -> ThorgalState:
     return with_seat(
         s, e.seat, "heroes", goods=add_goods(s.hero(e.seat).goods, e.good, e.n)
     )
 
 
-@evolve.on(E.GoodsSpent)
-def _(s: ThorgalState, e: E.GoodsSpent) -> ThorgalState:
+@evolve.on(ev.GoodsSpent)
+def _(s: ThorgalState, e: ev.GoodsSpent) -> ThorgalState:
     return with_seat(
         s, e.seat, "heroes", goods=add_goods(s.hero(e.seat).goods, e.good, -e.n)
     )
 
 
-@evolve.on(E.WoundPlaced)
-def _(s: ThorgalState, e: E.WoundPlaced) -> ThorgalState:
+@evolve.on(ev.WoundPlaced)
+def _(s: ThorgalState, e: ev.WoundPlaced) -> ThorgalState:
     h = s.hero(e.seat)
     return with_seat(
         s, e.seat, "heroes", wounds=h.wounds + (Tile(shape=e.shape, cells=e.cells),)
     )
 
 
-@evolve.on(E.WoundRolled)
-def _(s: ThorgalState, e: E.WoundRolled) -> ThorgalState:
+@evolve.on(ev.WoundRolled)
+def _(s: ThorgalState, e: ev.WoundRolled) -> ThorgalState:
     return s  # the Wound to place follows as a question (``ChoiceOffered``)
 
 
-@evolve.on(E.WoundHealed)
-def _(s: ThorgalState, e: E.WoundHealed) -> ThorgalState:
+@evolve.on(ev.WoundHealed)
+def _(s: ThorgalState, e: ev.WoundHealed) -> ThorgalState:
     w = s.hero(e.seat).wounds
     return with_seat(s, e.seat, "heroes", wounds=w[: e.index] + w[e.index + 1 :])
 
 
-@evolve.on(E.ThreatsChanged)
-def _(s: ThorgalState, e: E.ThreatsChanged) -> ThorgalState:
+@evolve.on(ev.ThreatsChanged)
+def _(s: ThorgalState, e: ev.ThreatsChanged) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", threats=e.threats)
 
 
-@evolve.on(E.ExperienceGained)
-def _(s: ThorgalState, e: E.ExperienceGained) -> ThorgalState:
+@evolve.on(ev.ExperienceGained)
+def _(s: ThorgalState, e: ev.ExperienceGained) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", **{f"{e.track}_level": e.level})
 
 
-@evolve.on(E.ItemGained)
-def _(s: ThorgalState, e: E.ItemGained) -> ThorgalState:
+@evolve.on(ev.ItemGained)
+def _(s: ThorgalState, e: ev.ItemGained) -> ThorgalState:
     if e.source == "display":
         s = s.model_copy(update={"display": without_one(s.display, e.item)})
     elif e.source == "deck":
@@ -207,41 +207,41 @@ def _(s: ThorgalState, e: E.ItemGained) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", items=s.hero(e.seat).items + (e.item,))
 
 
-@evolve.on(E.ItemUsed)
-def _(s: ThorgalState, e: E.ItemUsed) -> ThorgalState:
+@evolve.on(ev.ItemUsed)
+def _(s: ThorgalState, e: ev.ItemUsed) -> ThorgalState:
     s = with_seat(s, e.seat, "heroes", items=without_one(s.hero(e.seat).items, e.item))
     return _deck(s, "items", discard=s.deck("items").discard + (e.item,))
 
 
-@evolve.on(E.SkillUsed)
-def _(s: ThorgalState, e: E.SkillUsed) -> ThorgalState:
+@evolve.on(ev.SkillUsed)
+def _(s: ThorgalState, e: ev.SkillUsed) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", skill_active=False, skill_round=e.round)
 
 
-@evolve.on(E.SkillRefreshed)
-def _(s: ThorgalState, e: E.SkillRefreshed) -> ThorgalState:
+@evolve.on(ev.SkillRefreshed)
+def _(s: ThorgalState, e: ev.SkillRefreshed) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", skill_active=True)
 
 
-@evolve.on(E.RoundAdvanced)
-def _(s: ThorgalState, e: E.RoundAdvanced) -> ThorgalState:
+@evolve.on(ev.RoundAdvanced)
+def _(s: ThorgalState, e: ev.RoundAdvanced) -> ThorgalState:
     return s.model_copy(update={"round": e.round, "phase": "resolve"})
 
 
-@evolve.on(E.ChipsFlipped)
-def _(s: ThorgalState, e: E.ChipsFlipped) -> ThorgalState:
+@evolve.on(ev.ChipsFlipped)
+def _(s: ThorgalState, e: ev.ChipsFlipped) -> ThorgalState:
     return s.model_copy(
         update={"chips": tuple(c.model_copy(update={"active": True}) for c in s.chips)}
     )
 
 
-@evolve.on(E.FirstPlayerPassed)
-def _(s: ThorgalState, e: E.FirstPlayerPassed) -> ThorgalState:
+@evolve.on(ev.FirstPlayerPassed)
+def _(s: ThorgalState, e: ev.FirstPlayerPassed) -> ThorgalState:
     return s.model_copy(update={"first": e.first})
 
 
-@evolve.on(E.AdventureEnded)
-def _(s: ThorgalState, e: E.AdventureEnded) -> ThorgalState:
+@evolve.on(ev.AdventureEnded)
+def _(s: ThorgalState, e: ev.AdventureEnded) -> ThorgalState:
     return s.model_copy(
         update={
             "phase": "over",

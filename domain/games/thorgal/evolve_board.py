@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.games.kit import Evolver, replace_where, with_seat, without_all, without_one
 
-from . import events as E
+from . import events as ev
 from .content import add_goods
 from .state import ThorgalState, Tile
 
@@ -29,24 +29,24 @@ board = Evolver[ThorgalState]("thorgal")
 """The table's handlers; only :mod:`.evolve` uses it, through ``include``."""
 
 
-@board.on(E.JourneyTilePlaced)
-def _(s: ThorgalState, e: E.JourneyTilePlaced) -> ThorgalState:
+@board.on(ev.JourneyTilePlaced)
+def _(s: ThorgalState, e: ev.JourneyTilePlaced) -> ThorgalState:
     return s.model_copy(update={"path": s.path + (Tile(shape=e.shape, cells=e.cells),)})
 
 
-@board.on(E.CollectTokenPlaced)
-def _(s: ThorgalState, e: E.CollectTokenPlaced) -> ThorgalState:
+@board.on(ev.CollectTokenPlaced)
+def _(s: ThorgalState, e: ev.CollectTokenPlaced) -> ThorgalState:
     return s.model_copy(update={"collect_tokens": s.collect_tokens + (e.cell,)})
 
 
-@board.on(E.CollectTokensDiscarded)
-def _(s: ThorgalState, e: E.CollectTokensDiscarded) -> ThorgalState:
+@board.on(ev.CollectTokensDiscarded)
+def _(s: ThorgalState, e: ev.CollectTokensDiscarded) -> ThorgalState:
     keep = without_all(s.collect_tokens, e.cells)
     return s.model_copy(update={"collect_tokens": keep})
 
 
-@board.on(E.GoodsAssigned)
-def _(s: ThorgalState, e: E.GoodsAssigned) -> ThorgalState:
+@board.on(ev.GoodsAssigned)
+def _(s: ThorgalState, e: ev.GoodsAssigned) -> ThorgalState:
     s = with_seat(
         s, e.from_seat, "heroes", goods=add_goods(s.hero(e.from_seat).goods, e.good, -1)
     )
@@ -55,19 +55,19 @@ def _(s: ThorgalState, e: E.GoodsAssigned) -> ThorgalState:
     )
 
 
-@board.on(E.AssignedGoodsDiscarded)
-def _(s: ThorgalState, e: E.AssignedGoodsDiscarded) -> ThorgalState:
+@board.on(ev.AssignedGoodsDiscarded)
+def _(s: ThorgalState, e: ev.AssignedGoodsDiscarded) -> ThorgalState:
     left = tuple(a - b for a, b in zip(s.site(e.location).assigned, e.goods))
     return _site(s, e.location, assigned=left)
 
 
-@board.on(E.EnemiesChanged)
-def _(s: ThorgalState, e: E.EnemiesChanged) -> ThorgalState:
+@board.on(ev.EnemiesChanged)
+def _(s: ThorgalState, e: ev.EnemiesChanged) -> ThorgalState:
     return _site(s, e.location, enemies=e.enemies)
 
 
-@board.on(E.LocationMarked)
-def _(s: ThorgalState, e: E.LocationMarked) -> ThorgalState:
+@board.on(ev.LocationMarked)
+def _(s: ThorgalState, e: ev.LocationMarked) -> ThorgalState:
     site = s.site(e.location)
     if e.token == "cost":
         return _site(
@@ -80,8 +80,8 @@ def _(s: ThorgalState, e: E.LocationMarked) -> ThorgalState:
     return _site(s, e.location, **{field: True})
 
 
-@board.on(E.CombatBegan)
-def _(s: ThorgalState, e: E.CombatBegan) -> ThorgalState:
+@board.on(ev.CombatBegan)
+def _(s: ThorgalState, e: ev.CombatBegan) -> ThorgalState:
     return s.model_copy(update={"combat": e.combat})
 
 
@@ -90,44 +90,44 @@ def _combat(s: ThorgalState, **update: Any) -> ThorgalState:
     return s.model_copy(update={"combat": s.combat.model_copy(update=update)})
 
 
-@board.on(E.DiceRolled)
-def _(s: ThorgalState, e: E.DiceRolled) -> ThorgalState:
+@board.on(ev.DiceRolled)
+def _(s: ThorgalState, e: ev.DiceRolled) -> ThorgalState:
     assert s.combat is not None
     return _combat(s, faces=e.faces, rolled=True, critical=(False,) * len(e.faces))
 
 
-@board.on(E.DieUpgraded)
-def _(s: ThorgalState, e: E.DieUpgraded) -> ThorgalState:
+@board.on(ev.DieUpgraded)
+def _(s: ThorgalState, e: ev.DieUpgraded) -> ThorgalState:
     assert s.combat is not None
     d = list(s.combat.dice)
     d[e.index] = e.colour
     return _combat(s, dice=tuple(d))
 
 
-@board.on(E.DieAdded)
-def _(s: ThorgalState, e: E.DieAdded) -> ThorgalState:
+@board.on(ev.DieAdded)
+def _(s: ThorgalState, e: ev.DieAdded) -> ThorgalState:
     assert s.combat is not None
     return _combat(s, dice=s.combat.dice + (e.colour,))
 
 
-@board.on(E.DieRerolled)
-def _(s: ThorgalState, e: E.DieRerolled) -> ThorgalState:
+@board.on(ev.DieRerolled)
+def _(s: ThorgalState, e: ev.DieRerolled) -> ThorgalState:
     assert s.combat is not None
     f = list(s.combat.faces)
     f[e.index] = e.face
     return _combat(s, faces=tuple(f))
 
 
-@board.on(E.CriticalActivated)
-def _(s: ThorgalState, e: E.CriticalActivated) -> ThorgalState:
+@board.on(ev.CriticalActivated)
+def _(s: ThorgalState, e: ev.CriticalActivated) -> ThorgalState:
     assert s.combat is not None
     c = list(s.combat.critical)
     c[e.index] = True
     return _combat(s, critical=tuple(c))
 
 
-@board.on(E.CombatTilePlaced)
-def _(s: ThorgalState, e: E.CombatTilePlaced) -> ThorgalState:
+@board.on(ev.CombatTilePlaced)
+def _(s: ThorgalState, e: ev.CombatTilePlaced) -> ThorgalState:
     assert s.combat is not None
     return _combat(
         s,
@@ -136,31 +136,31 @@ def _(s: ThorgalState, e: E.CombatTilePlaced) -> ThorgalState:
     )
 
 
-@board.on(E.CombatTileDropped)
-def _(s: ThorgalState, e: E.CombatTileDropped) -> ThorgalState:
+@board.on(ev.CombatTileDropped)
+def _(s: ThorgalState, e: ev.CombatTileDropped) -> ThorgalState:
     return _combat(s, left=())
 
 
-@board.on(E.CombatEnded)
-def _(s: ThorgalState, e: E.CombatEnded) -> ThorgalState:
+@board.on(ev.CombatEnded)
+def _(s: ThorgalState, e: ev.CombatEnded) -> ThorgalState:
     return s.model_copy(update={"combat": None})
 
 
-@board.on(E.EntryRead)
-def _(s: ThorgalState, e: E.EntryRead) -> ThorgalState:
+@board.on(ev.EntryRead)
+def _(s: ThorgalState, e: ev.EntryRead) -> ThorgalState:
     return s.model_copy(update={"entries_read": s.entries_read + (e.entry,)})
 
 
-@board.on(E.SidePlotChosen)
-def _(s: ThorgalState, e: E.SidePlotChosen) -> ThorgalState:
+@board.on(ev.SidePlotChosen)
+def _(s: ThorgalState, e: ev.SidePlotChosen) -> ThorgalState:
     return s
 
 
-@board.on(E.ActionCardSwapped)
-def _(s: ThorgalState, e: E.ActionCardSwapped) -> ThorgalState:
+@board.on(ev.ActionCardSwapped)
+def _(s: ThorgalState, e: ev.ActionCardSwapped) -> ThorgalState:
     return s.model_copy(update={"row": e.row})
 
 
-@board.on(E.SpecialCardGained)
-def _(s: ThorgalState, e: E.SpecialCardGained) -> ThorgalState:
+@board.on(ev.SpecialCardGained)
+def _(s: ThorgalState, e: ev.SpecialCardGained) -> ThorgalState:
     return s.model_copy(update={"specials": s.specials + (e.card,)})

@@ -49,7 +49,7 @@ from domain.core import (
     shuffle_outcomes,
 )
 
-from . import events as E
+from . import events as ev
 from .state import ThorgalState
 
 DIE_FACES = 6
@@ -63,15 +63,15 @@ def facts(setup: Any, state: ThorgalState) -> GameFacts:
 
 
 def event_facets(event: Event) -> tuple[EventFacet, ...]:
-    if isinstance(event, E.AdventureStarted):
+    if isinstance(event, ev.AdventureStarted):
         return (
             EventFacet(key="first_player", value=str(event.first), seat=event.first),
         )
-    if isinstance(event, E.ChipPlaced):
+    if isinstance(event, ev.ChipPlaced):
         return (EventFacet(key="action_card", value=event.card, seat=event.seat),)
-    if isinstance(event, E.ItemUsed):
+    if isinstance(event, ev.ItemUsed):
         return (EventFacet(key="item_used", value=event.item, seat=event.seat),)
-    if isinstance(event, E.CombatEnded):
+    if isinstance(event, ev.CombatEnded):
         return (EventFacet(key="combat", value="won" if event.won else "lost"),)
     return ()
 
@@ -80,15 +80,15 @@ def die(face: int) -> ChanceOutcome:
     return ChanceOutcome(distribution="d6", value=face, outcomes=DIE_FACES)
 
 
-CHANCE_EVENTS = (E.DiceRolled, E.DieRerolled, E.DeckShuffled)
+CHANCE_EVENTS = (ev.DiceRolled, ev.DieRerolled, ev.DeckShuffled)
 """Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
 
 
 def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
-    if isinstance(event, E.DiceRolled):
+    if isinstance(event, ev.DiceRolled):
         return tuple(die(face) for face in event.faces)
-    if isinstance(event, E.DieRerolled):
+    if isinstance(event, ev.DieRerolled):
         return (die(event.face),)
-    if isinstance(event, E.DeckShuffled) and not event.hidden:
+    if isinstance(event, ev.DeckShuffled) and not event.hidden:
         return shuffle_outcomes(event.deck, event.cards)
     return ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from domain.core import Event, Model, Viewer
 from domain.games.kit import mirror
 
-from . import events as E
+from . import events as ev
 from .content import load
 from .state import (
     Act,
@@ -93,6 +93,6 @@ def view(state: ThorgalState, viewer: Viewer) -> ThorgalView:
 
 
 def redact(event: Event, viewer: Viewer) -> Event:
-    if isinstance(event, E.DeckShuffled) and not viewer.admin:
+    if isinstance(event, ev.DeckShuffled) and not viewer.admin:
         return event.model_copy(update={"cards": (), "hidden": True})
     return event

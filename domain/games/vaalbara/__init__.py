@@ -70,10 +70,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.core import Example, Ruleset
-from domain.games.vaalbara.content import content_packs as _content_packs
 
 from . import stats as _stats
 from .commands import COMMAND_TYPES
+from .content import content_packs as _content_packs
 from .events import EVENT_TYPES
 from .evolve import evolve
 from .rules import (

@@ -9,8 +9,8 @@
 
 from __future__ import annotations
 
-from domain.games.thalara.rules.decide import decide
-from domain.games.thalara.rules.moves import (
+from .decide import decide
+from .moves import (
     is_over,
     legal_commands,
     legal_sequence,
@@ -18,7 +18,7 @@ from domain.games.thalara.rules.moves import (
     random_command,
     to_act,
 )
-from domain.games.thalara.rules.rounds import start
+from .rounds import start
 
 __all__ = [
     "decide",

@@ -18,35 +18,36 @@ from domain.core import (
     InvalidCommandError,
     NotYourTurnError,
 )
-from domain.games.thalara import events as ev
-from domain.games.thalara.commands import (
+
+from .. import events as ev
+from ..commands import (
     Pass,
     PlayCard,
     ReturnRemnants,
     SelectHand,
     SpellActivation,
 )
-from domain.games.thalara.content import (
+from ..content import (
     card_info,
     catalogue,
     characters,
     spell_of,
     spells,
 )
-from domain.games.thalara.evolve import evolve
-from domain.games.thalara.rules.rounds import Log, begin_round, end_round, hand_need
-from domain.games.thalara.rules.spells import (
-    find_conflict,
-    is_requirement_met,
-    targets,
-)
-from domain.games.thalara.state import (
+from ..evolve import evolve
+from ..state import (
     OVER,
     PLAY,
     RETURN,
     SELECT,
     STANDARD,
     ThalaraState,
+)
+from .rounds import Log, begin_round, end_round, hand_need
+from .spells import (
+    find_conflict,
+    is_requirement_met,
+    targets,
 )
 
 if TYPE_CHECKING:

@@ -11,20 +11,21 @@ import itertools
 from typing import TYPE_CHECKING
 
 from domain.core import Outcome, Termination, ranks_from_scores
-from domain.games.thalara import events as ev
-from domain.games.thalara.commands import (
+from domain.sequences import Chain, Combinations, Mapped
+
+from .. import events as ev
+from ..commands import (
     Pass,
     PlayCard,
     ReturnRemnants,
     SelectHand,
     SpellActivation,
 )
-from domain.games.thalara.content import card_info, characters, spell_of
-from domain.games.thalara.evolve import evolve
-from domain.games.thalara.rules.rounds import hand_need
-from domain.games.thalara.rules.spells import meets, own_colours, targets
-from domain.games.thalara.state import OVER, PLAY, RETURN, SELECT, ThalaraState
-from domain.sequences import Chain, Combinations, Mapped
+from ..content import card_info, characters, spell_of
+from ..evolve import evolve
+from ..state import OVER, PLAY, RETURN, SELECT, ThalaraState
+from .rounds import hand_need
+from .spells import meets, own_colours, targets
 
 if TYPE_CHECKING:
     import random

@@ -10,22 +10,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.games.thalara import events as ev
-from domain.games.thalara.content import (
+from .. import events as ev
+from ..content import (
     HAND_SIZE,
     WIN_ARTIFACTS,
     card_info,
     catalogue,
     conflict_count,
 )
-from domain.games.thalara.evolve import evolve
-from domain.games.thalara.rules.spells import contenders, totals, winner
-from domain.games.thalara.state import (
+from ..evolve import evolve
+from ..state import (
     CASUAL_CHAOS,
     RETURN,
     PlayerState,
     ThalaraState,
 )
+from .spells import contenders, totals, winner
 
 if TYPE_CHECKING:
     from domain.core import Event, Rng

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from domain.games.thalara.content import Spell, card_info, spell_of
+from ..content import Spell, card_info, spell_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
-    from domain.games.thalara.state import Conflict, ThalaraState
+    from ..state import Conflict, ThalaraState
 
 
 def find_conflict(state: ThalaraState, artifact: str) -> Conflict | None:

@@ -1,9 +1,9 @@
 """The decider functions: start, decide, legal_commands and friends.
 
-The task handlers that ``decide`` runs live in the sub-modules (``flow``,
-``actions``, ``travel``, ``combat``, ``board``, ``effects``, ``items``,
-``payments``), on the engine of ``engine.py``; importing them here registers
-them before the first decision.
+The task handlers that ``decide`` runs live in the sub-modules, one
+:class:`~.engine.Handlers` table each; :data:`ENGINE` is built here from the
+explicit list of them (a module left off it fails the test that every op and
+question has a handler), with ``flow``'s rule for an empty stack as its hook.
 """
 
 from __future__ import annotations
@@ -24,14 +24,27 @@ from domain.core import (
     Termination,
 )
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Choose, PlaceTile, TakeAction
 from ..content import TIERS, load
 from ..state import Task, ThorgalState
-from . import actions, board, combat, effects, flow, items, travel  # noqa: F401  (register handlers)
+from . import actions, board, combat, effects, flow, items, payments, travel
 from . import polyomino as P
-from .engine import PLACING, RESUME, Ctx, cells_enc, run, spots
+from .engine import PLACING, Ctx, Engine, cells_enc, spots
 from .options import notation
+
+TABLES = (
+    actions.HANDLERS,
+    board.HANDLERS,
+    combat.HANDLERS,
+    effects.HANDLERS,
+    flow.HANDLERS,
+    items.HANDLERS,
+    payments.HANDLERS,
+    travel.HANDLERS,
+)
+"""Every module's handler table: the engine knows exactly these."""
+ENGINE = Engine.of(TABLES, idle=flow.after_tasks)
 
 
 def start(state: ThorgalState, rng: Rng) -> list[Event]:
@@ -39,7 +52,7 @@ def start(state: ThorgalState, rng: Rng) -> list[Event]:
     ctx = Ctx(state, rng)
     chars = tuple(state.reason.split(","))
     ctx.emit(
-        E.AdventureStarted(
+        ev.AdventureStarted(
             seats=state.seats, characters=chars, first=rng.randbelow(state.seats)
         )
     )
@@ -54,11 +67,11 @@ def start(state: ThorgalState, rng: Rng) -> list[Event]:
         decks[f"enemy_{tier}"] = [e.id for e in c.enemies if e.tier == tier]
     for name, cards in decks.items():
         order = rng.shuffle(cards)
-        ctx.emit(E.DeckShuffled(deck=name, cards=order, size=len(order)))
+        ctx.emit(ev.DeckShuffled(deck=name, cards=order, size=len(order)))
     ctx.draw("terrain", 1, "terrain")
     ctx.draw("items", 5, "display")
     ctx.schedule(Task(op="begin_round"))
-    run(ctx)
+    ENGINE.run(ctx)
     return ctx.events
 
 
@@ -116,19 +129,19 @@ def decide(state: ThorgalState, command: Command, actor: Seat, rng: Rng) -> list
                     "thorgal.not-an-option",
                     f"{notation(command.option)!r} is not an option",
                 )
-            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
-            RESUME[p.kind](ctx, p, command.option)
+            ctx.emit(ev.ChoiceMade(seat=actor, kind=p.kind, option=command.option))
+            ENGINE.resume(ctx, p, command.option)
         else:
             if p.kind not in PLACING:
                 raise IllegalCommandError(
                     "thorgal.not-placing", "no tile is to be placed now"
                 )
             cells = _placement(state, actor, command)
-            ctx.emit(E.ChoiceMade(seat=actor, kind=p.kind))
-            RESUME[p.kind](ctx, p, command.shape, cells)
+            ctx.emit(ev.ChoiceMade(seat=actor, kind=p.kind))
+            ENGINE.resume(ctx, p, command.shape, cells)
     else:
         raise InvalidCommandError(f"unknown command {type(command).__name__}")
-    run(ctx)
+    ENGINE.run(ctx)
     return ctx.events
 
 

@@ -8,21 +8,23 @@ raise the good chosen when they were placed (``Site.extra_cost``).
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import GOODS, ICON_GOOD
 from ..state import Pending, Task, dec, enc
 from . import options as O
+from .combat import begin_combat
 from .effects import refill, wound
-from .engine import Ctx, handler, journey_rows, resume, tasks_of
+from .engine import Ctx, Handlers, journey_rows, tasks_of
 from .options import AGREE, PROCEED, REFUSE
+from .travel import journey, move
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
-@handler("do")
+@HANDLERS.handler("do")
 def _do(ctx: Ctx, t: Task) -> None:
-    from .combat import begin_combat
-    from .travel import journey, move
-
     {
         "move": move,
         "journey": journey,
@@ -56,7 +58,7 @@ def collect(ctx: Ctx, seat: int) -> None:
         ctx.ask("collect", seat, options)
 
 
-@resume("collect")
+@HANDLERS.resume("collect")
 def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     assert ctx.state.act is not None and choice.collect_at is not None
@@ -65,7 +67,7 @@ def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     r, c = dec(cell)
     ch = journey_rows(ctx.state)[r][c]
     card = ctx.c.terrain_card(ctx.state.terrain[c // 3])
-    ctx.emit(E.CollectTokenPlaced(seat=seat, cell=cell))
+    ctx.emit(ev.CollectTokenPlaced(seat=seat, cell=cell))
     gain = (
         Task(op="gain", arg=ICON_GOOD[ch], n=value, seat=seat)
         if ch in ICON_GOOD
@@ -77,7 +79,7 @@ def _collected(ctx: Ctx, p: Pending, choice: Option) -> None:
     ctx.schedule(gain, *penalty)
 
 
-@handler("discard_collect")
+@HANDLERS.handler("discard_collect")
 def _discard_collect(ctx: Ctx, t: Task) -> None:
     cards = sorted({dec(c)[1] // 3 for c in ctx.state.collect_tokens})
     if cards and t.n > 0:
@@ -89,13 +91,13 @@ def _discard_collect(ctx: Ctx, t: Task) -> None:
         )
 
 
-@resume("discard_collect")
+@HANDLERS.resume("discard_collect")
 def _discarded_collect(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.discard_collect_tokens is None:
         return
     k = choice.discard_collect_tokens.terrain
     cells = tuple(c for c in ctx.state.collect_tokens if dec(c)[1] // 3 == k)
-    ctx.emit(E.CollectTokensDiscarded(cells=cells))
+    ctx.emit(ev.CollectTokensDiscarded(cells=cells))
     ctx.schedule(Task(op="discard_collect", n=p.n - 1, seat=p.seat))
 
 
@@ -136,7 +138,7 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
     need = requirement(ctx, lid)
     have = ctx.state.site(lid).assigned
     if all(h >= n for h, n in zip(have, need)):
-        ctx.emit(E.AssignedGoodsDiscarded(location=lid, goods=need))
+        ctx.emit(ev.AssignedGoodsDiscarded(location=lid, goods=need))
         ctx.schedule(*tasks_of(ctx.c.location(lid).effects, seat, lid))
         return
     if act.done >= act.value:
@@ -153,13 +155,13 @@ def ask_goods(ctx: Ctx, seat: int, lid: str) -> None:
         ctx.ask("assign_good", seat, [*options, PROCEED], loc=lid)
 
 
-@resume("assign")
+@HANDLERS.resume("assign")
 def _assign_at(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_location is not None
     ask_goods(ctx, p.seat, choice.pick_location.location)
 
 
-@resume("assign_good")
+@HANDLERS.resume("assign_good")
 def _assign_good(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.give_good is None:
         return
@@ -173,12 +175,12 @@ def _assign_good(ctx: Ctx, p: Pending, choice: Option) -> None:
 def _give(ctx: Ctx, seat: int, lid: str, owner: int, good: str) -> None:
     act = ctx.state.act
     assert act is not None
-    ctx.emit(E.GoodsAssigned(location=lid, good=good, from_seat=owner))
-    ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
+    ctx.emit(ev.GoodsAssigned(location=lid, good=good, from_seat=owner))
+    ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
     ask_goods(ctx, seat, lid)
 
 
-@resume("consent")
+@HANDLERS.resume("consent")
 def _consent(ctx: Ctx, p: Pending, choice: Option) -> None:
     owner, good = p.seat, p.arg
     if choice == AGREE:
@@ -187,7 +189,9 @@ def _consent(ctx: Ctx, p: Pending, choice: Option) -> None:
     act = ctx.state.act
     assert act is not None
     ctx.emit(
-        E.ActionPrepared(act=act.model_copy(update={"refused": act.refused + (owner,)}))
+        ev.ActionPrepared(
+            act=act.model_copy(update={"refused": act.refused + (owner,)})
+        )
     )
     ask_goods(ctx, p.n, p.loc)
 
@@ -198,7 +202,7 @@ def sacrifice(ctx: Ctx, seat: int) -> None:
         ctx.ask("sacrifice", seat, options)
 
 
-@resume("sacrifice")
+@HANDLERS.resume("sacrifice")
 def _sacrificed(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert ctx.state.act is not None and choice.pick_location is not None
     seat, lid = p.seat, choice.pick_location.location
@@ -230,24 +234,24 @@ def craft(ctx: Ctx, seat: int) -> None:
         )
 
 
-@resume("craft")
+@HANDLERS.resume("craft")
 def _crafted(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act = ctx.state.act
     assert act is not None
     if choice.take_item is None:
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.value})))
+        ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"done": act.value})))
     else:
-        ctx.emit(E.ItemGained(seat=seat, item=choice.take_item.item, source="display"))
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
+        ctx.emit(ev.ItemGained(seat=seat, item=choice.take_item.item, source="display"))
+        ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"done": act.done + 1})))
     craft(ctx, seat)
 
 
-@resume("craft_discard")
+@HANDLERS.resume("craft_discard")
 def _craft_discard(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.discard_item is not None:
         ctx.emit(
-            E.CardDiscarded(
+            ev.CardDiscarded(
                 deck="items", card=choice.discard_item.item, source="display"
             )
         )

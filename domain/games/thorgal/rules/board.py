@@ -10,33 +10,36 @@ unfulfilled effect: every character gains 1 Wound (see ``unfulfilled``).
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import TIERS
 from ..state import Pending, Task
 from . import options as O
-from .engine import Ctx, actor, handler, resume, tasks_of
+from .engine import Ctx, Handlers, actor, tasks_of
 from .options import PROCEED
 from .payments import can_pay, pay
 
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
-@handler("entry")
+
+@HANDLERS.handler("entry")
 def _entry(ctx: Ctx, t: Task) -> None:
     if t.arg in ctx.state.entries_read:
         return
     entry = ctx.c.entry(t.arg)
     seat = actor(ctx, t)
-    ctx.emit(E.EntryRead(entry=entry.id, title=entry.title, text=entry.text))
+    ctx.emit(ev.EntryRead(entry=entry.id, title=entry.title, text=entry.text))
     ctx.schedule(
         *tasks_of(entry.effects, seat, t.loc),
         Task(op="plots", arg=entry.id, seat=seat, loc=t.loc),
     )
 
 
-@handler("plots")
+@HANDLERS.handler("plots")
 def _plots(ctx: Ctx, t: Task) -> None:
     if t.loc:
-        ctx.emit(E.LocationMarked(location=t.loc, token="entry"))
+        ctx.emit(ev.LocationMarked(location=t.loc, token="entry"))
     if can_pay(ctx.state, t.seat, (ctx.c.adventure.plot_cost,)):
         ctx.ask(
             "plot",
@@ -46,7 +49,7 @@ def _plots(ctx: Ctx, t: Task) -> None:
         )
 
 
-@resume("plot")
+@HANDLERS.resume("plot")
 def _plot(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.pick_side_plot is None:
         return
@@ -60,14 +63,14 @@ def _plot(ctx: Ctx, p: Pending, choice: Option) -> None:
     )
 
 
-@handler("side_plot")
+@HANDLERS.handler("side_plot")
 def _side_plot(ctx: Ctx, t: Task) -> None:
     entry = ctx.c.entry(t.arg)
-    ctx.emit(E.SidePlotChosen(entry=entry.id, plot=t.n))
+    ctx.emit(ev.SidePlotChosen(entry=entry.id, plot=t.n))
     ctx.schedule(*tasks_of(entry.plots[t.n].effects, t.seat))
 
 
-@handler("reveal_terrain")
+@HANDLERS.handler("reveal_terrain")
 def _reveal(ctx: Ctx, t: Task) -> None:
     ctx.draw("terrain", 1, "terrain")
 
@@ -91,7 +94,7 @@ def _tokens(ctx: Ctx, kinds: tuple[str, ...]) -> list[Option]:
     ]
 
 
-@handler("upgrade")
+@HANDLERS.handler("upgrade")
 def _upgrade(ctx: Ctx, t: Task) -> None:
     options = _tokens(ctx, TIERS)
     if options:
@@ -100,7 +103,7 @@ def _upgrade(ctx: Ctx, t: Task) -> None:
         unfulfilled(ctx)
 
 
-@handler("degrade")
+@HANDLERS.handler("degrade")
 def _degrade(ctx: Ctx, t: Task) -> None:
     options = _tokens(ctx, TIERS)
     if options:
@@ -116,14 +119,14 @@ def _shift(ctx: Ctx, p: Pending, choice: Option, step: int) -> None:
         unfulfilled(ctx)
     elif tier >= 0:
         enemies[idx] = TIERS[tier]
-        ctx.emit(E.EnemiesChanged(location=lid, enemies=tuple(enemies)))
+        ctx.emit(ev.EnemiesChanged(location=lid, enemies=tuple(enemies)))
     if p.n > 1:
         op = "upgrade" if step > 0 else "degrade"
         ctx.schedule(Task(op=op, n=p.n - 1, seat=p.seat))
 
 
-resume("upgrade")(lambda ctx, p, choice: _shift(ctx, p, choice, 1))
-resume("degrade")(lambda ctx, p, choice: _shift(ctx, p, choice, -1))
+HANDLERS.resume("upgrade")(lambda ctx, p, choice: _shift(ctx, p, choice, 1))
+HANDLERS.resume("degrade")(lambda ctx, p, choice: _shift(ctx, p, choice, -1))
 
 
 def open_sites(ctx: Ctx, need: str = "") -> list[str]:
@@ -137,7 +140,7 @@ def open_sites(ctx: Ctx, need: str = "") -> list[str]:
     return out
 
 
-@handler("place_enemy")
+@HANDLERS.handler("place_enemy")
 def _place_enemy(ctx: Ctx, t: Task) -> None:
     options = [
         O.pick_location(lid)
@@ -150,12 +153,12 @@ def _place_enemy(ctx: Ctx, t: Task) -> None:
         unfulfilled(ctx)
 
 
-@resume("place_enemy")
+@HANDLERS.resume("place_enemy")
 def _placed_enemy(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_location is not None
     lid = choice.pick_location.location
     ctx.emit(
-        E.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,))
+        ev.EnemiesChanged(location=lid, enemies=ctx.state.site(lid).enemies + (p.arg,))
     )
     _again(ctx, p, "place_enemy", arg=p.arg)
 
@@ -171,7 +174,7 @@ def _token_task(kind: str, need: str, skip: str) -> None:
         kind
     ]
 
-    @handler(op)
+    @HANDLERS.handler(op)
     def _ask(ctx: Ctx, t: Task) -> None:
         options = [
             O.pick_location(lid)
@@ -183,7 +186,7 @@ def _token_task(kind: str, need: str, skip: str) -> None:
         else:
             unfulfilled(ctx)
 
-    @resume(f"token_{kind}")
+    @HANDLERS.resume(f"token_{kind}")
     def _put(ctx: Ctx, p: Pending, choice: Option) -> None:
         assert choice.pick_location is not None
         lid = choice.pick_location.location
@@ -192,15 +195,17 @@ def _token_task(kind: str, need: str, skip: str) -> None:
             ctx.ask("cost_good", p.seat, [*map(O.pick_good, goods)], arg=lid, n=p.n)
             return
         ctx.emit(
-            E.LocationMarked(location=lid, token=kind, good=goods[0] if goods else "")
+            ev.LocationMarked(location=lid, token=kind, good=goods[0] if goods else "")
         )
         _again(ctx, p, op)
 
 
-@resume("cost_good")
+@HANDLERS.resume("cost_good")
 def _cost_good(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_good is not None
-    ctx.emit(E.LocationMarked(location=p.arg, token="cost", good=choice.pick_good.good))
+    ctx.emit(
+        ev.LocationMarked(location=p.arg, token="cost", good=choice.pick_good.good)
+    )
     _again(ctx, p, "cost_token")
 
 
@@ -209,22 +214,22 @@ _token_task("cost", "assign", "entry_token")
 _token_task("cover", "assign", "cover")
 
 
-@handler("icon")
+@HANDLERS.handler("icon")
 def _icon(ctx: Ctx, t: Task) -> None:
     ctx.schedule(*tasks_of(ctx.c.adventure.icons[t.n], t.seat))
 
 
-@handler("win")
+@HANDLERS.handler("win")
 def _win(ctx: Ctx, t: Task) -> None:
     ctx.end(True, ctx.c.adventure.win or "the Goals are accomplished")
 
 
-@handler("defeat")
+@HANDLERS.handler("defeat")
 def _defeat(ctx: Ctx, t: Task) -> None:
     ctx.end(False, ctx.c.adventure.lose or "the adventure is lost")
 
 
-@handler("special_card")
+@HANDLERS.handler("special_card")
 def _special(ctx: Ctx, t: Task) -> None:
     if t.arg not in ctx.state.specials:
-        ctx.emit(E.SpecialCardGained(card=t.arg))
+        ctx.emit(ev.SpecialCardGained(card=t.arg))

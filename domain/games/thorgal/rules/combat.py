@@ -9,16 +9,19 @@ draws from the adventure's ``mystical_tier`` deck and adds its effects.
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect
 from ..commands import Option
 from ..content import DIE_ORDER
 from ..state import Combat, Pending, Task, dec
 from . import options as O
 from .effects import cover_tasks
-from .engine import Ctx, handler, has_spot, resume, tasks_of
+from .engine import Ctx, Handlers, has_spot, tasks_of
 from .items import PRE_ROLL_ONLY, after_roll_items, use, use_item
 from .options import PROCEED, SKILL
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
 def targets(ctx: Ctx, seat: int) -> list[Option]:
@@ -41,7 +44,7 @@ def _deck_of(ctx: Ctx, token: str) -> str:
     return "enemy_" + (ctx.c.adventure.mystical_tier if token == "mystical" else token)
 
 
-@resume("target")
+@HANDLERS.resume("target")
 def _targeted(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act = ctx.state.act
@@ -55,7 +58,7 @@ def _targeted(ctx: Ctx, p: Pending, choice: Option) -> None:
         if site.enemies[i] == "mystical":
             ctx.schedule(*tasks_of(ctx.c.adventure.mystical_effects, seat))
     ctx.emit(
-        E.CombatBegan(
+        ev.CombatBegan(
             combat=Combat(
                 seat=seat, location=lid, tokens=tokens, cards=tuple(cards), rows=()
             )
@@ -75,7 +78,7 @@ def _ask_order(ctx: Ctx, seat: int, chosen: tuple[str, ...]) -> None:
     _lay_out(ctx, seat, (*chosen, *rest))
 
 
-@resume("enemy_order")
+@HANDLERS.resume("enemy_order")
 def _ordered(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_enemy_card is not None
     _ask_order(ctx, p.seat, (*p.chosen, choice.pick_enemy_card.card))
@@ -94,17 +97,14 @@ def _lay_out(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
     dial = ctx.c.character(hero.character).combat[hero.combat_level - 1]
     dice = (*dial, *act.dice, *("yellow",) * max(0, act.value - 1))
     ctx.emit(
-        E.CombatBegan(
+        ev.CombatBegan(
             combat=combat.model_copy(
                 update={"cards": cards, "rows": rows, "dice": dice}
             )
         )
     )
-    from .flow import _prepare
-
-    _prepare(
-        ctx, seat
-    )  # Items and the Skill before the roll, then upgrades and the roll
+    # Items and the Skill before the roll, then upgrades and the roll
+    ctx.schedule(Task(op="prepare", seat=seat))
 
 
 def ask_upgrade(ctx: Ctx, seat: int) -> None:
@@ -117,23 +117,23 @@ def ask_upgrade(ctx: Ctx, seat: int) -> None:
         ctx.ask("upgrade_die", seat, [*options, PROCEED])
         return
     faces = tuple(ctx.rng.randbelow(6) for _ in combat.dice)
-    ctx.emit(E.DiceRolled(faces=faces))
+    ctx.emit(ev.DiceRolled(faces=faces))
     _ask_mods(ctx, seat)
 
 
-@resume("upgrade_die")
+@HANDLERS.resume("upgrade_die")
 def _upgraded(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act, combat = ctx.state.act, ctx.state.combat
     assert act is not None and combat is not None
     if choice.upgrade_die is None:
-        ctx.emit(E.ActionPrepared(act=act.model_copy(update={"upgrades": 0})))
+        ctx.emit(ev.ActionPrepared(act=act.model_copy(update={"upgrades": 0})))
     else:
         i = choice.upgrade_die.die
         colour = DIE_ORDER[DIE_ORDER.index(combat.dice[i]) + 1]
-        ctx.emit(E.DieUpgraded(index=i, colour=colour))
+        ctx.emit(ev.DieUpgraded(index=i, colour=colour))
         ctx.emit(
-            E.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1}))
+            ev.ActionPrepared(act=act.model_copy(update={"upgrades": act.upgrades - 1}))
         )
     ask_upgrade(ctx, seat)
 
@@ -180,23 +180,23 @@ def _start_placing(ctx: Ctx, seat: int) -> None:
         face(ctx, i)[1] if combat.critical[i] and face(ctx, i)[1] else face(ctx, i)[0]
         for i in range(len(combat.dice))
     )
-    ctx.emit(E.CombatBegan(combat=combat.model_copy(update={"left": shapes})))
+    ctx.emit(ev.CombatBegan(combat=combat.model_copy(update={"left": shapes})))
     _ask_place(ctx, seat)
 
 
-@handler("combat_mods")
+@HANDLERS.handler("combat_mods")
 def _combat_mods(ctx: Ctx, t: Task) -> None:
     _ask_mods(ctx, t.seat)
 
 
-@resume("combat_mod")
+@HANDLERS.resume("combat_mod")
 def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     act = ctx.state.act
     assert act is not None
     if choice == PROCEED:
         ctx.emit(
-            E.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0}))
+            ev.ActionPrepared(act=act.model_copy(update={"rerolls": 0, "criticals": 0}))
         )
         _start_placing(ctx, seat)
         return
@@ -205,19 +205,19 @@ def _modded(ctx: Ctx, p: Pending, choice: Option) -> None:
         return
     elif choice == SKILL:
         skill = ctx.c.character(ctx.state.hero(seat).character).skill
-        ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
+        ctx.emit(ev.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, Task(op="combat_mods", seat=seat))
         return
     elif choice.reroll_die is not None:
-        ctx.emit(E.DieRerolled(index=choice.reroll_die.die, face=ctx.rng.randbelow(6)))
+        ctx.emit(ev.DieRerolled(index=choice.reroll_die.die, face=ctx.rng.randbelow(6)))
         ctx.emit(
-            E.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1}))
+            ev.ActionPrepared(act=act.model_copy(update={"rerolls": act.rerolls - 1}))
         )
     else:
         assert choice.activate_critical is not None
-        ctx.emit(E.CriticalActivated(index=choice.activate_critical.die))
+        ctx.emit(ev.CriticalActivated(index=choice.activate_critical.die))
         ctx.emit(
-            E.ActionPrepared(
+            ev.ActionPrepared(
                 act=act.model_copy(update={"criticals": act.criticals - 1})
             )
         )
@@ -236,16 +236,16 @@ def _ask_place(ctx: Ctx, seat: int) -> None:
         ctx.ask_tile("place_combat", seat, fitting)
         return
     if combat.left:
-        ctx.emit(E.CombatTileDropped(shapes=combat.left))
+        ctx.emit(ev.CombatTileDropped(shapes=combat.left))
     _finish(ctx, seat)
 
 
-@resume("place_combat")
+@HANDLERS.resume("place_combat")
 def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     seat = p.seat
     combat = ctx.state.combat
     assert combat is not None
-    ctx.emit(E.CombatTilePlaced(shape=shape, cells=cells))
+    ctx.emit(ev.CombatTilePlaced(shape=shape, cells=cells))
     red: tuple[Effect, ...] = ()
     yellow: tuple[Effect, ...] = ()
     tasks: list[Task] = []
@@ -258,7 +258,7 @@ def _placed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     ctx.schedule(*tasks, Task(op="combat_place", seat=seat))
 
 
-@handler("combat_place")
+@HANDLERS.handler("combat_place")
 def _combat_place(ctx: Ctx, t: Task) -> None:
     _ask_place(ctx, t.seat)
 
@@ -276,8 +276,8 @@ def _finish(ctx: Ctx, seat: int) -> None:
     uncovered = sum(1 for h in hearts if h not in covered)
     won = uncovered == 0
     for card in combat.cards:
-        ctx.emit(E.CardDiscarded(deck="enemy_" + ctx.c.enemy(card).tier, card=card))
-    ctx.emit(E.CombatEnded(won=won, uncovered=uncovered))
+        ctx.emit(ev.CardDiscarded(deck="enemy_" + ctx.c.enemy(card).tier, card=card))
+    ctx.emit(ev.CombatEnded(won=won, uncovered=uncovered))
     loc = ctx.c.location(combat.location)
     if won:
         left = tuple(
@@ -285,7 +285,7 @@ def _finish(ctx: Ctx, seat: int) -> None:
             for i, k in enumerate(ctx.state.site(loc.id).enemies)
             if i not in combat.tokens
         )
-        ctx.emit(E.EnemiesChanged(location=loc.id, enemies=left))
+        ctx.emit(ev.EnemiesChanged(location=loc.id, enemies=left))
         if not left and loc.marked:
             ctx.schedule(*tasks_of(loc.effects, seat, loc.id))
     else:

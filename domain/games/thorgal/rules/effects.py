@@ -8,60 +8,63 @@ Unfulfilled Effects rule.
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect
 from ..commands import Option
 from ..content import GOODS, ICON_GOOD
 from ..state import Pending, Task
 from . import options as O
 from . import polyomino as P
-from .engine import Ctx, actor, handler, has_spot, resume, tasks_of
+from .engine import Ctx, Handlers, actor, has_spot, tasks_of
 from .options import PROCEED
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
 def wound(seat: int, shape: str, n: int = 1) -> Task:
     return Task(op="wound", arg=shape, n=n, seat=seat)
 
 
-@handler("gain")
+@HANDLERS.handler("gain")
 def _gain(ctx: Ctx, t: Task) -> None:
     if t.n > 0:
-        ctx.emit(E.GoodsGained(seat=actor(ctx, t), good=t.arg, n=t.n))
+        ctx.emit(ev.GoodsGained(seat=actor(ctx, t), good=t.arg, n=t.n))
 
 
-@handler("gain_all")
+@HANDLERS.handler("gain_all")
 def _gain_all(ctx: Ctx, t: Task) -> None:
     for h in ctx.state.heroes:
-        ctx.emit(E.GoodsGained(seat=h.seat, good=t.arg, n=t.n))
+        ctx.emit(ev.GoodsGained(seat=h.seat, good=t.arg, n=t.n))
 
 
-@handler("gain_area")
+@HANDLERS.handler("gain_area")
 def _gain_area(ctx: Ctx, t: Task) -> None:
     seat = actor(ctx, t)
     sources = ctx.c.area(ctx.state.hero(seat).area).sources
     if len(sources) == 1:
-        ctx.emit(E.GoodsGained(seat=seat, good=sources[0], n=t.n))
+        ctx.emit(ev.GoodsGained(seat=seat, good=sources[0], n=t.n))
     elif sources:
         ctx.ask("area_good", seat, [*map(O.pick_good, sources)], n=t.n)
 
 
-@resume("area_good")
+@HANDLERS.resume("area_good")
 def _area_good(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_good is not None
-    ctx.emit(E.GoodsGained(seat=p.seat, good=choice.pick_good.good, n=p.n))
+    ctx.emit(ev.GoodsGained(seat=p.seat, good=choice.pick_good.good, n=p.n))
 
 
-@handler("lose")
+@HANDLERS.handler("lose")
 def _lose(ctx: Ctx, t: Task) -> None:
     seat = actor(ctx, t)
     have = ctx.state.hero(seat).goods[GOODS.index(t.arg)]
     if have:
-        ctx.emit(E.GoodsSpent(seat=seat, good=t.arg, n=min(have, t.n)))
+        ctx.emit(ev.GoodsSpent(seat=seat, good=t.arg, n=min(have, t.n)))
     if have < t.n:
         ctx.schedule(wound(seat, "I1"))
 
 
-@handler("group_lose")
+@HANDLERS.handler("group_lose")
 def _group_lose(ctx: Ctx, t: Task) -> None:
     """Discard ``n`` as a group: every character together; the actor picks who, unit by unit.
 
@@ -73,17 +76,17 @@ def _group_lose(ctx: Ctx, t: Task) -> None:
     if total < t.n:
         for h in ctx.state.heroes:
             if h.goods[i]:
-                ctx.emit(E.GoodsSpent(seat=h.seat, good=t.arg, n=h.goods[i]))
+                ctx.emit(ev.GoodsSpent(seat=h.seat, good=t.arg, n=h.goods[i]))
         ctx.schedule(*(wound(h.seat, "I1") for h in ctx.state.heroes))
         return
     payers = [O.pick_payer(h.seat) for h in ctx.state.heroes if h.goods[i]]
     ctx.ask("group_pay", actor(ctx, t), payers, arg=t.arg, n=t.n)
 
 
-@resume("group_pay")
+@HANDLERS.resume("group_pay")
 def _group_pay(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_payer is not None
-    ctx.emit(E.GoodsSpent(seat=choice.pick_payer.seat, good=p.arg, n=1))
+    ctx.emit(ev.GoodsSpent(seat=choice.pick_payer.seat, good=p.arg, n=1))
     if p.n > 1:
         ctx.schedule(Task(op="group_lose", arg=p.arg, n=p.n - 1, seat=p.seat))
 
@@ -96,29 +99,29 @@ def _ask_wound(ctx: Ctx, seat: int, shapes: tuple[str, ...], n: int) -> None:
     ctx.ask_tile("place_wound", seat, fitting, n=n)
 
 
-@handler("wound")
+@HANDLERS.handler("wound")
 def _wound(ctx: Ctx, t: Task) -> None:
     _ask_wound(ctx, actor(ctx, t), (t.arg,), t.n)
 
 
-@handler("wound_size")
+@HANDLERS.handler("wound_size")
 def _wound_size(ctx: Ctx, t: Task) -> None:
     _ask_wound(ctx, actor(ctx, t), P.shapes_of_size(t.n), 1)
 
 
-@handler("wound_all")
+@HANDLERS.handler("wound_all")
 def _wound_all(ctx: Ctx, t: Task) -> None:
     ctx.schedule(*(wound(h.seat, t.arg or "I1", t.n) for h in ctx.state.heroes))
 
 
-@resume("place_wound")
+@HANDLERS.resume("place_wound")
 def _placed_wound(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
-    ctx.emit(E.WoundPlaced(seat=p.seat, shape=shape, cells=cells))
+    ctx.emit(ev.WoundPlaced(seat=p.seat, shape=shape, cells=cells))
     if p.n > 1:
         ctx.schedule(wound(p.seat, shape, p.n - 1))
 
 
-@handler("heal")
+@HANDLERS.handler("heal")
 def _heal(ctx: Ctx, t: Task) -> None:
     """Discard up to ``n`` Wound tiles, each of size at most ``arg`` (blank: any size).
 
@@ -136,36 +139,36 @@ def _heal(ctx: Ctx, t: Task) -> None:
         ctx.ask("heal", seat, [*options, PROCEED], n=t.n, arg=t.arg)
 
 
-@resume("heal")
+@HANDLERS.resume("heal")
 def _healed(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.heal_wound is not None:
-        ctx.emit(E.WoundHealed(seat=p.seat, index=choice.heal_wound.index))
+        ctx.emit(ev.WoundHealed(seat=p.seat, index=choice.heal_wound.index))
         if p.n > 1:
             ctx.schedule(Task(op="heal", n=p.n - 1, arg=p.arg, seat=p.seat))
 
 
-@handler("threat")
+@HANDLERS.handler("threat")
 def _threat(ctx: Ctx, t: Task) -> None:
     seat = actor(ctx, t)
     have = ctx.state.hero(seat).threats
     if t.n < 0:
         if have:
-            ctx.emit(E.ThreatsChanged(seat=seat, threats=max(0, have + t.n)))
+            ctx.emit(ev.ThreatsChanged(seat=seat, threats=max(0, have + t.n)))
         return
     for _ in range(t.n):
         if have >= 5:
             ctx.schedule(Task(op="wound_size", n=have, seat=seat))
         else:
             have += 1
-            ctx.emit(E.ThreatsChanged(seat=seat, threats=have))
+            ctx.emit(ev.ThreatsChanged(seat=seat, threats=have))
 
 
-@handler("threat_all")
+@HANDLERS.handler("threat_all")
 def _threat_all(ctx: Ctx, t: Task) -> None:
     ctx.schedule(*(Task(op="threat", n=t.n, seat=h.seat) for h in ctx.state.heroes))
 
 
-@handler("xp")
+@HANDLERS.handler("xp")
 def _xp(ctx: Ctx, t: Task) -> None:
     if t.n > 0:
         ctx.ask(
@@ -176,7 +179,7 @@ def _xp(ctx: Ctx, t: Task) -> None:
         )
 
 
-@resume("xp")
+@HANDLERS.resume("xp")
 def _xp_chosen(ctx: Ctx, p: Pending, choice: Option) -> None:
     assert choice.pick_track is not None
     seat, n, track = p.seat, p.n, choice.pick_track.track
@@ -185,27 +188,27 @@ def _xp_chosen(ctx: Ctx, p: Pending, choice: Option) -> None:
     hero = ctx.state.hero(seat)
     level = getattr(hero, f"{track}_level")
     if level < 7:
-        ctx.emit(E.ExperienceGained(seat=seat, track=track, level=level + 1))
+        ctx.emit(ev.ExperienceGained(seat=seat, track=track, level=level + 1))
     else:
         ch = ctx.c.character(hero.character)
         ctx.schedule(*tasks_of(getattr(ch, f"{track}_bonus"), seat))
 
 
-@handler("discovery")
+@HANDLERS.handler("discovery")
 def _discovery(ctx: Ctx, t: Task) -> None:
     for _ in range(t.n):
         for card in ctx.draw("discovery", 1, "resolve"):
-            ctx.emit(E.CardDiscarded(deck="discovery", card=card))
+            ctx.emit(ev.CardDiscarded(deck="discovery", card=card))
             ctx.schedule(*tasks_of(ctx.c.discovery(card).effects, actor(ctx, t)))
 
 
-@handler("item_draw")
+@HANDLERS.handler("item_draw")
 def _item_draw(ctx: Ctx, t: Task) -> None:
     for _ in range(t.n):
         d = ctx.state.deck("items")
         if not d.cards and d.discard:
             ctx.emit(
-                E.DeckShuffled(
+                ev.DeckShuffled(
                     deck="items",
                     cards=ctx.rng.shuffle(d.discard),
                     from_discard=True,
@@ -214,7 +217,7 @@ def _item_draw(ctx: Ctx, t: Task) -> None:
             )
         if ctx.state.deck("items").cards:
             card = ctx.state.deck("items").cards[0]
-            ctx.emit(E.ItemGained(seat=actor(ctx, t), item=card, source="deck"))
+            ctx.emit(ev.ItemGained(seat=actor(ctx, t), item=card, source="deck"))
 
 
 def refill(ctx: Ctx) -> None:
@@ -223,7 +226,7 @@ def refill(ctx: Ctx) -> None:
         ctx.draw("items", missing, "display")
 
 
-@handler("item_pick")
+@HANDLERS.handler("item_pick")
 def _item_pick(ctx: Ctx, t: Task) -> None:
     if ctx.state.display and t.n > 0:
         ctx.ask(
@@ -234,19 +237,19 @@ def _item_pick(ctx: Ctx, t: Task) -> None:
         )
 
 
-@resume("pick_item")
+@HANDLERS.resume("pick_item")
 def _picked(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.take_item is None:
         return
-    ctx.emit(E.ItemGained(seat=p.seat, item=choice.take_item.item, source="display"))
+    ctx.emit(ev.ItemGained(seat=p.seat, item=choice.take_item.item, source="display"))
     refill(ctx)
     ctx.schedule(Task(op="item_pick", n=p.n - 1, seat=p.seat))
 
 
-@handler("roll_wound")
+@HANDLERS.handler("roll_wound")
 def _roll_wound(ctx: Ctx, t: Task) -> None:
     face = ctx.c.die(t.arg).faces[ctx.rng.randbelow(6)].split(":")[0]
-    ctx.emit(E.WoundRolled(seat=actor(ctx, t), die=t.arg, shape=face))
+    ctx.emit(ev.WoundRolled(seat=actor(ctx, t), die=t.arg, shape=face))
     ctx.schedule(wound(actor(ctx, t), face))
 
 

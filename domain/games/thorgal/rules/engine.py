@@ -11,12 +11,13 @@ on the stack, which is all a replay needs (see ``events.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 from domain.core import Event, Rng
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect
 from ..commands import Option
 from ..content import Content, load
@@ -24,28 +25,93 @@ from ..evolve import evolve
 from ..state import Pending, Task, ThorgalState, dec, enc
 from . import polyomino as P
 
-HANDLERS: dict[str, Callable[[Ctx, Task], None]] = {}
-RESUME: dict[str, Callable[..., None]] = {}
+TaskHandler: TypeAlias = Callable[["Ctx", Task], None]
+"""Resolves one task popped off the stack."""
+Resume: TypeAlias = Callable[..., None]
+"""Continues after a question is answered: ``(ctx, pending, option)`` for
+``Choose``, ``(ctx, pending, shape, cells)`` for ``PlaceTile``."""
 PLACING = ("place_wound", "place_journey", "place_combat")
 """Question kinds answered by ``PlaceTile`` rather than ``Choose``."""
 
 
-def handler(
-    op: str,
-) -> Callable[[Callable[[Ctx, Task], None]], Callable[[Ctx, Task], None]]:
-    def wrap(fn: Callable[[Ctx, Task], None]) -> Callable[[Ctx, Task], None]:
-        HANDLERS[op] = fn
-        return fn
+class Handlers:
+    """One module's handlers: the task ops it resolves and the questions it resumes.
 
-    return wrap
+    Why a table per module rather than one global registry filled as modules
+    are imported: the :class:`Engine` is built from an explicit list of
+    tables, so a module missing from that list is a test failure (every op a
+    card or a rule schedules must have a handler), not a ``KeyError`` in the
+    middle of someone's game.
+    """
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, TaskHandler] = {}
+        self.resumes: dict[str, Resume] = {}
+
+    def handler(self, op: str) -> Callable[[TaskHandler], TaskHandler]:
+        """Register the decorated function as the handler of tasks ``op``."""
+
+        def wrap(fn: TaskHandler) -> TaskHandler:
+            self.tasks[op] = fn
+            return fn
+
+        return wrap
+
+    def resume(self, kind: str) -> Callable[[Resume], Resume]:
+        """Register the decorated function to continue after a ``kind`` answer."""
+
+        def wrap(fn: Resume) -> Resume:
+            self.resumes[kind] = fn
+            return fn
+
+        return wrap
 
 
-def resume(kind: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    def wrap(fn: Callable[..., None]) -> Callable[..., None]:
-        RESUME[kind] = fn
-        return fn
+@dataclass(frozen=True)
+class Engine:
+    """The task stack's driver: every handler table, and the hook for an empty stack.
 
-    return wrap
+    Why a hook: what follows an empty stack (the next turn, the Event phase)
+    is a rule of ``flow``, which itself schedules tasks that other modules
+    resolve.  The engine calls whatever it was built with, so the modules
+    only ever reach each other through the stack (``ctx.schedule``), never
+    through each other's functions.
+    """
+
+    tasks: Mapping[str, TaskHandler]
+    resumes: Mapping[str, Resume]
+    idle: Callable[[Ctx], bool]
+    """Called with an empty stack and no open question: schedules what comes
+    next and returns ``True`` to go on resolving, ``False`` to stop."""
+
+    @classmethod
+    def of(cls, tables: Iterable[Handlers], idle: Callable[[Ctx], bool]) -> Engine:
+        """Merge ``tables`` into one engine.
+
+        :raises ValueError: when two tables handle the same op or question.
+        """
+        tasks: dict[str, TaskHandler] = {}
+        resumes: dict[str, Resume] = {}
+        for table in tables:
+            for merged, new in ((tasks, table.tasks), (resumes, table.resumes)):
+                clash = merged.keys() & new.keys()
+                if clash:
+                    raise ValueError(f"handled twice: {sorted(clash)}")
+                merged.update(new)
+        return cls(tasks=tasks, resumes=resumes, idle=idle)
+
+    def run(self, ctx: Ctx) -> None:
+        """Resolve tasks until a player must answer, a turn starts, or the game ends."""
+        while ctx.state.phase != "over" and ctx.state.pending is None:
+            if ctx.tasks:
+                task = ctx.pop()
+                self.tasks[task.op](ctx, task)
+            elif not self.idle(ctx):
+                return
+
+    def resume(self, ctx: Ctx, pending: Pending, *answer: Any) -> None:
+        """Continue the decision that asked ``pending``, with the player's answer."""
+        self.resumes[pending.kind](ctx, pending, *answer)
 
 
 class Ctx:
@@ -77,7 +143,7 @@ class Ctx:
     def drop(self, n: int) -> None:
         """A payment failed: the ``n`` tasks it paid for are not resolved."""
         del self.tasks[:n]
-        self.emit(E.TasksDropped(n=n))
+        self.emit(ev.TasksDropped(n=n))
 
     def ask(
         self,
@@ -108,11 +174,11 @@ class Ctx:
         self._offer(Pending(kind=kind, seat=seat, shapes=tuple(shapes), n=n))
 
     def _offer(self, pending: Pending) -> None:
-        self.emit(E.ChoiceOffered(pending=pending, tasks=tuple(self.tasks)))
+        self.emit(ev.ChoiceOffered(pending=pending, tasks=tuple(self.tasks)))
 
     def end(self, won: bool, reason: str) -> None:
         if self.state.phase != "over":
-            self.emit(E.AdventureEnded(won=won, reason=reason))
+            self.emit(ev.AdventureEnded(won=won, reason=reason))
 
     def draw(self, deck: str, k: int, to: str) -> tuple[str, ...]:
         """Draw ``k`` cards, reshuffling the discard pile when the deck runs out."""
@@ -124,12 +190,12 @@ class Ctx:
                     break
                 cards = self.rng.shuffle(d.discard)
                 self.emit(
-                    E.DeckShuffled(
+                    ev.DeckShuffled(
                         deck=deck, cards=cards, from_discard=True, size=len(cards)
                     )
                 )
             card = self.state.deck(deck).cards[0]
-            self.emit(E.CardsDrawn(deck=deck, cards=(card,), to=to))
+            self.emit(ev.CardsDrawn(deck=deck, cards=(card,), to=to))
             out.append(card)
         return tuple(out)
 
@@ -145,18 +211,6 @@ def actor(ctx: Ctx, task: Task) -> int:
     if ctx.state.act is not None:
         return ctx.state.act.seat
     return ctx.state.first
-
-
-def run(ctx: Ctx) -> None:
-    """Resolve tasks until a player must answer, a turn starts, or the game ends."""
-    from .flow import after_tasks
-
-    while ctx.state.phase != "over" and ctx.state.pending is None:
-        if ctx.tasks:
-            task = ctx.pop()
-            HANDLERS[task.op](ctx, task)
-        elif not after_tasks(ctx):
-            return
 
 
 # ------------------------------------------------------------------ geometry
@@ -236,7 +290,3 @@ def has_spot(state: ThorgalState, kind: str, seat: int, shape: str) -> bool:
 
 def cells_enc(cells: frozenset[tuple[int, int]]) -> tuple[int, ...]:
     return tuple(sorted(enc(r, c) for r, c in cells))
-
-
-def _unused(*_: Any) -> None:  # keeps the import of Any used by type checkers
-    return None

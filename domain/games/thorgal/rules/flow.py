@@ -8,14 +8,20 @@ from __future__ import annotations
 
 from domain.core import IllegalCommandError, InvalidCommandError
 
-from .. import events as E
-from ..cards import ActionCard, Mod
+from .. import events as ev
+from ..cards import ActionCard
 from ..commands import Option
 from ..state import Act, Pending, Task
 from . import options as O
-from .engine import Ctx, handler, resume, tasks_of
+from .combat import ask_upgrade
+from .engine import Ctx, Handlers, tasks_of
+from .items import before_items, use, use_item
+from .modifiers import fold
 from .options import PROCEED, REFRESH, SKILL
 from .payments import can_pay, pay
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
 def after_tasks(ctx: Ctx) -> bool:
@@ -24,11 +30,13 @@ def after_tasks(ctx: Ctx) -> bool:
     if s.phase != "resolve":
         return False
     if s.act is not None:
-        ctx.emit(E.ActionEnded(seat=s.act.seat, action=s.act.action))
+        ctx.emit(ev.ActionEnded(seat=s.act.seat, action=s.act.action))
     done = s.turns_taken[s.round - 1] if len(s.turns_taken) >= s.round else 0
     if done < 4:
         assert not ctx.tasks
-        ctx.emit(E.TurnBegan(round=s.round, turn=done, seat=(s.first + done) % s.seats))
+        ctx.emit(
+            ev.TurnBegan(round=s.round, turn=done, seat=(s.first + done) % s.seats)
+        )
         return False
     ctx.schedule(Task(op="event_phase", seat=s.first))
     return True
@@ -59,27 +67,10 @@ def take_action(ctx: Ctx, seat: int, chip: int, slot: int, option: int) -> None:
         raise IllegalCommandError(
             "thorgal.chip-same-card", "a chip must move to a different Action card"
         )
-    ctx.emit(E.ChipPlaced(seat=seat, chip=chip, slot=slot, card=card.id, option=option))
+    ctx.emit(
+        ev.ChipPlaced(seat=seat, chip=chip, slot=slot, card=card.id, option=option)
+    )
     build_action(ctx, seat, card, slot, card.actions[option])
-
-
-def fold(act: Act, mods: tuple[Mod, ...], times: int, extras: list[Task]) -> Act:
-    upd = act.model_dump()
-    for m in mods:
-        if m.action and m.action != act.action:
-            continue
-        if m.kind == "plus":
-            upd["value"] += m.n * times
-        elif m.kind == "dice":
-            upd["dice"] = tuple(upd["dice"]) + (m.arg,) * (m.n * times)
-        elif m.kind in ("reroll", "upgrade", "critical"):
-            key = {"reroll": "rerolls", "upgrade": "upgrades", "critical": "criticals"}[
-                m.kind
-            ]
-            upd[key] += m.n * times
-        elif m.kind == "extra" and times:
-            extras.append(Task(op="action", arg=m.arg, n=m.n * times, seat=act.seat))
-    return Act(**upd)
 
 
 def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) -> None:
@@ -106,7 +97,7 @@ def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) 
         }[b.when]
         act = fold(act, b.mods, times, extras)
         after += list(tasks_of(b.effects, seat)) * times
-    ctx.emit(E.ActionPrepared(act=act))
+    ctx.emit(ev.ActionPrepared(act=act))
     ctx.schedule(
         Task(op="action", arg=action, n=act.value, seat=seat, loc="main"),
         *extras,
@@ -114,17 +105,15 @@ def build_action(ctx: Ctx, seat: int, card: ActionCard, slot: int, action: str) 
     )
 
 
-@handler("action")
+@HANDLERS.handler("action")
 def _action(ctx: Ctx, t: Task) -> None:
     if t.loc != "main":
-        ctx.emit(E.ActionPrepared(act=Act(seat=t.seat, action=t.arg, value=t.n)))
+        ctx.emit(ev.ActionPrepared(act=Act(seat=t.seat, action=t.arg, value=t.n)))
     _prepare(ctx, t.seat)
 
 
 def _prepare(ctx: Ctx, seat: int) -> None:
     """Items, the Skill and its refresh before the action (Combat: before the roll)."""
-    from .items import before_items
-
     act = ctx.state.act
     assert act is not None
     if act.action == "combat" and ctx.state.combat is None:
@@ -151,8 +140,6 @@ def _go(ctx: Ctx, seat: int) -> None:
     act = ctx.state.act
     assert act is not None
     if ctx.state.combat is not None:
-        from .combat import ask_upgrade
-
         ask_upgrade(ctx, seat)
         return
     ctx.schedule(
@@ -161,10 +148,8 @@ def _go(ctx: Ctx, seat: int) -> None:
     )
 
 
-@resume("prepare")
+@HANDLERS.resume("prepare")
 def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
-    from .items import use, use_item
-
     seat = p.seat
     again = Task(op="prepare", seat=seat)
     skill = ctx.c.character(ctx.state.hero(seat).character).skill
@@ -173,7 +158,7 @@ def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
     elif choice.use_item is not None:
         use_item(ctx, seat, choice.use_item.item, again)
     elif choice == SKILL:
-        ctx.emit(E.SkillUsed(seat=seat, round=ctx.state.round))
+        ctx.emit(ev.SkillUsed(seat=seat, round=ctx.state.round))
         use(ctx, seat, skill.mods, skill.effects, again)
     else:
         ctx.schedule(
@@ -181,17 +166,17 @@ def _prepared(ctx: Ctx, p: Pending, choice: Option) -> None:
         )
 
 
-@handler("skill_refreshed")
+@HANDLERS.handler("skill_refreshed")
 def _skill_refreshed(ctx: Ctx, t: Task) -> None:
-    ctx.emit(E.SkillRefreshed(seat=t.seat))
+    ctx.emit(ev.SkillRefreshed(seat=t.seat))
 
 
-@handler("prepare")
+@HANDLERS.handler("prepare")
 def _prepare_again(ctx: Ctx, t: Task) -> None:
     _prepare(ctx, t.seat)
 
 
-@handler("action_card")
+@HANDLERS.handler("action_card")
 def _action_card(ctx: Ctx, t: Task) -> None:
     new = ctx.c.card(t.arg)
     if t.arg in ctx.state.row or not any(
@@ -206,7 +191,7 @@ def _action_card(ctx: Ctx, t: Task) -> None:
     )
 
 
-@resume("swap")
+@HANDLERS.resume("swap")
 def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.swap_action_card is None:
         return
@@ -216,24 +201,24 @@ def _swap(ctx: Ctx, p: Pending, choice: Option) -> None:
         [c for c in ctx.state.row if c != old] + [new.id],
         key=lambda c: ctx.c.card(c).number,
     )
-    ctx.emit(E.ActionCardSwapped(old=old, new=new.id, row=tuple(row)))
+    ctx.emit(ev.ActionCardSwapped(old=old, new=new.id, row=tuple(row)))
 
 
-@handler("begin_round")
+@HANDLERS.handler("begin_round")
 def _begin_round(ctx: Ctx, t: Task) -> None:
     s = ctx.state
     assert not ctx.tasks, "a round begins with nothing left to resolve"
-    ctx.emit(E.TurnBegan(round=s.round, turn=0, seat=s.first))
+    ctx.emit(ev.TurnBegan(round=s.round, turn=0, seat=s.first))
 
 
-@handler("event_phase")
+@HANDLERS.handler("event_phase")
 def _event_phase(ctx: Ctx, t: Task) -> None:
     s = ctx.state
     if s.round >= ctx.c.adventure.rounds:
         ctx.end(False, "out of time: the Round marker cannot advance")
         return
-    ctx.emit(E.RoundAdvanced(round=s.round + 1))
-    ctx.emit(E.ChipsFlipped())
+    ctx.emit(ev.RoundAdvanced(round=s.round + 1))
+    ctx.emit(ev.ChipsFlipped())
     nxt = ctx.c.event(s.active_event).next_phase if s.active_event else ()
     specials = [
         r.effects for r in ctx.c.adventure.special_rounds if r.round == s.round + 1
@@ -246,7 +231,7 @@ def _event_phase(ctx: Ctx, t: Task) -> None:
     )
 
 
-@handler("draw_event")
+@HANDLERS.handler("draw_event")
 def _draw_event(ctx: Ctx, t: Task) -> None:
     adv = ctx.c.adventure
     threats = sum(h.threats for h in ctx.state.heroes)
@@ -255,7 +240,7 @@ def _draw_event(ctx: Ctx, t: Task) -> None:
         ctx.schedule(*tasks_of(ctx.c.event(card).immediate, t.seat))
 
 
-@handler("pass_first")
+@HANDLERS.handler("pass_first")
 def _pass_first(ctx: Ctx, t: Task) -> None:
-    ctx.emit(E.FirstPlayerPassed(first=(ctx.state.first + 1) % ctx.state.seats))
+    ctx.emit(ev.FirstPlayerPassed(first=(ctx.state.first + 1) % ctx.state.seats))
     ctx.schedule(Task(op="begin_round"))

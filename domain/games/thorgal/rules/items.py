@@ -24,13 +24,17 @@ The Skill card follows the same Combat timings (it is "used" like an Item).
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..cards import Effect, Mod
 from ..commands import Option
 from ..state import Pending, Task
 from . import options as O
-from .engine import Ctx, handler, resume, tasks_of
+from .engine import Ctx, Handlers, tasks_of
+from .modifiers import fold
 from .options import PROCEED
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 PRE_ROLL_ONLY = ("dice", "upgrade")
 """Modifiers that must be chosen before the Combat roll."""
@@ -68,27 +72,25 @@ def use(
     Extra actions granted by the card resolve after the action, like a Bonus.
     Dice added while a Combat's card is drawn but not rolled join the roll.
     """
-    from .flow import fold
-
     act = ctx.state.act
     assert act is not None
     extras: list[Task] = []
     new = fold(act, mods, 1, extras)
-    ctx.emit(E.ActionPrepared(act=new))
+    ctx.emit(ev.ActionPrepared(act=new))
     combat = ctx.state.combat
     if combat is not None and not combat.rolled:
         for colour in new.dice[len(act.dice) :]:
-            ctx.emit(E.DieAdded(colour=colour))
+            ctx.emit(ev.DieAdded(colour=colour))
     ctx.schedule(*tasks_of(effects, seat), then, *extras)
 
 
 def use_item(ctx: Ctx, seat: int, item: str, then: Task) -> None:
     card = ctx.c.item(item)
-    ctx.emit(E.ItemUsed(seat=seat, item=card.id))
+    ctx.emit(ev.ItemUsed(seat=seat, item=card.id))
     use(ctx, seat, card.mods, card.effects, then)
 
 
-@handler("after_items")
+@HANDLERS.handler("after_items")
 def _after_items(ctx: Ctx, t: Task) -> None:
     options = [
         O.use_item(i)
@@ -99,7 +101,7 @@ def _after_items(ctx: Ctx, t: Task) -> None:
         ctx.ask("after_item", t.seat, [*options, PROCEED], arg=t.arg)
 
 
-@resume("after_item")
+@HANDLERS.resume("after_item")
 def _after_item(ctx: Ctx, p: Pending, choice: Option) -> None:
     if choice.use_item is None:
         return

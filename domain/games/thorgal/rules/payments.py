@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import GOODS
 from ..state import Pending, Task, ThorgalState
 from . import options as O
-from .engine import Ctx, handler, resume
+from .engine import Ctx, Handlers
 from .options import AGREE, CANCEL, REFUSE
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 
 def pool(state: ThorgalState, seat: int) -> tuple[int, ...]:
@@ -51,7 +54,7 @@ def _left(state: ThorgalState, t: Task, owner: int, good: str) -> int:
     return state.hero(owner).goods[GOODS.index(good)] - promised
 
 
-@handler("pay")
+@HANDLERS.handler("pay")
 def _pay(ctx: Ctx, t: Task) -> None:
     units = t.arg.split(",")
     while len(t.payers) < len(units):
@@ -74,7 +77,7 @@ def _pay(ctx: Ctx, t: Task) -> None:
         t = t.model_copy(update={"payers": t.payers + (t.seat,)})
     spent = Counter(zip(t.payers, units))
     for (owner, good), k in sorted(spent.items()):
-        ctx.emit(E.GoodsSpent(seat=owner, good=good, n=k))
+        ctx.emit(ev.GoodsSpent(seat=owner, good=good, n=k))
 
 
 def _reschedule(ctx: Ctx, **update: object) -> None:
@@ -82,7 +85,7 @@ def _reschedule(ctx: Ctx, **update: object) -> None:
     ctx.schedule(t.model_copy(update=update))
 
 
-@resume("pay_from")
+@HANDLERS.resume("pay_from")
 def _pay_from(ctx: Ctx, p: Pending, choice: Option) -> None:
     t = ctx.tasks[0]
     if choice.pick_payer is None:
@@ -96,7 +99,7 @@ def _pay_from(ctx: Ctx, p: Pending, choice: Option) -> None:
         ctx.ask("pay_consent", owner, (AGREE, REFUSE), arg=p.arg, n=t.seat)
 
 
-@resume("pay_consent")
+@HANDLERS.resume("pay_consent")
 def _pay_consent(ctx: Ctx, p: Pending, choice: Option) -> None:
     t = ctx.tasks[0]
     owner = p.seat

@@ -9,14 +9,17 @@ never go left of the path; covering the marked column reveals a Terrain card.
 
 from __future__ import annotations
 
-from .. import events as E
+from .. import events as ev
 from ..commands import Option
 from ..content import GOODS
 from ..state import Pending, Task, dec
 from . import options as O
 from .effects import cover_tasks
-from .engine import Ctx, handler, has_spot, journey_rows, resume, tasks_of
+from .engine import Ctx, Handlers, has_spot, journey_rows, tasks_of
 from .payments import pay, pool
+
+HANDLERS = Handlers()
+"""This module's task handlers and resumes (registered in ``rules/__init__``)."""
 
 # ---------------------------------------------------------------- move
 
@@ -82,7 +85,7 @@ def move(ctx: Ctx, seat: int) -> None:
         ctx.ask("move", seat, list(options))
 
 
-@resume("move")
+@HANDLERS.resume("move")
 def _moved(ctx: Ctx, p: Pending, choice: Option) -> None:
     seat = p.seat
     assert ctx.state.act is not None and choice.move_to is not None
@@ -92,9 +95,9 @@ def _moved(ctx: Ctx, p: Pending, choice: Option) -> None:
     ctx.schedule(*pay(seat, (ctx.c.adventure.blue_border_cost,) * route.blues, (step,)))
 
 
-@handler("moved")
+@HANDLERS.handler("moved")
 def _step(ctx: Ctx, t: Task) -> None:
-    ctx.emit(E.CharacterMoved(seat=t.seat, area=t.arg, borders=t.n))
+    ctx.emit(ev.CharacterMoved(seat=t.seat, area=t.arg, borders=t.n))
     for _ in range(int(t.loc)):
         ctx.schedule(*tasks_of(ctx.c.adventure.red_border, t.seat))
 
@@ -130,11 +133,11 @@ def journey(ctx: Ctx, seat: int, left: int | None = None) -> None:
         ctx.ask_tile("place_journey", seat, shapes, n=left)
 
 
-@resume("place_journey")
+@HANDLERS.resume("place_journey")
 def _journeyed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None:
     seat, left = p.seat, p.n
     rows = journey_rows(ctx.state)
-    ctx.emit(E.JourneyTilePlaced(seat=seat, shape=shape, cells=cells))
+    ctx.emit(ev.JourneyTilePlaced(seat=seat, shape=shape, cells=cells))
     tasks: list[Task] = []
     for c in cells:
         r, col = dec(c)
@@ -149,6 +152,6 @@ def _journeyed(ctx: Ctx, p: Pending, shape: str, cells: tuple[int, ...]) -> None
     ctx.schedule(*tasks, Task(op="journey_more", n=left - 1, seat=seat))
 
 
-@handler("journey_more")
+@HANDLERS.handler("journey_more")
 def _journey_more(ctx: Ctx, t: Task) -> None:
     journey(ctx, t.seat, t.n)

@@ -1,7 +1,11 @@
 """Ledger events to stored records and back (``Game.Created``/``Decided``/``Concluded``).
 
-Why the aggregate is imported inside the functions: :mod:`domain.aggregate`
-imports this package to seal its events, so this side waits until called.
+Why apart from :mod:`domain.records`: that package owns the record's bytes
+(type names, canonical JSON, bodies, the hash input) and knows nothing of
+the aggregate, so the aggregate can seal its events with it.  Building the
+aggregate's event objects from a record, and the record of an event that was
+not sealed when it was recorded, needs the aggregate, so it lives here, one
+layer above both.
 """
 
 from __future__ import annotations
@@ -12,35 +16,33 @@ from functools import cache
 from typing import Any
 from uuid import UUID
 
+from domain.aggregate import Game
 from domain.core import Outcome
 from domain.games import find_ruleset
-from domain.records.bodies import (
-    concluded_body,
-    created_body,
-    decided_body,
-    decode_payload,
-)
-from domain.records.canonical import canonical_json, load
-from domain.records.names import (
+from domain.records import (
     ALG,
     ALG_V1,
     CONCLUDED_TYPE,
     CREATED_TYPE,
     SNAPSHOT_TYPE,
+    canonical_json,
+    concluded_body,
+    created_body,
+    decided_body,
+    decode_aggregate_state,
+    decode_payload,
+    load,
 )
-from domain.records.snapshots import decode_aggregate_state
 
 _LEDGER_TYPES = frozenset((CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE))
 
 
 def encode_event(event: Any) -> bytes:
-    """The stored record of an event that :func:`seal` did not encode.
+    """The stored record of an event that :func:`domain.records.seal` did not encode.
 
     The aggregate seals every event it records, so this serves only events
     built elsewhere (decoded ones, tests).
     """
-    from domain.aggregate import Game  # the aggregate imports this module
-
     fields = vars(event)
     if isinstance(event, Game.Created):
         body = created_body(fields)
@@ -71,12 +73,10 @@ def decode_record(
 ) -> Any:
     """Rebuild a ledger event (or snapshot) from its type name and parsed record.
 
-    ``trusted``: read from the ledger's own table (see :func:`decode_payload`).
+    ``trusted``: read from the ledger's own table (see :func:`domain.records.decode_payload`).
 
     :raises UnknownGameError, KeyError: for a type name no registered game has.
     """
-    from domain.aggregate import Game  # the aggregate imports this module
-
     originator_id = (
         originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
     )
