@@ -115,13 +115,13 @@ class GameLedger(Application[UUID]):
         return self._signer
 
     @property
-    def on_recorded(self) -> Callable[[UUID, list[Any]], None] | None:
+    def on_committed(self) -> Callable[[UUID, list[Any]], None] | None:
         """Called with each committed move's events (the JetStream publisher)."""
-        return self._moves.on_recorded
+        return self._moves.on_committed
 
-    @on_recorded.setter
-    def on_recorded(self, hook: Callable[[UUID, list[Any]], None] | None) -> None:
-        self._moves.on_recorded = hook
+    @on_committed.setter
+    def on_committed(self, hook: Callable[[UUID, list[Any]], None] | None) -> None:
+        self._moves.on_committed = hook
 
     def construct_mapper(self) -> LedgerMapper:
         return LedgerMapper()
@@ -174,7 +174,7 @@ class GameLedger(Application[UUID]):
         events = list(game.collect_events())
         self.store.append([Append(game.id, tuple(events), rows)])
         self.cache.remember_seed(game.id, seed)
-        self.cache.recorded(game, epoch, events)
+        self.cache.committed(game, epoch, events)
         return created
 
     # ------------------------------------------------------------ moves

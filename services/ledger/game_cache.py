@@ -10,7 +10,7 @@ version (one small SELECT) or, for a game not held, snapshot plus events.
 
 Why shells: entries are shared between threads and never mutated.  Every
 caller gets :func:`shell`, a private copy whose state objects are the same
-immutable values; a move decides on its shell and :meth:`GameCache.recorded`
+immutable values; a move decides on its shell and :meth:`GameCache.committed`
 publishes that shell as the new entry, replacing the old one whole.
 
 The redacted views and legal-move lists are pure functions of (game, version,
@@ -147,7 +147,7 @@ class GameCache:
         entry = self._vouched(game_id)
         return None if entry is None else self._tail(entry, after, limit)
 
-    def recorded(self, game: Game, epoch: int, new_events: list[Any]) -> None:
+    def committed(self, game: Game, epoch: int, new_events: list[Any]) -> None:
         """This process committed ``new_events`` on top of the game's previous
         version: publish ``game`` (the shell they were decided on), known
         current since ``epoch`` (taken before the commit)."""

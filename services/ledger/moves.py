@@ -103,7 +103,7 @@ class Moves:
         executor: Executor,
         signer: Callable[[], Signer],
         snapshot_interval: int,
-        on_recorded: Callable[[UUID, list[Any]], None] | None = None,
+        on_committed: Callable[[UUID, list[Any]], None] | None = None,
     ) -> None:
         self._cache = cache
         self._store = store
@@ -112,7 +112,7 @@ class Moves:
         self._executor = executor
         self._signer = signer
         self._interval = snapshot_interval
-        self.on_recorded = on_recorded
+        self.on_committed = on_committed
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -177,7 +177,7 @@ class Moves:
                 return await self._replay_or(
                     game_id, command_id, digest, "another move was recorded first"
                 )
-            return await self._recorded(game, epoch, new_events, recordings, receipt)
+            return await self._committed(game, epoch, new_events, recordings, receipt)
         raise ConcurrencyConflictError(
             "too much contention on this game; retry the command"
         )
@@ -190,7 +190,7 @@ class Moves:
             event.timestamp.isoformat(),
         )
 
-    async def _recorded(
+    async def _committed(
         self,
         game: Game,
         epoch: int,
@@ -199,10 +199,10 @@ class Moves:
         receipt: Receipt,
     ) -> MoveResult:
         game.collect_events()  # stored: the shell is published as it is
-        self._cache.recorded(game, epoch, new_events)
-        if self.on_recorded is not None:  # LEDGER_NATS_URL: services/live/nats_tail.py
+        self._cache.committed(game, epoch, new_events)
+        if self.on_committed is not None:  # LEDGER_NATS_URL: services/live/nats_tail.py
             # the records as stored (encoded once, by the commit), not the events
-            self.on_recorded(game.id, [r.notification for r in recordings])
+            self.on_committed(game.id, [r.notification for r in recordings])
         first = new_events[0].originator_version
         if (
             self._interval

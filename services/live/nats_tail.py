@@ -81,7 +81,7 @@ class NatsTail:
 
     # ------------------------------------------------------------ publish
 
-    def recorded(self, game_id: UUID, stored: list[StoredEvent]) -> None:
+    def committed(self, game_id: UUID, stored: list[StoredEvent]) -> None:
         """Called on commit (any thread) with the records as the commit
         encoded them: publish those bytes, no second encoding."""
         if self._loop is None or self._js is None:
@@ -180,5 +180,5 @@ def tail_for(wiring: Any) -> NatsTail | None:
     from domain.aggregate import Game
 
     tail = NatsTail(url, wiring.ledger.mapper, Game.Concluded)
-    wiring.ledger.on_recorded = tail.recorded
+    wiring.ledger.on_committed = tail.committed
     return tail

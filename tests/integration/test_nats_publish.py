@@ -37,7 +37,7 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
     tail = NatsTail(NATS, own_ledger.mapper, Game.Concluded)
     on_loop(tail.start())
     try:
-        own_ledger.on_recorded = tail.recorded
+        own_ledger.on_committed = tail.committed
         game_id = own_ledger.create_game("thalara", SETUP).game_id
         game = own_ledger.load(game_id)
         rnd = random.Random(5)

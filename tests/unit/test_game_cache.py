@@ -100,7 +100,7 @@ def test_a_recorded_move_is_published_whole_and_served_from_memory() -> None:
     mine = cache.load(game_id)
     new_events = decide(mine, random.Random(2))
     store.log[game_id] += new_events  # committed
-    cache.recorded(mine, epoch, new_events)
+    cache.committed(mine, epoch, new_events)
     store.reads.clear()
     now = cache.load(game_id)
     assert (now.version, now.state) == (mine.version, mine.state)
@@ -200,7 +200,7 @@ def test_an_idle_game_keeps_its_state_but_not_its_events_once_others_are_played(
         mine = cache.load(game_id)
         new_events = decide(mine, random.Random(seed))
         store.log[game_id] += new_events
-        cache.recorded(mine, epoch, new_events)
+        cache.committed(mine, epoch, new_events)
         played[game_id] = new_events[0].originator_version - 1
     a, b = played
     assert cache.current_since(b, played[b]) is not None, "b's move: from memory"
@@ -229,7 +229,7 @@ def test_a_viewer_keeps_the_view_of_one_version_the_newest_asked() -> None:
     mine = cache.load(game_id)
     new_events = decide(mine, random.Random(6))
     store.log[game_id] += new_events
-    cache.recorded(mine, epoch, new_events)
+    cache.committed(mine, epoch, new_events)
     now = cache.load(game_id)
     assert cache.view(now, "alice", lambda g, v: g.version) == now.version
     cache.legal_moves(now, seat)
