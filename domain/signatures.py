@@ -14,6 +14,14 @@ bytes and the signature in the event's envelope, and the audit checks both
 the signature and that the recorded command is what those bytes say.  The
 expected version is part of the message so a signed move is valid at one
 position of one game only.
+
+Verification is strict (libsodium's ``crypto_sign_verify_detached``, through
+PyNaCl): ``S`` must be canonical (below the group order), and neither ``R``
+nor the key may be a small-order point.  OpenSSL's cofactorless check, which
+``cryptography`` wraps, accepts the identity key with the signature
+``01 00…00 ‖ 00…00`` for every message: a move "signed" without any secret.
+Seat keys are checked when a game is created too (a valid point of the
+prime-order subgroup, canonically encoded), so such a game never exists.
 """
 
 from __future__ import annotations
@@ -22,8 +30,8 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
+from nacl.exceptions import BadSignatureError as SodiumBadSignature
 
 from domain.core import InvalidCommandError
 from domain.integrity import canonical_json
@@ -98,41 +106,56 @@ def parse_seat_keys(
     """Seat keys as stored (hex), or ``()`` when the game has none.
 
     :raises InvalidCommandError: unless there is exactly one 32-byte Ed25519
-        public key per seat.
+        public key per seat, each a canonically encoded point of the
+        prime-order subgroup (not of small order, on the curve); the
+        violation names ``seat_public_keys[i]``.
     """
     if not keys:
         return ()
     if len(keys) != seats:
         raise InvalidCommandError(
-            f"seat_public_keys needs one key per seat ({seats}), got {len(keys)}"
+            f"seat_public_keys needs one key per seat ({seats}), got {len(keys)}",
+            violations=(("seat_public_keys", f"one key per seat ({seats})"),),
         )
-    for key in keys:
+    for seat, key in enumerate(keys):
+        field = f"seat_public_keys[{seat}]"
         if len(key) != KEY_BYTES:
-            raise InvalidCommandError(
-                f"each seat public key is {KEY_BYTES} raw Ed25519 bytes"
+            text = f"each seat public key is {KEY_BYTES} raw Ed25519 bytes"
+            raise InvalidCommandError(text, violations=((field, text),))
+        if not is_valid_key(bytes(key)):
+            text = (
+                f"seat {seat}'s public key is not a usable Ed25519 key "
+                "(small order, off the curve or not canonically encoded)"
             )
-        try:
-            Ed25519PublicKey.from_public_bytes(bytes(key))
-        except ValueError:
-            raise InvalidCommandError(
-                "a seat public key is not an Ed25519 key"
-            ) from None
+            raise InvalidCommandError(text, violations=((field, text),))
     return tuple(bytes(k).hex() for k in keys)
+
+
+def is_valid_key(key: bytes) -> bool:
+    """Whether ``key`` is a point some secret signs for: canonical, on the
+    curve, in the prime-order subgroup and not of small order."""
+    return len(key) == KEY_BYTES and bool(crypto_core_ed25519_is_valid_point(key))
 
 
 def is_signed_by(
     key_hex: str, game_id: str, command_id: str, signed: SignedMove
 ) -> bool:
+    """Whether the seat key signed this move, checked strictly (canonical
+    ``S``, no small-order ``R`` or key, the key a valid point)."""
     if signed.expected_version is None or len(signed.signature) != SIGNATURE_BYTES:
         return False
     message = move_message(
         game_id, command_id, signed.expected_version, signed.move_type, signed.move
     )
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(
-            signed.signature, message
-        )
-    except (InvalidSignature, ValueError):
+        key = bytes.fromhex(key_hex)
+    except ValueError:
+        return False
+    if not is_valid_key(key):
+        return False
+    try:
+        crypto_sign_open(signed.signature + message, key)
+    except (SodiumBadSignature, ValueError):
         return False
     return True
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from services.api.client import Table, create, legal_moves, play_one, play_to_end
@@ -16,8 +21,25 @@ __all__ = [
     "legal_moves",
     "play_one",
     "play_to_end",
+    "refused",
     "thalara_in_play",
 ]
+
+
+def refused(
+    server: Any, method: str, request: Any, token: str | None = None
+) -> tuple[grpc.StatusCode, str, list[str]]:
+    """The status code, message and ``BadRequest`` field names of a call
+    that must fail."""
+    with pytest.raises(grpc.RpcError) as caught:
+        server.call(method, request, token)
+    status = rpc_status.from_call(caught.value)
+    fields: list[str] = []
+    for detail in status.details if status is not None else ():
+        bad = error_details_pb2.BadRequest()
+        if detail.Unpack(bad):
+            fields += [v.field for v in bad.field_violations]
+    return caught.value.code(), caught.value.details() or "", fields
 
 
 def thalara_in_play(server: Any) -> Table:

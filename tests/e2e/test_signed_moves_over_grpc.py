@@ -22,6 +22,7 @@ from google.protobuf import any_pb2
 
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import thalara_pb2
+from tests.e2e.client import refused
 
 pytestmark = pytest.mark.e2e
 
@@ -236,3 +237,23 @@ def test_the_concluding_move_and_the_streamed_conclusion_carry_the_same_receipt(
     assert streamed[-1].type == "ledger.GameConcluded"
     assert streamed[-1].receipt == last.receipt
     assert not streamed[-2].HasField("receipt")
+
+
+def test_the_keyless_forgery_cannot_even_create_its_game(grpc_server):
+    """Both seat keys the identity point 01 00…00: its "signature"
+    01 00…00 ‖ 00…00 would verify for any move under a lenient check."""
+    setup = any_pb2.Any()
+    setup.Pack(
+        thalara_pb2.ThalaraSetup(
+            players=2, mode="standard", characters=["myrja", "canto"], content="sample"
+        )
+    )
+    identity = bytes([1]) + bytes(31)
+    code, _, fields = refused(
+        grpc_server,
+        "CreateGame",
+        pb.CreateGameRequest(
+            game_type="thalara", setup=setup, seat_public_keys=[identity, identity]
+        ),
+    )
+    assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, ["seat_public_keys[0]"])
