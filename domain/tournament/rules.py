@@ -83,9 +83,13 @@ def _parse_setup(
     for players in range(low, table_size + 1):
         try:
             model = ruleset.setup_model.model_validate({**setup, "players": players})
+            # the content pack and characters are checked where the game's
+            # state is built: every round's StartRound would fail there
+            ruleset.initial_state(model)
         except (ValidationError, TypeError, ValueError) as error:
+            text = f"invalid setup for {players} players: {error}"
             raise InvalidCommandError(
-                f"invalid setup for {players} players: {error}"
+                text, violations=(("setup_json", text),)
             ) from None
         dumped = model.model_dump(mode="json")
     return {key: dumped[key] for key in setup}

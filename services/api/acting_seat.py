@@ -25,6 +25,11 @@ def acting_seat(principal: Principal, game: Any, requested: Seat | None) -> Seat
                 "admins must name the seat",
                 violations=(("seat", "required for the admin token"),),
             )
+        if not 0 <= requested < game.seat_count:
+            raise InvalidCommandError(
+                f"seat must be between 0 and {game.seat_count - 1}",
+                violations=(("seat", f"this game has {game.seat_count} seats"),),
+            )
         return requested
     if principal.grant is None:
         raise UnauthenticatedError(

@@ -211,7 +211,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         if request.after_version < 0:
-            raise InvalidCommandError("after_version must be >= 0")
+            raise InvalidCommandError(
+                "after_version must be >= 0",
+                violations=(("after_version", "0 replays from the first event"),),
+            )
         events = self._stream.events(
             principal, game_id, request.after_version, request.stop_at_head
         )

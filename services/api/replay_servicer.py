@@ -53,7 +53,10 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer, Blocking):
     ) -> pb.ListFramesResponse:
         game_id = parse_game_id(request.game_id)
         if request.after_version < 0:
-            raise InvalidCommandError("after_version must be >= 0")
+            raise InvalidCommandError(
+                "after_version must be >= 0",
+                violations=(("after_version", "0 replays from the first event"),),
+            )
         size = parse_page_size(request.page_size, 50, 500)
         frames, head = await self._frames(game_id, request.after_version, size)
         last = frames[-1].event.version if frames else request.after_version
@@ -65,6 +68,11 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer, Blocking):
     async def StreamReplay(self, request: pb.StreamReplayRequest, context: Any) -> Any:
         game_id = parse_game_id(request.game_id)
         after = request.after_version
+        if after < 0:
+            raise InvalidCommandError(
+                "after_version must be >= 0",
+                violations=(("after_version", "0 replays from the first event"),),
+            )
         while True:
             frames, head = await self._frames(game_id, after, 200)
             for frame in frames:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.core import InvalidCommandError
+from domain.core import IllegalCommandError, InvalidCommandError
 from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
@@ -201,9 +201,17 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer, Blocking):
     ) -> pb.Round:
         tournament = await self._run(self._desk.load, parse_id(request.tournament_id))
         records = tournament.state.round_records
+        if not records:
+            raise IllegalCommandError(
+                "tournament.no-round-started",
+                "no round has started: StartRound deals the first",
+            )
         number = request.round or len(records)
         if not 1 <= number <= len(records):
-            raise InvalidCommandError(f"round must be between 1 and {len(records)}")
+            raise InvalidCommandError(
+                f"round must be between 1 and {len(records)}",
+                violations=(("round", f"1-{len(records)}, or 0 for the latest"),),
+            )
         return round_message(records[number - 1])
 
     @guarded

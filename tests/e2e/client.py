@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -26,13 +27,13 @@ __all__ = [
 ]
 
 
-def refused(
-    server: Any, method: str, request: Any, token: str | None = None
-) -> tuple[grpc.StatusCode, str, list[str]]:
-    """The status code, message and ``BadRequest`` field names of a call
-    that must fail."""
+def refused(call: Callable[[], Any]) -> tuple[grpc.StatusCode, str, list[str]]:
+    """The status code, message and ``BadRequest`` field names of a call that
+    must fail (a stream is drained, so its refusal is seen too)."""
     with pytest.raises(grpc.RpcError) as caught:
-        server.call(method, request, token)
+        answer = call()
+        if hasattr(answer, "__iter__") and not hasattr(answer, "ListFields"):
+            list(answer)
     status = rpc_status.from_call(caught.value)
     fields: list[str] = []
     for detail in status.details if status is not None else ():

@@ -250,10 +250,11 @@ def test_the_keyless_forgery_cannot_even_create_its_game(grpc_server):
     )
     identity = bytes([1]) + bytes(31)
     code, _, fields = refused(
-        grpc_server,
-        "CreateGame",
-        pb.CreateGameRequest(
-            game_type="thalara", setup=setup, seat_public_keys=[identity, identity]
-        ),
+        lambda: grpc_server.call(
+            "CreateGame",
+            pb.CreateGameRequest(
+                game_type="thalara", setup=setup, seat_public_keys=[identity, identity]
+            ),
+        )
     )
     assert (code, fields) == (grpc.StatusCode.INVALID_ARGUMENT, ["seat_public_keys[0]"])
