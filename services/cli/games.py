@@ -220,10 +220,12 @@ def verify(
         "--public-key",
         metavar="HEX",
         help="Pin the server's receipt key, hex (from GetLedgerKey), instead of "
-        "trusting the one the export names.",
+        "trusting the one the export names; a finished game must then end with "
+        "a head that key signed.",
     ),
 ) -> None:
-    """Verify an export offline: hash chain, seed, every decision, trailer lines, receipts."""
+    """Verify an export offline: hash chain, seed, every decision, trailer lines,
+    receipts, and a finished game's ledger-signed final head."""
     from domain.export import verify_lines
     from services.ledger.audit import decode_signed_move
 

@@ -89,10 +89,18 @@ def audit_summary(report: Any) -> list[tuple[str, bool, str]]:
         ("seed", "seed" not in failed, f"from {report.seed_source}"),
         (
             "decisions",
-            not failed - CHAIN_CHECKS - {"seed"},
+            not failed - CHAIN_CHECKS - {"seed", "signed head"},
             f"{report.decisions_rederived} re-derived",
         ),
     ]
+    if report.concluded:
+        rows.append(
+            (
+                "signed head",
+                "signed head" not in failed,
+                "the ledger signed how the game ended",
+            )
+        )
     receipts = getattr(report, "receipts", None)
     if receipts is not None:  # where the audit checks receipts
         rows.append(("receipts", "receipt" not in failed, str(receipts)))

@@ -133,11 +133,14 @@ class Reader:
             current_principal.reset(token)
 
     async def audit(self, game_id: UUID) -> AuditReport:
-        """The public export verified offline, as ``ledger verify`` does."""
+        """The public export verified offline, as ``ledger verify --public-key``
+        does with this server's key: a finished game's final head must be
+        signed by it."""
         import asyncio
 
         lines = await self.export(game_id)
-        return await asyncio.to_thread(verify_lines, lines)
+        key = self.ledger.signer.public_key
+        return await asyncio.to_thread(verify_lines, lines, key)
 
     def close(self) -> None:
         self.views.close()

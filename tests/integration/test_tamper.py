@@ -716,3 +716,97 @@ def test_a_signed_game_export_verifies_every_signature_offline(ledger):
     report = verify_lines(lines, ledger.signer.public_key, decode_signed_move)
     assert report.ok, report.failures
     assert report.signatures_verified == 5
+
+
+def rewrite_the_ending(
+    ledger: GameLedger, dba: psycopg.Connection, game_id: uuid.UUID, cut: int
+) -> list[Any]:
+    """Replay a finished game from ``cut`` with other legal moves and the
+    stolen seed to a new conclusion, keeping ``receipt_key``; store it as
+    the server would (the chain stays valid: only new events follow ``cut``)
+    and delete every stored receipt and command row past ``cut``."""
+    row = dba.execute(
+        "SELECT seed FROM ledger_game_secrets WHERE game_id = %s", (game_id,)
+    ).fetchone()
+    assert row is not None
+    seed = bytes(row[0])
+    game = ledger.load(game_id, cut)
+    game.seat_keys = ()
+    rnd = random.Random(4242)
+    events: list[Any] = []
+    while not game.is_over:
+        seat = rnd.choice(game.to_act())
+        command = THALARA.pick_random_command(game.state, seat, rnd)
+        assert command is not None
+        events += game.act(command, seat, seed, f"forged-{len(events)}")
+    last = events[-1]
+    as_superuser(
+        dba,
+        (
+            "DELETE FROM ledger_events WHERE originator_id = %s AND originator_version > %s",
+            (game_id, cut),
+        ),
+        *[
+            (
+                (
+                    "INSERT INTO ledger_events (originator_id, originator_version,"
+                    " topic, state) VALUES (%s, %s, %s, %s)"
+                ),
+                (s.originator_id, s.originator_version, s.topic, s.state),
+            )
+            for s in map(ledger.mapper.to_stored_event, events)
+        ],
+        (
+            "DELETE FROM ledger_receipts WHERE game_id = %s AND version > %s",
+            (game_id, cut),
+        ),
+        (
+            "DELETE FROM ledger_commands WHERE game_id = %s AND last_version > %s",
+            (game_id, cut),
+        ),
+        (
+            "UPDATE ledger_games SET version = %s, head_hash = %s WHERE game_id = %s",
+            (last.originator_version, last.hash, game_id),
+        ),
+    )
+    return events
+
+
+def test_a_rewritten_ending_with_its_receipts_deleted_fails_verify_with_the_key(
+    ledger, dba, tmp_path
+):
+    """The export of a finished game ends with the ledger's signed head;
+    a rewrite of the ending (other legal moves from an earlier move, stolen
+    seed, chain valid, later receipts deleted) has none the key verifies."""
+    from domain.export import export_lines, verify_lines
+    from services.cli import app
+
+    game_id, held = play(ledger)
+    key = ledger.signer.public_key
+
+    def export() -> list[str]:
+        return list(
+            export_lines(
+                str(game_id),
+                ledger.read_records(game_id),
+                ledger.stored_receipts(game_id),
+                key,
+            )
+        )
+
+    clean = export()
+    assert json.loads(clean[-1])["kind"] == "signed_head"
+    assert verify_lines(clean, key).ok
+    original = ledger.read_records(game_id)[-1]
+    rewrite_the_ending(ledger, dba, game_id, held[-6].version)
+    assert ledger.read_records(game_id)[-1] != original
+    forged = export()
+    report = verify_lines(forged, key)
+    assert [f.check for f in report.failures] == ["signed head"], report.failures
+    assert not verify_lines(forged).ok  # the export's own key says the same
+    path = tmp_path / "forged.ndjson"
+    path.write_text("".join(line + "\n" for line in forged))
+    runner = CliRunner()
+    refused = runner.invoke(app, ["verify", str(path), "--public-key", key.hex()])
+    assert refused.exit_code == 1, refused.output
+    assert "signed head" in refused.output
