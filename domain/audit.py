@@ -11,7 +11,8 @@ offline verification of an NDJSON export.  It checks, in order:
 3. every decision: re-run ``start``/``decide`` with the re-derived chance
    stream and the recorded command, and compare the events it produces with
    the stored ones, so every shuffle, die roll and rule is re-checked;
-4. the conclusion: the recorded outcome equals the ruleset's scoring;
+4. the conclusion: the recorded outcome equals the ruleset's scoring, and
+   nothing follows it (a second ``GameConcluded`` is named as such);
 5. player signatures: in a game created with seat keys, every move carries
    the acting seat's valid signature over exactly the recorded command.
 
@@ -67,6 +68,30 @@ def _seed(
     return seed
 
 
+def _events_after_the_end(rows: list[AuditRow], report: AuditReport) -> bool:
+    """Whether anything follows the first ``GameConcluded`` (each is named).
+
+    The server never appends to a finished game, so an event there was
+    inserted around it, e.g. a second ``GameConcluded`` with the chain
+    recomputed: a view could not apply it, and the audit says why.
+    """
+    ended = next((r.version for r in rows if r.type == CONCLUDED), None)
+    if ended is None:
+        return False
+    after = [r for r in rows if r.version > ended]
+    for row in after:
+        report.fail(
+            row.version,
+            "conclusion",
+            f"a second GameConcluded at event {row.version}: the game ended at "
+            f"event {ended}, and the server never appends to a finished game"
+            if row.type == CONCLUDED
+            else f"event {row.version} ({row.type}) follows the game's "
+            f"conclusion at event {ended}",
+        )
+    return bool(after)
+
+
 def audit_records(
     game_id: str,
     raw: Sequence[tuple[int, str, bytes]],
@@ -81,6 +106,8 @@ def audit_records(
         return report
     if report.failures:
         return report  # semantic checks on a broken chain would only add noise
+    if _events_after_the_end(rows, report):
+        return report
     created = rows[0].body
     report.ruleset_version = created.get("ruleset_version", 1)
     try:

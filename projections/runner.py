@@ -10,6 +10,17 @@ Exactly-once, even with several runners and crashes:
 - the event store takes a table lock for each insert, so notification ids
   become visible in order and reading ``> position`` never skips an event
   that commits later.
+
+A poisoned log (an event the view cannot apply, e.g. a second
+``GameConcluded`` a superuser appended) stops the view, not the process: the
+failing batch is retried one event per transaction to find the event, the
+view's position moves to just before it, the stop is recorded in the
+tracking row (``stalled_at``, ``stalled_reason``: ``ledger projections
+status``, the health service's list and ``ledger_projection_stalled`` read
+it) and logged once, without a traceback.  The view keeps answering from
+what it has; it tries again once per process start, and ``ledger
+projections rebuild`` clears the stop.  Database outages are not poison:
+they propagate, and the projector waits for the database.
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import ProgrammingError
+from eventsourcing.persistence import InterfaceError, OperationalError, ProgrammingError
 from prometheus_client import Gauge
 
 from domain.records import LEDGER_PREFIX
@@ -36,6 +47,8 @@ CREATE TABLE IF NOT EXISTS projection_tracking (
     schema_version int NOT NULL,
     updated_at timestamptz NOT NULL DEFAULT now()
 );
+ALTER TABLE projection_tracking ADD COLUMN IF NOT EXISTS stalled_at bigint;
+ALTER TABLE projection_tracking ADD COLUMN IF NOT EXISTS stalled_reason text;
 """
 
 LEDGER_TOPICS = f"starts_with(topic, '{LEDGER_PREFIX}')"
@@ -49,6 +62,21 @@ LAG = Gauge(
 POSITION = Gauge(
     "ledger_projection_position", "Last log position applied by the view", ["view"]
 )
+STALLED = Gauge(
+    "ledger_projection_stalled",
+    "1 while the view is stopped at a log event it cannot apply, else 0",
+    ["view"],
+)
+
+TRANSIENT = (
+    OperationalError,
+    InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+"""The database is down or restarting: wait, never a reason to stop a view."""
+
+MAX_REASON = 500
 
 
 class SetupRequiredError(RuntimeError):
@@ -58,10 +86,31 @@ class SetupRequiredError(RuntimeError):
 
 
 @dataclass(frozen=True)
+class Stall:
+    """Where a view stopped: the log position of the event it cannot apply, and why."""
+
+    position: int
+    reason: str
+
+
+class ApplyFailedError(Exception):
+    """Raised when a view's ``apply`` fails on a batch for a reason other than
+    the database being unreachable."""
+
+    def __init__(self, position: int, events: Sequence[LogEvent], error: Exception):
+        super().__init__(str(error))
+        self.position = position
+        """The view's position when the batch was read."""
+        self.events = events
+        self.error = error
+
+
+@dataclass(frozen=True)
 class ViewStatus:
     view: str
     position: int
     head: int
+    stalled: Stall | None = None
 
     @property
     def lag(self) -> int:
@@ -85,6 +134,9 @@ class ViewRunner:
         self.batch_size = batch_size
         self.create_tables = create_tables
         """False: :meth:`ensure_tables` only checks (no DDL, for a role that owns nothing)."""
+        self._retry_stall = True
+        """A recorded stop is tried once more by each new runner (a process
+        start), then left alone until a rebuild."""
 
     def ensure_tables(self) -> None:
         """Create tables; rebuild from scratch if the view's schema version changed.
@@ -116,7 +168,8 @@ class ViewRunner:
                 log.warning("view %s changed schema: rebuilding", self.view.name)
                 self.view.reset(curs)
                 curs.execute(
-                    "UPDATE projection_tracking SET position = 0, schema_version = %s WHERE view = %s",
+                    "UPDATE projection_tracking SET position = 0, schema_version = %s,"
+                    " stalled_at = NULL, stalled_reason = NULL WHERE view = %s",
                     (self.view.schema_version, self.view.name),
                 )
 
@@ -143,7 +196,8 @@ class ViewRunner:
         try:
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(
-                    "SELECT schema_version FROM projection_tracking WHERE view = %s",
+                    "SELECT schema_version, stalled_at FROM projection_tracking"
+                    " WHERE view = %s",
                     (self.view.name,),
                 )
                 row = curs.fetchone()
@@ -166,17 +220,33 @@ class ViewRunner:
             )
 
     def step(self, before_commit: Callable[[], None] | None = None) -> int:
-        """Apply one batch; returns how many log positions it advanced."""
+        """Apply one batch; returns how many log positions it advanced.
+
+        A batch the view cannot apply is retried one event at a time; the
+        event that still fails stops the view (see the module docstring).
+        """
+        try:
+            return self._step(self.batch_size, before_commit)
+        except ApplyFailedError as failed:
+            return self._isolate(failed, before_commit)
+
+    def _step(self, limit: int, before_commit: Callable[[], None] | None) -> int:
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(
-                "SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE",
+                "SELECT position, stalled_at FROM projection_tracking"
+                " WHERE view = %s FOR UPDATE",
                 (self.view.name,),
             )
-            position = curs.fetchone()["position"]
+            row = curs.fetchone()
+            position = row["position"]
             curs.execute(
                 f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
             )
             head = curs.fetchone()["head"]
+            if row["stalled_at"] is not None and not self._retry_stall:
+                STALLED.labels(self.view.name).set(1)
+                LAG.labels(self.view.name).set(max(0, head - position))
+                return 0
             params: list[Any] = [position, head]
             sql = (
                 f"SELECT notification_id, originator_id, originator_version, topic, state FROM {self.events_table}"
@@ -188,7 +258,7 @@ class ViewRunner:
                 sql += " AND topic = ANY(%s)"
                 params.append(list(self.view.topics))
             sql += " ORDER BY notification_id LIMIT %s"
-            params.append(self.batch_size)
+            params.append(limit)
             curs.execute(sql, params)
             rows = curs.fetchall()
             events = [
@@ -202,19 +272,82 @@ class ViewRunner:
                 for r in rows
             ]
             if events:
-                self.view.apply(curs, events)
-            full = len(rows) == self.batch_size
+                try:
+                    self.view.apply(curs, events)
+                except TRANSIENT:
+                    raise
+                except Exception as exc:  # a view's own failure: find the event
+                    raise ApplyFailedError(position, events, exc) from exc
+            full = len(rows) == limit
             new_position = events[-1].position if full else head
-            if new_position != position:
+            if new_position != position or row["stalled_at"] is not None:
                 curs.execute(
-                    "UPDATE projection_tracking SET position = %s, updated_at = now() WHERE view = %s",
+                    "UPDATE projection_tracking SET position = %s, updated_at = now(),"
+                    " stalled_at = NULL, stalled_reason = NULL WHERE view = %s",
                     (new_position, self.view.name),
                 )
             if before_commit is not None:
                 before_commit()
+        if row["stalled_at"] is not None:
+            log.warning("view %s applies the log again", self.view.name)
+        STALLED.labels(self.view.name).set(0)
         POSITION.labels(self.view.name).set(new_position)
         LAG.labels(self.view.name).set(max(0, head - new_position))
-        return new_position - position
+        return int(new_position - position)
+
+    def _isolate(
+        self, failed: ApplyFailedError, before_commit: Callable[[], None] | None
+    ) -> int:
+        """Apply the failed batch one event per transaction; stop at the one
+        that fails twice in a row (a failure that goes away was not poison)."""
+        last = failed.events[-1].position
+        advanced = 0
+        attempts = 0
+        while attempts < 2:
+            try:
+                moved = self._step(1, before_commit)
+            except ApplyFailedError as single:
+                failed, attempts = single, attempts + 1
+                continue
+            attempts = 0
+            advanced += moved
+            if moved == 0 or failed.position + advanced >= last:
+                return advanced
+        self._stop_at(failed)
+        return advanced
+
+    def _stop_at(self, failed: ApplyFailedError) -> None:
+        (event,) = failed.events
+        first_line = (str(failed.error).strip().splitlines() or [""])[0]
+        reason = (
+            f"cannot apply {event.type} (version {event.version}) of game "
+            f"{event.game_id} at log position {event.position}: "
+            f"{type(failed.error).__name__}: {first_line}"
+        )[:MAX_REASON]
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(
+                "UPDATE projection_tracking SET position = %s, stalled_at = %s,"
+                " stalled_reason = %s, updated_at = now()"
+                " WHERE view = %s AND position = %s",
+                (
+                    event.position - 1,
+                    event.position,
+                    reason,
+                    self.view.name,
+                    failed.position,
+                ),
+            )
+        self._retry_stall = False
+        STALLED.labels(self.view.name).set(1)
+        POSITION.labels(self.view.name).set(event.position - 1)
+        log.error(
+            "view %s stopped at log position %d: %s; it keeps serving what it "
+            "has (`ledger projections status`; `ledger audit %s`)",
+            self.view.name,
+            event.position,
+            reason,
+            event.game_id,
+        )
 
     def catch_up(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Apply everything committed so far; ``progress(position, head)`` per batch."""
@@ -231,7 +364,8 @@ class ViewRunner:
     def status(self) -> ViewStatus:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
-                "SELECT position FROM projection_tracking WHERE view = %s",
+                "SELECT position, stalled_at, stalled_reason FROM projection_tracking"
+                " WHERE view = %s",
                 (self.view.name,),
             )
             row = curs.fetchone()
@@ -239,7 +373,12 @@ class ViewRunner:
                 f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
             )
             head = curs.fetchone()["head"]
-        return ViewStatus(self.view.name, row["position"] if row else 0, head)
+        stalled = (
+            Stall(row["stalled_at"], row["stalled_reason"] or "")
+            if row and row["stalled_at"] is not None
+            else None
+        )
+        return ViewStatus(self.view.name, row["position"] if row else 0, head, stalled)
 
     def reset(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
@@ -249,19 +388,26 @@ class ViewRunner:
             )
             self.view.reset(curs)
             curs.execute(
-                "UPDATE projection_tracking SET position = 0 WHERE view = %s",
+                "UPDATE projection_tracking SET position = 0, stalled_at = NULL,"
+                " stalled_reason = NULL WHERE view = %s",
                 (self.view.name,),
             )
+        self._retry_stall = True
+        STALLED.labels(self.view.name).set(0)
 
 
 def wait_for_position(
     runners: Sequence[ViewRunner], position: int, timeout: float
 ) -> bool:
-    """Read-your-writes: block until every view has applied ``position`` (or time out)."""
+    """Read-your-writes: block until every view has applied ``position`` (or
+    time out, or a view stopped before it: it will not get there by waiting)."""
     deadline = time.monotonic() + timeout
     while True:
-        if all(r.status().position >= position for r in runners):
+        statuses = [r.status() for r in runners]
+        if all(s.position >= position for s in statuses):
             return True
+        if any(s.stalled and s.stalled.position <= position for s in statuses):
+            return False
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.02)

@@ -1,8 +1,13 @@
-"""The standard health service, completed with ``List``.
+"""The standard health service, completed with ``List``, and each view's state.
 
 Why: grpcio-health-checking's asyncio servicer leaves ``List`` (added to
 ``grpc.health.v1`` in 2024) unimplemented, so a client calling it got
 ``UNKNOWN`` from a ``NotImplementedError``; nothing a client sends may do that.
+
+``List`` also names each read model as ``ledger.v1.views/<view>``:
+``NOT_SERVING`` while the view is stopped at a log event it cannot apply (a
+poisoned log; ``ledger projections status`` says which and why).  The server
+itself stays ``SERVING``: the view still answers from what it has.
 """
 
 from __future__ import annotations
@@ -11,14 +16,38 @@ from typing import Any
 
 from grpc_health.v1 import health, health_pb2
 
+from projections.runner import TRANSIENT
+
+VIEWS_PREFIX = "ledger.v1.views/"
+
 
 class HealthServicer(health.aio.HealthServicer):
+    def __init__(self, views: Any = None) -> None:
+        """``views``: the :class:`~services.api.read_rpc.ReadModels` whose
+        views ``List`` reports (none: only the services)."""
+        super().__init__()
+        self._views = views
+
     async def List(
         self, request: health_pb2.HealthListRequest, context: Any
     ) -> health_pb2.HealthListResponse:
-        return health_pb2.HealthListResponse(
-            statuses={
-                name: health_pb2.HealthCheckResponse(status=status)
-                for name, status in self._server_status.items()
-            }
-        )
+        statuses = {
+            name: health_pb2.HealthCheckResponse(status=status)
+            for name, status in self._server_status.items()
+        }
+        for name, stalled in await self._view_states():
+            statuses[VIEWS_PREFIX + name] = health_pb2.HealthCheckResponse(
+                status=health_pb2.HealthCheckResponse.NOT_SERVING
+                if stalled
+                else health_pb2.HealthCheckResponse.SERVING
+            )
+        return health_pb2.HealthListResponse(statuses=statuses)
+
+    async def _view_states(self) -> list[tuple[str, bool]]:
+        if self._views is None:
+            return []
+        try:
+            statuses = await self._views.statuses()
+        except TRANSIENT:  # the database is down: the services say so already
+            return []
+        return [(s.view, s.stalled is not None) for s in statuses]

@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 
 from domain.core import InvalidCommandError
-from projections.runner import ViewRunner, wait_for_position
+from projections.runner import ViewRunner, ViewStatus, wait_for_position
 from services.api.rpc import Blocking
 
 
@@ -76,10 +76,26 @@ class ReadModels(Blocking):
         remaining = context.time_remaining()
         timeout = 10.0 if remaining is None else max(0.0, remaining - 0.05)
         if not await self._run(wait_for_position, self.runners, position, timeout):
+            stopped = [
+                s.view
+                for s in await self.statuses()
+                if s.stalled is not None and s.stalled.position <= position
+            ]
+            if stopped:
+                await context.abort(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"view {stopped[0]} stopped before log position {position} at "
+                    "an event it cannot apply; an operator must repair the log "
+                    "(`ledger projections status`)",
+                )
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"views have not reached log position {position} yet",
             )
+
+    async def statuses(self) -> list[ViewStatus]:
+        """Each view's position and stop, if any (for the health service)."""
+        return list(await self._run(lambda: [r.status() for r in self.runners]))
 
     async def query(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:

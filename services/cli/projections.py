@@ -13,19 +13,31 @@ from services.runtime.settings import Settings
 
 @projections_app.command("status")
 def projections_status() -> None:
-    """Each view's position and lag behind the head of the log."""
+    """Each view's position, lag behind the head of the log, and whether it
+    stopped at an event it cannot apply (then: which, and why)."""
     from services.runtime.bootstrap import view_runners
 
     settings = Settings()
     ledger = open_ledger(settings)
-    table = Table("view", "position", "head", "lag")
+    table = Table("view", "position", "head", "lag", "state")
+    stops = []
     for runner in view_runners(ledger.datastore, create_tables=settings.create_tables):
         runner.ensure_tables()
         status = runner.status()
+        state = "following"
+        if status.stalled is not None:
+            state = f"[red]stopped at {status.stalled.position}[/]"
+            stops.append(f"{status.view}: {status.stalled.reason}")
         table.add_row(
-            status.view, str(status.position), str(status.head), str(status.lag)
+            status.view,
+            str(status.position),
+            str(status.head),
+            str(status.lag),
+            state,
         )
     console.print(table)
+    for stop in stops:
+        console.print(f"[red]stopped[/] {stop}", highlight=False)
 
 
 @projections_app.command("rebuild")

@@ -1,0 +1,178 @@
+"""A poisoned log is an alarm, not a crash loop.
+
+A superuser appends a second ``GameConcluded`` to a finished game, with the
+hash chain recomputed so the chain itself still links.  The statistics view
+cannot apply it (the game's rows exist already).  It must stop just before
+that event with one log line naming the game, the event and the reason,
+show the stop in ``ledger projections status`` and a Prometheus gauge, keep
+answering from what it has, and ``ledger audit`` must name the tampering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import uuid
+from typing import Any
+
+import psycopg
+import pytest
+from grpc_health.v1 import health_pb2
+from prometheus_client import REGISTRY
+from typer.testing import CliRunner
+
+from domain.games import find_game
+from domain.integrity import canonical_json, event_hash
+from projections.runner import ViewRunner, wait_for_position
+from projections.stats import StatsView
+from services.api.health import HealthServicer
+from services.api.read_rpc import ReadModels
+from services.ledger.audit import audit_game
+
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+pytestmark = pytest.mark.postgres
+
+
+def finish(ledger: Any, seed: int) -> uuid.UUID:
+    ruleset = find_game("terralore")
+    created = ledger.create_game("terralore", {"players": 2})
+    rnd = random.Random(seed)
+    while not (game := ledger.load(created.game_id)).is_over:
+        seat = rnd.choice(game.to_act())
+        ledger.submit(
+            created.game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
+    return created.game_id
+
+
+def append_second_conclusion(ledger: Any, game_id: uuid.UUID) -> int:
+    """As a superuser would: triggers off, the copy chained to the head."""
+    env = ledger.env_for_peers
+    conninfo = psycopg.conninfo.make_conninfo(
+        dbname=env["POSTGRES_DBNAME"],
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        user=env["POSTGRES_USER"],
+        password=env.get("POSTGRES_PASSWORD", ""),
+    )
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        head = conn.execute(
+            "SELECT originator_version, topic, state FROM ledger_events"
+            " WHERE originator_id = %s ORDER BY originator_version DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        assert head is not None
+        version, topic, state = head
+        record = json.loads(bytes(state))
+        record["prev_hash"] = record["hash"]
+        record["hash"] = event_hash(
+            game_id=str(game_id),
+            version=version + 1,
+            type_=topic,
+            timestamp=record["timestamp"],
+            prev_hash=record["prev_hash"],
+            body=record["body"],
+            alg=record["alg"],
+            nonce=record.get("nonce"),
+        )
+        with conn.transaction():
+            conn.execute("SET LOCAL session_replication_role = replica")
+            inserted = conn.execute(
+                "INSERT INTO ledger_events (originator_id, originator_version, topic,"
+                " state) VALUES (%s, %s, %s, %s) RETURNING notification_id",
+                (game_id, version + 1, topic, canonical_json(record)),
+            ).fetchone()
+    assert inserted is not None
+    return int(inserted[0])
+
+
+async def health_list(ledger: Any, runner: ViewRunner) -> dict[str, int]:
+    health = HealthServicer(ReadModels(ledger.datastore, [runner], ledger.executor))
+    await health.set("", SERVING)
+    listed = await health.List(health_pb2.HealthListRequest(), None)
+    return {name: answer.status for name, answer in listed.statuses.items()}
+
+
+def stalled_gauge(view: str) -> float | None:
+    return REGISTRY.get_sample_value("ledger_projection_stalled", {"view": view})
+
+
+def test_a_view_stops_at_a_poisoned_event_with_one_line_and_keeps_serving(
+    isolated_ledger, caplog, monkeypatch, settings
+):
+    ledger = isolated_ledger
+    runner = ViewRunner(ledger.datastore, StatsView(), batch_size=50)
+    runner.ensure_tables()
+    poisoned_game = finish(ledger, seed=1)
+    runner.catch_up()
+    served = runner.status().position
+    position = append_second_conclusion(ledger, poisoned_game)
+    later_game = finish(ledger, seed=2)  # after the poison: not applied
+
+    with caplog.at_level(logging.INFO, logger="projections"):
+        for _ in range(5):  # the projector steps again and again
+            runner.step()
+    status = runner.status()
+    assert status.position == position - 1 >= served
+    assert status.stalled is not None
+    assert status.stalled.position == position
+    assert str(poisoned_game) in status.stalled.reason
+    lines = [r for r in caplog.records if r.name.startswith("projections")]
+    assert len(lines) == 1, [r.getMessage() for r in lines]
+    (line,) = lines
+    assert line.exc_info is None  # one line, no traceback
+    message = line.getMessage()
+    assert str(poisoned_game) in message and "GameConcluded" in message
+    assert f"log position {position}" in message
+    assert stalled_gauge("stats") == 1
+
+    with ledger.datastore.transaction(commit=False) as curs:  # still serving
+        curs.execute("SELECT game_id FROM stats_games WHERE ended_at IS NOT NULL")
+        finished = {row["game_id"] for row in curs.fetchall()}
+    assert poisoned_game in finished and later_game not in finished
+
+    # read-your-writes past the stop is answered, not held to the deadline
+    assert not wait_for_position([runner], position, timeout=600)
+    assert wait_for_position([runner], position - 1, timeout=600)
+
+    # ``ledger projections status`` names the stop
+    env = ledger.env_for_peers
+    monkeypatch.setenv(
+        "LEDGER_DATABASE_URL",
+        f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:"
+        f"{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}",
+    )
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(settings.data_dir))
+    from services.cli import app
+
+    shown = CliRunner().invoke(app, ["projections", "status"], env={"COLUMNS": "300"})
+    assert shown.exit_code == 0, shown.output
+    (row,) = [line for line in shown.output.splitlines() if "│ stats " in line]
+    assert f"stopped at {position}" in row
+    assert f"stats: cannot apply {line.getMessage().split(': cannot apply ')[1]}"[
+        :60
+    ] in " ".join(shown.output.split())
+
+    # and the audit names the tampering
+    report = audit_game(ledger, poisoned_game)
+    assert [(f.version, f.check) for f in report.failures if f.check == "conclusion"]
+    assert any("second GameConcluded" in f.detail for f in report.failures), (
+        report.failures
+    )
+
+    # the health service's list names the stopped view; the server serves on
+    statuses = asyncio.run(health_list(ledger, runner))
+    assert statuses["ledger.v1.views/stats"] == NOT_SERVING
+    assert statuses[""] == SERVING
+
+    # a rebuild (after the log is repaired, or to retry) clears the stop
+    runner.reset()
+    assert runner.status().stalled is None
+    assert stalled_gauge("stats") == 0
