@@ -61,7 +61,11 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
     """
     url = url or database_url(settings)
     env = eventsourcing_env(
-        url, settings.pool_size, settings.create_tables, settings.pool_min
+        url,
+        settings.pool_size,
+        settings.create_tables,
+        settings.pool_min,
+        settings.db_wait_seconds,
     )
     env["GAME_CACHE_SIZE"] = str(settings.cache_size)
     if not settings.create_tables:

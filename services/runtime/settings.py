@@ -106,6 +106,13 @@ class Settings(BaseSettings):
         description="Seconds between database probes: grpc.health.v1 reports NOT_SERVING "
         "(and calls fail fast with UNAVAILABLE) while PostgreSQL is unreachable.",
     )
+    db_wait_seconds: float = Field(
+        default=3.0,
+        gt=0,
+        le=60,
+        description="Longest a call waits for PostgreSQL during an outage before it is "
+        "answered UNAVAILABLE with RetryInfo (also the wait for a pooled connection).",
+    )
     streams_per_connection: int = Field(
         default=32,
         ge=1,

@@ -42,7 +42,11 @@ def embedded_url(data_dir: Path) -> str:
 
 
 def eventsourcing_env(
-    url: str, pool_size: int, create_tables: bool = True, pool_min: int = 0
+    url: str,
+    pool_size: int,
+    create_tables: bool = True,
+    pool_min: int = 0,
+    db_wait: float = 3.0,
 ) -> dict[str, str]:
     """Translate a libpq URL into eventsourcing's ``POSTGRES_*`` settings.
 
@@ -53,6 +57,13 @@ def eventsourcing_env(
 
     ``create_tables=False`` is eventsourcing's ``CREATE_TABLE=no``: its
     recorders then run no DDL (see ``LEDGER_CREATE_TABLES``).
+
+    ``db_wait`` (``LEDGER_DB_WAIT_SECONDS``) bounds a checkout from the pool:
+    eventsourcing passes ``POSTGRES_CONNECT_TIMEOUT`` to psycopg_pool as the
+    time a caller waits for a connection.  During an outage the pool has no
+    live connection to give, so every call in flight waited that long (it
+    was 10 s: past a client's usual deadline) before it could be told
+    ``UNAVAILABLE``.
     """
     pool_min = min(pool_min, pool_size)
     params = conninfo_to_dict(url)
@@ -65,7 +76,7 @@ def eventsourcing_env(
         "POSTGRES_PASSWORD": str(params.get("password") or ""),
         "POSTGRES_POOL_SIZE": str(pool_min),
         "POSTGRES_MAX_OVERFLOW": str(pool_size - pool_min),
-        "POSTGRES_CONNECT_TIMEOUT": "10",
+        "POSTGRES_CONNECT_TIMEOUT": f"{db_wait:g}",
         "CREATE_TABLE": "yes" if create_tables else "no",
         "POSTGRES_PRE_PING": "n",  # a SELECT 1 per checkout cost ~6 round trips a move; eventsourcing retries broken connections
     }

@@ -27,19 +27,20 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import OperationalError
 from eventsourcing.postgres import PostgresDatastore, PostgresFactory
 from psycopg_pool import ConnectionPool
 
 FACTORY_TOPIC = "services.storage.datastore:LedgerPostgresFactory"
 
 
-class DatabaseUnavailableError(OperationalError):
+class DatabaseUnavailableError(psycopg.OperationalError):
     """Raised when a connection is wanted while PostgreSQL is known to be unreachable.
 
-    A subclass of eventsourcing's ``OperationalError``, so its recorders
-    retry it for a moment (a blip passes unnoticed) and the error table maps
-    it like any other lost connection.
+    A subclass of psycopg's ``OperationalError``, not eventsourcing's: its
+    recorders retry their own ``OperationalError`` ten times with a sleep
+    between, which held every call already in flight for seconds after the
+    watcher had declared the outage (two failed probes: no blip).  The error
+    table maps it like any other lost connection (``UNAVAILABLE``).
     """
 
 

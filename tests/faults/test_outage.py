@@ -191,3 +191,92 @@ def test_right_after_a_restart_no_call_meets_a_dead_pooled_connection(
             )
         assert answered == [t.game_id for t in tables]
         conn.channel.close()
+
+
+def test_calls_in_flight_when_the_database_stops_answer_unavailable_soon(
+    scratch_pg, tmp_path
+):
+    """Moves and reads waiting on PostgreSQL (held by a lock) when it stops
+    are answered UNAVAILABLE with RetryInfo within ``LEDGER_DB_WAIT_SECONDS``,
+    long before their own deadline; the database stays down meanwhile."""
+    import threading
+    import time
+
+    from services.runtime.settings import Settings
+
+    deadline = 10.0  # a client's usual deadline: the calls were held past it
+    with start_server(scratch_pg, tmp_path, 1.0) as (running, _, url):
+        conn = Connection.open(f"127.0.0.1:{running.port}")
+        calls: list[tuple[str, Any, str | None]] = []
+        for _ in range(8):
+            table = create(conn, "terralore", players=2)
+            game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
+            seat = game.to_act[0]
+            move = legal_moves(conn, table, seat)[0]
+            calls.append(
+                (
+                    "SubmitMove",
+                    pb.SubmitMoveRequest(
+                        game_id=table.game_id,
+                        command_id=str(uuid.uuid4()),
+                        move=move,
+                        seat=seat,
+                    ),
+                    table.tokens[seat],
+                )
+            )
+            calls.append(("ListGames", pb.ListGamesRequest(page_size=5), None))
+        answers: list[tuple[str, Any, float, dict[str, Any]]] = []
+
+        def call(method: str, request: Any, token: str | None) -> None:
+            started = time.monotonic()
+            try:
+                conn.call(method, request, token, timeout=deadline)
+                answers.append((method, grpc.StatusCode.OK, 0.0, {}))
+            except grpc.RpcError as error:
+                status = rpc_status.from_call(error)
+                kinds = (
+                    {d.type_url.rpartition(".")[2] for d in status.details}
+                    if status
+                    else set()
+                )
+                answers.append(
+                    (
+                        method,
+                        error.code(),
+                        time.monotonic() - started,
+                        {"details": kinds},
+                    )
+                )
+
+        blocker = psycopg.connect(url)
+        blocker.execute("LOCK TABLE ledger_games IN ACCESS EXCLUSIVE MODE")
+        threads = [threading.Thread(target=call, args=c) for c in calls]
+        for thread in threads:
+            thread.start()
+
+        def waiting() -> int:
+            with psycopg.connect(url, autocommit=True) as watcher:
+                row = watcher.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                ).fetchone()
+            return int(row[0]) if row else 0
+
+        wait_until(lambda: waiting() >= 2, "no call is waiting on the database")
+        stopped = time.monotonic()
+        scratch_pg.stop("fast")
+        blocker.close()
+        for thread in threads:
+            thread.join(deadline + 10)
+        held = time.monotonic() - stopped
+        scratch_pg.start()
+        conn.channel.close()
+    wait = Settings().db_wait_seconds
+    print(
+        f"in flight: {len(answers)} calls; all answered {held:.1f}s after the stop;"
+        f" longest {max(a[2] for a in answers):.1f}s (LEDGER_DB_WAIT_SECONDS={wait})"
+    )
+    assert len(answers) == len(calls)
+    refused = [(m, code) for m, code, _, _ in answers if code != grpc.StatusCode.OK]
+    assert {code for _, code in refused} == {grpc.StatusCode.UNAVAILABLE}, answers
+    assert all("RetryInfo" in d["details"] for _, _, _, d in answers if d)
