@@ -60,26 +60,25 @@ class ReadModels(Blocking):
     async def catch_up_to(self, position: int, context: Any) -> None:
         """Wait until every view has applied ``position`` (read-your-writes).
 
-        A position past the log's head was never returned by this server;
-        waiting for it would hold the call until its deadline for nothing.
-
-        :raises InvalidCommandError: for a position past the log's head.
+        A position past the log's head waits for the head instead: no call
+        returned it, and refusing it (or waiting for it to the deadline)
+        told anyone where the head is, so a binary search over this field
+        timed every move of a game whose spectators are held back.  Now the
+        answer is the same for every position at or past the head.
         """
         if position <= 0:
             return
         head_of = self._primary or (self.runners[0] if self.runners else None)
-        if head_of is not None and position > await self._run(_log_head, head_of):
-            raise InvalidCommandError(
-                "min_log_position is past the log's head; pass a log_position"
-                " this server returned"
-            )
+        target = position
+        if head_of is not None:
+            target = min(position, await self._run(_log_head, head_of))
         remaining = context.time_remaining()
         timeout = 10.0 if remaining is None else max(0.0, remaining - 0.05)
-        if not await self._run(wait_for_position, self.runners, position, timeout):
+        if not await self._run(wait_for_position, self.runners, target, timeout):
             stopped = [
                 s.view
                 for s in await self.statuses()
-                if s.stalled is not None and s.stalled.position <= position
+                if s.stalled is not None and s.stalled.position <= target
             ]
             if stopped:
                 await context.abort(

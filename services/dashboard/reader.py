@@ -91,7 +91,6 @@ class Reader:
         """Wait until the views have applied ``position`` (read-your-writes).
 
         :raises ViewsBehindError: when they have not within :attr:`wait_s`.
-        :raises InvalidCommandError: for a position past the log's head.
         """
         if not self.views.wait_for(position, self.wait_s):
             raise ViewsBehindError(position)

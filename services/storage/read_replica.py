@@ -64,21 +64,16 @@ class ReadSide:
         self._owned = owned
 
     def wait_for(self, position: int, timeout: float) -> bool:
-        """True once every view has applied ``position``; False at ``timeout``.
-
-        :raises InvalidCommandError: for a position past the log's head.
-        """
-        from domain.core import InvalidCommandError
+        """True once every view has applied ``position`` (or the log's head,
+        if that is nearer: the head is not every caller's to find out, see
+        :meth:`services.api.read_rpc.ReadModels.catch_up_to`); False at
+        ``timeout``."""
         from projections.runner import wait_for_position
 
         if position <= 0 or not self.runners:
             return True
-        if position > self._primary.status().head:
-            raise InvalidCommandError(
-                "min_log_position is past the log's head; pass a log_position"
-                " the server returned"
-            )
-        return wait_for_position(self.runners, position, timeout)
+        target = min(position, self._primary.status().head)
+        return wait_for_position(self.runners, target, timeout)
 
     def close(self) -> None:
         if self._owned:

@@ -123,6 +123,39 @@ def spectator_answers(
     return out
 
 
+def head_probe(
+    reader: Reader, game_type: str, head: int, token: str | None = None
+) -> dict[int, tuple[str, bytes]]:
+    """What a binary search for the log's head over ``min_log_position``
+    sees: the status and answer of the read RPCs that take one, asked at
+    positions below, at and past ``head``.  A caller who may not see the
+    head must get one and the same answer for all of them."""
+    metadata = meta(token)
+    out: dict[int, tuple[str, bytes]] = {}
+    for position in (1, head // 2, head, head + 1, head + 2, 2 * head + 7, 2**62):
+        calls = (
+            lambda p=position: reader.stats.GetGameTypeStats(
+                rpb.GetGameTypeStatsRequest(game_type=game_type, min_log_position=p),
+                metadata=metadata,
+            ),
+            lambda p=position: reader.ratings.GetLeaderboard(
+                rpb.GetLeaderboardRequest(game_type=game_type, min_log_position=p),
+                metadata=metadata,
+            ),
+        )
+        answers = []
+        for call in calls:
+            try:
+                answers.append(("OK", call().SerializeToString(deterministic=True)))
+            except grpc.RpcError as error:
+                answers.append((error.code().name, (error.details() or "").encode()))
+        out[position] = (
+            "/".join(code for code, _ in answers),
+            b"|".join(body for _, body in answers),
+        )
+    return out
+
+
 def without_started(answers: dict[str, bytes]) -> dict[str, bytes]:
     """``answers`` with the public count of created games zeroed (a new game
     is public; its opening shuffles are not)."""

@@ -17,7 +17,9 @@ disclosure policy); garbage tokens get ``UNAUTHENTICATED`` everywhere.
 
 Some rows have a spectator delay: spectators (no token, another game's
 token) must then be exactly that many moves behind through every RPC while
-seats and the admin stay live.  The §1 differential runs too: every
+seats and the admin stay live, and no role can find the log's head (which
+moves with every stored move, delayed or not) by a binary search over
+``min_log_position``.  The §1 differential runs too: every
 Stats/Rating answer is byte-identical at every point while the game runs,
 for every role.
 """
@@ -48,6 +50,7 @@ from tests.e2e.leak_probe import (
     SETUP_IDS,
     SETUPS,
     Reader,
+    head_probe,
     log_head,
     meta,
     refused,
@@ -408,6 +411,12 @@ def test_no_role_reads_what_it_may_not_see(
                     reader, game_type, players, at, token=role.token
                 )
                 assert got == baseline, f"{label} / {role.name}"
+                # a binary search over min_log_position learns nothing
+                probe = head_probe(reader, game_type, at, role.token)
+                assert len(set(probe.values())) == 1, (
+                    f"{label} / {role.name}: the answer depends on the head: "
+                    f"{ {p: code for p, (code, _) in probe.items()} }"
+                )
 
     check_point(grpc_server, reader, walk, roles, "start", tally)
     differential("start")
