@@ -122,3 +122,26 @@ def test_the_audit_badge_names_the_check_an_altered_row_fails(
     assert "Audit FAILED" in result.inner_text()
     assert "✘ hash chain" in result.inner_text()
     assert "event 2: hash" in result.locator(".failures").inner_text()
+
+
+def test_the_audit_badge_requires_the_ledger_signed_final_head(
+    grpc_server: Any, dashboard_url: str, superuser: Any
+) -> None:
+    """The badge runs ``ledger verify --public-key`` with the server's key: a
+    finished game whose final receipt was deleted (what a rewrite of the
+    ending must do) fails, though every remaining receipt still verifies."""
+    import httpx
+
+    table = create(grpc_server, "terralore", players=2)
+    play_to_end(grpc_server, table, seed=5)
+    audit = f"{dashboard_url}/games/{table.game_id}/audit"
+    assert "Audit OK" in httpx.post(audit).text
+    with superuser.transaction():  # a DBA bypassing the append-only trigger
+        superuser.execute("SET LOCAL session_replication_role = replica")
+        superuser.execute(
+            "DELETE FROM ledger_receipts WHERE game_id = %s AND version ="
+            " (SELECT max(version) FROM ledger_receipts WHERE game_id = %s)",
+            (table.game_id, table.game_id),
+        )
+    answer = httpx.post(audit).text
+    assert "Audit FAILED" in answer and "✘ signed head" in answer
