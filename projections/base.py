@@ -49,6 +49,14 @@ class LogEvent:
         )
 
 
+class ViewNotReadyError(RuntimeError):
+    """Raised when a view cannot run at all (e.g. a port not wired in).
+
+    The view's fault, not the log's: the runner lets it propagate instead of
+    stopping the view at the event it happened to be applying.
+    """
+
+
 class View(ABC):
     """A read model.  Subclasses declare tables and apply batches of events."""
 

@@ -36,7 +36,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError, Programm
 from prometheus_client import Gauge
 
 from domain.records import LEDGER_PREFIX
-from projections.base import LogEvent, View
+from projections.base import LogEvent, View, ViewNotReadyError
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ class ViewRunner:
             if events:
                 try:
                     self.view.apply(curs, events)
-                except TRANSIENT:
+                except (*TRANSIENT, ViewNotReadyError):
                     raise
                 except Exception as exc:  # a view's own failure: find the event
                     raise ApplyFailedError(position, events, exc) from exc

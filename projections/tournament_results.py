@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from domain.records import CONCLUDED_TYPE
-from projections.base import LogEvent, View
+from projections.base import LogEvent, View, ViewNotReadyError
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class TournamentResults(Protocol):
         """
 
 
-class NotWiredError(RuntimeError):
+class NotWiredError(ViewNotReadyError):
     """Raised when the policy runs without the tournament application wired in."""
 
 
