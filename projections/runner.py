@@ -300,7 +300,7 @@ class ViewRunner:
     ) -> int:
         """Apply the failed batch one event per transaction; stop at the one
         that fails twice in a row (a failure that goes away was not poison)."""
-        last = failed.events[-1].position
+        start, last = failed.position, failed.events[-1].position
         advanced = 0
         attempts = 0
         while attempts < 2:
@@ -311,7 +311,7 @@ class ViewRunner:
                 continue
             attempts = 0
             advanced += moved
-            if moved == 0 or failed.position + advanced >= last:
+            if moved == 0 or start + advanced >= last:
                 return advanced
         self._stop_at(failed)
         return advanced
