@@ -315,3 +315,24 @@ def test_a_renamed_or_removed_name_is_reported(name):
 )
 def test_names_that_exist_resolve(name):
     assert resolves(name)
+
+
+TRACKER = re.compile(r"\bissues? ?#?[0-9]+\b", re.IGNORECASE)
+
+
+def test_no_product_file_or_page_points_at_the_issue_tracker():
+    """Code, help texts, bench reports and docs explain themselves."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for top in ("domain", "services", "projections", "bench", "docs", "tests")
+        for path in sorted((ROOT / top).rglob("*"))
+        if path.suffix in {".py", ".md", ".html", ".js", ".json"}
+        and path != Path(__file__)
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if TRACKER.search(line)
+    ] + [
+        f"README.md:{number}"
+        for number, line in enumerate((ROOT / "README.md").read_text().splitlines(), 1)
+        if TRACKER.search(line)
+    ]
+    assert found == []
