@@ -15,7 +15,7 @@ the signature and that the recorded command is what those bytes say.  The
 expected version is part of the message so a signed move is valid at one
 position of one game only.
 
-Verification is strict (libsodium's ``crypto_sign_verify_detached``, through
+Verification is strict (libsodium's ``crypto_sign_open``, through
 PyNaCl): ``S`` must be canonical (below the group order), and neither ``R``
 nor the key may be a small-order point.  OpenSSL's cofactorless check, which
 ``cryptography`` wraps, accepts the identity key with the signature
