@@ -77,7 +77,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             convert.delay_from_message(request.spectator_delay),
             tuple(request.seat_public_keys),
         )
-        game = await self._ledger.game(created.game_id)
+        game = created.game or await self._ledger.game(created.game_id)
         return pb.CreateGameResponse(
             game=presenters.summary(game, principal, ended=game.is_over),
             tokens=[

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
 from typing import Any, TypeVar
 from uuid import UUID
@@ -175,7 +176,7 @@ class GameLedger(Application[UUID]):
         self.store.append([Append(game.id, tuple(events), rows)])
         self.cache.remember_seed(game.id, seed)
         self.cache.committed(game, epoch, events)
-        return created
+        return replace(created, game=shell(game))
 
     # ------------------------------------------------------------ moves
 

@@ -8,7 +8,7 @@ own side rows; the application only stores what this returns and holds it.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -39,6 +39,11 @@ class CreatedGame:
     version: int
     tokens: tuple[SeatToken, ...]
     receipt: Receipt | None = None
+    game: Game | None = field(default=None, compare=False, repr=False)
+    """The new game as stored (a private copy), so answering the creator
+    needs no read after the commit: a read that failed in an outage turned
+    a stored game into an ``UNAVAILABLE`` answer, and the client's retry
+    into a second game."""
 
 
 def new_game(
