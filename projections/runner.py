@@ -45,11 +45,20 @@ CREATE TABLE IF NOT EXISTS projection_tracking (
     view text PRIMARY KEY,
     position bigint NOT NULL DEFAULT 0,
     schema_version int NOT NULL,
-    updated_at timestamptz NOT NULL DEFAULT now()
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    stalled_at bigint,
+    stalled_reason text
 );
+"""
+
+STALL_COLUMNS_DDL = """
 ALTER TABLE projection_tracking ADD COLUMN IF NOT EXISTS stalled_at bigint;
 ALTER TABLE projection_tracking ADD COLUMN IF NOT EXISTS stalled_reason text;
 """
+"""The upgrade of a tracking table from before stops were recorded; run only
+when a column is missing, since ``ALTER TABLE`` takes the table's exclusive
+lock even when there is nothing to add (every view start would queue behind
+the reads that wait on positions, and they behind it)."""
 
 LEDGER_TOPICS = f"starts_with(topic, '{LEDGER_PREFIX}')"
 """The predicate of the log's partial index of the ledger's own events."""
@@ -152,6 +161,14 @@ class ViewRunner:
         with self.datastore.transaction(commit=True) as curs:
             curs.execute("SELECT pg_advisory_xact_lock(7302)")
             curs.execute(TRACKING_DDL)
+            curs.execute(
+                "SELECT count(*) AS n FROM information_schema.columns"
+                " WHERE table_schema = current_schema()"
+                " AND table_name = 'projection_tracking'"
+                " AND column_name IN ('stalled_at', 'stalled_reason')"
+            )
+            if curs.fetchone()["n"] < 2:
+                curs.execute(STALL_COLUMNS_DDL)
             self._create_ledger_topics_index(curs)
             self.view.create(curs)
             curs.execute(

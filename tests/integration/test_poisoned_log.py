@@ -176,3 +176,15 @@ def test_a_view_stops_at_a_poisoned_event_with_one_line_and_keeps_serving(
     runner.reset()
     assert runner.status().stalled is None
     assert stalled_gauge("stats") == 0
+
+
+def test_a_tracking_table_from_before_stops_gets_their_columns(isolated_ledger):
+    runner = ViewRunner(isolated_ledger.datastore, StatsView())
+    runner.ensure_tables()
+    with isolated_ledger.datastore.transaction(commit=True) as curs:
+        curs.execute(
+            "ALTER TABLE projection_tracking DROP COLUMN stalled_at,"
+            " DROP COLUMN stalled_reason"
+        )
+    runner.ensure_tables()
+    assert runner.status().stalled is None  # reads both columns
