@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from projections.runner import ViewRunner
+from projections.runner import TRANSIENT, ViewRunner
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +58,29 @@ class Projector:
         """Set when the log grew: by this projector's LISTEN thread, or by the
         process that started it (``wake``, e.g. a ``multiprocessing.Event``)."""
         self._threads: list[threading.Thread] = []
+        self._unready: list[ViewRunner] = []
+        """Views whose tables could not be checked at start (the database was
+        away): the loop sets them up before it steps them."""
 
     def start(self) -> None:
+        """Set up every view's tables and start following the log.
+
+        A database that is away (restarting) when the projector starts is
+        waited for by the loop, not raised: the views' process would
+        otherwise die at start and never follow the log.
+
+        :raises SetupRequiredError: as :meth:`ViewRunner.ensure_tables`.
+        """
         for runner in self.runners:
-            runner.ensure_tables()
+            try:
+                runner.ensure_tables()
+            except TRANSIENT as exc:
+                log.warning(
+                    "view %s waits for the database to set up: %s",
+                    runner.view.name,
+                    exc,
+                )
+                self._unready.append(runner)
         self._threads = [
             threading.Thread(target=self._loop, name="projector", daemon=True)
         ]
@@ -112,13 +131,28 @@ class Projector:
             self._leader = None
         return self._held
 
+    def _set_up_unready(self) -> None:
+        for runner in list(self._unready):
+            try:
+                runner.ensure_tables()
+            except TRANSIENT:
+                time.sleep(1)
+                return
+            except Exception:
+                log.exception("view %s cannot set up its tables", runner.view.name)
+                time.sleep(1)
+                return
+            self._unready.remove(runner)
+
     def _loop(self) -> None:
         while not self._stop.is_set():
             self._wake.clear()
             busy = False
+            if self._unready:
+                self._set_up_unready()
             active = self.active()
             for runner in self.runners:
-                if runner.view.name not in active:
+                if runner.view.name not in active or runner in self._unready:
                     continue
                 try:
                     busy = runner.step() > 0 or busy

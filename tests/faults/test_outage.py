@@ -15,6 +15,7 @@ from typing import Any
 import grpc
 import psycopg
 import pytest
+from eventsourcing.persistence import PersistenceError
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -280,3 +281,42 @@ def test_calls_in_flight_when_the_database_stops_answer_unavailable_soon(
     refused = [(m, code) for m, code, _, _ in answers if code != grpc.StatusCode.OK]
     assert {code for _, code in refused} == {grpc.StatusCode.UNAVAILABLE}, answers
     assert all("RetryInfo" in d["details"] for _, _, _, d in answers if d)
+
+
+def test_views_started_while_the_database_is_away_follow_the_log_once_it_is_back(
+    scratch_pg, tmp_path
+):
+    """A views process that starts during a restart waits for the database
+    instead of dying at start (and leaving the views behind for good)."""
+    from projections import registry
+    from projections.projector import Projector
+    from services.runtime.bootstrap import build_ledger
+    from services.runtime.settings import Settings
+
+    with scratch_database(scratch_pg.url, "ledger_views_start") as url:
+        ledger = build_ledger(
+            Settings(database_url=url, data_dir=tmp_path, pool_size=2), url
+        )
+        try:
+            ledger.create_game("terralore", {"players": 2})
+            (runner,) = registry.runners(ledger.datastore, ["stats"])
+            projector = Projector([runner], listen_url=None)
+            scratch_pg.stop("fast")
+            try:
+                projector.start()
+            finally:
+                scratch_pg.start()
+
+            def caught_up() -> bool:
+                try:
+                    status = runner.status()
+                except (psycopg.Error, PersistenceError):  # not back or not set up yet
+                    return False
+                return status.position >= status.head > 0
+
+            try:
+                wait_until(caught_up, "the view never set up and caught up", 60)
+            finally:
+                projector.stop()
+        finally:
+            ledger.close()
