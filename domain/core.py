@@ -203,6 +203,11 @@ class Ruleset(Generic[S]):
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
     ``.proto`` lives in ``protos/ledger/v1/``); a game registered from
     elsewhere names its own (``tests.games.tictactoe.tictactoe_pb2``)."""
+    describe: Callable[[Event, Viewer, Mapping[int, str]], str] | None = None
+    """``describe(event, viewer, names) -> sentence``: one sentence for a person,
+    in ``viewer``'s redaction, seats named by ``names`` (:mod:`domain.sentences`).
+    ``None``: a plain sentence from the event's name and fields
+    (:func:`domain.narration.describe`)."""
 
     def __post_init__(self) -> None:
         self.commands_by_name.update({c.__name__: c for c in self.command_types})

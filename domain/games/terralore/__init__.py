@@ -68,6 +68,7 @@ from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
 from .commands import PlaceCards
+from .describe import describe
 from .events import EVENT_TYPES
 from .state import TerraloreState
 
@@ -98,6 +99,7 @@ GAME: Ruleset[TerraloreState] = Ruleset(
     chance_outcomes=stats.chance_outcomes,
     chance_events=stats.CHANCE_EVENTS,
     examples=(Example("terralore-2p", {"players": 2}),),
+    describe=describe,
 )
 
 __all__ = ["GAME"]

@@ -92,6 +92,7 @@ from domain.core import Example, Ruleset
 from . import stats as _stats
 from .commands import COMMANDS
 from .content import content_packs as _content_packs
+from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
 from .rules import (
@@ -166,6 +167,7 @@ GAME: Ruleset[ThalaraState] = Ruleset(
             },
         ),
     ),
+    describe=describe,
 )
 
 __all__ = ["GAME"]
