@@ -90,7 +90,7 @@ def test_random_games_word_every_event_and_leak_nothing(example):
     """Per viewer: a sentence for each event, written only from the redacted
     event (wording the full event gives the same words), and naming none of
     the strings the redaction removed."""
-    (game_type, fields), = examples(example)
+    ((game_type, fields),) = examples(example)
     game = find_game(game_type)
     setup = game.setup_model(**fields)
     play = play_random_game(game, setup, seed=7)
