@@ -115,6 +115,9 @@ def demo(
         metavar="JSON",
         help='Setup fields as a JSON object, e.g. \'{"characters": ["myrja", "canto", "accaina"]}\'.',
     ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Also print the first seat's final view as JSON."
+    ),
 ) -> None:
     """Create a game on a running server and play it to the end with random legal moves.
 
@@ -157,16 +160,36 @@ def demo(
     )
     rnd = random.Random(seed)
     while client.play_one(conn, table, rnd) is not None:
-        if table.moves <= 5 or table.moves % 25 == 0:
-            console.print(f"move {table.moves}: {table.log[-1]}")
+        pass
     first_seat = min(table.tokens)
     got = conn.call(
         "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[first_seat]
     )
-    view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
     console.print(
-        f"game over after {table.moves} moves, {got.game.version} events; outcome ranks {list(got.game.outcome.ranks)}"
+        f"game over after {table.moves} moves, {got.game.version} events: "
+        f"{winners_line(ruleset, got.game, fields)}",
+        highlight=False,
     )
-    console.print(f"seat {first_seat}'s final view:")
-    console.print_json(data=view.model_dump(mode="json"))
+    if as_json:
+        view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
+        console.print(f"seat {first_seat}'s final view:")
+        console.print_json(data=view.model_dump(mode="json"))
+    console.print(f"read it:   [bold]ledger replay {table.game_id}[/]")
     console.print(f"verify it: [bold]ledger audit {table.game_id}[/]")
+
+
+def winners_line(ruleset: Any, game: Any, fields: dict[str, Any]) -> str:
+    """Who won, in the words ``ledger replay`` uses (names, else "seat 1")."""
+    from domain.narration import seat_names
+    from domain.sentences import listing, seat_name
+
+    setup = ruleset.setup_model.model_validate(fields)
+    names = seat_names(ruleset, setup, tuple(game.player_ids))
+    winners = list(dict.fromkeys(seat_name(names, s) for s in game.outcome.winners))
+    scores = ", ".join(
+        f"{seat_name(names, s)} {score}" for s, score in enumerate(game.outcome.scores)
+    )
+    if not winners:
+        return f"nobody wins (scores: {scores})"
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"{listing(winners)} {verb} (scores: {scores})"
