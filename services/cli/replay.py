@@ -59,7 +59,7 @@ def replay(
         )
     except grpc.RpcError as exc:
         if exc.code() == grpc.StatusCode.NOT_FOUND:
-            raise UserError(exc.details(), FAILED) from None
+            raise UserError(exc.details() or f"game {gid} not found", FAILED) from None
         raise
     head = got.game.version
     if at > head:
@@ -123,12 +123,14 @@ def sentence(
         concluded = pb.GameConcluded()
         payload.Unpack(concluded)
         o = concluded.outcome
-        outcome = Outcome(
-            termination=o.termination,
-            ranks=tuple(o.ranks),
-            scores=tuple(o.scores),
-            winners=tuple(o.winners),
-            reason=o.reason,
+        outcome = Outcome.model_validate(
+            dict(
+                termination=o.termination,
+                ranks=tuple(o.ranks),
+                scores=tuple(o.scores),
+                winners=tuple(o.winners),
+                reason=o.reason,
+            )
         )
         return concluded_sentence(outcome, names)
     return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)

@@ -90,6 +90,7 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import stats as _stats
+from .board import board
 from .commands import COMMANDS
 from .content import content_packs as _content_packs
 from .describe import describe
@@ -168,6 +169,7 @@ GAME: Ruleset[ThalaraState] = Ruleset(
         ),
     ),
     describe=describe,
+    board=board,
 )
 
 __all__ = ["GAME"]

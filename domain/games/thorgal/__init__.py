@@ -123,6 +123,7 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
+from .board import board
 from .commands import COMMAND_TYPES
 from .describe import describe
 from .events import EVENT_TYPES
@@ -163,4 +164,5 @@ GAME: Ruleset[ThorgalState] = Ruleset(
         Example("thorgal-4p", {"players": 4}),
     ),
     describe=describe,
+    board=board,
 )

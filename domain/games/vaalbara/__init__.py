@@ -72,6 +72,7 @@ from dataclasses import replace
 from domain.core import Example, Ruleset
 
 from . import stats as _stats
+from .board import board
 from .commands import COMMAND_TYPES
 from .content import content_packs as _content_packs
 from .describe import describe
@@ -120,6 +121,7 @@ GAME_V1: Ruleset[VaalbaraState] = Ruleset(
         for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
     ),
     describe=describe,
+    board=board,
 )
 
 GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=outcome_v2)
