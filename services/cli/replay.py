@@ -124,13 +124,13 @@ def sentence(
         payload.Unpack(concluded)
         o = concluded.outcome
         outcome = Outcome.model_validate(
-            dict(
-                termination=o.termination,
-                ranks=tuple(o.ranks),
-                scores=tuple(o.scores),
-                winners=tuple(o.winners),
-                reason=o.reason,
-            )
+            {
+                "termination": o.termination,
+                "ranks": tuple(o.ranks),
+                "scores": tuple(o.scores),
+                "winners": tuple(o.winners),
+                "reason": o.reason,
+            }
         )
         return concluded_sentence(outcome, names)
     return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)
