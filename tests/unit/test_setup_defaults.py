@@ -9,8 +9,8 @@ from google.protobuf import any_pb2
 
 from domain.core import InvalidCommandError, Model
 from domain.games import all_games, find_game
-from services.api.game_types import game_type
 from ledger.v1 import terralore_pb2, thalara_pb2
+from services.api.game_types import game_type
 from services.proto import convert
 
 THALARA = find_game("thalara")
