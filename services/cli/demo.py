@@ -70,6 +70,18 @@ def parse_setup(raw: str) -> dict[str, Any]:
     return setup
 
 
+def example_game(name: str | None) -> str | None:
+    """The game that declares example ``name`` (names are unique across games)."""
+    from domain.games import all_games
+
+    if name is None:
+        return None
+    for game in all_games():
+        if any(e.name == name for e in game.examples):
+            return game.name
+    return None
+
+
 def example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any]:
     """The setup fields of ``--example``, or of the game's first example for
     ``players`` (the ruleset's own known-good table), or none.
@@ -89,9 +101,14 @@ def example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any
 
 @app.command(cls=_DemoCommand)
 def demo(
-    game: str = typer.Option("thalara", help="Game type (listed below)."),
-    players: int = typer.Option(
-        2, help="Number of players (each game's range is listed below)."
+    game: str | None = typer.Option(
+        None,
+        help="Game type (listed below). Default: the game of --example, else thalara.",
+    ),
+    players: int | None = typer.Option(
+        None,
+        help="Number of players (each game's range is listed below). Default: "
+        "the example's, else 2.",
     ),
     player_ids: str | None = typer.Option(
         None,
@@ -131,11 +148,25 @@ def demo(
     from services.proto import convert
 
     try:
-        ruleset = find_game(game)
+        ruleset = find_game(game or example_game(example) or "thalara")
     except UnknownGameError as exc:
         raise UserError(str(exc), USAGE) from None
-    base = example_setup(ruleset, example, players)
-    players = int(base.get("players", players))
+    if example is not None and game is not None:
+        owner = example_game(example)
+        if owner is not None and owner != ruleset.name:
+            raise UserError(
+                f"--example: {example} is a {owner} example, not {ruleset.name}'s "
+                "(leave --game out)",
+                USAGE,
+            )
+    base = example_setup(ruleset, example, players or 2)
+    if example is not None and players is not None and players != base["players"]:
+        raise UserError(
+            f"--players {players} contradicts --example {example} "
+            f"({base['players']} players); leave --players out",
+            USAGE,
+        )
+    players = int(base.get("players", players or 2))
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UserError(
             f"{ruleset.name} is played by {ruleset.min_players}-{ruleset.max_players} "

@@ -147,3 +147,55 @@ def test_a_malformed_address_is_a_usage_error(address: str) -> None:
     with pytest.raises(UserError, match="is not HOST:PORT") as raised:
         locate.parse_address(address)
     assert raised.value.code == 2
+
+
+NOWHERE = ["--target", "127.0.0.1:1"]
+"""No server: a command line that parses gets as far as connecting."""
+
+
+def test_an_example_names_its_game_without_game() -> None:
+    result = CliRunner().invoke(app, ["demo", "--example", "terralore-2p", *NOWHERE])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("error: no ledger server answers at 127.0.0.1:1")
+
+
+def test_an_example_and_a_game_that_disagree_are_refused() -> None:
+    result = CliRunner().invoke(
+        app, ["demo", "--game", "thalara", "--example", "terralore-2p", *NOWHERE]
+    )
+    assert result.exit_code == 2
+    assert "terralore-2p is a terralore example, not thalara's" in result.output
+
+
+def test_players_that_contradict_the_example_are_refused() -> None:
+    result = CliRunner().invoke(
+        app, ["demo", "--example", "thalara-3p", "--players", "2", *NOWHERE]
+    )
+    assert result.exit_code == 2
+    assert result.output == (
+        "error: --players 2 contradicts --example thalara-3p (3 players); "
+        "leave --players out\n"
+    )
+    same = CliRunner().invoke(
+        app, ["demo", "--example", "thalara-3p", "--players", "3", *NOWHERE]
+    )
+    assert same.exit_code == 1 and "no ledger server" in same.output
+
+
+def test_demo_help_lists_the_example_setups_list_game_types_declares() -> None:
+    from services.api.game_types import game_type
+    from services.proto import convert
+
+    for game in all_games():
+        offered = {
+            (s.players, getattr(s, "mode", None))
+            for pack in game_type(game).content_packs[:1]
+            for s in (convert.setup_from_any(game, e) for e in pack.example_setups)
+        }
+        named = {
+            (game.setup_model(**e.setup).players, e.setup.get("mode", None))
+            for e in game.examples
+        }
+        named = {(p, m if m is None else str(m)) for p, m in named}
+        offered = {(p, m if m is None else str(m)) for p, m in offered}
+        assert offered <= named, (game.name, offered - named)

@@ -167,6 +167,22 @@ GAME: Ruleset[ThalaraState] = Ruleset(
                 "characters": ["myrja", "canto", "accaina", "kandhran"],
             },
         ),
+        Example(
+            "thalara-3p-casual-chaos",
+            {
+                "players": 3,
+                "mode": "casual_chaos",
+                "characters": ["accaina", "kandhran", "myrja"],
+            },
+        ),
+        Example(
+            "thalara-4p-casual-chaos",
+            {
+                "players": 4,
+                "mode": "casual_chaos",
+                "characters": ["accaina", "kandhran", "myrja", "canto"],
+            },
+        ),
     ),
     describe=describe,
     board=board,
