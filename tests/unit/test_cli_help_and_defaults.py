@@ -192,10 +192,57 @@ def test_demo_help_lists_the_example_setups_list_game_types_declares() -> None:
             for pack in game_type(game).content_packs[:1]
             for s in (convert.setup_from_any(game, e) for e in pack.example_setups)
         }
-        named = {
-            (game.setup_model(**e.setup).players, e.setup.get("mode", None))
-            for e in game.examples
-        }
-        named = {(p, m if m is None else str(m)) for p, m in named}
-        offered = {(p, m if m is None else str(m)) for p, m in offered}
+        named = {(e.players, e.setup.get("mode", None)) for e in game.examples}
         assert offered <= named, (game.name, offered - named)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["--bogus"],
+            (
+                "error: No such option: --bogus (Possible options: --verbose)"
+                " (see `ledger --help`)"
+            ),
+        ),
+        (["nosuch"], "error: No such command 'nosuch'. (see `ledger --help`)"),
+        (
+            ["demo", "--bogus"],
+            "error: No such option: --bogus (see `ledger demo --help`)",
+        ),
+        (
+            ["demo", "--players", "x"],
+            (
+                "error: Invalid value for '--players': Input should be a valid integer,"
+                " unable to parse string as an integer (see `ledger demo --help`)"
+            ),
+        ),
+        (
+            ["games", "show"],
+            "error: Missing argument 'GAME_ID'. (see `ledger games show --help`)",
+        ),
+        (
+            ["tournament", "start", "not-a-uuid"],
+            (
+                "error: 'not-a-uuid' is not a tournament id (a UUID, as `ledger "
+                "tournament create` prints it)"
+            ),
+        ),
+        (
+            ["tournament", "standings", "not-a-uuid", *NOWHERE],
+            (
+                "error: 'not-a-uuid' is not a tournament id (a UUID, as `ledger "
+                "tournament create` prints it)"
+            ),
+        ),
+        (
+            ["games", "show", "not-a-uuid"],
+            "error: 'not-a-uuid' is not a game id (a UUID; see `ledger games list`)",
+        ),
+    ],
+)
+def test_a_wrong_command_line_is_one_line_and_exit_2(args, line) -> None:
+    result = CliRunner().invoke(app, args, terminal_width=200, prog_name="ledger")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [line]
