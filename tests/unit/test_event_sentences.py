@@ -129,3 +129,16 @@ def test_ledger_events_have_sentences():
         "The game is over: rita and sam share the win (scores: rita 4, sam 4);"
         " the seed is revealed."
     )
+
+
+def test_a_game_without_words_or_board_gets_plain_ones():
+    """The defaults of ``Ruleset.describe`` and ``Ruleset.board``."""
+    from domain.board_html import board
+    from tests.games.tictactoe import GAME
+
+    assert GAME.describe is None and GAME.board is None
+    play = play_random_game(GAME, GAME.setup_model(players=2), seed=1)
+    texts = [describe(GAME, e, SPECTATOR, {0: "ann"}) for e in play.events]
+    assert "ann: mark placed (cell " in " ".join(texts)
+    fragment = board(GAME, GAME.view(play.state, SPECTATOR), {})
+    assert fragment.startswith('<section class="board board-tictactoe">')
