@@ -21,8 +21,6 @@ from services.cli.root import app, console
 if TYPE_CHECKING:
     from domain.core import Ruleset
 
-CREATED, CONCLUDED = "ledger.GameCreated", "ledger.GameConcluded"
-
 
 @app.command()
 def replay(
@@ -112,14 +110,15 @@ def sentence(
     from domain.core import ADMIN
     from domain.narration import concluded_sentence, created_sentence, describe
     from domain.outcomes import Outcome
+    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE
     from ledger.v1 import game_service_pb2 as pb
     from services.proto import convert
 
-    if type_ == CREATED:
+    if type_ == CREATED_TYPE:
         created = pb.GameCreated()
         payload.Unpack(created)
         return created_sentence(ruleset, created.seats, names)
-    if type_ == CONCLUDED:
+    if type_ == CONCLUDED_TYPE:
         concluded = pb.GameConcluded()
         payload.Unpack(concluded)
         o = concluded.outcome
