@@ -123,7 +123,9 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
+from .board import board
 from .commands import COMMAND_TYPES
+from .describe import describe
 from .events import EVENT_TYPES
 from .state import ThorgalState
 
@@ -161,4 +163,6 @@ GAME: Ruleset[ThorgalState] = Ruleset(
         Example("thorgal-3p", {"players": 3}),
         Example("thorgal-4p", {"players": 4}),
     ),
+    describe=describe,
+    board=board,
 )
