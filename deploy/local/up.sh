@@ -7,7 +7,10 @@
 #
 # Each process's pid is RUN_DIR/<name>.pid and its log RUN_DIR/<name>.log;
 # the servers answer on 127.0.0.1:BASE_PORT..BASE_PORT+2 (default 50061).
-# LEDGER_ADMIN_TOKEN is shared by the three (generated into RUN_DIR if unset).
+# LEDGER_ADMIN_TOKEN is shared by the three (generated into RUN_DIR if unset),
+# and so is the receipt signing key: LEDGER_SIGNING_KEY or
+# LEDGER_SIGNING_KEY_FILE, else one generated into RUN_DIR/signing-key, so
+# `ledger audit` verifies every receipt with one keyring (docs/scale-out.md).
 # NATS: with LEDGER_NATS_URL set, the servers use that one; else, when
 # nats-server is installed (NATS_SERVER, default: found on PATH or in
 # /usr/sbin), its own JetStream server runs on 127.0.0.1:BASE_PORT+3 (data
@@ -27,6 +30,11 @@ if [ -z "${LEDGER_ADMIN_TOKEN:-}" ]; then
     LEDGER_ADMIN_TOKEN=$(cat "$run/admin-token")
 fi
 export LEDGER_ADMIN_TOKEN LEDGER_DATABASE_URL
+if [ -z "${LEDGER_SIGNING_KEY:-}" ] && [ -z "${LEDGER_SIGNING_KEY_FILE:-}" ]; then
+    [ -s "$run/signing-key" ] || (umask 077 && "$python" -c 'import secrets; print(secrets.token_hex(32))' > "$run/signing-key")
+    LEDGER_SIGNING_KEY_FILE="$run/signing-key"
+    export LEDGER_SIGNING_KEY_FILE
+fi
 export LEDGER_PROJECTIONS=false   # the worker below runs the views
 
 nats=${NATS_SERVER:-$(command -v nats-server || echo /usr/sbin/nats-server)}

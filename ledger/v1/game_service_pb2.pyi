@@ -65,14 +65,16 @@ class GetLedgerKeyRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class LedgerKey(_message.Message):
-    __slots__ = ("public_key", "key_id", "algorithm")
+    __slots__ = ("public_key", "key_id", "algorithm", "keys")
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     KEY_ID_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    KEYS_FIELD_NUMBER: _ClassVar[int]
     public_key: bytes
     key_id: str
     algorithm: str
-    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ...) -> None: ...
+    keys: _containers.RepeatedCompositeFieldContainer[ReceiptKey]
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., keys: _Optional[_Iterable[_Union[ReceiptKey, _Mapping]]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("game_type", "setup", "entropy", "player_ids", "spectator_delay", "seat_public_keys")
@@ -411,3 +413,19 @@ class ListGameTypesResponse(_message.Message):
     GAME_TYPES_FIELD_NUMBER: _ClassVar[int]
     game_types: _containers.RepeatedCompositeFieldContainer[GameType]
     def __init__(self, game_types: _Optional[_Iterable[_Union[GameType, _Mapping]]] = ...) -> None: ...
+
+class ReceiptKey(_message.Message):
+    __slots__ = ("public_key", "key_id", "algorithm", "not_before", "not_after", "signing")
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    NOT_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    NOT_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SIGNING_FIELD_NUMBER: _ClassVar[int]
+    public_key: bytes
+    key_id: str
+    algorithm: str
+    not_before: _timestamp_pb2.Timestamp
+    not_after: _timestamp_pb2.Timestamp
+    signing: bool
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., not_before: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., not_after: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., signing: _Optional[bool] = ...) -> None: ...

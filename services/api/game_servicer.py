@@ -247,7 +247,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.LedgerKey:
         signer = self._ledger.signer
         return pb.LedgerKey(
-            public_key=signer.public_key, key_id=signer.key_id, algorithm="Ed25519"
+            public_key=signer.public_key,
+            key_id=signer.key_id,
+            algorithm="Ed25519",
+            keys=presenters.receipt_keys(self._ledger.keyring, signer.key_id),
         )
 
     @guarded

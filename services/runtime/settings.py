@@ -73,7 +73,19 @@ class Settings(BaseSettings):
     signing_key: SecretStr | None = Field(
         default=None,
         description="Ed25519 private key (32 bytes, hex) that signs receipts. Unset: "
-        "generated on first start and kept in data_dir/signing-key (never in the database).",
+        "signing_key_file, else generated on first start and kept in data_dir/signing-key "
+        "(never in the database; one host only).",
+    )
+    signing_key_file: Path | None = Field(
+        default=None,
+        description="A file holding the signing key (hex or PEM), e.g. a mounted secret: every "
+        "server of a deployment must sign with the same key (docs/scale-out.md).",
+    )
+    keyring: str | None = Field(
+        default=None,
+        description='Earlier receipt keys, JSON: [{"public_key": hex, "not_before": time, '
+        '"not_after": time}]; receipts they signed inside their window keep verifying after '
+        "a rotation (docs/guarantees.md).",
     )
     cache_size: int = Field(
         default=2000, ge=1, description="Games kept in memory (LRU)."
