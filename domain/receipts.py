@@ -123,6 +123,21 @@ class Signer:
     def generate(cls) -> Signer:
         return cls(Ed25519PrivateKey.generate())
 
+    def derive_key(self, purpose: str) -> bytes:
+        """A 32-byte secret for ``purpose``, derived from this key (HKDF-SHA256).
+
+        Why derive rather than configure another secret: the servers that
+        share this key are exactly the ones that share the live-event bus,
+        and HKDF's ``info`` keeps the two uses apart (knowing a derived key
+        reveals nothing about the signing key).
+        """
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+        return HKDF(
+            algorithm=hashes.SHA256(), length=32, salt=None, info=purpose.encode()
+        ).derive(self._key.private_bytes_raw())
+
     def sign(
         self, game_id: str, version: int, head_hash: str, timestamp: str
     ) -> Receipt:

@@ -74,11 +74,14 @@ class EventHub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def live_events(self, game_id: UUID, after: int) -> list[Any] | None:
-        """Events after ``after`` from the JetStream tail (gap-free), or None."""
+    def live_events(
+        self, game_id: UUID, after: int, after_hash: str | None
+    ) -> list[Any] | None:
+        """Events after ``after`` (whose hash is ``after_hash``) from the
+        JetStream tail, gap-free and chained to it, or None."""
         if self._tail is None:
             return None
-        events = self._tail.events_after(game_id, after)
+        events = self._tail.events_after(game_id, after, after_hash)
         if events:
             TAIL_EVENTS.inc(len(events))
         return events
@@ -113,10 +116,7 @@ class EventHub:
             pass
 
     def _fallback(self, game_id: str, version: int) -> None:
-        if (
-            self._tail is None
-            or self._tail.events_after(UUID(game_id), version - 1) is None
-        ):
+        if self._tail is None or not self._tail.has(UUID(game_id), version):
             self._wake(game_id)
 
     def _wake(self, game_id: str) -> None:

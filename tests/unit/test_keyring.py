@@ -90,7 +90,7 @@ def test_an_export_carries_the_ring_and_verifies_across_a_rotation():
     header = json.loads(lines[0])
     assert header["receipt_key"] == new.public_key.hex()
     assert Keyring.from_json(header["receipt_keys"]) == ring
-    checks = lambda report: {f.check for f in report.failures}  # noqa: E731
+    checks = lambda report: {f.check for f in report.failures}
     assert "receipt (export)" not in checks(verify_lines(lines))
     assert "receipt (export)" not in checks(verify_lines(lines, ring))
     assert "receipt (export)" in checks(verify_lines(lines, new.public_key))
