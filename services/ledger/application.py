@@ -231,6 +231,18 @@ class GameLedger(Application[UUID]):
             return held
         return await self.io(self.cache.load, game_id, at)
 
+    async def game_at_least(self, game_id: UUID, version: int) -> Game:
+        """The game now, from the store when memory holds one older than ``version``.
+
+        Read-your-writes across servers: a move another server acknowledged
+        is in the store before its NOTIFY reaches this process, so memory
+        may not vouch for it yet, but the store has it.
+        """
+        game = await self.game(game_id)
+        if game.version >= version:
+            return game
+        return await self.io(self.cache.refresh, game_id)
+
     async def game_since(
         self, game_id: UUID, after: int, limit: int = 256
     ) -> tuple[Game, list[Any]]:
