@@ -54,7 +54,10 @@ class EventHub:
                 await asyncio.wait_for(self._tail.start(), 5.0)
                 self._tail.on_event = self._wake
             except Exception as exc:  # noqa: BLE001 - serve without it, loudly
-                log.error("NATS unreachable (%s): live fan-out stays in-process", exc)
+                log.error(
+                    "NATS unreachable (%s): live fan-out stays in-process",
+                    exc or type(exc).__name__,
+                )
                 self._tail = None
         self._task = asyncio.create_task(self._listen(), name="ledger-event-hub")
 

@@ -184,6 +184,7 @@ class NatsTail:
         nc = self._nc
         if nc is None or nc.is_closed:
             return
+        self._connected = False  # closing on purpose: no "connection lost" line
         try:
             if nc.is_connected:
                 await asyncio.wait_for(nc.drain(), 5.0)

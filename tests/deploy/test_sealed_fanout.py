@@ -17,6 +17,9 @@ tail.
 - NATS restarted mid-game: B's streams keep every event (from PostgreSQL
   meanwhile), fan-out through the tail comes back by itself, each state
   change is one log line and no traceback; SIGTERM while NATS is down exits 0.
+- NATS over TLS (certificates made here with ``cryptography``): a server
+  given the CA (``LEDGER_NATS_TLS_CA``) fans out through it; one without it
+  refuses the certificate and serves in-process.
 """
 
 from __future__ import annotations
@@ -375,3 +378,114 @@ def test_fan_out_recovers_from_a_nats_restart_and_stops_cleanly_without_it(
     lost = [line for line in b.output.splitlines() if "NATS connection lost" in line]
     back = [line for line in b.output.splitlines() if "NATS connection back" in line]
     assert len(lost) == 2 and len(back) == 1, b.output
+
+
+def _certificates(where: Path) -> tuple[Path, Path, Path]:
+    """A CA and a certificate for 127.0.0.1 it signed (``cryptography``): ca, cert, key."""
+    from datetime import UTC, datetime, timedelta
+    from ipaddress import ip_address
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.now(UTC)
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("ledger test CA"))
+        .issuer_name(name("ledger test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name("127.0.0.1"))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = where / "ca.pem", where / "nats.pem", where / "nats-key.pem"
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return paths
+
+
+def test_servers_reach_nats_over_tls_and_refuse_a_certificate_they_do_not_trust(
+    server_url, tmp_path
+):
+    ca, cert, key = _certificates(tmp_path)
+    port = free_port()
+    nats_url = f"nats://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        ["nats-server", "-a", "127.0.0.1", "-p", str(port), "-js", "-sd"]
+        + [str(tmp_path / "nats"), "--user", USER, "--pass", PASSWORD]
+        + ["--tls", "--tlscert", str(cert), "--tlskey", str(key)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until(lambda: _answers(port), "nats-server did not start", 30)
+        signing_key = secrets.token_hex(32)
+        with scratch_database(server_url, "ledger_natstls") as url:
+            envs = _servers(url, tmp_path, nats_url, signing_key, count=3)
+            envs[1]["LEDGER_NATS_TLS_CA"] = envs[2]["LEDGER_NATS_TLS_CA"] = str(ca)
+            metrics = int(envs[1]["LEDGER_METRICS_PORT"])
+            # A trusts no CA for NATS: the handshake fails, it serves in-process
+            with ledger_serve(envs[0]) as a, ledger_serve(envs[1]) as b:
+                conn_a, conn_b = Connection.open(a.target), Connection.open(b.target)
+                with ledger_serve(envs[2]) as trusted:
+                    conn_t = Connection.open(trusted.target)
+                    table = create(
+                        conn_t, "thalara", players=2, characters=["myrja", "canto"]
+                    )
+                    watched = Spectator(conn_b, table.game_id)
+                    wait_until(lambda: watched.at(1), "the stream did not start", 30)
+                    rnd = random.Random(5)
+                    for _ in range(3):
+                        moved = play_one(conn_t, table, rnd)
+                        assert moved is not None
+                        wait_until(
+                            lambda v=moved.last_version: watched.at(v),
+                            "B's spectator missed an event",
+                            60,
+                        )
+                    # B took them from JetStream, over TLS
+                    wait_until(
+                        lambda: _tail_events(metrics) > 0,
+                        "nothing came through NATS",
+                        30,
+                    )
+                    watched.close()
+                    conn_t.channel.close()
+                conn_a.channel.close()
+                conn_b.channel.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert "live fan-out stays in-process" in a.output, a.output
+    assert "Traceback" not in b.output
