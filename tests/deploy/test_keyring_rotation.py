@@ -206,9 +206,44 @@ def test_three_servers_one_keyring_audit_ok_across_a_rotation(server_url, tmp_pa
         )
         assert cli.returncode == 0, cli.stdout + cli.stderr
         assert "OK" in cli.stdout
+        # an export carries the keyring: `ledger verify` checks it offline
+        exported = tmp_path / "spanning.ndjson"
+        ledger_cli = [str(Path(sys.executable).with_name("ledger"))]
+        run_env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")},
+            "LEDGER_DATABASE_URL": url,
+            "LEDGER_SIGNING_KEY_FILE": str(new_file),
+            "LEDGER_KEYRING": ring_setting,
+            "LEDGER_DATA_DIR": str(tmp_path / "auditor"),
+        }
+        subprocess.run(
+            [*ledger_cli, "export", str(spanning[0]), "-o", str(exported)],
+            env=run_env,
+            check=True,
+            timeout=120,
+            capture_output=True,
+        )
+        verified = {}
+        for name, pins in {
+            "from the export": [],
+            "both pinned": [new.public_key.hex(), old.public_key.hex()],
+            "new key only": [new.public_key.hex()],
+        }.items():
+            flags = [f for key in pins for f in ("--public-key", key)]
+            verified[name] = subprocess.run(
+                [*ledger_cli, "verify", str(exported), *flags],
+                env=run_env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            ).returncode
+        assert verified == {"from the export": 0, "both pinned": 0, "new key only": 1}
     figures.games = len(games)
     figures.games_audited_ok = sum(r.ok for r in reports.values())
     figures.moves = load.moves
+    figures.retried_answers = dict(load.answers)
+    figures.extra["failovers"] = sum(c.failovers for c in load.connections)
     figures.extra["games_spanning_rotation"] = len(spanning)
     figures.extra["receipts_checked"] = sum(
         r.receipts_verified for r in reports.values()
