@@ -13,7 +13,8 @@ recorded opening events over ``initial_state`` rebuilds the same table without
 the seed.
 
 Why the vocabulary lives in small modules and is re-exported here: a game
-imports only this module (the dependency rule in ``STYLE.md``), while each
+imports only this module (the dependency rule that ``tests/unit/test_layers.py``
+enforces and ``docs/architecture.md`` states), while each
 part stays small: :mod:`domain.messages`, :mod:`domain.rule_errors`,
 :mod:`domain.viewers`, :mod:`domain.outcomes` and :mod:`domain.facts`.
 """

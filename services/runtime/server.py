@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -39,6 +39,8 @@ class Running:
     port: int
     hub: EventHub
     executor: ThreadPoolExecutor
+    report: Callable[[bool], Awaitable[None]]
+    """Sets every service's health to SERVING (True) or NOT_SERVING (False)."""
     projector: Projector | None = None
     watcher: DatabaseWatcher | None = None
     desk: TournamentDesk | None = None
@@ -58,8 +60,15 @@ class Running:
         # the executor is the ledger's: GameLedger.close shuts it down
 
 
-async def create_server(wiring: Wiring, address: str) -> Running:
-    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher."""
+async def create_server(
+    wiring: Wiring, address: str, report_serving: bool = True
+) -> Running:
+    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher.
+
+    With ``report_serving`` off, health stays NOT_SERVING until the caller
+    calls ``Running.report(True)`` (``serve`` does, once the dashboard runs
+    and the server's address is written where clients look for it).
+    """
     desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
     hub = EventHub(
         wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
@@ -103,7 +112,11 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         api.report,
     )
     await watcher.start()
-    return Running(api.server, api.port, hub, executor, projector, watcher, desk, views)
+    if report_serving:
+        await api.report(True)
+    return Running(
+        api.server, api.port, hub, executor, api.report, projector, watcher, desk, views
+    )
 
 
 async def serve(
@@ -113,7 +126,7 @@ async def serve(
     from services.dashboard.serve import DashboardBindError
     from services.dashboard.serve import start as start_dashboard
 
-    running = await create_server(wiring, wiring.settings.listen)
+    running = await create_server(wiring, wiring.settings.listen, report_serving=False)
     try:
         http = await start_dashboard(
             wiring.ledger,
@@ -131,6 +144,7 @@ async def serve(
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)
+    await running.report(True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
