@@ -48,6 +48,10 @@ STREAM = "LEDGER_GAMES"
 SUBJECTS = "ledger.games.*"
 TAIL = 64
 """Events kept per game, in JetStream (per subject) and in each server's tail."""
+HEARTBEAT = 1.0
+"""Seconds between a consumer's idle heartbeats: nats-py re-creates an ordered
+consumer that missed two (5 s by default, so a consumer lost in a NATS
+restart came back only 10-15 s later)."""
 REJECTED_KEPT = 1024
 """Rejected (game, version) pairs remembered, so each is logged once."""
 
@@ -103,6 +107,7 @@ class NatsTail:
         self._rejected: dict[tuple[str, int | None], None] = {}
         self._connected = True
         """Whether the connection was up when last seen: one log line per change."""
+        self._recovering: asyncio.Task[None] | None = None
         self._publishing = True
         """False after a failed publish, until one succeeds: log each change once."""
         self.on_event: Callable[[str], None] = lambda game_id: None
@@ -147,7 +152,8 @@ class NatsTail:
             try:
                 await self._js.update_stream(config)
             except Exception as exc:  # noqa: BLE001 - e.g. an old memory stream: use it
-                log.warning("JetStream stream %s kept as it is: %s", STREAM, exc)
+                log.info("JetStream stream %s kept as it is: %s", STREAM, exc)
+        await self._js.stream_info(STREAM)  # raises unless JetStream has it now
 
     async def _on_error(self, exc: Exception) -> None:
         log.debug("NATS: %s", exc)  # every failed reconnect attempt lands here
@@ -162,19 +168,43 @@ class NatsTail:
     async def _on_reconnected(self) -> None:
         self._connected = True
         log.warning("NATS connection back: live fan-out through JetStream resumes")
-        try:
-            await self._declare_stream()
-        except Exception as exc:  # noqa: BLE001 - lost again meanwhile: next reconnect
-            log.warning("JetStream stream not declared after reconnect: %s", exc)
-            return
-        for game_id in list(self._tails):
-            old = self._subs.pop(game_id, None)
-            if old is not None:
-                try:
-                    await old.unsubscribe()
-                except Exception:  # noqa: BLE001 - the consumer died with the server
-                    pass
-            await self._subscribe(game_id)
+        if self._recovering is None or self._recovering.done():
+            self._recovering = asyncio.get_running_loop().create_task(self._recover())
+
+    async def _recover(self) -> None:
+        """Declare the stream and re-create every consumer, retrying while
+        JetStream is still starting (it answers a moment after NATS does)."""
+        pending = set(self._tails)
+        pause, failures = 0.1, 0
+        while self._nc.is_connected:
+            try:
+                await self._declare_stream()
+                for game_id in list(pending):
+                    if game_id not in self._tails or await self._resubscribe(game_id):
+                        pending.discard(game_id)
+            except Exception as exc:  # noqa: BLE001 - retried below
+                if failures == 0:
+                    log.warning(
+                        "JetStream not ready after reconnect (%s): retrying", exc
+                    )
+                failures += 1
+            else:
+                if not pending:
+                    if failures:
+                        log.warning("JetStream ready again")
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+    async def _resubscribe(self, game_id: str) -> bool:
+        old = self._subs.pop(game_id, None)
+        if old is not None:
+            try:
+                await old.unsubscribe()
+            except Exception:  # noqa: BLE001 - the consumer died with the server
+                pass
+        await self._subscribe(game_id)
+        return self._subs.get(game_id) is not None
 
     async def _on_closed(self) -> None:
         log.info("NATS connection closed")
@@ -295,7 +325,10 @@ class NatsTail:
 
         try:
             sub = await self._js.subscribe(
-                self._seal.subject(game_id), cb=on_message, ordered_consumer=True
+                self._seal.subject(game_id),
+                cb=on_message,
+                ordered_consumer=True,
+                idle_heartbeat=HEARTBEAT,
             )
         except Exception as exc:  # noqa: BLE001 - the PostgreSQL path still works
             log.debug("JetStream subscribe to %s failed: %s", game_id, exc)

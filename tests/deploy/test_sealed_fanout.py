@@ -14,8 +14,9 @@ tail.
   are the same bytes in clear, and, sealed with the deployment's key as a
   compromised server could, an earlier record as a later version (the hash
   chain catches that one).
-- NATS restarted mid-game: B's streams keep every event (from PostgreSQL
-  meanwhile), fan-out through the tail comes back by itself, each state
+- NATS restarted mid-game, even with its store lost: B's streams keep every
+  event (from PostgreSQL meanwhile), fan-out through the tail comes back by
+  itself, each state
   change is one log line and no traceback; SIGTERM while NATS is down exits 0.
 - NATS over TLS (certificates made here with ``cryptography``): a server
   given the CA (``LEDGER_NATS_TLS_CA``) fans out through it; one without it
@@ -354,7 +355,9 @@ def test_fan_out_recovers_from_a_nats_restart_and_stops_cleanly_without_it(
             nats.wait(10)
             for _ in range(3):  # NATS down: every event still arrives, from PostgreSQL
                 move()
-            stack.enter_context(nats_server(tmp_path / "nats", port))
+            # back with an empty store, as a NATS that lost its disk: the stream
+            # must be declared again (a restart on the same store keeps it)
+            stack.enter_context(nats_server(tmp_path / "nats-empty", port))
             restarted = time.monotonic()
             served = _tail_events(metrics_b)
             recovered = None
