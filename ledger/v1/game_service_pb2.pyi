@@ -65,14 +65,16 @@ class GetLedgerKeyRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class LedgerKey(_message.Message):
-    __slots__ = ("public_key", "key_id", "algorithm")
+    __slots__ = ("public_key", "key_id", "algorithm", "keys")
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     KEY_ID_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    KEYS_FIELD_NUMBER: _ClassVar[int]
     public_key: bytes
     key_id: str
     algorithm: str
-    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ...) -> None: ...
+    keys: _containers.RepeatedCompositeFieldContainer[ReceiptKey]
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., keys: _Optional[_Iterable[_Union[ReceiptKey, _Mapping]]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("game_type", "setup", "entropy", "player_ids", "spectator_delay", "seat_public_keys")
@@ -153,12 +155,14 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id", "at_version")
+    __slots__ = ("game_id", "at_version", "min_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     at_version: int
-    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ...) -> None: ...
+    min_version: int
+    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
     __slots__ = ("game", "view")
@@ -231,18 +235,20 @@ class GameSummary(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
-    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample")
+    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample", "min_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     page_size: int
     page_token: str
     sample: int
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ...) -> None: ...
+    min_version: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesResponse(_message.Message):
     __slots__ = ("moves", "next_page_token", "version", "seat", "total_size")
@@ -259,14 +265,16 @@ class ListLegalMovesResponse(_message.Message):
     def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., total_size: _Optional[int] = ...) -> None: ...
 
 class StreamGameEventsRequest(_message.Message):
-    __slots__ = ("game_id", "after_version", "stop_at_head")
+    __slots__ = ("game_id", "after_version", "stop_at_head", "min_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     STOP_AT_HEAD_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     after_version: int
     stop_at_head: bool
-    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ...) -> None: ...
+    min_version: int
+    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision", "receipt")
@@ -411,3 +419,19 @@ class ListGameTypesResponse(_message.Message):
     GAME_TYPES_FIELD_NUMBER: _ClassVar[int]
     game_types: _containers.RepeatedCompositeFieldContainer[GameType]
     def __init__(self, game_types: _Optional[_Iterable[_Union[GameType, _Mapping]]] = ...) -> None: ...
+
+class ReceiptKey(_message.Message):
+    __slots__ = ("public_key", "key_id", "algorithm", "not_before", "not_after", "signing")
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    NOT_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    NOT_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SIGNING_FIELD_NUMBER: _ClassVar[int]
+    public_key: bytes
+    key_id: str
+    algorithm: str
+    not_before: _timestamp_pb2.Timestamp
+    not_after: _timestamp_pb2.Timestamp
+    signing: bool
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., not_before: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., not_after: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., signing: _Optional[bool] = ...) -> None: ...

@@ -44,6 +44,8 @@ class GameEventStream:
         try:
             head = await self._ledger.game(game_id)
             last = after
+            # the hash of event ``last``: what a JetStream tail must chain onto
+            last_hash: str | None = head.head_hash if after == head.version else None
             while True:
                 wakeup.clear()
                 batch: list[Any] = []
@@ -51,7 +53,7 @@ class GameEventStream:
                 if self._ledger.cache.current(game_id) is None and not is_delayed_for(
                     principal, head
                 ):  # memory cannot vouch; a delayed game reads the store
-                    tail = self._hub.live_events(game_id, last)
+                    tail = self._hub.live_events(game_id, last, last_hash)
                     if tail:  # another server's moves, gap-free from ``last``
                         batch, from_nats = tail, True
                 if not from_nats:
@@ -78,7 +80,7 @@ class GameEventStream:
                                 presenters.receipt_message(receipt)
                             )
                     yield message
-                    last = event.originator_version
+                    last, last_hash = event.originator_version, event.hash
                     if from_nats and message.type == CONCLUDED_TYPE:  # ends below
                         head = await self._ledger.game(game_id)
                 if len(batch) == 256 and len(shown) == len(batch):

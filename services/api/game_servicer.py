@@ -32,6 +32,7 @@ from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import GameListing, next_page_token, parse_cursor
+from services.api.min_version import check_min_version, head_seen_at
 from services.api.rpc import guarded, guarded_stream, parse_game_id
 from services.ledger.application import GameLedger
 from services.live.listen_hub import EventHub
@@ -159,7 +160,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         at = request.at_version if request.HasField("at_version") else None
-        head = await self._ledger.game(game_id)
+        head = await head_seen_at(
+            self._ledger,
+            self._window,
+            principal,
+            game_id,
+            check_min_version(request.min_version),
+            context,
+        )
         if is_delayed_for(principal, head):
             sight = await self._run(self._window.disclose, principal, head)
         else:
@@ -180,7 +188,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.ListLegalMovesResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        game = await self._ledger.game(game_id)
+        game = await head_seen_at(
+            self._ledger,
+            self._window,
+            principal,
+            game_id,
+            check_min_version(request.min_version),
+            context,
+        )
         seat = acting_seat(
             principal, game, request.seat if request.HasField("seat") else None
         )
@@ -212,6 +227,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
         game_id = parse_game_id(request.game_id)
         if request.after_version < 0:
             raise InvalidCommandError("after_version must be >= 0")
+        await head_seen_at(
+            self._ledger,
+            self._window,
+            principal,
+            game_id,
+            check_min_version(request.min_version),
+            context,
+        )
         events = self._stream.events(
             principal, game_id, request.after_version, request.stop_at_head
         )
@@ -247,7 +270,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.LedgerKey:
         signer = self._ledger.signer
         return pb.LedgerKey(
-            public_key=signer.public_key, key_id=signer.key_id, algorithm="Ed25519"
+            public_key=signer.public_key,
+            key_id=signer.key_id,
+            algorithm="Ed25519",
+            keys=presenters.receipt_keys(self._ledger.keyring, signer.key_id),
         )
 
     @guarded

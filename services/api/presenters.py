@@ -16,6 +16,7 @@ from google.protobuf import timestamp_pb2
 
 from domain.aggregate import Game, record_type
 from domain.core import Outcome, Viewer
+from domain.receipts import Keyring
 from domain.records import CONCLUDED_TYPE, CREATED_TYPE
 from ledger.v1 import game_service_pb2 as pb
 from services.api.auth import Principal
@@ -70,6 +71,21 @@ def receipt_message(receipt: Any) -> pb.Receipt:
         signature=receipt.signature,
         key_id=receipt.key_id,
     )
+
+
+def receipt_keys(keyring: Keyring, signing: str) -> list[pb.ReceiptKey]:
+    """The deployment's keyring for ``GetLedgerKey``, the ``signing`` key marked."""
+    return [
+        pb.ReceiptKey(
+            public_key=key.public_key,
+            key_id=key.key_id,
+            algorithm="Ed25519",
+            signing=key.key_id == signing,
+            **({"not_before": timestamp(key.not_before)} if key.not_before else {}),
+            **({"not_after": timestamp(key.not_after)} if key.not_after else {}),
+        )
+        for key in keyring.keys
+    ]
 
 
 def _players(setup: Any) -> int:

@@ -85,6 +85,6 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer, Blocking):
             )
         rows = await self._run(self._ledger.read_records, game_id)
         receipts = await self._run(self._ledger.stored_receipts, game_id)
-        key = self._ledger.signer.public_key
-        for line in export_lines(str(game_id), rows, receipts, key):
+        keys = self._ledger.keyring
+        for line in export_lines(str(game_id), rows, receipts, keys):
             yield pb.ExportChunk(line=line)

@@ -17,6 +17,7 @@ from services.cli.locate import open_ledger
 from services.cli.root import app, console, games_app
 
 if TYPE_CHECKING:
+    from domain.receipts import Keyring
     from services.ledger.application import GameLedger
 
 GAME_ID = typer.Argument(
@@ -52,11 +53,12 @@ def audit(
         help="Receipts a player kept (JSON lines or a JSON list): prove no rewrite "
         "or truncation behind them.",
     ),
-    public_key: str | None = typer.Option(
+    public_key: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
         None,
         "--public-key",
         metavar="HEX",
-        help="The server's receipt key, hex (GetLedgerKey). Default: this server's key.",
+        help="A receipt key of the deployment, hex (GetLedgerKey lists them); repeat for "
+        "each. Default: the configured keyring (LEDGER_KEYRING and the signing key).",
     ),
 ) -> None:
     """Verify a game's chain, seed, decisions, signatures, listing row and receipts."""
@@ -73,10 +75,10 @@ def audit(
             raise UserError(
                 f"cannot read receipts from {receipts}: {exc}", USAGE
             ) from None
-    key = _hex_key(public_key)
+    keys = _keyring(public_key)
     ledger = open_ledger()
     stored_records(ledger, gid)
-    report = audit_game(ledger, gid, held, key)
+    report = audit_game(ledger, gid, held, keys)
     console.print(
         f"game {gid} ({report.game_type}, rules v{report.ruleset_version}): "
         f"{report.events} events, {report.decisions_rederived} decisions re-derived, "
@@ -88,6 +90,18 @@ def audit(
         "hash chain intact, seed matches its commitment, every decision re-derived, "
         "listing and receipts agree",
     )
+
+
+def _keyring(public_keys: list[str] | None) -> Keyring | None:
+    """:raises UserError: when a ``--public-key`` is not a 32-byte key in hex."""
+    from domain.receipts import Keyring
+
+    keys = [_hex_key(k) for k in public_keys or ()]
+    if any(k is None or len(k) != 32 for k in keys):
+        raise UserError(
+            "--public-key must be a 32-byte Ed25519 public key in hex", USAGE
+        )
+    return Keyring.of(*(k for k in keys if k is not None)) if keys else None
 
 
 def _hex_key(public_key: str | None) -> bytes | None:
@@ -199,9 +213,7 @@ def export(
     gid = parse_game_id(game_id)
     ledger = open_ledger()
     rows = stored_records(ledger, gid)
-    lines = export_lines(
-        str(gid), rows, ledger.stored_receipts(gid), ledger.signer.public_key
-    )
+    lines = export_lines(str(gid), rows, ledger.stored_receipts(gid), ledger.keyring)
     text = "".join(line + "\n" for line in lines)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
@@ -215,19 +227,19 @@ def verify(
     file: str = typer.Argument(
         ..., metavar="FILE", help="An NDJSON export (`ledger export GAME_ID -o FILE`)."
     ),
-    public_key: str | None = typer.Option(
+    public_key: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
         None,
         "--public-key",
         metavar="HEX",
-        help="Pin the server's receipt key, hex (from GetLedgerKey), instead of "
-        "trusting the one the export names.",
+        help="Pin a receipt key of the deployment, hex (GetLedgerKey lists them; repeat "
+        "for each), instead of trusting the keys the export names.",
     ),
 ) -> None:
     """Verify an export offline: hash chain, seed, every decision, trailer lines, receipts."""
     from domain.export import verify_lines
     from services.ledger.audit import decode_signed_move
 
-    key = _hex_key(public_key)
+    key = _keyring(public_key)
     with open(file, encoding="utf-8") as fh:
         report = verify_lines(fh, key, decode_signed_move)
     console.print(

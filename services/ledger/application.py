@@ -21,7 +21,7 @@ from eventsourcing.application import Application
 
 from domain.aggregate import Game
 from domain.core import Command, Model, Seat
-from domain.receipts import Receipt, Signer
+from domain.receipts import Keyring, Receipt, RingKey, Signer
 from domain.signatures import SignedMove
 from domain.viewers import SeatGrant
 from services.ledger.creation import CreatedGame, SeatToken, new_game
@@ -66,6 +66,7 @@ class GameLedger(Application[UUID]):
         env: dict[str, str],
         snapshot_interval: int = 50,
         signer: Signer | Callable[[], Signer] | None = None,
+        keyring: Keyring | None = None,
     ) -> None:
         env = {
             "APPLICATION_RECORDER_TOPIC": "services.storage.recorder:LedgerRecorder",
@@ -81,6 +82,7 @@ class GameLedger(Application[UUID]):
         super().__init__(env)
         self._signer_source = signer or Signer.generate
         self._signer: Signer | None = signer if isinstance(signer, Signer) else None
+        self._earlier_keys = keyring or Keyring(())
         self.heads = Heads()
         """Fed by the server's LISTEN connection; without one, the cache
         vouches for nothing and every read goes to the database."""
@@ -113,6 +115,15 @@ class GameLedger(Application[UUID]):
             source = self._signer_source
             self._signer = source if isinstance(source, Signer) else source()
         return self._signer
+
+    @property
+    def keyring(self) -> Keyring:
+        """The keys that verify this deployment's receipts, the signing one first.
+
+        The configured ring (earlier keys, and maybe the current key's
+        window) plus the signer's own key, open-ended unless the ring dates it.
+        """
+        return self._earlier_keys.with_key(RingKey(self.signer.public_key))
 
     @property
     def on_committed(self) -> Callable[[UUID, list[Any]], None] | None:
@@ -219,6 +230,18 @@ class GameLedger(Application[UUID]):
         if held is not None:
             return held
         return await self.io(self.cache.load, game_id, at)
+
+    async def game_at_least(self, game_id: UUID, version: int) -> Game:
+        """The game now, from the store when memory holds one older than ``version``.
+
+        Read-your-writes across servers: a move another server acknowledged
+        is in the store before its NOTIFY reaches this process, so memory
+        may not vouch for it yet, but the store has it.
+        """
+        game = await self.game(game_id)
+        if game.version >= version:
+            return game
+        return await self.io(self.cache.refresh, game_id)
 
     async def game_since(
         self, game_id: UUID, after: int, limit: int = 256
