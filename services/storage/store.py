@@ -184,6 +184,22 @@ class LedgerStore:
         params.append(limit)
         return self._all(sql, params)
 
+    def due_games(self, now: Any, limit: int) -> list[UUID]:
+        """Running games whose first clock ran out by ``now``, soonest first
+        (the partial index ``ledger_games_next_deadline``)."""
+        rows = self._all(
+            "SELECT game_id FROM ledger_games WHERE status = 'active'"
+            " AND next_deadline IS NOT NULL AND next_deadline <= %s"
+            " ORDER BY next_deadline LIMIT %s",
+            (now, limit),
+        )
+        return [row["game_id"] for row in rows]
+
+    def connect_kwargs(self) -> dict[str, Any]:
+        """How to open a connection of one's own to the ledger's database."""
+        pool: Any = self.datastore.pool
+        return dict(pool.kwargs)
+
 
 class ReplayEvents:
     """The events a rebuild replays: eventsourcing's ``EventStore.get``, minus
