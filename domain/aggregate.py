@@ -266,11 +266,8 @@ class Game(Aggregate):
             seat_keys,
             receipt_key,
         )
-        fields["time_control"] = (
-            time_control.record()
-            if time_control is not None and time_control.is_timed
-            else None
-        )
+        terms = time_control.record() if time_control is not None else None
+        fields["time_control"] = terms if terms != {"kind": "none"} else None
         timestamp = now or cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
         chain = link(

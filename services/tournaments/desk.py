@@ -253,6 +253,16 @@ class TournamentDesk(Application[UUID]):
             )
             return rows
 
+    def tournament_of(self, game_id: UUID) -> UUID | None:
+        """The tournament a game was paired in, if any (who may adjudicate it)."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT tournament_id FROM tournament_games WHERE game_id = %s",
+                (game_id,),
+            )
+            row = curs.fetchone()
+        return row["tournament_id"] if row else None
+
     def grant_for_token(self, token: str) -> TournamentGrant | None:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(

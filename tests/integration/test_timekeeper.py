@@ -19,24 +19,12 @@ from domain.core import RuleError, Termination
 from domain.endings import ClockFlaggedError
 from domain.games import find_game
 from services.ledger.timekeeper import Timekeeper
+from tests.support.manual_clock import ManualClock
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
 PER_MOVE = TimeControl(kind=ClockKind.PER_MOVE, per_move_seconds=10)
-
-
-class ManualClock:
-    """A clock the test moves; every ledger given it reads the same time."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 def _ledgers(settings, count: int, clock: ManualClock):

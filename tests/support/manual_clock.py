@@ -1,0 +1,18 @@
+"""A clock the test moves by hand, for a ledger's ``clock`` (no real waiting)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+
+class ManualClock:
+    """Every ledger given this clock reads the same time, until ``advance``."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
