@@ -10,10 +10,12 @@ connections end idle sessions and are shared, so the holder keeps its own.
 from __future__ import annotations
 
 import contextlib
+import os
 import zlib
 from typing import Any
 
 import psycopg
+from psycopg.rows import tuple_row
 
 LOCK_CLASS = 0x1ED6
 """The first key of every lock taken here (the second names the job)."""
@@ -24,6 +26,9 @@ class LeaderLock:
 
     def __init__(self, connect_kwargs: dict[str, Any], job: str) -> None:
         self._kwargs = dict(connect_kwargs)
+        # names the holder in pg_stat_activity (which process to ask, or kill)
+        self._kwargs["application_name"] = f"{job}-{os.getpid()}"
+        self._kwargs["row_factory"] = tuple_row  # the pool's may be dict_row
         self._key = zlib.crc32(job.encode()) - 2**31
         self._conn: psycopg.Connection[Any] | None = None
 
