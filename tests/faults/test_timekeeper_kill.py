@@ -41,6 +41,12 @@ def _holder(conn: psycopg.Connection[Any]) -> int | None:
     return int(row[0].rsplit("-", 1)[1]) if row else None
 
 
+def _scalar(conn: psycopg.Connection[Any], sql: str) -> Any:
+    row = conn.execute(sql).fetchone()
+    assert row is not None
+    return row[0]
+
+
 def _rows(conn: psycopg.Connection[Any], game_id: str) -> list[tuple[int, str, bytes]]:
     return [
         (v, t, bytes(s))
@@ -79,10 +85,11 @@ def test_kill_9_of_the_timekeeper_at_the_deadline_times_out_each_game_once(
             holder = _holder(conn)
             assert holder is not None
             wait_until(
-                lambda: conn.execute(
+                lambda: _scalar(
+                    conn,
                     "SELECT bool_or(next_deadline <= now() OR status = 'ended')"
-                    " FROM ledger_games"
-                ).fetchone()[0],
+                    " FROM ledger_games",
+                ),
                 "the deadline did not come",
             )
             servers[holder].proc.kill()  # kill -9, at the deadline
