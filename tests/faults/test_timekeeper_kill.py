@@ -96,9 +96,9 @@ def test_kill_9_of_the_timekeeper_at_the_deadline_times_out_each_game_once(
             servers[holder].proc.wait()
             wait_until(
                 lambda: (
-                    conn.execute(
-                        "SELECT count(*) FROM ledger_games WHERE status = 'ended'"
-                    ).fetchone()[0]
+                    _scalar(
+                        conn, "SELECT count(*) FROM ledger_games WHERE status = 'ended'"
+                    )
                     == GAMES
                 ),
                 "the surviving servers did not time the games out",
