@@ -39,6 +39,7 @@ import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import strtobool
 
+from domain.clocks import TimeControl
 from domain.core import InvalidCommandError
 from domain.tournament.aggregate import Tournament
 from services.ledger.application import (
@@ -121,6 +122,7 @@ class TournamentDesk(Application[UUID]):
         table_size: int,
         setup: dict[str, Any],
         spectator_delay: dict[str, int] | None = None,
+        time_control: TimeControl | None = None,
     ) -> tuple[Tournament, str]:
         tournament = Tournament.create(
             name,
@@ -130,6 +132,7 @@ class TournamentDesk(Application[UUID]):
             table_size,
             setup,
             spectator_delay=spectator_delay,
+            time_control=time_control,
         )
         token = secrets.token_urlsafe(32)
         self.save(

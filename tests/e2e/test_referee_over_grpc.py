@@ -284,3 +284,36 @@ def test_an_organiser_adjudicates_only_its_own_tournaments_games(server: Any) ->
     ended.events[0].payload.Unpack(ending)
     assert ending.by.startswith("organiser:")
     assert theirs
+
+
+def test_a_tournaments_time_control_reaches_every_game(server: Any) -> None:
+    cups = tpb_grpc.TournamentServiceStub(server.channel)
+    admin = (("authorization", f"Bearer {server.admin_token}"),)
+    cup = cups.CreateTournament(
+        tpb.CreateTournamentRequest(
+            name="clocked",
+            game_type="vaalbara",
+            format="round_robin",
+            time_control=pb.TimeControl(
+                kind="correspondence", days_per_move=3, no_show_seconds=86_400
+            ),
+        ),
+        metadata=admin,
+    )
+    assert cup.tournament.time_control.days_per_move == 3
+    auth = (("authorization", f"Bearer {cup.organiser_token}"),)
+    tid = cup.tournament.tournament_id
+    for player in ("cc-ann", "cc-bob"):
+        cups.RegisterPlayer(
+            tpb.RegisterPlayerRequest(tournament_id=tid, player_id=player),
+            metadata=auth,
+        )
+    round_ = cups.StartRound(tpb.StartRoundRequest(tournament_id=tid), metadata=auth)
+    game = server.call(
+        "GetGame", pb.GetGameRequest(game_id=round_.tables[0].game_id)
+    ).game
+    assert game.time_control.kind == "correspondence"
+    assert game.time_control.no_show_seconds == 86_400
+    assert any(c.running for c in game.clocks)
+    standings = cups.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))
+    assert all(r.forfeit_wins == r.forfeit_losses == 0 for r in standings.rows)
