@@ -144,3 +144,5 @@ def check_ending(
         report.fail(
             concluded[0].version, "conclusion", "an adjudication's outcome is malformed"
         )
+    else:
+        report.decisions_rederived += 1  # the ending's outcome, re-derived
