@@ -45,10 +45,9 @@ import json
 import random
 import sys
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-
-from datetime import UTC, datetime, timedelta
 
 from domain.aggregate import Game
 from domain.clocks import ClockKind, TimeControl
