@@ -9,12 +9,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Frame(_message.Message):
-    __slots__ = ("event", "view")
+    __slots__ = ("event", "view", "clocks")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     event: _game_service_pb2.GameEvent
     view: _any_pb2.Any
-    def __init__(self, event: _Optional[_Union[_game_service_pb2.GameEvent, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[_game_service_pb2.SeatClock]
+    def __init__(self, event: _Optional[_Union[_game_service_pb2.GameEvent, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[_game_service_pb2.SeatClock, _Mapping]]] = ...) -> None: ...
 
 class ListFramesRequest(_message.Message):
     __slots__ = ("game_id", "after_version", "page_size")

@@ -35,24 +35,34 @@ def add_clocks(msg: pb.GameSummary, game: Game, now: datetime, *, live: bool) ->
     ``live``: ``game`` is the head of a running game, read at ``now``;
     otherwise (a finished game, a past version) at its last event's time.
     """
-    if not game.time_control or game.clock is None:
+    if game.time_control:
+        msg.time_control.CopyFrom(time_control_message(game.time_control))
+    if game.clock is None:
         return
-    msg.time_control.CopyFrom(time_control_message(game.time_control))
     at = millis(now) if live else millis(game.modified_on)
+    msg.clocks.extend(seat_clocks(game, at))
+    due = game.next_deadline()
+    if due is not None:
+        msg.next_deadline_seat = due[0]
+        msg.next_deadline.CopyFrom(_stamp(due[1]))
+    msg.clock_read_at.CopyFrom(_stamp(at))
+
+
+def seat_clocks(game: Game, at_ms: int) -> list[pb.SeatClock]:
+    """Each seat's clock of ``game`` read at ``at_ms`` (none without a clock)."""
+    if game.clock is None:
+        return []
     ends = deadlines(game.clock, game.control)
-    for seat, left in enumerate(remaining(game.clock, game.control, at)):
+    out = []
+    for seat, left in enumerate(remaining(game.clock, game.control, at_ms)):
         clock = pb.SeatClock(
             seat=seat, remaining_ms=left or 0, running=bool(ends[seat])
         )
         end = ends[seat]
         if end is not None:
             clock.deadline.CopyFrom(_stamp(end))
-        msg.clocks.append(clock)
-    due = game.next_deadline()
-    if due is not None:
-        msg.next_deadline_seat = due[0]
-        msg.next_deadline.CopyFrom(_stamp(due[1]))
-    msg.clock_read_at.CopyFrom(_stamp(at))
+        out.append(clock)
+    return out
 
 
 def ended_message(event: Any) -> pb.GameEnded:

@@ -317,3 +317,55 @@ def test_a_tournaments_time_control_reaches_every_game(server: Any) -> None:
     assert any(c.running for c in game.clocks)
     standings = cups.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))
     assert all(r.forfeit_wins == r.forfeit_losses == 0 for r in standings.rows)
+
+
+def test_replay_frames_show_the_clocks_the_audit_rederives(
+    server: Any, clock: ManualClock
+) -> None:
+    from domain.audit_chain import AuditRow
+    from domain.audit_endings import ClockTrail, is_ending
+    from domain.clocks import remaining
+    from domain.records import load
+    from ledger.v1 import read_service_pb2 as rpb
+    from ledger.v1 import read_service_pb2_grpc as rpb_grpc
+
+    table = new_game(server, kind="fischer", base_seconds=120, increment_seconds=3)
+    for step in range(4):
+        clock.advance(4 + step)
+        move(server, table, game_of(server, table).to_act[0])
+    clock.advance(9)
+    server.call("Resign", pb.ResignRequest(game_id=table.game_id), table.tokens[1])
+    replay = rpb_grpc.ReplayServiceStub(server.channel)
+    frames = replay.ListFrames(
+        rpb.ListFramesRequest(game_id=table.game_id, page_size=500)
+    ).frames
+    rows = replay.ExportGame(
+        rpb.ExportGameRequest(game_id=table.game_id),
+        metadata=(("authorization", f"Bearer {server.admin_token}"),),
+    )
+    records = [load(c.line.encode()) for c in rows]
+    events = [r for r in records if r["kind"] == "event"]
+    assert len(events) == len(frames)
+    ruleset = THALARA
+    trail = ClockTrail(events[0]["record"]["body"], 2)
+    state = ruleset.initial_state(
+        ruleset.setup_model.model_validate(events[0]["record"]["body"]["setup"])
+    )
+    from domain.records import decode_payload
+
+    shown = []
+    for item, frame in zip(events, frames):
+        row = AuditRow(item["version"], item["type"], item["record"])
+        if row.type == "ledger.GameCreated":
+            pass
+        elif is_ending(row) or row.type == "ledger.GameConcluded":
+            trail.stop(row)
+        else:
+            payload = decode_payload(row.type, row.body, ruleset)
+            state = trail.follow(ruleset, state, row, payload)
+        at = int(frame.event.timestamp.ToDatetime().timestamp() * 1000)
+        assert trail.clock is not None
+        expected = list(remaining(trail.clock, trail.control, at))
+        assert [c.remaining_ms for c in frame.clocks] == expected
+        shown.append(expected)
+    assert shown[-1] != shown[1]  # the clocks moved
