@@ -248,7 +248,7 @@ def remaining(
         if end is not None:
             out.append(max(0, end - now_ms))
         elif control.kind is ClockKind.FISCHER:
-            out.append(clock.bank_ms[seat])
+            out.append(max(0, clock.bank_ms[seat]))  # a fallen flag shows 0
         else:
             out.append(control.move_limit_ms)
     return tuple(out)

@@ -159,12 +159,14 @@ def games_show(
         help="Show the game as it was right after this event (1 = created).",
     ),
 ) -> None:
-    """One game's admin view (everything), optionally as it was at an event."""
+    """One game's admin view (everything), its clocks and how it ended,
+    optionally as it was at an event."""
     from domain.core import ADMIN
+    from services.cli.clock_lines import clock_line
 
     gid = parse_game_id(game_id)
     ledger = open_ledger()
-    game = ledger.load(gid)  # GameNotFoundError: "game ... not found"
+    game = head = ledger.load(gid)  # GameNotFoundError: "game ... not found"
     if at_version is not None:
         if not 1 <= at_version <= game.version:
             raise UserError(
@@ -178,7 +180,17 @@ def games_show(
         f"({'ended' if game.is_over else 'active'})"
     )
     if game.outcome:
+        ended = f" ({game.ending})" if game.ending else ""
+        console.print(
+            f"ended by {game.outcome.termination.value}{ended}: "
+            f"{game.outcome.reason or 'the rules'}",
+            markup=False,
+        )
         console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
+    live = game is head and not game.is_over
+    clocks = clock_line(game, ledger.clock() if live else game.modified_on)
+    if clocks:
+        console.print(clocks)
     console.print_json(
         data=game.ruleset.view(game.state, ADMIN).model_dump(mode="json")
     )
@@ -249,9 +261,11 @@ def replay(
 ) -> None:
     """Step through a game frame by frame (admin view) in the terminal."""
     from rich.panel import Panel
+    from rich.text import Text
 
-    from domain.aggregate import record_type
+    from domain.aggregate import Game, record_type
     from domain.core import ADMIN
+    from services.cli.clock_lines import clock_line, ending_line
 
     gid = parse_game_id(game_id)
     ledger = open_ledger()
@@ -267,7 +281,14 @@ def replay(
             f"event {event.originator_version}: {record_type(game.game_type, event)}"
         )
         body = payload.model_dump_json() if payload is not None else ""
-        console.print(Panel(body or "(ledger event)", title=title, expand=False))
+        if isinstance(event, Game.Ended):
+            body = ending_line(event)
+        elif isinstance(event, Game.Concluded):
+            body = f"outcome: {event.outcome.model_dump_json()}"
+        clocks = clock_line(game, event.timestamp)
+        if clocks:
+            body = f"{body}\n{clocks}" if body else clocks
+        console.print(Panel(Text(body or "(ledger event)"), title=title, expand=False))
         if step:
             view = game.ruleset.view(game.state, ADMIN)
             console.print_json(data=view.model_dump(mode="json"))
