@@ -369,3 +369,68 @@ def test_replay_frames_show_the_clocks_the_audit_rederives(
         assert [c.remaining_ms for c in frame.clocks] == expected
         shown.append(expected)
     assert shown[-1] != shown[1]  # the clocks moved
+
+
+def test_stats_filter_by_termination_and_leave_aborted_games_out(server: Any) -> None:
+    from ledger.v1 import read_service_pb2 as rpb
+    from ledger.v1 import read_service_pb2_grpc as rpb_grpc
+    from services.api.client import create, play_to_end
+
+    stats = rpb_grpc.StatsServiceStub(server.channel)
+
+    def read(termination: str = "", position: int = 0) -> Any:
+        return stats.GetGameTypeStats(
+            rpb.GetGameTypeStatsRequest(
+                game_type="vaalbara", termination=termination, min_log_position=position
+            ),
+            timeout=60,
+        )
+
+    def ended(answer: Any) -> dict[str, int]:
+        return {t.termination: t.games for t in answer.by_termination}
+
+    completed = create(server, "vaalbara", players=2)
+    play_to_end(server, completed, seed=3)
+    resigned, aborted = (
+        create(server, "vaalbara", players=2),
+        create(server, "vaalbara", players=2),
+    )
+    position = server.call(
+        "Resign", pb.ResignRequest(game_id=resigned.game_id), resigned.tokens[0]
+    ).log_position
+    before = read(position=position)
+    position = server.call(
+        "Abort", pb.AbortRequest(game_id=aborted.game_id), aborted.tokens[0]
+    ).log_position
+    again = create(server, "vaalbara", players=2)
+    position = server.call(
+        "Resign", pb.ResignRequest(game_id=again.game_id), again.tokens[1]
+    ).log_position
+    after, only_resigned = read(position=position), read("resigned", position)
+    assert ended(after)["aborted"] == ended(before).get("aborted", 0) + 1
+    assert ended(after)["resigned"] == ended(before)["resigned"] + 1
+    assert after.finished == before.finished + 1  # the aborted game is not counted
+    assert only_resigned.finished == ended(after)["resigned"]
+    assert only_resigned.finished < after.finished  # completed games filtered out
+    assert read("completed", position).finished == ended(after)["completed"]
+    with pytest.raises(grpc.RpcError) as unknown:
+        read("gave_up")
+    code, _, bad = refusal(unknown.value)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert [v.field for v in bad.field_violations] == ["termination"]
+    from typer.testing import CliRunner
+
+    from services.cli import app
+
+    target = f"127.0.0.1:{server.port}"
+    shown = CliRunner().invoke(
+        app, ["stats", "vaalbara", "--termination", "resigned", "--target", target]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert f"{only_resigned.finished} finished (resigned)" in shown.stdout
+    assert "ended: " in shown.stdout and "aborted" in shown.stdout
+    wrong = CliRunner().invoke(
+        app, ["stats", "vaalbara", "--termination", "gave_up", "--target", target]
+    )
+    assert wrong.exit_code != 0 and "Traceback" not in wrong.output
+    assert "termination must be one of" in wrong.output
