@@ -291,7 +291,7 @@ class StreamGameEventsRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision", "receipt")
+    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision", "receipt", "clocks", "next_deadline", "next_deadline_seat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -302,6 +302,9 @@ class GameEvent(_message.Message):
     ACTOR_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEADLINE_SEAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     type: str
@@ -312,7 +315,10 @@ class GameEvent(_message.Message):
     actor: int
     decision: int
     receipt: Receipt
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[SeatClock]
+    next_deadline: _timestamp_pb2.Timestamp
+    next_deadline_seat: int
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., next_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_deadline_seat: _Optional[int] = ...) -> None: ...
 
 class GameCreated(_message.Message):
     __slots__ = ("game_type", "setup", "seats", "seed_commitment", "rng_scheme", "entropy", "content", "player_ids", "spectator_delay", "ruleset_version", "content_hash", "seat_public_keys", "time_control")

@@ -65,6 +65,17 @@ def seat_clocks(game: Game, at_ms: int) -> list[pb.SeatClock]:
     return out
 
 
+def add_event_clocks(msg: pb.GameEvent, game: Game, at: datetime) -> None:
+    """Fill a streamed event's clocks: ``game`` as it stands right after it."""
+    if game.clock is None:
+        return
+    msg.clocks.extend(seat_clocks(game, millis(at)))
+    due = game.next_deadline()
+    if due is not None:
+        msg.next_deadline_seat = due[0]
+        msg.next_deadline.CopyFrom(_stamp(due[1]))
+
+
 def ended_message(event: Any) -> pb.GameEnded:
     """The payload of a ``ledger.SeatResigned``/``GameAborted``/... event."""
     msg = pb.GameEnded(kind=event.kind, by=event.by, reason=event.reason)

@@ -434,3 +434,24 @@ def test_stats_filter_by_termination_and_leave_aborted_games_out(server: Any) ->
     )
     assert wrong.exit_code != 0 and "Traceback" not in wrong.output
     assert "termination must be one of" in wrong.output
+
+
+def test_the_stream_shows_the_clocks_after_the_head_event(
+    server: Any, clock: ManualClock
+) -> None:
+    table = new_game(server, kind="per_move", per_move_seconds=90)
+    clock.advance(10)
+    move(server, table, game_of(server, table).to_act[0])
+    events = list(
+        server.call(
+            "StreamGameEvents",
+            pb.StreamGameEventsRequest(game_id=table.game_id, stop_at_head=True),
+        )
+    )
+    *before, last = events
+    assert all(not e.clocks for e in before)
+    assert [c.seat for c in last.clocks] == [0, 1]
+    assert last.HasField("next_deadline")
+    game = game_of(server, table)
+    assert last.next_deadline == game.next_deadline
+    assert last.next_deadline_seat == game.next_deadline_seat
