@@ -455,3 +455,40 @@ def test_the_stream_shows_the_clocks_after_the_head_event(
     game = game_of(server, table)
     assert last.next_deadline == game.next_deadline
     assert last.next_deadline_seat == game.next_deadline_seat
+
+
+def test_a_delayed_spectator_sees_the_clocks_of_the_delayed_version_only(
+    server: Any, clock: ManualClock
+) -> None:
+    request = pb.CreateGameRequest(
+        game_type="thalara",
+        setup=convert.model_to_any(THALARA, THALARA.setup_model(**SETUP)),
+        spectator_delay=pb.SpectatorDelay(moves=1),
+        time_control=pb.TimeControl(kind="per_move", per_move_seconds=120),
+    )
+    response = server.call("CreateGame", request)
+    table = Table(
+        response.game.game_id,
+        {seat: t.token for t in response.tokens for seat in t.seats},
+        response,
+    )
+    created_at = clock.now
+    clock.advance(30)
+    move(server, table, 0)  # hidden from spectators for one move
+    clock.advance(30)
+    seen = game_of(server, table)  # no token: a spectator
+    player = server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[0]
+    ).game
+    assert seen.version < player.version
+    # read at the delayed version's last event: nothing about the hidden move
+    assert seen.clock_read_at.ToDatetime().timestamp() <= created_at.timestamp()
+    assert [c.remaining_ms for c in seen.clocks] == [120_000, 120_000]
+    assert player.clock_read_at.ToDatetime().timestamp() == clock.now.timestamp()
+    events = list(
+        server.call(
+            "StreamGameEvents",
+            pb.StreamGameEventsRequest(game_id=table.game_id, stop_at_head=True),
+        )
+    )
+    assert all(not e.clocks for e in events)  # never the head's, while delayed
