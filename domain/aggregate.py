@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from eventsourcing.domain import Aggregate
@@ -556,8 +556,17 @@ class Game(Aggregate):
         **fields: Any,
     ) -> None:
         """Trigger event ``cls`` with ``fields``, sealed as the chain's next
-        link and stamped ``at`` (default: now)."""
+        link and stamped ``at`` (default: now).
+
+        Every event of a decision is given the same reading of the ledger's
+        clock; each is stamped at least a microsecond after the event before,
+        so a game's timestamps strictly increase (a record moved in time is
+        then always a change the receipts catch), and the clocks, which count
+        milliseconds, are unaffected.
+        """
         timestamp: datetime = at or cls.create_timestamp()  # type: ignore[attr-defined]  # an eventsourcing event class
+        if timestamp <= self.modified_on:
+            timestamp = self.modified_on + timedelta(microseconds=1)
         chain = link(
             game_id=str(self.id),
             version=self.version + 1,
