@@ -280,6 +280,10 @@ class GameLedger(Application[UUID]):
             lambda game, seed, now: game.time_out(seed, now, by),
         )
 
+    def has_running_clocks(self) -> bool:
+        """Whether any running game has a clock (the timekeeper has work)."""
+        return self.store.has_running_clocks()
+
     def due_games(self, limit: int = 100) -> list[UUID]:
         """Running games whose first clock has run out by the ledger's clock."""
         return self.store.due_games(self.clock(), limit)

@@ -55,10 +55,17 @@ class Timekeeper:
         return recorded
 
     async def run(self) -> None:
-        """Sweep while leader, forever; a failed sweep is logged and retried."""
+        """Sweep while leader, forever; a failed sweep is logged and retried.
+
+        The lock, and its connection, are held only while some running game
+        has a clock: a server with nothing to time holds no more connections
+        than one without a timekeeper.
+        """
         while True:
             try:
-                if await self.ledger.io(self.lock.try_hold):
+                if not await self.ledger.io(self.ledger.has_running_clocks):
+                    await self.ledger.io(self.lock.release)
+                elif await self.ledger.io(self.lock.try_hold):
                     await self.sweep()
             except Exception:  # a database outage: try again next interval
                 log.exception("timekeeper sweep failed")

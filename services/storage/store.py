@@ -195,6 +195,15 @@ class LedgerStore:
         )
         return [row["game_id"] for row in rows]
 
+    def has_running_clocks(self) -> bool:
+        """Whether any running game has a deadline (the same partial index)."""
+        row = self._one(
+            "SELECT EXISTS (SELECT 1 FROM ledger_games WHERE status = 'active'"
+            " AND next_deadline IS NOT NULL) AS running",
+            (),
+        )
+        return bool(row and row["running"])
+
     def connect_kwargs(self) -> dict[str, Any]:
         """How to open a connection of one's own to the ledger's database."""
         pool: Any = self.datastore.pool

@@ -1,5 +1,6 @@
 """Three ``ledger serve`` processes, the timekeeper's holder killed with ``kill -9``
-at the deadline: every game still times out exactly once, and audits clean.
+at the first deadline: every game still times out exactly once (those due
+after the kill by a surviving server), and audits clean.
 
 Real seconds here (the servers' own clocks): games with a three-second move
 limit, the holder found by its advisory lock in ``pg_locks`` and killed once
@@ -74,11 +75,15 @@ def test_kill_9_of_the_timekeeper_at_the_deadline_times_out_each_game_once(
             servers = {s.proc.pid: s for s in (first, second, third)}
             client = Connection.open(second.target)
             games = []
-            for _ in range(GAMES):
+            for n in range(GAMES):
+                # half the games run out at the kill, half only after it: those
+                # can only be timed out by a surviving server
                 request = pb.CreateGameRequest(
                     game_type="thalara",
                     setup=convert.model_to_any(THALARA, THALARA.setup_model(**SETUP)),
-                    time_control=pb.TimeControl(kind="per_move", per_move_seconds=3),
+                    time_control=pb.TimeControl(
+                        kind="per_move", per_move_seconds=3 if n % 2 else 10
+                    ),
                 )
                 games.append(client.call("CreateGame", request).game.game_id)
             wait_until(lambda: _holder(conn) in servers, "no server took the lock")
@@ -103,10 +108,6 @@ def test_kill_9_of_the_timekeeper_at_the_deadline_times_out_each_game_once(
                 ),
                 "the surviving servers did not time the games out",
                 60,
-            )
-            wait_until(
-                lambda: _holder(conn) not in (None, holder),
-                "no surviving server took the timekeeper's lock over",
             )
             for game_id in games:
                 rows = _rows(conn, game_id)
