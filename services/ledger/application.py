@@ -36,7 +36,7 @@ from services.ledger.moves import (
     MoveResult,
     Moves,
 )
-from services.ledger.referee import REFEREE_ACTOR, Referee
+from services.ledger.referee import Referee
 from services.storage.database_env import io_threads
 from services.storage.game_repository import GameRepository
 from services.storage.group_commit import GroupCommitter
@@ -236,8 +236,6 @@ class GameLedger(Application[UUID]):
         """
         return await self._referee.end(
             game_id,
-            f"resign-{seat}",
-            seat,
             lambda game, seed, now: game.resign(seat, seed, f"seat:{seat}", now),
         )
 
@@ -248,8 +246,6 @@ class GameLedger(Application[UUID]):
         """
         return await self._referee.end(
             game_id,
-            "abort",
-            REFEREE_ACTOR,
             lambda game, seed, now: game.abort(by, reason, seed, now),
         )
 
@@ -262,8 +258,6 @@ class GameLedger(Application[UUID]):
         """
         return await self._referee.end(
             game_id,
-            "adjudicate",
-            REFEREE_ACTOR,
             lambda game, seed, now: game.adjudicate(ranks, reason, by, seed, now),
         )
 
@@ -275,8 +269,6 @@ class GameLedger(Application[UUID]):
         """
         return await self._referee.end(
             game_id,
-            "timeout",
-            REFEREE_ACTOR,
             lambda game, seed, now: game.time_out(seed, now, by),
         )
 

@@ -7,14 +7,13 @@ appended at the next version; the event store's unique ``(game, version)``
 is what makes a timeout happen exactly once when several timekeepers, or a
 timekeeper and a late move, race for the same game: whoever appends second
 fails, reloads, and finds the game over (or the clock reset by the move).
-The ``ledger_commands`` row each ending writes is named after the ending and
-the version it follows, so the same race also collides there.
+An ending writes no ``ledger_commands`` row: no client sent it, so there is
+no idempotency key to keep (:class:`~services.storage.recorder.EndingRows`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import datetime
@@ -26,9 +25,8 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import Game
 from domain.core import GameOverError
-from services.ledger.creation import deadline_of
 from services.ledger.moves import MoveResult
-from services.storage.store import Append, MoveRows
+from services.storage.store import Append, EndingRows
 
 if TYPE_CHECKING:
     from domain.receipts import Signer
@@ -38,9 +36,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 RETRIES = 4
-REFEREE_ACTOR = -1
-"""The ``ledger_commands.actor`` of an ending no seat decided (abort,
-adjudication, timeout)."""
 
 Ending = Callable[[Game, bytes, datetime], list[Any]]
 """Appends one ending to the game it is given (a ``Game`` method, bound)."""
@@ -71,12 +66,8 @@ class Referee:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, partial(fn, *args))
 
-    async def end(
-        self, game_id: UUID, name: str, actor: int, ending: Ending
-    ) -> MoveResult:
+    async def end(self, game_id: UUID, ending: Ending) -> MoveResult:
         """Append ``ending`` to the game as the store has it now.
-
-        ``name`` labels the ending's ``ledger_commands`` row.
 
         :raises GameNotFoundError, RuleError: (``GameOverError`` when another
             ending or the rules ended the game first).
@@ -86,7 +77,6 @@ class Referee:
             seed = self._cache.held_seed(game_id)
             if seed is None:
                 seed = await self._io(self._cache.seed, game_id)
-            decision = game.version
             new_events = ending(game, seed, self._clock())
             last = new_events[-1]
             receipt = self._signer().sign(
@@ -95,18 +85,12 @@ class Referee:
                 last.hash,
                 last.timestamp.isoformat(),
             )
-            command_id = f"ledger:{name}:{decision}"
-            rows = MoveRows(
-                command_id=command_id,
-                actor=actor,
-                request_hash=hashlib.sha256(command_id.encode()).hexdigest(),
-                first_version=new_events[0].originator_version,
+            rows = EndingRows(
                 last_version=last.originator_version,
                 receipt=receipt,
                 ended_at=game.modified_on,
                 winners=tuple(game.outcome.winners) if game.outcome else (),
                 head_hash=game.head_hash,
-                next_deadline=deadline_of(game),
             )
             epoch = self._heads.epoch
             try:

@@ -79,7 +79,40 @@ class MoveRows:
     """When the first seat's clock runs out now (the timekeeper's index)."""
 
 
-def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
+@dataclass(frozen=True)
+class EndingRows:
+    """What one of the ledger's own endings stores beside its events: its
+    receipt and the listing's new head.  No idempotency key: no client sent
+    it, and the event store's ``(game, version)`` makes it happen once."""
+
+    last_version: int
+    receipt: Receipt
+    ended_at: datetime
+    winners: tuple[int, ...]
+    head_hash: str
+
+
+def _write_rows(
+    curs: Any, game_id: UUID, rows: NewGameRows | MoveRows | EndingRows
+) -> None:
+    if isinstance(rows, EndingRows):
+        curs.execute(
+            "WITH receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
+            " VALUES (%s, %s, %s))"
+            " UPDATE ledger_games SET version = %s, status = 'ended', ended_at = %s,"
+            " winners = %s, head_hash = %s, next_deadline = NULL WHERE game_id = %s",
+            (
+                game_id,
+                rows.last_version,
+                receipt_text(rows.receipt),
+                rows.last_version,
+                rows.ended_at,
+                list(rows.winners),
+                rows.head_hash,
+                game_id,
+            ),
+        )
+        return
     if isinstance(rows, MoveRows):
         # one statement, not three: each statement costs more client CPU than
         # the database spends on it (a duplicate command id still fails the

@@ -21,7 +21,13 @@ from psycopg.rows import tuple_row
 from domain import stored_events
 from domain.receipts import Receipt
 from domain.viewers import SeatGrant
-from services.storage.recorder import LedgerRecorder, MoveRows, NewGameRows, hash_token
+from services.storage.recorder import (
+    EndingRows,
+    LedgerRecorder,
+    MoveRows,
+    NewGameRows,
+    hash_token,
+)
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,7 @@ class Append:
 
     game_id: UUID
     events: tuple[Any, ...]
-    rows: NewGameRows | MoveRows
+    rows: NewGameRows | MoveRows | EndingRows
 
 
 @dataclass(frozen=True)

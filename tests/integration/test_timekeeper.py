@@ -13,11 +13,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.audit import audit_records
 from domain.clocks import ClockKind, TimeControl
 from domain.core import RuleError, Termination
 from domain.endings import ClockFlaggedError
 from domain.games import find_game
+from services.ledger.audit import audit_game
 from services.ledger.timekeeper import Timekeeper
 from tests.support.manual_clock import ManualClock
 
@@ -41,7 +41,9 @@ def _timeouts(ledger, game_id) -> list[str]:
 
 
 def _audit_ok(ledger, game_id) -> None:
-    report = audit_records(str(game_id), ledger.read_records(game_id))
+    """``ledger audit``'s checks: the log, the listing row, the idempotency
+    rows and every receipt."""
+    report = audit_game(ledger, game_id)
     assert report.ok, report.failures
 
 
@@ -95,7 +97,7 @@ def test_a_move_racing_the_deadline_is_stored_or_refused_never_both(
     outcomes = set()
     try:
         for round_ in range(8):
-            early.now = late.now = datetime(2026, 5, 2, 9, round_, tzinfo=UTC)
+            early.now = late.now = datetime.now(UTC)
             game_id = mover.create_game("thalara", SETUP, time_control=PER_MOVE).game_id
             rnd = random.Random(round_)
             while len(mover.load(game_id).to_act()) != 1:  # one clock running
@@ -155,7 +157,7 @@ def test_a_late_move_is_refused_as_flagged_and_the_timeout_is_recorded(
             app.submit(game_id, command, seat, "too-late")
         assert refused.value.rule == "clock.flagged"
         assert len(_timeouts(app, game_id)) == 1
-        assert app.command_rows(game_id)[-1]["command_id"] != "too-late"
+        assert "too-late" not in {r["command_id"] for r in app.command_rows(game_id)}
         _audit_ok(app, game_id)
     finally:
         app.close()
@@ -177,3 +179,25 @@ def test_a_server_started_after_the_deadline_records_the_timeout(settings) -> No
         _audit_ok(restarted, game_id)
     finally:
         restarted.close()
+
+
+def test_ledger_audit_accepts_every_ending(settings) -> None:
+    clock = ManualClock()
+    (app,) = _ledgers(settings, 1, clock)
+    try:
+        endings = {
+            "resign": lambda g: asyncio.run(app.resign(g, 0)),
+            "abort": lambda g: asyncio.run(app.abort(g, "admin", "test")),
+            "adjudicate": lambda g: asyncio.run(
+                app.adjudicate(g, (1, 2), "arbiter", "admin")
+            ),
+        }
+        for name, end in endings.items():
+            game_id = app.create_game("thalara", SETUP, time_control=PER_MOVE).game_id
+            _one_move(app, game_id, random.Random(len(name)))
+            end(game_id)
+            row = app.game_row(game_id)
+            assert row["status"] == "ended" and row["next_deadline"] is None, name
+            _audit_ok(app, game_id)
+    finally:
+        app.close()

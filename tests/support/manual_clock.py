@@ -6,10 +6,14 @@ from datetime import UTC, datetime, timedelta
 
 
 class ManualClock:
-    """Every ledger given this clock reads the same time, until ``advance``."""
+    """Every ledger given this clock reads the same time, until ``advance``.
+
+    It starts at the real time (unless told otherwise): ``ledger audit``
+    checks a game's creation against when PostgreSQL listed it.
+    """
 
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
+        self.now = start or datetime.now(UTC).replace(microsecond=0)
 
     def __call__(self) -> datetime:
         return self.now
