@@ -254,3 +254,16 @@ def test_time_controls_are_validated() -> None:
         TimeControl(kind=ClockKind.PER_MOVE, per_move_seconds=-1)
     assert not TimeControl().is_timed
     assert TimeControl(no_show_seconds=5).is_timed
+
+
+def test_a_seat_leaving_a_multi_player_game_is_placed_last_and_the_rest_share_the_win() -> (
+    None
+):
+    game = new_game("thalara-3p")
+    play(game, 2, 5, random.Random(11))
+    game.resign(1, SEED, "seat:1", now=T0 + timedelta(seconds=20))
+    assert game.outcome is not None
+    assert game.outcome.ranks == (1, 2, 1)
+    assert game.outcome.winners == (0, 2)
+    report, _ = audited(game)
+    assert report.ok, report.failures
