@@ -13,7 +13,8 @@ recorded opening events over ``initial_state`` rebuilds the same table without
 the seed.
 
 Why the vocabulary lives in small modules and is re-exported here: a game
-imports only this module (the dependency rule in ``STYLE.md``), while each
+imports only this module (the dependency rule that ``tests/unit/test_layers.py``
+enforces and ``docs/architecture.md`` states), while each
 part stays small: :mod:`domain.messages`, :mod:`domain.rule_errors`,
 :mod:`domain.viewers`, :mod:`domain.outcomes` and :mod:`domain.facts`.
 """
@@ -207,6 +208,15 @@ class Ruleset(Generic[S]):
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
     ``.proto`` lives in ``protos/ledger/v1/``); a game registered from
     elsewhere names its own (``tests.games.tictactoe.tictactoe_pb2``)."""
+    describe: Callable[[Event, Viewer, Mapping[int, str]], str] | None = None
+    """``describe(event, viewer, names) -> sentence``: one sentence for a person,
+    in ``viewer``'s redaction, seats named by ``names`` (:mod:`domain.sentences`).
+    ``None``: a plain sentence from the event's name and fields
+    (:func:`domain.narration.describe`)."""
+    board: Callable[[Model, Mapping[int, str]], str] | None = None
+    """``board(view, names) -> fragment``: the table drawn from a ``view``
+    (so it shows only what that view's viewer may see), as a well-formed
+    HTML fragment (:mod:`domain.board_html`).  ``None``: the view in words."""
 
     def __post_init__(self) -> None:
         self.commands_by_name.update({c.__name__: c for c in self.command_types})

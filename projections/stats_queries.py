@@ -217,6 +217,24 @@ def facet_frequency(
     return list(curs.fetchall())
 
 
+def seat_facet_frequency(
+    curs: Any, game_type: str, key: str, limit: int = 100, offset: int = 0
+) -> list[dict[str, Any]]:
+    """``[{value, count, share}]`` of seat facet ``key`` (``character``,
+    ``clan``): how many seat-games had each value, most frequent first.
+
+    Seat facets are kept as win-rate totals, not as event counts, so their
+    frequency is the number of seat-games per value (:func:`facet_frequency`
+    is the same for event facets)."""
+    curs.execute(
+        "SELECT value, n AS count, n::float8 / sum(n) OVER () AS share FROM ("
+        " SELECT value, sum(games)::bigint AS n FROM stats_facet_rates WHERE game_type = %s AND key = %s"
+        " GROUP BY value) t ORDER BY count DESC, value LIMIT %s OFFSET %s",
+        (game_type, key, limit, offset),
+    )
+    return list(curs.fetchall())
+
+
 def facet_keys(curs: Any, game_type: str) -> list[dict[str, Any]]:
     """``[{key, source}]``: which keys exist (``seat`` facets and ``event`` facets)."""
     curs.execute(

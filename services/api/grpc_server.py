@@ -75,7 +75,11 @@ async def start(
     limits: Limits,
     address: str,
 ) -> GrpcServer:
-    """Bind ``address`` (port 0 picks one), start serving, and report SERVING."""
+    """Bind ``address`` (port 0 picks one) and start serving calls.
+
+    Health says NOT_SERVING until the caller reports (``GrpcServer.report``):
+    only it knows when everything a client may look for next is ready.
+    """
     executor: ThreadPoolExecutor = ledger.executor  # one pool for every blocking call
     loop = asyncio.get_running_loop()
 
@@ -138,5 +142,5 @@ async def start(
         for name in ("", SERVICE_NAME, *READ_SERVICES):
             await health_servicer.set(name, status)
 
-    await report(True)
+    await report(False)
     return GrpcServer(server, port, report)

@@ -46,6 +46,26 @@ def _rate(r: dict[str, Any], value: str = "") -> Any:
     )
 
 
+def _facet_sources(curs: Any, game_type: str, key: str) -> set[str]:
+    """Where facet ``key`` is kept (``seat``, ``event`` or both).
+
+    :raises InvalidCommandError: for a key no finished game of the type has,
+        naming the keys there are (a typo must not read as "no data").
+    """
+    from projections import stats_queries as q
+
+    known: dict[str, set[str]] = {}
+    for row in q.facet_keys(curs, game_type):
+        known.setdefault(row["key"], set()).add(row["source"])
+    if key not in known:
+        listed = ", ".join(sorted(known)) or "none yet (no finished games)"
+        raise InvalidCommandError(
+            f"{game_type} has no facet {key!r}; known: {listed}",
+            violations=(("key", f"not a {game_type} facet"),),
+        )
+    return known[key]
+
+
 class StatsServicer(pb_grpc.StatsServiceServicer):
     def __init__(self, models: ReadModels) -> None:
         self._models = models
@@ -137,15 +157,20 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         await self._models.catch_up_to(request.min_log_position, context)
 
         def read(curs: Any) -> pb.FacetStats:
+            sources = _facet_sources(curs, request.game_type, request.key)
             rates = q.win_rate_by_facet(
                 curs, request.game_type, request.key, request.players or None
             )
-            freq = q.facet_frequency(
+            frequency = (
+                q.facet_frequency if "event" in sources else q.seat_facet_frequency
+            )
+            freq = frequency(
                 curs, request.game_type, request.key, limit=size + 1, offset=offset
             )
             return pb.FacetStats(
                 key=request.key,
-                win_rates=[_rate(r) for r in rates],
+                # the rates cover the requested player count (0: every count)
+                win_rates=[_rate({**r, "players": request.players}) for r in rates],
                 frequency=[
                     pb.FacetCount(
                         value=str(r["value"]), count=r["count"], share=r["share"] or 0.0

@@ -1,4 +1,4 @@
-"""Inspect stored games: list, show, audit, export, verify, replay.
+"""Inspect stored games: list, show, audit, export, verify.
 
 These read the database the server writes (``services/cli/locate.py``), so an
 operator or auditor can verify games even when the gRPC server is down.
@@ -248,52 +248,3 @@ def verify(
         f"{report.receipts_verified} receipts checked"
     )
     _conclude(report, "the export verifies")
-
-
-@app.command()
-def replay(
-    game_id: str = GAME_ID,
-    at: int = typer.Option(1, min=1, metavar="EVENT", help="Start at this event."),
-    limit: int = typer.Option(
-        100_000, min=1, metavar="N", help="Show at most this many frames."
-    ),
-    step: bool = typer.Option(False, "--step", help="Wait for Enter between frames."),
-) -> None:
-    """Step through a game frame by frame (admin view) in the terminal."""
-    from rich.panel import Panel
-    from rich.text import Text
-
-    from domain.aggregate import Game, record_type
-    from domain.core import ADMIN
-    from services.cli.clock_lines import clock_line, ending_line
-
-    gid = parse_game_id(game_id)
-    ledger = open_ledger()
-    frames = ledger.frames(gid, at - 1, limit)  # GameNotFoundError: one line
-    if not frames:
-        head = ledger.load(gid).version
-        raise UserError(
-            f"--at {at} is past the last event ({head}) of game {gid}", USAGE
-        )
-    for event, game in frames:
-        payload = getattr(event, "payload", None)
-        title = (
-            f"event {event.originator_version}: {record_type(game.game_type, event)}"
-        )
-        body = payload.model_dump_json() if payload is not None else ""
-        if isinstance(event, Game.Ended):
-            body = ending_line(event)
-        elif isinstance(event, Game.Concluded):
-            body = f"outcome: {event.outcome.model_dump_json()}"
-        clocks = clock_line(game, event.timestamp)
-        if clocks:
-            body = f"{body}\n{clocks}" if body else clocks
-        console.print(Panel(Text(body or "(ledger event)"), title=title, expand=False))
-        if step:
-            view = game.ruleset.view(game.state, ADMIN)
-            console.print_json(data=view.model_dump(mode="json"))
-            try:
-                if input("[enter: next, q: quit] ").strip().lower() == "q":
-                    return
-            except EOFError:  # stdin closed: nobody is there to press Enter
-                return

@@ -27,7 +27,7 @@ def _win_rates(title: str, rates: Any, value: str = "seat") -> Table:
     table = Table("players", value, "games", "wins", "win rate", title=title)
     for w in rates:
         table.add_row(
-            str(w.players),
+            str(w.players) if w.players else "any",
             w.value or str(w.seat),
             str(w.games),
             str(w.wins),
@@ -126,9 +126,16 @@ def stats(
         return
     console.print(_distributions(got))
     console.print(_win_rates("win rate by seat", got.by_seat))
-    console.print(
-        _win_rates("win rate of the first player", got.by_first_player, "first")
-    )
+    if got.by_first_player:
+        console.print(
+            _win_rates("win rate of the first player", got.by_first_player, "first")
+        )
+    elif got.finished:
+        console.print(
+            f"{game_type} records no first player (turn order is not fixed), "
+            "so there is no first-player win rate",
+            highlight=False,
+        )
     if got.facet_keys:
         console.print(
             f"facets (--facet KEY): {', '.join(got.facet_keys)}; also --fairness",

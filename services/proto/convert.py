@@ -236,14 +236,16 @@ def model_from_any(
 def setup_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any | None) -> Any:
     """A client's setup: unset *and empty* fields take the setup model's defaults.
 
-    No setup at all is the empty setup (every default), like any unset field.
+    No setup at all is the empty setup (every default), like any unset field,
+    and so is an empty ``Any`` (no type, no bytes: what a client that sets
+    the field without a message sends).
 
     :raises InvalidCommandError: wrong message type or an invalid setup (a
         required field such as Thorgal's ``players`` left out).
     """
     model_cls = ruleset.setup_model
     data: dict[str, Any] = {}
-    if packed is not None:
+    if packed is not None and (packed.type_url or packed.value):
         cls = message_class(f"{ruleset.proto_package}.{model_cls.__name__}")
         data = to_dict(_unpack(packed, cls, "setup"), model_cls)
     return _validate(model_cls, data, model_cls.__name__)

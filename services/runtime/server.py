@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -40,6 +40,8 @@ class Running:
     port: int
     hub: EventHub
     executor: ThreadPoolExecutor
+    report: Callable[[bool], Awaitable[None]]
+    """Sets every service's health to SERVING (True) or NOT_SERVING (False)."""
     projector: Projector | None = None
     watcher: DatabaseWatcher | None = None
     desk: TournamentDesk | None = None
@@ -63,8 +65,15 @@ class Running:
         # the executor is the ledger's: GameLedger.close shuts it down
 
 
-async def create_server(wiring: Wiring, address: str) -> Running:
-    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher."""
+async def create_server(
+    wiring: Wiring, address: str, report_serving: bool = True
+) -> Running:
+    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher.
+
+    With ``report_serving`` off, health stays NOT_SERVING until the caller
+    calls ``Running.report(True)`` (``serve`` does, once the dashboard runs
+    and the server's address is written where clients look for it).
+    """
     desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
     hub = EventHub(
         wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
@@ -112,8 +121,19 @@ async def create_server(wiring: Wiring, address: str) -> Running:
     if settings.timekeeper_interval:
         timekeeper = Timekeeper(wiring.ledger, settings.timekeeper_interval)
         timekeeper.start()
+    if report_serving:
+        await api.report(True)
     return Running(
-        api.server, api.port, hub, executor, projector, watcher, desk, views, timekeeper
+        api.server,
+        api.port,
+        hub,
+        executor,
+        api.report,
+        projector,
+        watcher,
+        desk,
+        views,
+        timekeeper,
     )
 
 
@@ -124,7 +144,7 @@ async def serve(
     from services.dashboard.serve import DashboardBindError
     from services.dashboard.serve import start as start_dashboard
 
-    running = await create_server(wiring, wiring.settings.listen)
+    running = await create_server(wiring, wiring.settings.listen, report_serving=False)
     try:
         http = await start_dashboard(
             wiring.ledger,
@@ -142,6 +162,7 @@ async def serve(
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)
+    await running.report(True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

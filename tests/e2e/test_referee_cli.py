@@ -68,11 +68,25 @@ def test_games_show_prints_how_the_game_ended_and_its_stopped_clocks(
 
 
 def test_replay_shows_the_clocks_at_each_event_and_the_ending(
-    settings: Any, monkeypatch: pytest.MonkeyPatch, timed_out_game: str
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    timed_out_game: str,
+    grpc_server: Any,
 ) -> None:
-    out = run(settings, monkeypatch, "replay", timed_out_game)
-    assert "ledger.SeatTimedOut" in out
-    assert "timed_out: seat" in out and "by timekeeper" in out
-    clock_lines = [line for line in out.splitlines() if "clocks (fischer)" in line]
-    assert len(clock_lines) >= 4  # every event of a timed game shows them
-    assert any("0:30.0 (running)" in line for line in clock_lines)
+    out = run(
+        settings,
+        monkeypatch,
+        "replay",
+        timed_out_game,
+        "--target",
+        f"127.0.0.1:{grpc_server.port}",
+        "--token",
+        grpc_server.admin_token,
+    )
+    lines = out.splitlines()
+    ending = next(line for line in lines if "runs out of time" in line)
+    assert "(timekeeper records it)" in ending
+    clocked = [line for line in lines if "[clocks: seat 1 " in line]
+    assert len(clocked) == len(lines)  # every event of a timed game shows them
+    assert any("seat 1 0:30.0 (to move)" in line for line in clocked)
+    assert "0:00.0" in lines[-1]  # the seat that ran out has nothing left

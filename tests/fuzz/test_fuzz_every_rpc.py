@@ -1,4 +1,4 @@
-"""Hypothesis fuzzer over every RPC of every service (issue 10 §7).
+"""Hypothesis fuzzer over every RPC of every service.
 
 Each case sends one hostile request (random field values, hostile strings,
 NUL bytes, invalid UTF-8, corrupt ``Any`` payloads, forged page and bearer

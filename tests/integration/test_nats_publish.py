@@ -1,8 +1,7 @@
 """With ``LEDGER_NATS_URL``, a move's events go to JetStream as the commit encoded them.
 
-Issue 12 asks that each event be encoded once per move.  The publisher used
-to encode every event again after the commit; it now publishes the bytes the
-commit stored.  NATS with JetStream runs on 127.0.0.1:4222.
+Each event is encoded once per move: the publisher sends the bytes the commit
+stored rather than encoding every event again after the commit.  NATS with JetStream runs on 127.0.0.1:4222.
 """
 
 from __future__ import annotations
