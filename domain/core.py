@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from domain.endings import Consequence, default_consequence
 from domain.facts import (
     ChanceOutcome,
     EventFacet,
@@ -50,6 +51,7 @@ __all__ = [
     "SPECTATOR",
     "ChanceOutcome",
     "Command",
+    "Consequence",
     "Event",
     "EventFacet",
     "Example",
@@ -198,6 +200,9 @@ class Ruleset(Generic[S]):
     events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
     examples: tuple[Example, ...] = field(default=(), compare=False)
     """Named example setups: every player count and mode (see :class:`Example`)."""
+    timeout_consequence: Callable[[S, Seat], Consequence] | None = None
+    """``timeout_consequence(state, seat)``: what a seat running out of time
+    (or resigning) costs (:mod:`domain.endings`); ``None``: the seat loses."""
     proto_module: str | None = None
     """The generated ``*_pb2`` module holding ``proto_package``'s messages.
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
@@ -261,6 +266,12 @@ class Ruleset(Generic[S]):
         if self.legal_sequence is not None:
             return self.legal_sequence(state, seat)
         return tuple(self.legal_commands(state, seat))
+
+    def consequence(self, state: S, seat: Seat, seat_count: int) -> Consequence:
+        """What ``seat`` leaving the game now costs (the hook, or the default)."""
+        if self.timeout_consequence is not None:
+            return self.timeout_consequence(state, seat)
+        return default_consequence(seat_count)
 
     def replay(self, state: S, events: Iterable[Event]) -> S:
         for event in events:

@@ -89,3 +89,24 @@ def concluded_sentence(outcome: Outcome, names: Names) -> str:
     )
     tally = f" (scores: {scores})" if scores else ""
     return f"The game is over{how}: {result}{tally}; the seed is revealed."
+
+
+def ended_sentence(
+    kind: str, seat: int | None, by: str, reason: str, names: Names
+) -> str:
+    """One of the ledger's own endings (:mod:`domain.endings`), in words.
+
+    >>> ended_sentence("resigned", 1, "seat:1", "", {1: "ana"})
+    'ana resigns.'
+    >>> ended_sentence("adjudicated", None, "admin", "no-show", {})
+    'admin records the result: no-show.'
+    """
+    who = seat_name(names, seat) if seat is not None else ""
+    why = f": {reason}" if reason else ""
+    if kind == "resigned":
+        return f"{who} resigns."
+    if kind == "timed_out":
+        return f"{who} runs out of time ({by} records it)."
+    if kind == "aborted":
+        return f"{by} calls the game off{why}."
+    return f"{by} records the result{why}."

@@ -17,6 +17,7 @@ from uuid import UUID
 from domain.records import CONCLUDED_TYPE
 from services.api import presenters
 from services.api.auth import Principal
+from services.api.clock_messages import add_event_clocks
 from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.ledger.application import GameLedger
 from services.live.listen_hub import EventHub
@@ -71,6 +72,8 @@ class GameEventStream:
                     message = presenters.event_message(
                         head, event, sight.viewer, show_hashes=sight.show_hashes
                     )
+                    if event.originator_version == head.version:  # the head's clocks
+                        add_event_clocks(message, head, event.timestamp)
                     if message.type == CONCLUDED_TYPE:
                         receipt = await self._ledger.io(
                             self._ledger.receipt_at, game_id, event.originator_version

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import InvalidCommandError
+from domain.core import InvalidCommandError, Termination
 from ledger.v1 import game_service_pb2 as game_pb
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
@@ -77,46 +77,65 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         from projections import stats_queries as q
 
         known_game(request.game_type)
+        ended = parse_termination(request.termination)
         await self._models.catch_up_to(request.min_log_position, context)
         players = request.players or None
 
         def read(curs: Any) -> pb.GameTypeStats:
-            counts = q.games_count(curs, request.game_type)
+            counts = q.games_count(curs, request.game_type, ended)
             return pb.GameTypeStats(
                 game_type=request.game_type,
                 started=counts[0]["started"] if counts else 0,
                 finished=counts[0]["finished"] if counts else 0,
                 rounds=_distribution(
                     q.length_distribution(
-                        curs, request.game_type, "rounds", players=players
+                        curs,
+                        request.game_type,
+                        "rounds",
+                        players=players,
+                        termination=ended,
                     )
                 ),
                 moves=_distribution(
                     q.length_distribution(
-                        curs, request.game_type, "moves", players=players
+                        curs,
+                        request.game_type,
+                        "moves",
+                        players=players,
+                        termination=ended,
                     )
                 ),
                 seconds=_distribution(
                     q.length_distribution(
-                        curs, request.game_type, "seconds", players=players
+                        curs,
+                        request.game_type,
+                        "seconds",
+                        players=players,
+                        termination=ended,
                     )
                 ),
                 scores=_distribution(
-                    q.score_distribution(curs, request.game_type, players=players)
+                    q.score_distribution(
+                        curs, request.game_type, players=players, termination=ended
+                    )
                 ),
                 by_seat=[
                     _rate(r)
-                    for r in q.win_rate_by_seat(curs, request.game_type)
+                    for r in q.win_rate_by_seat(curs, request.game_type, ended)
                     if players is None or r["players"] == players
                 ],
                 by_first_player=[
                     _rate(r, "first" if r["first"] else "other")
-                    for r in q.win_rate_by_first_player(curs, request.game_type)
+                    for r in q.win_rate_by_first_player(curs, request.game_type, ended)
                     if players is None or r["players"] == players
                 ],
                 facet_keys=sorted(
                     {k["key"] for k in q.facet_keys(curs, request.game_type)}
                 ),
+                by_termination=[
+                    pb.TerminationCount(termination=r["termination"], games=r["games"])
+                    for r in q.termination_counts(curs, request.game_type)
+                ],
             )
 
         return await self._models.query(read)
@@ -245,3 +264,19 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 for d in fits
             ],
         )
+
+
+def parse_termination(raw: str) -> str | None:
+    """A ``termination`` filter: empty for none, else one of ``Termination``'s values.
+
+    :raises InvalidCommandError: naming the values there are.
+    """
+    if not raw:
+        return None
+    known = [t.value for t in Termination]
+    if raw not in known:
+        raise InvalidCommandError(
+            f"termination must be one of {known}",
+            violations=(("termination", f"one of {known}"),),
+        )
+    return raw

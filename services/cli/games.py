@@ -173,12 +173,14 @@ def games_show(
         help="Show the game as it was right after this event (1 = created).",
     ),
 ) -> None:
-    """One game's admin view (everything), optionally as it was at an event."""
+    """One game's admin view (everything), its clocks and how it ended,
+    optionally as it was at an event."""
     from domain.core import ADMIN
+    from services.cli.clock_lines import clock_line
 
     gid = parse_game_id(game_id)
     ledger = open_ledger()
-    game = ledger.load(gid)  # GameNotFoundError: "game ... not found"
+    game = head = ledger.load(gid)  # GameNotFoundError: "game ... not found"
     if at_version is not None:
         if not 1 <= at_version <= game.version:
             raise UserError(
@@ -192,7 +194,17 @@ def games_show(
         f"({'ended' if game.is_over else 'active'})"
     )
     if game.outcome:
+        ended = f" ({game.ending})" if game.ending else ""
+        console.print(
+            f"ended by {game.outcome.termination.value}{ended}: "
+            f"{game.outcome.reason or 'the rules'}",
+            markup=False,
+        )
         console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
+    live = game is head and not game.is_over
+    clocks = clock_line(game, ledger.clock() if live else game.modified_on)
+    if clocks:
+        console.print(clocks)
     console.print_json(
         data=game.ruleset.view(game.state, ADMIN).model_dump(mode="json")
     )

@@ -78,13 +78,29 @@ def replay(
             event = frame.event
             when = event.timestamp.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
             line = sentence(ruleset, names, event.type, event.payload)
+            if frame.clocks:
+                line += "  [" + clocks_text(frame.clocks) + "]"
             console.print(
-                f"{event.version:>5}  {when}  {line}", highlight=False, soft_wrap=True
+                f"{event.version:>5}  {when}  {line}",
+                highlight=False,
+                soft_wrap=True,
+                markup=False,
             )
             shown += 1
         if not page.next_after_version or not page.frames:
             return
         after = page.next_after_version
+
+
+def clocks_text(clocks: Any) -> str:
+    """``clocks: seat 1 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks."""
+    from services.cli.clock_lines import duration
+
+    return "clocks: " + ", ".join(
+        f"seat {c.seat + 1} {duration(c.remaining_ms)}"
+        + (" (to move)" if c.running else "")
+        for c in clocks
+    )
 
 
 def _table(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
@@ -108,12 +124,22 @@ def sentence(
     a player everything, as the API does.
     """
     from domain.core import ADMIN
-    from domain.narration import concluded_sentence, created_sentence, describe
+    from domain.narration import (
+        concluded_sentence,
+        created_sentence,
+        describe,
+        ended_sentence,
+    )
     from domain.outcomes import Outcome
-    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE
+    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
     from ledger.v1 import game_service_pb2 as pb
     from services.proto import convert
 
+    if type_ in ENDING_KINDS:
+        ended = pb.GameEnded()
+        payload.Unpack(ended)
+        seat = ended.seat if ended.HasField("seat") else None
+        return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
     if type_ == CREATED_TYPE:
         created = pb.GameCreated()
         payload.Unpack(created)

@@ -50,6 +50,12 @@ def stats(
     fairness: bool = typer.Option(
         False, "--fairness", help="Chi-square fit of every die roll and shuffle."
     ),
+    termination: str = typer.Option(
+        "",
+        metavar="HOW",
+        help="Only games that ended this way: completed, resigned, timed_out, "
+        "forfeited, adjudicated, team_won, team_lost (aborted games count in none).",
+    ),
     target: str | None = typer.Option(
         None, metavar="HOST:PORT", help=locate.TARGET_HELP
     ),
@@ -98,11 +104,21 @@ def stats(
         console.print(table)
         return
     got = stub.GetGameTypeStats(
-        pb.GetGameTypeStatsRequest(game_type=game_type, players=players), timeout=30
+        pb.GetGameTypeStatsRequest(
+            game_type=game_type, players=players, termination=termination
+        ),
+        timeout=30,
     )
+    how = f" ({termination})" if termination else ""
     console.print(
-        f"[bold]{game_type}[/]: {got.started} games started, {got.finished} finished"
+        f"[bold]{game_type}[/]: {got.started} games started, {got.finished} finished{how}"
     )
+    if got.by_termination:
+        console.print(
+            "ended: "
+            + ", ".join(f"{t.termination} {t.games}" for t in got.by_termination),
+            highlight=False,
+        )
     if not got.started:
         console.print(
             f"no {game_type} games yet: `ledger demo --game {game_type}` plays one"

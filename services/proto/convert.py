@@ -22,6 +22,7 @@ from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 from pydantic import ValidationError
 
+from domain.clocks import TimeControl
 from domain.core import Command, Event, InvalidCommandError, Model, Ruleset
 from domain.games import all_games
 from services.proto import limits
@@ -261,3 +262,36 @@ def delay_from_message(message: Any) -> dict[str, int] | None:
     ``{"seconds": s}``; ``None`` when unset (validated by ``domain.spectator``)."""
     kind = message.WhichOneof("delay")
     return {kind: getattr(message, kind)} if kind else None
+
+
+def time_control_from_message(request: Any) -> TimeControl | None:
+    """A request's ``ledger.v1.TimeControl`` (``None`` when unset or ``none``).
+
+    :raises InvalidCommandError: for an unknown kind or periods out of range,
+        naming the field.
+    """
+    if not request.HasField("time_control"):
+        return None
+    message = request.time_control
+    fields: dict[str, Any] = {
+        name: getattr(message, name)
+        for name in (
+            "per_move_seconds",
+            "base_seconds",
+            "increment_seconds",
+            "days_per_move",
+            "no_show_seconds",
+        )
+    }
+    fields["kind"] = message.kind or "none"
+    if message.HasField("abort_before_moves"):
+        fields["abort_before_moves"] = message.abort_before_moves
+    try:
+        control = TimeControl.model_validate(fields)
+    except ValidationError as exc:
+        problems = "; ".join(e["msg"] for e in exc.errors())
+        raise InvalidCommandError(
+            f"time_control: {problems}",
+            violations=(("time_control", problems),),
+        ) from None
+    return control

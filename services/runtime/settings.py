@@ -160,6 +160,13 @@ class Settings(BaseSettings):
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
         "service role that does not own the schema (the owner runs `ledger db setup` first).",
     )
+    timekeeper_interval: float = Field(
+        default=1.0,
+        ge=0,
+        le=60,
+        description="Seconds between the timekeeper's sweeps for games whose clock ran out "
+        "(one server sweeps at a time); 0: this server never sweeps.",
+    )
 
     @property
     def views_mode(self) -> Literal["child", "in-process", "off"]:

@@ -150,6 +150,7 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     to_act=rules.to_act,
     is_over=rules.is_over,
     outcome=rules.outcome,
+    timeout_consequence=rules.timeout_consequence,
     seats_of_players=setup.seats_of_players,
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
