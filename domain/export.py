@@ -9,7 +9,9 @@ Format ``ledger-export/v1``, one JSON object per line:
 4. ``{"kind": "result", "outcome": {...} or null, "head_hash"}``;
 5. one ``{"kind": "receipt", ...}`` per receipt the server issued for the game
    (:class:`domain.receipts.Receipt`), when the exporter has them; the header
-   then carries ``receipt_key``, the server's public key (hex);
+   then carries ``receipt_key``, the server's signing public key (hex), and,
+   when the deployment has rotated keys, ``receipt_keys``: its whole keyring
+   (:meth:`domain.receipts.Keyring.to_json`);
 6. for a finished game, last: ``{"kind": "signed_head", "version",
    "head_hash", "outcome", "receipt": {...}}``, the ledger's signature over
    its final head (the receipt the server issued, with its ``key_id``, when
@@ -24,9 +26,10 @@ the outcome, so the signature covers the outcome too.  The ledger signs a
 head only when it records it (see "Receipts" in docs/decisions.md), so
 nobody can have a rewritten ending signed after the fact.
 
-Receipts in an export are checked against the header's key; an auditor who
-got the key elsewhere (``GetLedgerKey``) pins it (``ledger verify
---public-key``), since whoever forged an export could also swap the key.
+Receipts in an export are checked against the header's keys; an auditor who
+got the keys elsewhere (``GetLedgerKey``) pins them (``ledger verify
+--public-key``, once per key), since whoever forged an export could also
+swap the keys.
 
 Why the raw records and not a friendlier shape: the auditor must hash exactly
 what the ledger hashed; with the records, :func:`domain.audit.audit_records`
@@ -43,7 +46,7 @@ from typing import Any
 from domain.audit import audit_records
 from domain.audit_report import AuditReport
 from domain.audit_signatures import MoveDecoder
-from domain.receipts import Receipt, check_receipts, is_valid
+from domain.receipts import Keyring, Receipt, check_receipts
 from domain.records import ALG, CONCLUDED_TYPE, canonical_json, load
 
 FORMAT = "ledger-export/v1"
@@ -53,9 +56,18 @@ def export_lines(
     game_id: str,
     rows: Sequence[tuple[int, str, bytes]],
     receipts: Sequence[Receipt] = (),
-    public_key: bytes | None = None,
+    public_key: bytes | Keyring | None = None,
 ) -> Iterator[str]:
-    """The export, line by line (no trailing newlines)."""
+    """The export, line by line (no trailing newlines).
+
+    ``public_key``: the server's key, or its keyring (signing key first).
+    """
+    ring = Keyring.of(public_key) if isinstance(public_key, bytes) else public_key
+    keys: dict[str, Any] = {}
+    if ring is not None and ring.keys:
+        keys["receipt_key"] = ring.keys[0].public_key.hex()
+        if len(ring.keys) > 1 or ring.keys[0].not_before or ring.keys[0].not_after:
+            keys["receipt_keys"] = ring.to_json()
     records = [(v, t, load(s)) for v, t, s in rows]
     created = records[0][2]["body"] if records else {}
     concluded = (
@@ -70,7 +82,7 @@ def export_lines(
         hash_alg=ALG,
         rng_scheme=created.get("rng_scheme"),
         seed_commitment=created.get("seed_commitment"),
-        **({"receipt_key": public_key.hex()} if public_key is not None else {}),
+        **keys,
     )
     for version, type_, record in records:
         yield _line(kind="event", version=version, type=type_, record=record)
@@ -105,14 +117,15 @@ def _line(**fields: Any) -> str:
 
 def verify_lines(
     lines: Iterable[str],
-    public_key: bytes | None = None,
+    public_key: bytes | Keyring | None = None,
     decode_move: MoveDecoder | None = None,
 ) -> AuditReport:
     """Verify an export offline; failures name the event (or line) that fails.
 
-    ``public_key`` pins the server's receipt key (else the header's is used);
-    with a key, a finished game must end with a signed head that key
-    verifies and the chain reaches (check ``signed head``);
+    ``public_key`` pins the server's receipt key or keyring (else the
+    header's are used);
+    with keys (pinned or the header's), a finished game must end with a
+    signed head they verify and the chain reaches (check ``signed head``);
     ``decode_move`` lets the audit check signed moves' bytes (see
     :func:`domain.audit.audit_records`).
     """
@@ -178,49 +191,48 @@ def verify_lines(
             f"header says {header.get('events')} events, found {len(rows)}",
         )
     _check_trailer(rows, extras, report)
-    _check_receipts(game_id, rows, receipts, header or {}, public_key, report)
-    _check_signed_head(game_id, rows, head, _key(header or {}, public_key), report)
+    ring = None
+    if public_key is not None or receipts or "receipt_key" in (header or {}):
+        ring = _ring(header or {}, public_key, report)
+    if receipts and ring is not None:
+        for problem in check_receipts(game_id, rows, receipts, ring, origin="export"):
+            report.fail(problem.version, problem.check, problem.detail)
+        report.receipts_verified += len(receipts)
+    _check_signed_head(game_id, rows, head, ring, report)
     report.failures.sort(key=lambda f: f.version)
     return report
 
 
-def _check_receipts(
-    game_id: str,
-    rows: list[tuple[int, str, bytes]],
-    receipts: list[Receipt],
-    header: dict[str, Any],
-    pinned: bytes | None,
-    report: AuditReport,
-) -> None:
-    if not receipts:
-        return
-    key = _key(header, pinned) or b""
-    if pinned is not None and header.get("receipt_key") not in (None, pinned.hex()):
-        report.fail(0, "receipt (export)", "the export names another receipt key")
-    for problem in check_receipts(game_id, rows, receipts, key, origin="export"):
-        report.fail(problem.version, problem.check, problem.detail)
-    report.receipts_verified += len(receipts)
-
-
-def _key(header: dict[str, Any], pinned: bytes | None) -> bytes | None:
-    """The key receipts are checked against: the pinned one, else the header's."""
+def _ring(
+    header: dict[str, Any], pinned: bytes | Keyring | None, report: AuditReport
+) -> Keyring:
+    """The keys receipts are checked against: the pinned ones, else the header's."""
+    named = header.get("receipt_key")
     if pinned is not None:
-        return pinned
+        ring = Keyring.of(pinned) if isinstance(pinned, bytes) else pinned
+        if named is not None and named not in {k.public_key.hex() for k in ring.keys}:
+            report.fail(0, "receipt (export)", "the export names another receipt key")
+        return ring
     try:
-        return bytes.fromhex(header.get("receipt_key") or "") or None
-    except (TypeError, ValueError):
-        return b""
+        return (
+            Keyring.from_json(header["receipt_keys"])
+            if "receipt_keys" in header
+            else Keyring.of(bytes.fromhex(named or ""))
+        )
+    except ValueError as exc:
+        report.fail(0, "receipt (export)", f"the header's keys: {exc}")
+        return Keyring(())
 
 
 def _check_signed_head(
     game_id: str,
     rows: list[tuple[int, str, bytes]],
     head: dict[str, Any] | None,
-    key: bytes | None,
+    ring: Keyring | None,
     report: AuditReport,
 ) -> None:
-    """With a key, a finished game's final head must be signed by it."""
-    if key is None or not rows or rows[-1][1] != CONCLUDED_TYPE:
+    """With keys, a finished game's final head must be signed by one of them."""
+    if ring is None or not ring.keys or not rows or rows[-1][1] != CONCLUDED_TYPE:
         return
     version = rows[-1][0]
     if head is None:
@@ -242,12 +254,11 @@ def _check_signed_head(
         report.fail(
             version, "signed head", "the signed head's fields differ from its receipt"
         )
-    elif receipt.game_id != game_id or not is_valid(receipt, key):
-        report.fail(
-            version,
-            "signed head",
-            "the final head's signature does not verify with the ledger's key",
-        )
+    elif receipt.game_id != game_id:
+        report.fail(version, "signed head", "the signed head is another game's")
+    elif problems := check_receipts(game_id, rows, [receipt], ring, origin="export"):
+        for problem in problems:
+            report.fail(version, "signed head", problem.detail)
     elif (receipt.version, receipt.head_hash) != (version, record.get("hash")):
         report.fail(
             version,

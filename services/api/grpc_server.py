@@ -108,7 +108,7 @@ async def start(
         options=transport.server_options(limits.workers, limits.pending_calls),
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(ledger, hub), server
+        GameServicer(ledger, hub, tournament_of=desk.tournament_of), server
     )
     read_service_pb2_grpc.add_ReplayServiceServicer_to_server(
         ReplayServicer(ledger, executor), server

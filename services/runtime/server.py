@@ -22,6 +22,7 @@ import grpc
 from projections.projector import Projector
 from services.api import grpc_server
 from services.api.read_rpc import ReadModels
+from services.ledger.timekeeper import Timekeeper
 from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
 from services.runtime import views_process
@@ -47,8 +48,12 @@ class Running:
     """The tournament desk the servicers use (the dashboard shares it)."""
     views: views_process.ViewsChild | None = None
     """The views' child process (``LEDGER_VIEWS=child``, the default)."""
+    timekeeper: Timekeeper | None = None
+    """Records timeouts of games whose clock ran out (``LEDGER_TIMEKEEPER_INTERVAL``)."""
 
     async def stop(self, grace: float = 1.0) -> None:
+        if self.timekeeper is not None:
+            await self.timekeeper.stop()
         await self.server.stop(grace)
         await self.hub.stop()
         if self.watcher is not None:
@@ -112,10 +117,23 @@ async def create_server(
         api.report,
     )
     await watcher.start()
+    timekeeper = None
+    if settings.timekeeper_interval:
+        timekeeper = Timekeeper(wiring.ledger, settings.timekeeper_interval)
+        timekeeper.start()
     if report_serving:
         await api.report(True)
     return Running(
-        api.server, api.port, hub, executor, api.report, projector, watcher, desk, views
+        api.server,
+        api.port,
+        hub,
+        executor,
+        api.report,
+        projector,
+        watcher,
+        desk,
+        views,
+        timekeeper,
     )
 
 

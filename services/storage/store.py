@@ -22,7 +22,13 @@ from domain import stored_events
 from domain.receipts import Receipt
 from domain.viewers import SeatGrant
 from services.storage.datastore import retried_on_stale_statements
-from services.storage.recorder import LedgerRecorder, MoveRows, NewGameRows, hash_token
+from services.storage.recorder import (
+    EndingRows,
+    LedgerRecorder,
+    MoveRows,
+    NewGameRows,
+    hash_token,
+)
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,7 @@ class Append:
 
     game_id: UUID
     events: tuple[Any, ...]
-    rows: NewGameRows | MoveRows
+    rows: NewGameRows | MoveRows | EndingRows
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,31 @@ class LedgerStore:
         sql += " ORDER BY created_at DESC, game_id DESC LIMIT %s"
         params.append(limit)
         return self._all(sql, params)
+
+    def due_games(self, now: Any, limit: int) -> list[UUID]:
+        """Running games whose first clock ran out by ``now``, soonest first
+        (the partial index ``ledger_games_next_deadline``)."""
+        rows = self._all(
+            "SELECT game_id FROM ledger_games WHERE status = 'active'"
+            " AND next_deadline IS NOT NULL AND next_deadline <= %s"
+            " ORDER BY next_deadline LIMIT %s",
+            (now, limit),
+        )
+        return [row["game_id"] for row in rows]
+
+    def has_running_clocks(self) -> bool:
+        """Whether any running game has a deadline (the same partial index)."""
+        row = self._one(
+            "SELECT EXISTS (SELECT 1 FROM ledger_games WHERE status = 'active'"
+            " AND next_deadline IS NOT NULL) AS running",
+            (),
+        )
+        return bool(row and row["running"])
+
+    def connect_kwargs(self) -> dict[str, Any]:
+        """How to open a connection of one's own to the ledger's database."""
+        pool: Any = self.datastore.pool
+        return dict(pool.kwargs)
 
 
 class ReplayEvents:

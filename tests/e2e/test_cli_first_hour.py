@@ -260,8 +260,11 @@ def mistakes(
         (
             ["tournament", "standings", "nope"],
             {},
-            1,
-            "INVALID_ARGUMENT: tournament_id 'nope' is not a UUID",
+            2,
+            (
+                "'nope' is not a tournament id (a UUID, as `ledger tournament create` "
+                "prints it)"
+            ),
         ),
     ]
 

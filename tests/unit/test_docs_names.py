@@ -241,8 +241,8 @@ def resolves(name: str) -> bool:
         return any(ROOT.glob(f"**/*{name}"))  # a file named on its own
     if PATH.match(name):
         head = name.split("/")[0]
-        if head.isupper():  # a placeholder: `DATA_DIR/server.json`
-            return True
+        if head.isupper() or head == "..":  # `DATA_DIR/server.json`, `../shared/`
+            return True  # a placeholder, or a file outside the repository
         if (ROOT / head).exists():
             return any(ROOT.glob(name.rstrip("/"))) or (ROOT / name).exists()
         if name.endswith(FILE_SUFFIXES):  # relative to a folder the page names

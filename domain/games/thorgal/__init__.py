@@ -123,7 +123,9 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
+from .board import board
 from .commands import COMMAND_TYPES
+from .describe import describe
 from .events import EVENT_TYPES
 from .state import ThorgalState
 
@@ -148,6 +150,7 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     to_act=rules.to_act,
     is_over=rules.is_over,
     outcome=rules.outcome,
+    timeout_consequence=rules.timeout_consequence,
     seats_of_players=setup.seats_of_players,
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
@@ -161,4 +164,6 @@ GAME: Ruleset[ThorgalState] = Ruleset(
         Example("thorgal-3p", {"players": 3}),
         Example("thorgal-4p", {"players": 4}),
     ),
+    describe=describe,
+    board=board,
 )
