@@ -26,6 +26,7 @@ from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
 from services.runtime import views_process
 from services.runtime.bootstrap import Wiring, view_runners
+from services.runtime.metrics_endpoint import serve_metrics
 from services.storage.database_watcher import DatabaseWatcher
 from services.storage.read_replica import read_side
 from services.tournaments.desk import TournamentDesk
@@ -113,6 +114,8 @@ async def serve(
     from services.dashboard.serve import DashboardBindError
     from services.dashboard.serve import start as start_dashboard
 
+    if wiring.settings.metrics_port:  # first: a port in use fails before anything runs
+        serve_metrics(wiring.settings.metrics_port)
     running = await create_server(wiring, wiring.settings.listen)
     try:
         http = await start_dashboard(
@@ -124,10 +127,6 @@ async def serve(
     except DashboardBindError as exc:
         await running.stop()
         raise SystemExit(str(exc)) from None
-    if wiring.settings.metrics_port:
-        from prometheus_client import start_http_server
-
-        start_http_server(wiring.settings.metrics_port)
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)
