@@ -170,14 +170,14 @@ def project(
 
     from projections.projector import Projector
     from services.runtime.bootstrap import build_ledger, database_url, view_runners
-    from services.runtime.metrics_endpoint import serve_metrics
+    from services.runtime.metrics_endpoint import database_health, serve_metrics
 
     stop = threading.Event()  # first: a SIGTERM while starting still stops cleanly
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     settings = Settings()
     port = settings.metrics_port if metrics_port is None else metrics_port
     if port:  # first, so a port in use fails before anything runs
-        serve_metrics(port)
+        serve_metrics(port, database_health(database_url(settings)))
         console.print(f"metrics on :{port}/metrics")
     ledger = build_ledger(settings)
     projector = Projector(

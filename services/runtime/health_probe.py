@@ -1,4 +1,5 @@
-"""``python -m services.runtime.health_probe``: exit 0 if a ledger server answers SERVING.
+"""``python -m services.runtime.health_probe``: exit 0 if a ledger server answers SERVING
+(or, with ``--http URL``, if a health page answers 200).
 
 Why our own client rather than ``grpc_health_probe``: the image then needs no
 extra binary, and the check is the same ``grpc.health.v1`` call Kubernetes'
@@ -32,13 +33,36 @@ def check(target: str, service: str = "", timeout: float = 3.0) -> tuple[bool, s
     )
 
 
+def check_http(url: str, timeout: float = 3.0) -> tuple[bool, str]:
+    """``(answered 200, what was seen)`` for an HTTP health page (``/healthz``)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return answer.status == 200, f"{url}: {answer.status}"
+    except urllib.error.HTTPError as exc:
+        return False, f"{url}: {exc.code} {exc.read().decode(errors='replace').strip()}"
+    except (urllib.error.URLError, OSError) as exc:
+        return False, f"{url}: {getattr(exc, 'reason', exc)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m services.runtime.health_probe")
     parser.add_argument("--target", default="127.0.0.1:50051", help="host:port")
     parser.add_argument("--service", default="", help="a service name; '' = server")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds")
+    parser.add_argument(
+        "--http",
+        metavar="URL",
+        help="check an HTTP health page instead (the projector's and the "
+        "dashboard's /healthz): healthy on 200",
+    )
     args = parser.parse_args(argv)
-    ok, seen = check(args.target, args.service, args.timeout)
+    if args.http:
+        ok, seen = check_http(args.http, args.timeout)
+    else:
+        ok, seen = check(args.target, args.service, args.timeout)
     print(seen)
     return 0 if ok else 1
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from services.runtime import placeholders
 
 
 def default_data_dir() -> Path:
@@ -127,6 +129,26 @@ class Settings(BaseSettings):
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
         "service role that does not own the schema (the owner runs `ledger db setup` first).",
     )
+
+    @field_validator("admin_token", "signing_key")
+    @classmethod
+    def _no_placeholder_secret(
+        cls, value: SecretStr | None, info: ValidationInfo
+    ) -> SecretStr | None:
+        if value is not None:
+            name = f"LEDGER_{(info.field_name or '').upper()}"
+            placeholders.refuse_placeholder(value.get_secret_value(), name)
+        return value
+
+    @field_validator("database_url", "read_database_url")
+    @classmethod
+    def _no_placeholder_password(
+        cls, value: str | None, info: ValidationInfo
+    ) -> str | None:
+        if value:
+            name = f"LEDGER_{(info.field_name or '').upper()}"
+            placeholders.refuse_placeholder_password(value, name)
+        return value
 
     @property
     def views_mode(self) -> Literal["child", "in-process", "off"]:

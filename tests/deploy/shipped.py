@@ -99,8 +99,9 @@ VARIABLE = re.compile(r"\$\{([A-Z_]+)(?::[?-][^}]*)?\}")
 
 
 def interpolate(value: str, variables: Mapping[str, str]) -> str:
-    """Compose's ``${NAME:?message}`` substitution (a missing name is an error)."""
-    return VARIABLE.sub(lambda m: variables[m.group(1)], value)
+    """Compose's ``${NAME:?message}`` substitution (a missing name is an error);
+    ``$$`` is a literal ``$``, for the shell the command runs."""
+    return VARIABLE.sub(lambda m: variables[m.group(1)], value).replace("$$", "$")
 
 
 def compose_services(variables: Mapping[str, str]) -> dict[str, dict[str, Any]]:
@@ -135,6 +136,7 @@ def operator_secrets() -> dict[str, str]:
         "POSTGRES_PASSWORD": secrets.token_hex(8),
         "LEDGER_OWNER_PASSWORD": secrets.token_hex(8),
         "LEDGER_SVC_PASSWORD": secrets.token_hex(8),
+        "LEDGER_REPLICATION_PASSWORD": secrets.token_hex(8),
         "LEDGER_ADMIN_TOKEN": secrets.token_urlsafe(32),
         "LEDGER_SIGNING_KEY": key.hex(),
         "GRAFANA_ADMIN_PASSWORD": secrets.token_hex(8),
@@ -259,3 +261,35 @@ def wait_http(process: Process, url: str, timeout: float = 120) -> str:
                 return str(answer.read().decode())
         time.sleep(0.3)
     raise AssertionError(f"{url} never answered 200:\n{process.output()}")
+
+
+def healthcheck_command(test: list[str]) -> list[str]:
+    """A compose ``healthcheck.test`` as the command the engine runs."""
+    kind, *rest = test
+    if kind == "CMD-SHELL":
+        return ["sh", "-c", rest[0]]
+    assert kind == "CMD", test
+    return rest
+
+
+def wait_healthy(
+    process: Process, test: list[str], env: Mapping[str, str], timeout: float = 120
+) -> None:
+    """Until the health check passes, as compose would see it turn healthy."""
+    command = healthcheck_command(test)
+    deadline = time.monotonic() + timeout
+    name = process.name
+    while True:
+        assert process.popen.poll() is None, (
+            f"{name} exited with {process.popen.returncode}:\n{process.output()}"
+        )
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, timeout=30, check=False
+        )
+        if done.returncode == 0:
+            return
+        assert time.monotonic() < deadline, (
+            f"{name}'s health check never passed: {done.stdout}{done.stderr}\n"
+            f"{process.output()}"
+        )
+        time.sleep(0.5)

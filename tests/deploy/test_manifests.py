@@ -134,7 +134,9 @@ def _exported() -> set[str]:
     """Every sample name the service and the views can export."""
     from prometheus_client import REGISTRY
 
-    import projections.runner  # noqa: F401 - registers its metrics
+    import projections.runner  # noqa: F401 - each registers its metrics on import
+    import services.observability.metrics
+    import services.storage.group_commit  # noqa: F401
 
     suffixes = {
         "counter": ("_total",),

@@ -11,11 +11,13 @@ against a missing database.  Each server must reach SERVING.  See
 from __future__ import annotations
 
 import os
+import pwd
 import re
 import shutil
 import subprocess
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -35,6 +37,7 @@ from tests.deploy.shipped import (
     scratch_dir,
     started,
     unit_directives,
+    wait_healthy,
     wait_http,
     wait_serving,
 )
@@ -44,38 +47,91 @@ pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 NATS = "127.0.0.1:4222"
 
 
+@dataclass
+class Cluster:
+    """compose's ``postgres`` and ``postgres-replica``, as started by its files."""
+
+    primary: ScratchPostgres
+    replica_port: int
+    variables: dict[str, str]
+
+
+def _as_postgres(pg: ScratchPostgres) -> list[str]:
+    """The replica's ``user: postgres`` (the scratch cluster's own user here)."""
+    if pg.user is None:
+        return []
+    entry = pwd.getpwnam(pg.user)
+    return [
+        "setpriv",
+        f"--reuid={entry.pw_uid}",
+        f"--regid={entry.pw_gid}",
+        "--init-groups",
+        "--",
+    ]
+
+
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[tuple[ScratchPostgres, dict[str, str]]]:
-    """A PostgreSQL of our own, set up by compose's own ``initdb.sh``.
+def cluster(tmp_path_factory) -> Iterator[Cluster]:
+    """A PostgreSQL of our own, set up by compose's ``initdb.sh``, and its standby
+    started by the ``postgres-replica`` service's own command.
 
     Its own, because ``initdb.sh`` creates cluster-wide roles (``ledger_owner``,
-    ``ledger_svc``) that the shared server must not get.
+    ``ledger_svc``, ``ledger_replicator``) that the shared server must not get.
     """
     variables = operator_secrets()
-    postgres_env = compose_services(variables)["postgres"]["environment"]
+    services = compose_services(variables)
+    path = f"{BIN}:{os.environ['PATH']}"
     with scratch_postgres() as pg:
+        path = f"{pg.bin}:{path}"
         subprocess.run(
             ["sh", str(DEPLOY / "compose" / "initdb.sh")],
             env={
-                "PATH": os.environ["PATH"],
+                "PATH": path,
                 "POSTGRES_USER": "postgres",
                 "PGHOST": "127.0.0.1",
                 "PGPORT": str(pg.port),
-                **postgres_env,
+                "PGDATA": str(pg.data),
+                **services["postgres"]["environment"],
             },
             check=True,
             capture_output=True,
             timeout=60,
         )
-        yield pg, variables
+        replica = services["postgres-replica"]
+        volume = pg.root / "pgreplica"  # the service's volume, the postgres user's
+        volume.mkdir()
+        shutil.chown(volume, pg.user, pg.user) if pg.user else None
+        port = free_port()
+        env = {
+            **replica["environment"],
+            "PATH": path,
+            "PGDATA": replica["environment"]["PGDATA"].replace(
+                "/var/lib/postgresql/data", str(volume)
+            ),
+            "REPLICATE_FROM_HOST": "127.0.0.1",
+            "REPLICATE_FROM_PORT": str(pg.port),
+            "PGPORT": str(port),  # the standby's own port (its container's 5432)
+        }
+        logs = tmp_path_factory.mktemp("replica")
+        with started(
+            "postgres-replica",
+            replica["command"],
+            env,
+            volume,
+            logs,
+            tuple(_as_postgres(pg)),
+        ) as standby:
+            check = {"PATH": path, "PGHOST": "127.0.0.1", "PGPORT": str(port)}
+            wait_healthy(standby, replica["healthcheck"]["test"], check)
+            yield Cluster(pg, port, variables)
 
 
-def _on_loopback(env: dict[str, str], pg: ScratchPostgres) -> dict[str, str]:
+def _on_loopback(env: dict[str, str], cluster: Cluster) -> dict[str, str]:
     """compose's service names resolved as its network would, to loopback."""
     return {
-        key: value.replace("@postgres:5432/", f"@127.0.0.1:{pg.port}/").replace(
-            "nats://nats:4222", f"nats://{NATS}"
-        )
+        key: value.replace("@postgres:5432/", f"@127.0.0.1:{cluster.primary.port}/")
+        .replace("@postgres-replica:5432/", f"@127.0.0.1:{cluster.replica_port}/")
+        .replace("nats://nats:4222", f"nats://{NATS}")
         for key, value in env.items()
     }
 
@@ -85,9 +141,13 @@ def _metrics(port: int) -> str:
         return str(r.read().decode())
 
 
+def _check(service: dict, old: str, new: str) -> list[str]:
+    """The service's health check, with the port the test gave it."""
+    return [part.replace(old, new) for part in service["healthcheck"]["test"]]
+
+
 def test_compose_services_start_on_a_read_only_root(cluster, tmp_path) -> None:
-    pg, variables = cluster
-    services = compose_services(variables)
+    services = compose_services(cluster.variables)
     image_env = dockerfile_env()
     root = scratch_dir("ledger-ro-root-")
     ro = tuple(read_only(root))
@@ -99,13 +159,10 @@ def test_compose_services_start_on_a_read_only_root(cluster, tmp_path) -> None:
     image_env["HOME"] = str(root)
 
     def env_of(name: str) -> dict[str, str]:
-        return _on_loopback({**image_env, **services[name]["environment"]}, pg)
+        return _on_loopback({**image_env, **services[name]["environment"]}, cluster)
 
     migrate = subprocess.run(
-        [
-            *ro,
-            *ledger_command(services["migrate"]["command"]),
-        ],
+        [*ro, *ledger_command(services["migrate"]["command"])],
         env=env_of("migrate"),
         cwd=root,
         capture_output=True,
@@ -126,27 +183,34 @@ def test_compose_services_start_on_a_read_only_root(cluster, tmp_path) -> None:
     grpc_port, metrics_port = free_port(), free_port()
     env = env_of("ledger-1")
     assert env["LEDGER_LISTEN"] == "0.0.0.0:50051"
+    assert f":{cluster.replica_port}/" in env["LEDGER_READ_DATABASE_URL"]
     env["LEDGER_LISTEN"] = f"127.0.0.1:{grpc_port}"
     env["LEDGER_METRICS_PORT"] = str(metrics_port)
     with started(
         "ledger-1", ledger_command(["serve"]), env, root, tmp_path, ro
     ) as server:
         wait_serving(server, f"127.0.0.1:{grpc_port}")
+        check = _check(services["ledger-1"], ":50051", f":{grpc_port}")
+        wait_healthy(server, check, env)
         assert "ledger_database_up 1.0" in _metrics(metrics_port)
 
         projector_metrics = free_port()
         env = {**env_of("projector"), "LEDGER_METRICS_PORT": str(projector_metrics)}
         command = ledger_command(services["projector"]["command"])
         with started("projector", command, env, root, tmp_path, ro) as projector:
-            wait_http(projector, f"http://127.0.0.1:{projector_metrics}/metrics")
+            check = _check(services["projector"], ":9464/", f":{projector_metrics}/")
+            wait_healthy(projector, check, env)
+            assert projector.popen.poll() is None, projector.output()
             assert projector.stop() == 0, projector.output()
 
         http = free_port()
         command = ledger_command(services["dashboard"]["command"])
         assert command[-2:] == ["--http", "0.0.0.0:8080"]
         command[-1] = f"127.0.0.1:{http}"
-        env = {**env_of("dashboard"), "LEDGER_METRICS_PORT": str(free_port())}
+        env = env_of("dashboard")
         with started("dashboard", command, env, root, tmp_path, ro) as dashboard:
+            check = _check(services["dashboard"], ":8080/", f":{http}/")
+            wait_healthy(dashboard, check, env)
             wait_http(dashboard, f"http://127.0.0.1:{http}/")
             assert dashboard.stop() == 0, dashboard.output()
         assert server.stop() == 0, server.output()
@@ -155,7 +219,7 @@ def test_compose_services_start_on_a_read_only_root(cluster, tmp_path) -> None:
 
 
 def test_systemd_unit_with_the_example_environment_serves(cluster, tmp_path) -> None:
-    pg, _ = cluster
+    pg = cluster.primary
     unit = unit_directives(DEPLOY / "ledger.service")
     example = env_file(Path(DEPLOY / "ledger.env.example"))
     home = tmp_path / "var-lib-ledger"  # the unit's ReadWritePaths
