@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -27,6 +27,7 @@ from services.live.nats_tail import tail_for
 from services.runtime import views_process
 from services.runtime.bootstrap import Wiring, view_runners
 from services.runtime.metrics_endpoint import serve_metrics
+from services.runtime.settings import Settings
 from services.storage.database_watcher import DatabaseWatcher
 from services.storage.read_replica import read_side
 from services.tournaments.desk import TournamentDesk
@@ -46,17 +47,34 @@ class Running:
     """The tournament desk the servicers use (the dashboard shares it)."""
     views: views_process.ViewsChild | None = None
     """The views' child process (``LEDGER_VIEWS=child``, the default)."""
+    drain: Callable[[float], Awaitable[None]] | None = None
+    """Drains the API and stops it (:mod:`services.api.drain`)."""
 
     async def stop(self, grace: float = 1.0) -> None:
-        await self.server.stop(grace)
-        await self.hub.stop()
-        if self.watcher is not None:
+        """Drain the API within ``grace`` seconds, then stop what runs beside it."""
+        if self.watcher is not None:  # no more health reports: the drain owns it
             await self.watcher.stop()
+        if self.drain is not None:
+            await self.drain(grace)
+        else:
+            await self.server.stop(grace)
+        await self.hub.stop()
         if self.projector is not None:
             self.projector.stop()
         if self.views is not None:
             await asyncio.to_thread(views_process.stop, self.views)
         # the executor is the ledger's: GameLedger.close shuts it down
+
+
+def grpc_credentials(settings: Settings) -> grpc.ServerCredentials | None:
+    """TLS from ``LEDGER_GRPC_TLS_CERT``/``_KEY`` (mutual with ``_CLIENT_CA``), or None."""
+    if settings.grpc_tls_cert is None or settings.grpc_tls_key is None:
+        return None
+    from services.api.transport import server_credentials
+
+    return server_credentials(
+        settings.grpc_tls_cert, settings.grpc_tls_key, settings.grpc_tls_client_ca
+    )
 
 
 async def create_server(wiring: Wiring, address: str) -> Running:
@@ -93,7 +111,10 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         ReadModels(wiring.ledger.datastore, results, executor),
         wiring.admin_token,
         grpc_server.Limits(
-            settings.workers, settings.pending_calls, settings.streams_per_connection
+            settings.workers,
+            settings.pending_calls,
+            settings.streams_per_connection,
+            grpc_credentials(settings),
         ),
         address,
     )
@@ -104,7 +125,9 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         api.report,
     )
     await watcher.start()
-    return Running(api.server, api.port, hub, executor, projector, watcher, desk, views)
+    return Running(
+        api.server, api.port, hub, executor, projector, watcher, desk, views, api.drain
+    )
 
 
 async def serve(
@@ -135,6 +158,9 @@ async def serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    log.info(
+        "draining: up to %ss for the calls in flight", wiring.settings.drain_seconds
+    )
     if http is not None:
         await http.stop()
-    await running.stop(grace=2.0)
+    await running.stop(grace=wiring.settings.drain_seconds)

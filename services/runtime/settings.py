@@ -10,7 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from services.runtime import placeholders
@@ -124,11 +130,41 @@ class Settings(BaseSettings):
         "which it cancels new calls with CANCELLED, which a client cannot tell from its own "
         "cancellation (docs/limits.md).",
     )
+    drain_seconds: float = Field(
+        default=10.0,
+        ge=0,
+        le=600,
+        description="On SIGTERM: health NOT_SERVING, new calls and live streams end with "
+        "UNAVAILABLE (retry elsewhere), and the calls in flight get this long to finish.",
+    )
+    grpc_tls_cert: Path | None = Field(
+        default=None,
+        description="PEM certificate (chain) gRPC serves TLS with; with grpc_tls_key. Unset: plaintext.",
+    )
+    grpc_tls_key: Path | None = Field(
+        default=None, description="PEM private key of grpc_tls_cert."
+    )
+    grpc_tls_client_ca: Path | None = Field(
+        default=None,
+        description="PEM CA bundle: clients must present a certificate it signed (mutual TLS).",
+    )
     create_tables: bool = Field(
         default=True,
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
         "service role that does not own the schema (the owner runs `ledger db setup` first).",
     )
+
+    @model_validator(mode="after")
+    def _tls_pairs(self) -> Settings:
+        if (self.grpc_tls_cert is None) != (self.grpc_tls_key is None):
+            raise ValueError(
+                "set LEDGER_GRPC_TLS_CERT and LEDGER_GRPC_TLS_KEY together"
+            )
+        if self.grpc_tls_client_ca is not None and self.grpc_tls_cert is None:
+            raise ValueError(
+                "LEDGER_GRPC_TLS_CLIENT_CA needs LEDGER_GRPC_TLS_CERT and _KEY"
+            )
+        return self
 
     @field_validator("admin_token", "signing_key")
     @classmethod

@@ -88,8 +88,8 @@ def serve_workers(wiring: Wiring) -> None:
     for process in processes:
         if process.is_alive():
             process.terminate()
-    for process in processes:
-        process.join(10)
+    for process in processes:  # each drains (LEDGER_DRAIN_SECONDS), then stops
+        process.join(settings.drain_seconds + 10)
     if projector is not None:
         projector.stop()
     if stop_dashboard is not None:
