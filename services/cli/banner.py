@@ -82,7 +82,7 @@ def ready(wiring: Wiring, listen: str, announced: Path | None = None) -> None:
     )
     target = connectable(listen)
     dashboard = (
-        f"  dashboard    http://{settings.http_listen}/\n"
+        f"  dashboard    {'https' if settings.http_tls else 'http'}://{settings.http_listen}/\n"
         if settings.http_listen != "off"
         else ""
     )

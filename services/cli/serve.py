@@ -148,10 +148,15 @@ def dashboard(
 
     settings = Settings()
     listen = http_address(http or settings.http_listen, allow_off=False)
-    console.print(f"dashboard: [cyan]http://{listen}/[/]")
+    scheme = "https" if settings.http_tls else "http"
+    console.print(f"dashboard: [cyan]{scheme}://{listen}/[/]")
     ledger = build_ledger(settings)
     runners = view_runners(ledger.datastore, create_tables=settings.create_tables)
-    asyncio.run(run_alone(ledger, listen, runners, settings.read_database_url))
+    asyncio.run(
+        run_alone(
+            ledger, listen, runners, settings.read_database_url, settings.http_tls
+        )
+    )
 
 
 @app.command()

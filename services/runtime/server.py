@@ -146,6 +146,7 @@ async def serve(
             wiring.settings.http_listen,
             running.desk,
             wiring.settings.read_database_url,
+            wiring.settings.http_tls,
         )
     except DashboardBindError as exc:
         await running.stop()

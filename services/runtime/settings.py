@@ -148,6 +148,13 @@ class Settings(BaseSettings):
         default=None,
         description="PEM CA bundle: clients must present a certificate it signed (mutual TLS).",
     )
+    http_tls_cert: Path | None = Field(
+        default=None,
+        description="PEM certificate (chain) the dashboard serves HTTPS with; with http_tls_key.",
+    )
+    http_tls_key: Path | None = Field(
+        default=None, description="PEM private key of http_tls_cert."
+    )
     create_tables: bool = Field(
         default=True,
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
@@ -159,6 +166,10 @@ class Settings(BaseSettings):
         if (self.grpc_tls_cert is None) != (self.grpc_tls_key is None):
             raise ValueError(
                 "set LEDGER_GRPC_TLS_CERT and LEDGER_GRPC_TLS_KEY together"
+            )
+        if (self.http_tls_cert is None) != (self.http_tls_key is None):
+            raise ValueError(
+                "set LEDGER_HTTP_TLS_CERT and LEDGER_HTTP_TLS_KEY together"
             )
         if self.grpc_tls_client_ca is not None and self.grpc_tls_cert is None:
             raise ValueError(
@@ -185,6 +196,13 @@ class Settings(BaseSettings):
             name = f"LEDGER_{(info.field_name or '').upper()}"
             placeholders.refuse_placeholder_password(value, name)
         return value
+
+    @property
+    def http_tls(self) -> tuple[Path, Path] | None:
+        """The dashboard's (certificate, key), or None for plain HTTP."""
+        if self.http_tls_cert is None or self.http_tls_key is None:
+            return None
+        return self.http_tls_cert, self.http_tls_key
 
     @property
     def views_mode(self) -> Literal["child", "in-process", "off"]:

@@ -78,7 +78,10 @@ def serve_workers(wiring: Wiring) -> None:
     from services.dashboard.serve import start_in_thread
 
     stop_dashboard = start_in_thread(
-        wiring.ledger, settings.http_listen, settings.read_database_url
+        wiring.ledger,
+        settings.http_listen,
+        settings.read_database_url,
+        settings.http_tls,
     )
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
