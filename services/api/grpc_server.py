@@ -149,9 +149,11 @@ async def start(
             await health_servicer.set(name, status)
 
     async def drain_and_stop(seconds: float) -> None:
+        deadline = loop.time() + seconds
         await health_servicer.enter_graceful_shutdown()  # NOT_SERVING, for good
         drain.start()
-        await server.stop(seconds)
+        await drain.finish(seconds)
+        await server.stop(max(deadline - loop.time(), 0.0))
 
     await report(True)
     return GrpcServer(server, port, report, drain_and_stop)

@@ -105,8 +105,11 @@ class Spectator:
 
 
 def test_sigterm_drains_one_of_three_servers_under_load(server_url, tmp_path):
+    # enough clients and moves that calls are in flight and arriving when it
+    # drains (the quick size's 3 clients never met the CANCELLED this catches)
+    size = replace(SIZE, clients=max(SIZE.clients, 8), moves=max(SIZE.moves, 600))
     figures = Figures(
-        "3 servers, SIGTERM drain of one", SIZE.clients, fault_kind="SIGTERM"
+        "3 servers, SIGTERM drain of one", size.clients, fault_kind="SIGTERM"
     )
     run = tmp_path / "run"
     with scratch_database(server_url, "ledger_drain") as url:
@@ -131,8 +134,6 @@ def test_sigterm_drains_one_of_three_servers_under_load(server_url, tmp_path):
             )
             assert up.returncode == 0, up.stdout + up.stderr
             targets = [f"127.0.0.1:{base + i}" for i in range(3)]
-            # enough moves that the clients are still playing while it drains
-            size = replace(SIZE, moves=max(SIZE.moves, 300))
             load = Load(",".join(targets), size, seed=11)
             spectator = Spectator(targets[1])
             load.games[spectator.game[0]] = spectator.game[1]  # for check_ledger
