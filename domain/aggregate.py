@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
 from domain.chance import HmacRng, seed_commitment
+from domain.clocks import Clock, TimeControl, millis, next_deadline, stop, tick
 from domain.core import (
     Command,
     Event,
@@ -38,6 +39,16 @@ from domain.core import (
     Outcome,
     Ruleset,
     Seat,
+    Termination,
+)
+from domain.endings import (
+    AbortTooLateError,
+    ClockFlaggedError,
+    ClockRunningError,
+    EndingKind,
+    aborted,
+    adjudicated,
+    seat_leaves,
 )
 from domain.event_links import link
 from domain.game_creation import creation_fields
@@ -45,12 +56,14 @@ from domain.games import find_ruleset
 from domain.records import (
     CONCLUDED_TYPE,
     CREATED_TYPE,
+    ENDED_TYPES,
     GENESIS,
     command_record,
     concluded_body,
     created_body,
     decided_body,
     decided_type,
+    ended_body,
 )
 from domain.signatures import SignedMove, require_signature
 from domain.spectator import SpectatorDelay
@@ -83,6 +96,8 @@ class Game(Aggregate):
         nonce: str | None
         spectator_delay: dict[str, int] | None = None
         """``{"moves": n}`` or ``{"seconds": s}`` (:mod:`domain.spectator`)."""
+        time_control: dict[str, Any] | None = None
+        """:meth:`domain.clocks.TimeControl.record`, ``None`` for no clock."""
         stored: bytes | None = field(default=None, compare=False, repr=False)
         """The stored record, encoded once when the event was appended
         (:func:`domain.records.seal`); ``None`` for a decoded event."""
@@ -100,7 +115,23 @@ class Game(Aggregate):
         stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
-            game.state = game.ruleset.evolve(game.state, self.payload)
+            if game.clock is None:
+                game.state = game.ruleset.evolve(game.state, self.payload)
+            else:
+                before = game.ruleset.to_act(game.state)
+                game.state = game.ruleset.evolve(game.state, self.payload)
+                after = game.ruleset.to_act(game.state)
+                game.clock = tick(
+                    game.clock,
+                    game.control,
+                    millis(self.timestamp),
+                    tuple(before),
+                    tuple(after),
+                    self.actor,
+                    self.command is not None,
+                )
+            if self.command is not None:
+                game.moves_made += 1
             game.head_hash = self.hash
 
     class Concluded(Aggregate.Event):
@@ -116,6 +147,32 @@ class Game(Aggregate):
             game.outcome = self.outcome
             game.revealed_seed = self.seed
             game.head_hash = self.hash
+            if game.clock is not None:
+                game.clock = stop(game.clock, millis(self.timestamp))
+
+    class Ended(Aggregate.Event):
+        """The ledger ended the game beyond its rulebook (:mod:`domain.endings`).
+
+        Followed by ``Concluded`` in the same decision, which carries the
+        outcome, so every reader of outcomes reads them in one place.
+        """
+
+        kind: str
+        seat: int | None
+        by: str
+        reason: str
+        decision: int
+        deadline_ms: int | None
+        prev_hash: str
+        hash: str
+        nonce: str | None
+        stored: bytes | None = field(default=None, compare=False, repr=False)
+
+        def apply(self, game: Game) -> None:
+            game.ending = self.kind
+            game.head_hash = self.hash
+            if game.clock is not None:
+                game.clock = stop(game.clock, millis(self.timestamp))
 
     def __init__(
         self,
@@ -133,6 +190,7 @@ class Game(Aggregate):
         seat_keys: tuple[str, ...] = (),
         receipt_key: str | None = None,
         spectator_delay: dict[str, int] | None = None,
+        time_control: dict[str, Any] | None = None,
     ) -> None:
         self.game_type = game_type
         self.ruleset_version = ruleset_version
@@ -151,6 +209,13 @@ class Game(Aggregate):
         self.state = self.ruleset.initial_state(setup)
         self.outcome: Outcome | None = None
         self.revealed_seed: str | None = None
+        self.time_control = time_control
+        self.control = TimeControl.model_validate(time_control or {})
+        self.clock: Clock | None = (
+            Clock.start(self.control, seat_count) if self.control.is_timed else None
+        )
+        self.moves_made = 0
+        self.ending: str | None = None
 
     # ------------------------------------------------------------ queries
 
@@ -184,6 +249,8 @@ class Game(Aggregate):
         spectator_delay: SpectatorDelay | None = None,
         seat_keys: tuple[str, ...] = (),
         receipt_key: str | None = None,
+        time_control: TimeControl | None = None,
+        now: datetime | None = None,
     ) -> Game:
         """Create a game and append its opening decision (shuffles, first player).
 
@@ -199,7 +266,9 @@ class Game(Aggregate):
             seat_keys,
             receipt_key,
         )
-        timestamp = cls.Created.create_timestamp()
+        terms = time_control.record() if time_control is not None else None
+        fields["time_control"] = terms if terms != {"kind": "none"} else None
+        timestamp = now or cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
         chain = link(
             game_id=str(game_id),
@@ -212,7 +281,7 @@ class Game(Aggregate):
         game = cls._create(
             cls.Created, id=game_id, timestamp=timestamp, **chain, **fields
         )
-        game._decide_opening(seed)
+        game._decide_opening(seed, now)
         return game
 
     def _rng(self, seed: bytes) -> HmacRng:
@@ -222,10 +291,10 @@ class Game(Aggregate):
             )
         return HmacRng.for_decision(seed, str(self.id), self.entropy, self.version)
 
-    def _decide_opening(self, seed: bytes) -> None:
+    def _decide_opening(self, seed: bytes, now: datetime | None) -> None:
         decision = self.version
         events = self.ruleset.start(self.state, self._rng(seed))
-        self._append_decision(decision, events, None, None, None, seed)
+        self._append_decision(decision, events, None, None, None, seed, at=now)
 
     def act(
         self,
@@ -234,12 +303,17 @@ class Game(Aggregate):
         seed: bytes,
         command_id: str | None,
         signed: SignedMove | None = None,
+        now: datetime | None = None,
     ) -> list[Any]:
         """Decide ``command`` for ``actor`` and append the resulting events.
 
-        Returns the new ledger events (``Decided``/``Concluded``).
+        Returns the new ledger events (``Decided``/``Concluded``).  ``now``
+        is the ledger's clock reading (default: the system clock); every
+        event of the decision is stamped with it.
 
         :raises GameOverError: when the game has ended.
+        :raises ClockFlaggedError: a seat's time ran out before ``now``; the
+            caller records the timeout with :meth:`time_out`.
         :raises RuleError: from the ruleset when the command is not allowed.
         :raises MissingSignatureError, BadSignatureError: a game with seat
             keys and a move not signed by the acting seat's key.
@@ -248,6 +322,8 @@ class Game(Aggregate):
             raise GameOverError()
         if not 0 <= actor < self.seat_count:
             raise InvalidCommandError(f"seat {actor} does not exist in this game")
+        now = now or self.Decided.create_timestamp()
+        self._check_flag(now)
         decision = self.version
         require_signature(
             self.seat_keys, str(self.id), actor, command_id, decision, signed
@@ -266,6 +342,155 @@ class Game(Aggregate):
             command_record(command),
             seed,
             signed.to_record() if signed is not None else None,
+            at=now,
+        )
+        return self.pending_events[before:]
+
+    # ------------------------------------------------------------ endings
+
+    def flagged(self, now: datetime) -> tuple[Seat, int] | None:
+        """The seat whose time ran out at or before ``now``, and its deadline."""
+        if self.clock is None or self.is_over:
+            return None
+        due = next_deadline(self.clock, self.control)
+        if due is None or due[1] > millis(now):
+            return None
+        return due
+
+    def next_deadline(self) -> tuple[Seat, int] | None:
+        """The next seat to run out of time and when (epoch ms), if running."""
+        if self.clock is None or self.is_over:
+            return None
+        return next_deadline(self.clock, self.control)
+
+    def _check_flag(self, now: datetime) -> None:
+        due = self.flagged(now)
+        if due is not None:
+            raise ClockFlaggedError(*due)
+
+    def _check_open(self, seat: Seat | None) -> None:
+        if self.is_over:
+            raise GameOverError()
+        if seat is not None and not 0 <= seat < self.seat_count:
+            raise InvalidCommandError(f"seat {seat} does not exist in this game")
+
+    def resign(
+        self, seat: Seat, seed: bytes, by: str, now: datetime | None = None
+    ) -> list[Any]:
+        """``seat`` concedes: the ruleset's consequence (two players: the
+        other seat wins).
+
+        :raises GameOverError, InvalidCommandError, ClockFlaggedError.
+        """
+        self._check_open(seat)
+        now = now or self.Ended.create_timestamp()
+        self._check_flag(now)
+        outcome = seat_leaves(
+            Termination.RESIGNED,
+            seat,
+            self.seat_count,
+            self.ruleset.consequence(self.state, seat, self.seat_count),
+            f"seat {seat} resigned",
+        )
+        return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
+
+    def abort(
+        self, by: str, reason: str, seed: bytes, now: datetime | None = None
+    ) -> list[Any]:
+        """Call the game off: allowed only before ``abort_before_moves`` moves.
+
+        :raises GameOverError, AbortTooLateError.
+        """
+        self._check_open(None)
+        if self.moves_made >= self.control.abort_before_moves:
+            raise AbortTooLateError(self.control.abort_before_moves)
+        now = now or self.Ended.create_timestamp()
+        outcome = aborted(self.seat_count, reason or "aborted")
+        return self._end(EndingKind.ABORTED, None, by, reason, outcome, seed, now)
+
+    def adjudicate(
+        self,
+        ranks: tuple[int, ...],
+        reason: str,
+        by: str,
+        seed: bytes,
+        now: datetime | None = None,
+    ) -> list[Any]:
+        """Record an arbiter's result: ``ranks[seat]`` with a reason.
+
+        :raises GameOverError, InvalidCommandError: a rank per seat is needed.
+        """
+        self._check_open(None)
+        if len(ranks) != self.seat_count:
+            raise InvalidCommandError(
+                f"ranks: one per seat ({self.seat_count})",
+                violations=(("ranks", f"needs {self.seat_count} ranks"),),
+            )
+        outcome = adjudicated(tuple(ranks), reason)
+        now = now or self.Ended.create_timestamp()
+        return self._end(EndingKind.ADJUDICATED, None, by, reason, outcome, seed, now)
+
+    def time_out(self, seed: bytes, now: datetime, by: str) -> list[Any]:
+        """Record the timeout of the seat whose deadline passed by ``now``.
+
+        A seat that never moved within the no-show window forfeits
+        (``forfeited``, unrated); otherwise it ran out of time (``timed_out``).
+
+        :raises GameOverError, ClockRunningError: no deadline has passed.
+        """
+        self._check_open(None)
+        due = self.flagged(now)
+        if due is None or self.clock is None:
+            raise ClockRunningError()
+        seat, deadline = due
+        no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
+        termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
+        outcome = seat_leaves(
+            termination,
+            seat,
+            self.seat_count,
+            self.ruleset.consequence(self.state, seat, self.seat_count),
+            f"seat {seat} {'did not show up' if no_show else 'ran out of time'}",
+        )
+        return self._end(
+            EndingKind.TIMED_OUT, seat, by, "", outcome, seed, now, deadline
+        )
+
+    def _end(
+        self,
+        kind: EndingKind,
+        seat: Seat | None,
+        by: str,
+        reason: str,
+        outcome: Outcome,
+        seed: bytes,
+        now: datetime,
+        deadline_ms: int | None = None,
+    ) -> list[Any]:
+        """Append the ending and the conclusion as one decision."""
+        self._rng(seed)  # the seed must match before it is revealed
+        before = len(self.pending_events)
+        decision = self.version
+        self._append_link(
+            self.Ended,
+            ENDED_TYPES[kind.value],
+            ended_body,
+            at=now,
+            kind=kind.value,
+            seat=seat,
+            by=by,
+            reason=reason,
+            decision=decision,
+            deadline_ms=deadline_ms,
+        )
+        self._append_link(
+            self.Concluded,
+            CONCLUDED_TYPE,
+            concluded_body,
+            at=now,
+            outcome=outcome,
+            seed=seed.hex(),
+            decision=decision,
         )
         return self.pending_events[before:]
 
@@ -280,6 +505,7 @@ class Game(Aggregate):
         command: dict[str, Any] | None,
         seed: bytes,
         signed: dict[str, Any] | None = None,
+        at: datetime | None = None,
     ) -> None:
         """Append one ``Decided`` per domain event of ``decision`` (the command
         and its signature on the first only), and ``Concluded`` if the game is
@@ -293,6 +519,7 @@ class Game(Aggregate):
                 command_id=command_id,
                 command=command if index == 0 else None,
                 signed=signed if index == 0 else None,
+                at=at,
             )
         if self.ruleset.is_over(self.state):
             self._append_link(
@@ -302,6 +529,7 @@ class Game(Aggregate):
                 outcome=self.ruleset.outcome(self.state),
                 seed=seed.hex(),
                 decision=decision,
+                at=at,
             )
 
     def append_decided(self, payload: Any, **fields: Any) -> None:
@@ -309,7 +537,7 @@ class Game(Aggregate):
 
         Public for the rebuild benchmark, which appends real payloads to build
         long games without deciding them.  ``fields``: ``decision``, ``actor``,
-        ``command_id``, ``command``, ``signed``.
+        ``command_id``, ``command``, ``signed``, and ``at`` (the timestamp).
         """
         self._append_link(
             self.Decided,
@@ -324,10 +552,21 @@ class Game(Aggregate):
         cls: type,
         type_: str,
         body: Callable[[dict[str, Any]], dict[str, Any]],
+        at: datetime | None = None,
         **fields: Any,
     ) -> None:
-        """Trigger event ``cls`` with ``fields``, sealed as the chain's next link."""
-        timestamp: datetime = cls.create_timestamp()  # type: ignore[attr-defined]  # an eventsourcing event class
+        """Trigger event ``cls`` with ``fields``, sealed as the chain's next
+        link and stamped ``at`` (default: now).
+
+        Every event of a decision is given the same reading of the ledger's
+        clock; each is stamped at least a microsecond after the event before,
+        so a game's timestamps strictly increase (a record moved in time is
+        then always a change the receipts catch), and the clocks, which count
+        milliseconds, are unaffected.
+        """
+        timestamp: datetime = at or cls.create_timestamp()  # type: ignore[attr-defined]  # an eventsourcing event class
+        if timestamp <= self.modified_on:
+            timestamp = self.modified_on + timedelta(microseconds=1)
         chain = link(
             game_id=str(self.id),
             version=self.version + 1,
@@ -345,6 +584,8 @@ def record_type(game_type: str, event: Any) -> str:
         return CREATED_TYPE
     if isinstance(event, Game.Concluded):
         return CONCLUDED_TYPE
+    if isinstance(event, Game.Ended):
+        return ENDED_TYPES[event.kind]
     payload = event.payload if isinstance(event, Game.Decided) else event
     if not isinstance(payload, Event):
         raise TypeError(f"not a game event: {event!r}")

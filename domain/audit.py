@@ -13,7 +13,10 @@ offline verification of an NDJSON export.  It checks, in order:
    the stored ones, so every shuffle, die roll and rule is re-checked;
 4. the conclusion: the recorded outcome equals the ruleset's scoring;
 5. player signatures: in a game created with seat keys, every move carries
-   the acting seat's valid signature over exactly the recorded command.
+   the acting seat's valid signature over exactly the recorded command;
+6. clocks and the ledger's own endings (:mod:`domain.audit_endings`): every
+   clock re-derived from the timestamps, no move after a deadline, each
+   resignation, abort, adjudication and timeout concluded as it must be.
 
 Steps 3-4 use the rules version the game was created under
 (``GameCreated.ruleset_version``; games from before versioning are version
@@ -33,6 +36,7 @@ from collections.abc import Sequence
 from itertools import groupby
 
 from domain.audit_chain import AuditRow, check_chain
+from domain.audit_endings import ClockTrail, check_ending, is_ending
 from domain.audit_report import AuditReport
 from domain.audit_signatures import MoveDecoder, check_signature
 from domain.chance import SCHEME, HmacRng
@@ -102,10 +106,18 @@ def audit_records(
     seed = _seed(rows, server_seed, report)
     entropy = tuple(created["entropy"])
     state = ruleset.initial_state(setup)
+    trail = ClockTrail(created, created["seat_count"])
     for decision, group_iter in groupby(rows[1:], key=lambda r: r.body["decision"]):
         group = list(group_iter)
         decided = [r for r in group if r.type != CONCLUDED]
         first = group[0]
+        if is_ending(first):
+            if first.version != decision + 1:
+                report.fail(first.version, "decision", "an ending out of sequence")
+            check_ending(trail, ruleset, state, group, report)
+            continue
+        if decision > 1:
+            trail.check_move(first, report)
         if keys and decision > 1:
             check_signature(game_id, first, keys, ruleset, decode_move, report)
         if first.version != decision + 1:
@@ -149,8 +161,11 @@ def audit_records(
                 )
                 return report
             report.decisions_rederived += 1
-        state = ruleset.replay(state, payloads)
+        for row, payload in zip(decided, payloads):
+            state = trail.follow(ruleset, state, row, payload)
         concluded = [r for r in group if r.type == CONCLUDED]
+        if concluded:
+            trail.stop(concluded[0])
         if ruleset.is_over(state):
             if not concluded:
                 report.fail(

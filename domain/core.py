@@ -13,7 +13,8 @@ recorded opening events over ``initial_state`` rebuilds the same table without
 the seed.
 
 Why the vocabulary lives in small modules and is re-exported here: a game
-imports only this module (the dependency rule in ``STYLE.md``), while each
+imports only this module (the dependency rule that ``tests/unit/test_layers.py``
+enforces and ``docs/architecture.md`` states), while each
 part stays small: :mod:`domain.messages`, :mod:`domain.rule_errors`,
 :mod:`domain.viewers`, :mod:`domain.outcomes` and :mod:`domain.facts`.
 """
@@ -25,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from domain.endings import Consequence, default_consequence
 from domain.facts import (
     ChanceOutcome,
     EventFacet,
@@ -49,6 +51,7 @@ __all__ = [
     "SPECTATOR",
     "ChanceOutcome",
     "Command",
+    "Consequence",
     "Event",
     "EventFacet",
     "Example",
@@ -197,11 +200,23 @@ class Ruleset(Generic[S]):
     events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
     examples: tuple[Example, ...] = field(default=(), compare=False)
     """Named example setups: every player count and mode (see :class:`Example`)."""
+    timeout_consequence: Callable[[S, Seat], Consequence] | None = None
+    """``timeout_consequence(state, seat)``: what a seat running out of time
+    (or resigning) costs (:mod:`domain.endings`); ``None``: the seat loses."""
     proto_module: str | None = None
     """The generated ``*_pb2`` module holding ``proto_package``'s messages.
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
     ``.proto`` lives in ``protos/ledger/v1/``); a game registered from
     elsewhere names its own (``tests.games.tictactoe.tictactoe_pb2``)."""
+    describe: Callable[[Event, Viewer, Mapping[int, str]], str] | None = None
+    """``describe(event, viewer, names) -> sentence``: one sentence for a person,
+    in ``viewer``'s redaction, seats named by ``names`` (:mod:`domain.sentences`).
+    ``None``: a plain sentence from the event's name and fields
+    (:func:`domain.narration.describe`)."""
+    board: Callable[[Model, Mapping[int, str]], str] | None = None
+    """``board(view, names) -> fragment``: the table drawn from a ``view``
+    (so it shows only what that view's viewer may see), as a well-formed
+    HTML fragment (:mod:`domain.board_html`).  ``None``: the view in words."""
 
     def __post_init__(self) -> None:
         self.commands_by_name.update({c.__name__: c for c in self.command_types})
@@ -251,6 +266,12 @@ class Ruleset(Generic[S]):
         if self.legal_sequence is not None:
             return self.legal_sequence(state, seat)
         return tuple(self.legal_commands(state, seat))
+
+    def consequence(self, state: S, seat: Seat, seat_count: int) -> Consequence:
+        """What ``seat`` leaving the game now costs (the hook, or the default)."""
+        if self.timeout_consequence is not None:
+            return self.timeout_consequence(state, seat)
+        return default_consequence(seat_count)
 
     def replay(self, state: S, events: Iterable[Event]) -> S:
         for event in events:

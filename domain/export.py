@@ -9,11 +9,14 @@ Format ``ledger-export/v1``, one JSON object per line:
 4. ``{"kind": "result", "outcome": {...} or null, "head_hash"}``;
 5. one ``{"kind": "receipt", ...}`` per receipt the server issued for the game
    (:class:`domain.receipts.Receipt`), when the exporter has them; the header
-   then carries ``receipt_key``, the server's public key (hex).
+   then carries ``receipt_key``, the server's signing public key (hex), and,
+   when the deployment has rotated keys, ``receipt_keys``: its whole keyring
+   (:meth:`domain.receipts.Keyring.to_json`).
 
-Receipts in an export are checked against the header's key; an auditor who
-got the key elsewhere (``GetLedgerKey``) pins it (``ledger verify
---public-key``), since whoever forged an export could also swap the key.
+Receipts in an export are checked against the header's keys; an auditor who
+got the keys elsewhere (``GetLedgerKey``) pins them (``ledger verify
+--public-key``, once per key), since whoever forged an export could also
+swap the keys.
 
 Why the raw records and not a friendlier shape: the auditor must hash exactly
 what the ledger hashed; with the records, :func:`domain.audit.audit_records`
@@ -30,7 +33,7 @@ from typing import Any
 from domain.audit import audit_records
 from domain.audit_report import AuditReport
 from domain.audit_signatures import MoveDecoder
-from domain.receipts import Receipt, check_receipts
+from domain.receipts import Keyring, Receipt, check_receipts
 from domain.records import ALG, CONCLUDED_TYPE, canonical_json, load
 
 FORMAT = "ledger-export/v1"
@@ -40,9 +43,18 @@ def export_lines(
     game_id: str,
     rows: Sequence[tuple[int, str, bytes]],
     receipts: Sequence[Receipt] = (),
-    public_key: bytes | None = None,
+    public_key: bytes | Keyring | None = None,
 ) -> Iterator[str]:
-    """The export, line by line (no trailing newlines)."""
+    """The export, line by line (no trailing newlines).
+
+    ``public_key``: the server's key, or its keyring (signing key first).
+    """
+    ring = Keyring.of(public_key) if isinstance(public_key, bytes) else public_key
+    keys: dict[str, Any] = {}
+    if ring is not None and ring.keys:
+        keys["receipt_key"] = ring.keys[0].public_key.hex()
+        if len(ring.keys) > 1 or ring.keys[0].not_before or ring.keys[0].not_after:
+            keys["receipt_keys"] = ring.to_json()
     records = [(v, t, load(s)) for v, t, s in rows]
     created = records[0][2]["body"] if records else {}
     concluded = (
@@ -57,7 +69,7 @@ def export_lines(
         hash_alg=ALG,
         rng_scheme=created.get("rng_scheme"),
         seed_commitment=created.get("seed_commitment"),
-        **({"receipt_key": public_key.hex()} if public_key is not None else {}),
+        **keys,
     )
     for version, type_, record in records:
         yield _line(kind="event", version=version, type=type_, record=record)
@@ -81,12 +93,13 @@ def _line(**fields: Any) -> str:
 
 def verify_lines(
     lines: Iterable[str],
-    public_key: bytes | None = None,
+    public_key: bytes | Keyring | None = None,
     decode_move: MoveDecoder | None = None,
 ) -> AuditReport:
     """Verify an export offline; failures name the event (or line) that fails.
 
-    ``public_key`` pins the server's receipt key (else the header's is used);
+    ``public_key`` pins the server's receipt key or keyring (else the
+    header's are used);
     ``decode_move`` lets the audit check signed moves' bytes (see
     :func:`domain.audit.audit_records`).
     """
@@ -159,18 +172,27 @@ def _check_receipts(
     rows: list[tuple[int, str, bytes]],
     receipts: list[Receipt],
     header: dict[str, Any],
-    pinned: bytes | None,
+    pinned: bytes | Keyring | None,
     report: AuditReport,
 ) -> None:
     if not receipts:
         return
-    try:
-        key = pinned or bytes.fromhex(header.get("receipt_key") or "")
-    except ValueError:
-        key = b""
-    if pinned is not None and header.get("receipt_key") not in (None, pinned.hex()):
-        report.fail(0, "receipt (export)", "the export names another receipt key")
-    for problem in check_receipts(game_id, rows, receipts, key, origin="export"):
+    named = header.get("receipt_key")
+    if pinned is not None:
+        ring = Keyring.of(pinned) if isinstance(pinned, bytes) else pinned
+        if named is not None and named not in {k.public_key.hex() for k in ring.keys}:
+            report.fail(0, "receipt (export)", "the export names another receipt key")
+    else:
+        try:
+            ring = (
+                Keyring.from_json(header["receipt_keys"])
+                if "receipt_keys" in header
+                else Keyring.of(bytes.fromhex(named or ""))
+            )
+        except ValueError as exc:
+            report.fail(0, "receipt (export)", f"the header's keys: {exc}")
+            ring = Keyring(())
+    for problem in check_receipts(game_id, rows, receipts, ring, origin="export"):
         report.fail(problem.version, problem.check, problem.detail)
     report.receipts_verified += len(receipts)
 

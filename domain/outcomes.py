@@ -24,6 +24,21 @@ class Termination(str, enum.Enum):
     TEAM_LOST = "team_lost"
     """A cooperative game: the scenario beat the team."""
 
+    RESIGNED = "resigned"
+    """A seat conceded (:mod:`domain.endings`): a rated loss for it."""
+
+    ABORTED = "aborted"
+    """Called off before enough moves were made: nobody won, unrated, no stats."""
+
+    ADJUDICATED = "adjudicated"
+    """An organiser or admin recorded the result, with a reason."""
+
+    TIMED_OUT = "timed_out"
+    """A seat ran out of time on its clock: the ruleset's timeout consequence."""
+
+    FORFEITED = "forfeited"
+    """A seat never moved within the no-show window: the others win, unrated."""
+
 
 class Outcome(Model):
     """A finished game: who placed where (python-chess's ``Outcome``).

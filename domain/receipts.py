@@ -17,6 +17,14 @@ shows up as a mismatch (see :func:`check_receipts`).
 Ed25519 signatures are deterministic, so the same head always gets the same
 receipt; verification needs only the 32-byte public key (published by the
 ``GetLedgerKey`` RPC and in every export).
+
+One deployment has one signing identity at a time, but keys rotate: a
+:class:`Keyring` holds every public key the deployment ever signed with,
+each with the window it was allowed to sign in.  A receipt names its key
+(``key_id``); it verifies when that key is in the ring, its timestamp lies
+in the key's window, and the signature holds.  The window is what makes a
+retired key harmless: a receipt it signs after its ``not_after`` is refused,
+so a leaked old key cannot vouch for a new history.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -114,6 +123,21 @@ class Signer:
     def generate(cls) -> Signer:
         return cls(Ed25519PrivateKey.generate())
 
+    def derive_key(self, purpose: str) -> bytes:
+        """A 32-byte secret for ``purpose``, derived from this key (HKDF-SHA256).
+
+        Why derive rather than configure another secret: the servers that
+        share this key are exactly the ones that share the live-event bus,
+        and HKDF's ``info`` keeps the two uses apart (knowing a derived key
+        reveals nothing about the signing key).
+        """
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+        return HKDF(
+            algorithm=hashes.SHA256(), length=32, salt=None, info=purpose.encode()
+        ).derive(self._key.private_bytes_raw())
+
     def sign(
         self, game_id: str, version: int, head_hash: str, timestamp: str
     ) -> Receipt:
@@ -140,6 +164,122 @@ def is_valid(receipt: Receipt, public_key: bytes) -> bool:
 
 
 @dataclass(frozen=True)
+class RingKey:
+    """One public key of the deployment and the window it may sign in.
+
+    ``None`` bounds are open.  ``not_after`` is exclusive, ``not_before``
+    inclusive, both compared with the receipt's (signed) timestamp.
+    """
+
+    public_key: bytes
+    not_before: datetime | None = None
+    not_after: datetime | None = None
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.public_key)
+
+    def covers(self, timestamp: str) -> bool:
+        """Whether a receipt stamped ``timestamp`` falls in this key's window."""
+        if self.not_before is None and self.not_after is None:
+            return True
+        try:
+            when = datetime.fromisoformat(timestamp)
+        except ValueError:
+            return False
+        if when.tzinfo is None:
+            return False  # a window is absolute; a naive stamp cannot be placed in it
+        if self.not_before is not None and when < self.not_before:
+            return False
+        return self.not_after is None or when < self.not_after
+
+    def window(self) -> str:
+        start = self.not_before.isoformat() if self.not_before else "the start"
+        end = self.not_after.isoformat() if self.not_after else "now"
+        return f"{start} to {end}"
+
+
+@dataclass(frozen=True)
+class Keyring:
+    """Every key a deployment signs or signed receipts with (the first one signs now).
+
+    :meth:`of` builds a ring with open windows, for one pinned key or a few.
+    """
+
+    keys: tuple[RingKey, ...]
+
+    @classmethod
+    def of(cls, *public_keys: bytes) -> Keyring:
+        return cls(tuple(RingKey(k) for k in public_keys))
+
+    def find(self, wanted: str) -> RingKey | None:
+        return next((k for k in self.keys if k.key_id == wanted), None)
+
+    def ids(self) -> str:
+        return ", ".join(k.key_id for k in self.keys) or "none"
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "public_key": k.public_key.hex(),
+                "not_before": k.not_before.isoformat() if k.not_before else None,
+                "not_after": k.not_after.isoformat() if k.not_after else None,
+            }
+            for k in self.keys
+        ]
+
+    @classmethod
+    def from_json(cls, items: Any) -> Keyring:
+        """:raises ValueError: for anything but :meth:`to_json`'s shape."""
+        if not isinstance(items, list):
+            raise ValueError("a keyring is a list of keys")  # noqa: TRY004 - one error type for callers
+        keys = []
+        for item in items:
+            try:
+                start, end = item.get("not_before"), item.get("not_after")
+                keys.append(
+                    RingKey(
+                        bytes.fromhex(item["public_key"]),
+                        datetime.fromisoformat(start) if start else None,
+                        datetime.fromisoformat(end) if end else None,
+                    )
+                )
+            except (AttributeError, KeyError, TypeError, ValueError) as exc:
+                raise ValueError(f"malformed keyring entry: {exc}") from None
+        return cls(tuple(keys))
+
+    def with_key(self, key: RingKey) -> Keyring:
+        """This ring with ``key`` first; a key already in it keeps its window."""
+        found = self.find(key.key_id)
+        first = found if found is not None else key
+        return Keyring((first, *(k for k in self.keys if k.key_id != key.key_id)))
+
+
+def _key_problem(receipt: Receipt, ring: Keyring) -> str | None:
+    """Why ``ring`` does not vouch for ``receipt``, or None when it does."""
+    if receipt.key_id:
+        key = ring.find(receipt.key_id)
+        if key is None:
+            return (
+                f"signed by key {receipt.key_id}, which is not in the keyring "
+                f"({ring.ids()}): use the deployment's keyring or --public-key"
+            )
+        if not is_valid(receipt, key.public_key):
+            return "signature does not verify with the server's public key"
+        if not key.covers(receipt.timestamp):
+            return (
+                f"signed by key {receipt.key_id} at {receipt.timestamp}, outside "
+                f"its validity window ({key.window()})"
+            )
+        return None
+    # a receipt from before key ids: any key of the ring, inside its window
+    for key in ring.keys:
+        if is_valid(receipt, key.public_key) and key.covers(receipt.timestamp):
+            return None
+    return "signature does not verify with the server's public key"
+
+
+@dataclass(frozen=True)
 class ReceiptProblem:
     version: int
     check: str
@@ -150,15 +290,18 @@ def check_receipts(
     game_id: str,
     raw: Sequence[tuple[int, str, bytes]],
     receipts: Iterable[Receipt],
-    public_key: bytes,
+    keys: bytes | Keyring,
     origin: str = "held",
 ) -> list[ReceiptProblem]:
-    """Every way the stored rows contradict receipts signed by ``public_key``.
+    """Every way the stored rows contradict receipts signed by ``keys``.
 
-    A receipt with a bad signature proves nothing and is reported as such
-    (it was forged or damaged); a good one must name an event that exists,
-    with the same hash and timestamp.
+    ``keys`` is the deployment's keyring, or one public key.  A receipt with
+    a bad signature, an unknown key or a stamp outside its key's window
+    proves nothing and is reported as such (it was forged, damaged or signed
+    by a key the ring does not vouch for then); a good one must name an
+    event that exists, with the same hash and timestamp.
     """
+    ring = keys if isinstance(keys, Keyring) else Keyring.of(keys)
     heads: dict[int, tuple[str, str]] = {}
     for version, _type, data in raw:
         try:
@@ -171,23 +314,9 @@ def check_receipts(
         if receipt.game_id != game_id:
             continue
         v = receipt.version
-        if receipt.key_id and receipt.key_id != key_id(public_key):
-            problems.append(
-                ReceiptProblem(
-                    v,
-                    f"receipt ({origin})",
-                    f"signed by key {receipt.key_id}, not by the key checked against "
-                    f"({key_id(public_key)}): use the server's data dir or --public-key",
-                )
-            )
-        elif not is_valid(receipt, public_key):
-            problems.append(
-                ReceiptProblem(
-                    v,
-                    f"receipt ({origin})",
-                    "signature does not verify with the server's public key",
-                )
-            )
+        problem = _key_problem(receipt, ring)
+        if problem is not None:
+            problems.append(ReceiptProblem(v, f"receipt ({origin})", problem))
         elif v not in heads:
             end = max(heads, default=0)
             problems.append(

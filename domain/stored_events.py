@@ -24,6 +24,8 @@ from domain.records import (
     ALG_V1,
     CONCLUDED_TYPE,
     CREATED_TYPE,
+    ENDED_TYPES,
+    ENDING_KINDS,
     SNAPSHOT_TYPE,
     canonical_json,
     concluded_body,
@@ -31,10 +33,13 @@ from domain.records import (
     decided_body,
     decode_aggregate_state,
     decode_payload,
+    ended_body,
     load,
 )
 
-_LEDGER_TYPES = frozenset((CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE))
+_LEDGER_TYPES = frozenset(
+    (CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE, *ENDED_TYPES.values())
+)
 
 
 def encode_event(event: Any) -> bytes:
@@ -50,6 +55,8 @@ def encode_event(event: Any) -> bytes:
         body = concluded_body(fields)
     elif isinstance(event, Game.Decided):
         body = decided_body(fields)
+    elif isinstance(event, Game.Ended):
+        body = ended_body(fields)
     else:
         raise TypeError(f"cannot store {event!r}")
     record: dict[str, Any] = {
@@ -136,6 +143,22 @@ def decode_record(
             content_hash=body.get("content_hash", ""),
             seat_keys=tuple(body.get("seat_keys", ())),
             receipt_key=body.get("receipt_key"),
+            time_control=body.get("time_control"),
+        )
+    if type_ in ENDING_KINDS:
+        return _stored_event(
+            Game.Ended,
+            {
+                **common,
+                **chain,
+                "kind": body["kind"],
+                "seat": body["seat"],
+                "by": body["by"],
+                "reason": body["reason"],
+                "decision": body["decision"],
+                "deadline_ms": body.get("deadline_ms"),
+                "stored": None,
+            },
         )
     return _stored_event(
         Game.Concluded,

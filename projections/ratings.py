@@ -22,6 +22,12 @@ from projections.base import LogEvent, View
 
 MODEL = PlackettLuce()
 COOPERATIVE = {"team_won", "team_lost"}
+UNRATED = {"aborted", "forfeited"}
+"""Endings that change no rating (the usual convention): an aborted game was
+never really played, and a no-show forfeit says nothing about strength.  A
+resignation and a timeout are rated losses."""
+LEFT = {"resigned", "timed_out"}
+"""Endings by a seat leaving; with no winner, the cooperative team lost."""
 
 
 def scenario_id(game_type: str) -> str:
@@ -82,7 +88,10 @@ class RatingsView(View):
                     "SELECT * FROM ratings_games WHERE game_id = %s", (event.game_id,)
                 )
                 game = curs.fetchone()
-                if game is not None:
+                if (
+                    game is not None
+                    and event.body["outcome"]["termination"] not in UNRATED
+                ):
                     history.extend(self._rate(curs, ratings, game, event))
         curs.executemany(
             "INSERT INTO ratings_current (game_type, player_id, mu, sigma, ordinal, games)"
@@ -121,7 +130,8 @@ class RatingsView(View):
     ) -> list[tuple[Any, ...]]:
         outcome = event.body["outcome"]
         game_type, players = game["game_type"], list(game["player_ids"])
-        if outcome["termination"] in COOPERATIVE:
+        team_left = outcome["termination"] in LEFT and not outcome["winners"]
+        if outcome["termination"] in COOPERATIVE or team_left:
             entrants = [players, [scenario_id(game_type)]]
             ranks: list[float] = (
                 [1, 2] if outcome["termination"] == "team_won" else [2, 1]

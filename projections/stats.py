@@ -30,6 +30,8 @@ Conventions:
   character, clan, land types, character played or card played.
 - ``stats_facet_counts`` totals event facets of finished games (seat -1 for
   facets without a seat).
+- An aborted game counts in no statistic: its row keeps no end position and
+  records only ``termination = 'aborted'``.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ Python work between two statements must stay well under the connection's
 ``idle_in_transaction_session_timeout`` (eventsourcing sets 5 s), and a batch of
 500 concluded games is a few hundred thousand events to replay (on a busy
 machine that took longer and the server closed the connection)."""
+
+
+def _aborted(event: LogEvent) -> bool:
+    return bool(event.body["outcome"]["termination"] == "aborted")
 
 
 class StatsView(View):
@@ -162,7 +168,14 @@ class StatsView(View):
         seat_facets: list[tuple[Any, ...]] = []
         totals: Counter[tuple[str, str, str, int]] = Counter()
         # created before this view existed in an older schema: skipped
-        known = [e for e in ended if e.game_id in games]
+        known = [e for e in ended if e.game_id in games and not _aborted(e)]
+        # an aborted game was never really played: no statistics, only its
+        # termination on its row (which stays without an end position)
+        updates.extend(
+            (None, None, None, None, None, None, "aborted", None, None, None, e.game_id)
+            for e in ended
+            if _aborted(e)
+        )
         for start in range(0, len(known), GAMES_PER_READ):
             chunk = known[start : start + GAMES_PER_READ]
             chunk_ids = [e.game_id for e in chunk]

@@ -24,12 +24,36 @@ METRICS = {
 }
 
 
-def games_count(curs: Any, game_type: str | None = None) -> list[dict[str, Any]]:
-    """``[{game_type, started, finished}]`` per game type."""
+ENDED_AS = "(%(t)s::text IS NULL OR termination = %(t)s)"
+"""The filter on ``stats_games`` by how a game ended (``None``: any way)."""
+SEATS_ENDED_AS = (
+    "(%(t)s::text IS NULL OR game_id IN"
+    " (SELECT game_id FROM stats_games WHERE termination = %(t)s))"
+)
+"""The same filter on the per-seat tables."""
+
+
+def games_count(
+    curs: Any, game_type: str | None = None, termination: str | None = None
+) -> list[dict[str, Any]]:
+    """``[{game_type, started, finished}]`` per game type (``finished``: those
+    that ended as ``termination``, when given)."""
     curs.execute(
-        "SELECT game_type, count(*) AS started, count(ended_position) AS finished FROM stats_games"
+        "SELECT game_type, count(*) AS started,"
+        f" count(ended_position) FILTER (WHERE {ENDED_AS}) AS finished FROM stats_games"
         " WHERE %(gt)s::text IS NULL OR game_type = %(gt)s GROUP BY game_type ORDER BY game_type",
-        {"gt": game_type},
+        {"gt": game_type, "t": termination},
+    )
+    return list(curs.fetchall())
+
+
+def termination_counts(curs: Any, game_type: str) -> list[dict[str, Any]]:
+    """``[{termination, games}]``: how the game type's games ended (aborted
+    games too, which count in no other statistic)."""
+    curs.execute(
+        "SELECT termination, count(*) AS games FROM stats_games WHERE game_type = %s"
+        " AND termination IS NOT NULL GROUP BY termination ORDER BY termination",
+        (game_type,),
     )
     return list(curs.fetchall())
 
@@ -73,15 +97,17 @@ def length_distribution(
     metric: str = "rounds",
     buckets: int = 10,
     players: int | None = None,
+    termination: str | None = None,
 ) -> dict[str, Any]:
     """Finished games' length in ``rounds``, ``moves``, ``events`` or wall ``seconds``:
     ``{count, min, max, mean, median, p90, histogram: [{lo, hi, count}]}``."""
     column = METRICS[metric]
     source = (
         f"SELECT {column} AS v FROM stats_games WHERE game_type = %(gt)s AND ended_position IS NOT NULL"
-        " AND (%(p)s::int IS NULL OR players = %(p)s)"
+        f" AND (%(p)s::int IS NULL OR players = %(p)s) AND {ENDED_AS}"
     )
-    return _distribution(curs, source, {"gt": game_type, "p": players}, buckets)
+    params = {"gt": game_type, "p": players, "t": termination}
+    return _distribution(curs, source, params, buckets)
 
 
 def score_distribution(
@@ -90,16 +116,17 @@ def score_distribution(
     buckets: int = 10,
     players: int | None = None,
     seat: int | None = None,
+    termination: str | None = None,
 ) -> dict[str, Any]:
     """Final scores of every seat (or one seat) of finished games; same shape as
     :func:`length_distribution`."""
     source = (
         "SELECT score AS v FROM stats_seat_results WHERE game_type = %(gt)s"
         " AND (%(p)s::int IS NULL OR players = %(p)s) AND (%(s)s::int IS NULL OR seat = %(s)s)"
+        f" AND {SEATS_ENDED_AS}"
     )
-    return _distribution(
-        curs, source, {"gt": game_type, "p": players, "s": seat}, buckets
-    )
+    params = {"gt": game_type, "p": players, "s": seat, "t": termination}
+    return _distribution(curs, source, params, buckets)
 
 
 def _rate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -108,25 +135,30 @@ def _rate(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def win_rate_by_seat(curs: Any, game_type: str) -> list[dict[str, Any]]:
+def win_rate_by_seat(
+    curs: Any, game_type: str, termination: str | None = None
+) -> list[dict[str, Any]]:
     """``[{players, seat, games, wins, win_rate}]``: by table size, since the
     advantage of a seat depends on how many play."""
     curs.execute(
         "SELECT players, seat, count(*) AS games, count(*) FILTER (WHERE won) AS wins FROM stats_seat_results"
-        " WHERE game_type = %s GROUP BY players, seat ORDER BY players, seat",
-        (game_type,),
+        f" WHERE game_type = %(gt)s AND {SEATS_ENDED_AS} GROUP BY players, seat ORDER BY players, seat",
+        {"gt": game_type, "t": termination},
     )
     return _rate(list(curs.fetchall()))
 
 
-def win_rate_by_first_player(curs: Any, game_type: str) -> list[dict[str, Any]]:
+def win_rate_by_first_player(
+    curs: Any, game_type: str, termination: str | None = None
+) -> list[dict[str, Any]]:
     """``[{players, first, games, wins, win_rate}]``: ``first`` is true for the
     first player's seat-games, false for everyone else's (games with a known
     first player only)."""
     curs.execute(
         "SELECT players, first, count(*) AS games, count(*) FILTER (WHERE won) AS wins FROM stats_seat_results"
-        " WHERE game_type = %s AND first IS NOT NULL GROUP BY players, first ORDER BY players, first DESC",
-        (game_type,),
+        f" WHERE game_type = %(gt)s AND first IS NOT NULL AND {SEATS_ENDED_AS}"
+        " GROUP BY players, first ORDER BY players, first DESC",
+        {"gt": game_type, "t": termination},
     )
     return _rate(list(curs.fetchall()))
 
@@ -180,6 +212,24 @@ def facet_frequency(
         f"SELECT value, {seat}n AS count, n::float8 / sum(n) OVER ({part}) AS share FROM ("
         f" SELECT value, {seat}sum(count)::bigint AS n FROM stats_facet_counts WHERE game_type = %s AND key = %s"
         f" GROUP BY value{', seat' if by_seat else ''}) t ORDER BY {seat}count DESC, value LIMIT %s OFFSET %s",
+        (game_type, key, limit, offset),
+    )
+    return list(curs.fetchall())
+
+
+def seat_facet_frequency(
+    curs: Any, game_type: str, key: str, limit: int = 100, offset: int = 0
+) -> list[dict[str, Any]]:
+    """``[{value, count, share}]`` of seat facet ``key`` (``character``,
+    ``clan``): how many seat-games had each value, most frequent first.
+
+    Seat facets are kept as win-rate totals, not as event counts, so their
+    frequency is the number of seat-games per value (:func:`facet_frequency`
+    is the same for event facets)."""
+    curs.execute(
+        "SELECT value, n AS count, n::float8 / sum(n) OVER () AS share FROM ("
+        " SELECT value, sum(games)::bigint AS n FROM stats_facet_rates WHERE game_type = %s AND key = %s"
+        " GROUP BY value) t ORDER BY count DESC, value LIMIT %s OFFSET %s",
         (game_type, key, limit, offset),
     )
     return list(curs.fetchall())

@@ -30,6 +30,8 @@ class GameResult:
 
     game_id: UUID
     ranks: tuple[int, ...]
+    termination: str = ""
+    """``Outcome.termination``: standings count forfeits apart."""
 
 
 class TournamentResults(Protocol):
@@ -69,5 +71,12 @@ class TournamentResultsView(View):
             )
         self.results.record_results(
             curs,
-            [GameResult(e.game_id, tuple(e.body["outcome"]["ranks"])) for e in events],
+            [
+                GameResult(
+                    e.game_id,
+                    tuple(e.body["outcome"]["ranks"]),
+                    e.body["outcome"]["termination"],
+                )
+                for e in events
+            ],
         )

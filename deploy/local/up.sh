@@ -7,11 +7,15 @@
 #
 # Each process's pid is RUN_DIR/<name>.pid and its log RUN_DIR/<name>.log;
 # the servers answer on 127.0.0.1:BASE_PORT..BASE_PORT+2 (default 50061).
-# LEDGER_ADMIN_TOKEN is shared by the three (generated into RUN_DIR if unset).
+# LEDGER_ADMIN_TOKEN is shared by the three (generated into RUN_DIR if unset),
+# and so is the receipt signing key: LEDGER_SIGNING_KEY or
+# LEDGER_SIGNING_KEY_FILE, else one generated into RUN_DIR/signing-key, so
+# `ledger audit` verifies every receipt with one keyring (docs/scale-out.md).
 # NATS: with LEDGER_NATS_URL set, the servers use that one; else, when
 # nats-server is installed (NATS_SERVER, default: found on PATH or in
 # /usr/sbin), its own JetStream server runs on 127.0.0.1:BASE_PORT+3 (data
-# in RUN_DIR/nats) and the servers fan live events out through it;
+# in RUN_DIR/nats, user "ledger" with a password generated into
+# RUN_DIR/nats-password) and the servers fan live events out through it;
 # LEDGER_LOCAL_NATS=0 keeps the in-process fan-out.
 # LEDGER_METRICS_PORT=M gives every process a /metrics port of its own:
 # server i on M+i, the projection worker on M+3 (M+LEDGER_LOCAL_SERVERS).
@@ -43,12 +47,22 @@ if [ -z "${LEDGER_ADMIN_TOKEN:-}" ]; then
     LEDGER_ADMIN_TOKEN=$(cat "$run/admin-token")
 fi
 export LEDGER_ADMIN_TOKEN LEDGER_DATABASE_URL
+if [ -z "${LEDGER_SIGNING_KEY:-}" ] && [ -z "${LEDGER_SIGNING_KEY_FILE:-}" ]; then
+    [ -s "$run/signing-key" ] || (umask 077 && "$python" -c 'import secrets; print(secrets.token_hex(32))' > "$run/signing-key")
+    LEDGER_SIGNING_KEY_FILE="$run/signing-key"
+    export LEDGER_SIGNING_KEY_FILE
+fi
 export LEDGER_PROJECTIONS=false   # the worker below runs the views
 
 nats=${NATS_SERVER:-$(command -v nats-server || echo /usr/sbin/nats-server)}
 if [ -z "${LEDGER_NATS_URL:-}" ] && [ "${LEDGER_LOCAL_NATS:-1}" != 0 ] && [ -x "$nats" ]; then
     nats_port=$((base + 3))
-    nohup "$nats" -a 127.0.0.1 -p "$nats_port" -js -sd "$run/nats" > "$run/nats.log" 2>&1 &
+    [ -s "$run/nats-password" ] || (umask 077 && "$python" -c 'import secrets; print(secrets.token_urlsafe(24))' > "$run/nats-password")
+    LEDGER_NATS_USER=ledger
+    LEDGER_NATS_PASSWORD=$(cat "$run/nats-password")
+    export LEDGER_NATS_USER LEDGER_NATS_PASSWORD
+    # the password on the command line is visible to local users (ps): loopback only
+    nohup "$nats" -a 127.0.0.1 -p "$nats_port" -js -sd "$run/nats" --user "$LEDGER_NATS_USER" --pass "$LEDGER_NATS_PASSWORD" > "$run/nats.log" 2>&1 &
     echo $! > "$run/nats.pid"
     LEDGER_NATS_URL="nats://127.0.0.1:$nats_port"
     tries=0

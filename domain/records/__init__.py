@@ -41,6 +41,7 @@ from domain.records.bodies import (
     decided_body,
     decided_type,
     decode_payload,
+    ended_body,
 )
 from domain.records.canonical import canonical_json, load
 from domain.records.moves import Move, decode_move
@@ -50,6 +51,8 @@ from domain.records.names import (
     ALGORITHMS,
     CONCLUDED_TYPE,
     CREATED_TYPE,
+    ENDED_TYPES,
+    ENDING_KINDS,
     GENESIS,
     LEDGER_PREFIX,
     SNAPSHOT_TYPE,
@@ -68,6 +71,8 @@ __all__ = [
     "ALG_V1",
     "CONCLUDED_TYPE",
     "CREATED_TYPE",
+    "ENDED_TYPES",
+    "ENDING_KINDS",
     "GENESIS",
     "LEDGER_PREFIX",
     "SNAPSHOT_TYPE",
@@ -83,6 +88,7 @@ __all__ = [
     "decode_payload",
     "encode_aggregate_state",
     "encode_snapshot",
+    "ended_body",
     "hash_input",
     "load",
     "seal",

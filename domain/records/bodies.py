@@ -44,6 +44,8 @@ def created_body(fields: dict[str, Any]) -> dict[str, Any]:
     }
     if fields.get("spectator_delay"):  # only when set: older games hash as before
         body["spectator_delay"] = dict(fields["spectator_delay"])
+    if fields.get("time_control"):  # likewise: untimed games hash as before
+        body["time_control"] = dict(fields["time_control"])
     return body
 
 
@@ -73,6 +75,22 @@ def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
         "seed": fields["seed"],
         "decision": fields["decision"],
     }
+
+
+def ended_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """A ledger ending's hashed body (``ledger.SeatResigned`` and the others):
+    who ended the game (``by``), which seat it concerns, why, and for a
+    timeout the deadline that passed."""
+    body = {
+        "kind": fields["kind"],
+        "seat": fields["seat"],
+        "by": fields["by"],
+        "reason": fields["reason"],
+        "decision": fields["decision"],
+    }
+    if fields.get("deadline_ms") is not None:
+        body["deadline_ms"] = fields["deadline_ms"]
+    return body
 
 
 def decided_type(game_type: str, payload: Event) -> str:

@@ -10,6 +10,15 @@ from __future__ import annotations
 CREATED_TYPE = "ledger.GameCreated"
 CONCLUDED_TYPE = "ledger.GameConcluded"
 SNAPSHOT_TYPE = "ledger.Snapshot"
+ENDED_TYPES = {
+    "resigned": "ledger.SeatResigned",
+    "aborted": "ledger.GameAborted",
+    "adjudicated": "ledger.GameAdjudicated",
+    "timed_out": "ledger.SeatTimedOut",
+}
+"""The ledger's own endings (:class:`domain.endings.EndingKind` value -> type),
+each followed by ``ledger.GameConcluded`` in the same decision."""
+ENDING_KINDS = {type_: kind for kind, type_ in ENDED_TYPES.items()}
 LEDGER_PREFIX = "ledger."
 """The prefix of the ledger's own type names; a game's are ``<game>.<EventClass>``."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from domain.clocks import Clock, TimeControl
 from domain.core import Outcome
 from domain.games import find_ruleset
 from domain.records.canonical import canonical_json, load
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
     from domain.core import Ruleset
 
 _DATETIMES = ("_created_on", "_modified_on")
+UNKNOWN_MOVES = 1_000_000
+"""The move count of a snapshot taken before moves were counted: too many to
+abort, the safe side (such a snapshot follows at least its interval's moves)."""
 
 
 def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
@@ -31,6 +35,9 @@ def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
     )
     out["entropy"] = list(state["entropy"])
     out["player_ids"] = list(state["player_ids"])
+    out.pop("control", None)  # rebuilt from time_control
+    clock = state.get("clock")
+    out["clock"] = clock.to_record() if clock is not None else None
     return out
 
 
@@ -52,6 +59,12 @@ def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
     out["entropy"] = tuple(data["entropy"])
     out["player_ids"] = tuple(data["player_ids"])
     out.setdefault("spectator_delay", None)  # snapshots from before the delay
+    out.setdefault("time_control", None)  # snapshots from before clocks
+    out["control"] = TimeControl.model_validate(out["time_control"] or {})
+    clock = data.get("clock")
+    out["clock"] = Clock.from_record(clock) if clock else None
+    out.setdefault("moves_made", UNKNOWN_MOVES)
+    out.setdefault("ending", None)
     return out
 
 

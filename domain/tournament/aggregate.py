@@ -25,6 +25,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
+from domain.clocks import TimeControl
 from domain.core import IllegalCommandError, InvalidCommandError, Model
 from domain.games import find_game
 from domain.spectator import parse_delay
@@ -54,6 +55,9 @@ class Tournament(Aggregate):
         spectator_delay: dict[str, int] | None = None
         """Every game's spectator delay (:mod:`domain.spectator`); absent in
         tournaments created before it existed."""
+        time_control: dict[str, Any] | None = None
+        """Every game's clock and no-show window (:mod:`domain.clocks`);
+        absent in tournaments created before clocks."""
 
     class PlayerRegistered(Aggregate.Event):
         player_id: str
@@ -81,9 +85,13 @@ class Tournament(Aggregate):
         round: int
         game_id: str
         ranks: tuple[int, ...]
+        termination: str = ""
+        """How the game ended; absent in results recorded before it was kept."""
 
         def apply(self, tournament: Tournament) -> None:
-            state = tournament.state.recorded(self.round, self.game_id, self.ranks)
+            state = tournament.state.recorded(
+                self.round, self.game_id, self.ranks, self.termination
+            )
             tournament.state = state
 
     class TournamentFinished(Aggregate.Event):
@@ -99,8 +107,11 @@ class Tournament(Aggregate):
         rounds: int,
         table_size: int,
         spectator_delay: dict[str, int] | None = None,
+        time_control: dict[str, Any] | None = None,
     ) -> None:
         self.spectator_delay = spectator_delay
+        """Passed to every game this tournament creates."""
+        self.time_control = time_control
         """Passed to every game this tournament creates."""
         self.state = TournamentState(
             name=name,
@@ -124,6 +135,7 @@ class Tournament(Aggregate):
         setup: dict[str, Any] | None = None,
         tournament_id: Any = None,
         spectator_delay: Any = None,
+        time_control: TimeControl | None = None,
     ) -> Tournament:
         """Create a tournament.
 
@@ -140,6 +152,8 @@ class Tournament(Aggregate):
         delay = parse_delay(spectator_delay)
         if delay is not None:
             fields["spectator_delay"] = delay.record()
+        if time_control is not None and time_control.record() != {"kind": "none"}:
+            fields["time_control"] = time_control.record()
         return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
 
     # ------------------------------------------------------------ commands
@@ -195,7 +209,9 @@ class Tournament(Aggregate):
         self._finish_if_complete()
         return round_
 
-    def record_result(self, game_id: str, ranks: Sequence[int]) -> bool:
+    def record_result(
+        self, game_id: str, ranks: Sequence[int], termination: str = ""
+    ) -> bool:
         """Record a finished table's ranks (``ranks[seat]``, 1 is best, ties share).
 
         Idempotent: the same game again is a no-op returning ``False``.  The
@@ -223,7 +239,11 @@ class Tournament(Aggregate):
                 )
             return False
         self.trigger_event(
-            self.ResultRecorded, round=record.round, game_id=table.game_id, ranks=ranks
+            self.ResultRecorded,
+            round=record.round,
+            game_id=table.game_id,
+            ranks=ranks,
+            termination=termination,
         )
         self._finish_if_complete()
         return True

@@ -15,6 +15,10 @@ Scoring (chosen once, per *tournament* table size ``T``, not per table):
   the same place values.  A bye is a win: ``T - 1`` points.
 * Wins / draws / losses for ``T >= 3``: sole first place / shared first place
   / anything else.  Byes are counted apart and are not games played.
+* A forfeit (a seat that never moved within the tournament's no-show
+  window) scores like any result: a win for the opponents, a loss for the
+  absent seat.  It is also counted apart (``forfeit_wins``,
+  ``forfeit_losses``) so the standings show it.
 
 Tie-breaks, in order:
 
@@ -38,6 +42,8 @@ from fractions import Fraction
 from domain.core import InvalidCommandError, Model
 from domain.tournament.pairing import PlayerId
 
+FORFEITED = "forfeited"
+"""``Termination.FORFEITED``'s value: a seat never moved within the no-show window."""
 TIE_BREAKS: tuple[str, ...] = ("points", "buchholz", "head_to_head", "shared_rank")
 """The order in which ties are broken (for clients that show it)."""
 
@@ -49,6 +55,10 @@ class GameResult(Model):
     """The players in seat order."""
     ranks: tuple[int, ...]
     """``ranks[seat]`` from the game's ``Outcome``: 1 is best, ties share."""
+    termination: str = ""
+    """How the game ended (``Outcome.termination``; empty in results recorded
+    before it was kept): a ``forfeited`` game is a forfeit win for the seats
+    ranked first and a forfeit loss for the others."""
 
 
 class StandingRow(Model):
@@ -66,6 +76,10 @@ class StandingRow(Model):
     losses: int
     byes: int
     withdrawn: bool = False
+    forfeit_wins: int = 0
+    """Wins (already counted in ``wins``) because an opponent never showed up."""
+    forfeit_losses: int = 0
+    """Losses (already counted in ``losses``) by not showing up."""
 
 
 def is_competition_ranking(ranks: Sequence[int]) -> bool:
@@ -137,6 +151,8 @@ def compute_standings(
             outcome = "losses" if rank != 1 else ("wins" if sole_winner else "draws")
             tally[p][outcome] += 1
             tally[p]["games"] += 1
+            if game.termination == FORFEITED:
+                tally[p]["forfeit_wins" if rank == 1 else "forfeit_losses"] += 1
     buchholz: dict[PlayerId, Fraction] = defaultdict(Fraction)
     for game in games:
         for p in game.players:
@@ -194,6 +210,8 @@ def _rank_rows(
                     losses=t["losses"],
                     byes=t["byes"],
                     withdrawn=p in withdrawn,
+                    forfeit_wins=t["forfeit_wins"],
+                    forfeit_losses=t["forfeit_losses"],
                 )
             )
     return tuple(rows)

@@ -43,6 +43,8 @@ class RecordedResult(Model):
 
     game_id: str
     ranks: tuple[int, ...]
+    termination: str = ""
+    """How the game ended (empty: recorded before it was kept)."""
 
 
 class RoundRecord(Model):
@@ -144,7 +146,9 @@ class TournamentState(Model):
         for record in self.round_records:
             seats = {t.game_id: t.players for t in record.tables}
             out.extend(
-                GameResult(players=seats[r.game_id], ranks=r.ranks)
+                GameResult(
+                    players=seats[r.game_id], ranks=r.ranks, termination=r.termination
+                )
                 for r in record.results
             )
         return tuple(out)
@@ -206,11 +210,15 @@ class TournamentState(Model):
         return self.model_copy(update={"round_records": (*self.round_records, record)})
 
     def recorded(
-        self, round_: int, game_id: str, ranks: tuple[int, ...]
+        self,
+        round_: int,
+        game_id: str,
+        ranks: tuple[int, ...],
+        termination: str = "",
     ) -> TournamentState:
         records = list(self.round_records)
         old = records[round_ - 1]
-        result = RecordedResult(game_id=game_id, ranks=ranks)
+        result = RecordedResult(game_id=game_id, ranks=ranks, termination=termination)
         records[round_ - 1] = old.model_copy(update={"results": (*old.results, result)})
         return self.model_copy(update={"round_records": tuple(records)})
 

@@ -17,6 +17,11 @@ class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TERMINATION_COMPLETED: _ClassVar[Termination]
     TERMINATION_TEAM_WON: _ClassVar[Termination]
     TERMINATION_TEAM_LOST: _ClassVar[Termination]
+    TERMINATION_RESIGNED: _ClassVar[Termination]
+    TERMINATION_ABORTED: _ClassVar[Termination]
+    TERMINATION_ADJUDICATED: _ClassVar[Termination]
+    TERMINATION_TIMED_OUT: _ClassVar[Termination]
+    TERMINATION_FORFEITED: _ClassVar[Termination]
 
 class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -35,6 +40,11 @@ TERMINATION_UNSPECIFIED: Termination
 TERMINATION_COMPLETED: Termination
 TERMINATION_TEAM_WON: Termination
 TERMINATION_TEAM_LOST: Termination
+TERMINATION_RESIGNED: Termination
+TERMINATION_ABORTED: Termination
+TERMINATION_ADJUDICATED: Termination
+TERMINATION_TIMED_OUT: Termination
+TERMINATION_FORFEITED: Termination
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_ACTIVE: GameStatus
 GAME_STATUS_ENDED: GameStatus
@@ -65,30 +75,34 @@ class GetLedgerKeyRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class LedgerKey(_message.Message):
-    __slots__ = ("public_key", "key_id", "algorithm")
+    __slots__ = ("public_key", "key_id", "algorithm", "keys")
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     KEY_ID_FIELD_NUMBER: _ClassVar[int]
     ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    KEYS_FIELD_NUMBER: _ClassVar[int]
     public_key: bytes
     key_id: str
     algorithm: str
-    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ...) -> None: ...
+    keys: _containers.RepeatedCompositeFieldContainer[ReceiptKey]
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., keys: _Optional[_Iterable[_Union[ReceiptKey, _Mapping]]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game_type", "setup", "entropy", "player_ids", "spectator_delay", "seat_public_keys")
+    __slots__ = ("game_type", "setup", "entropy", "player_ids", "spectator_delay", "seat_public_keys", "time_control")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SETUP_FIELD_NUMBER: _ClassVar[int]
     ENTROPY_FIELD_NUMBER: _ClassVar[int]
     PLAYER_IDS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
     SEAT_PUBLIC_KEYS_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     setup: _any_pb2.Any
     entropy: _containers.RepeatedScalarFieldContainer[str]
     player_ids: _containers.RepeatedScalarFieldContainer[str]
     spectator_delay: SpectatorDelay
     seat_public_keys: _containers.RepeatedScalarFieldContainer[bytes]
-    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., entropy: _Optional[_Iterable[str]] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., seat_public_keys: _Optional[_Iterable[bytes]] = ...) -> None: ...
+    time_control: TimeControl
+    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., entropy: _Optional[_Iterable[str]] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., seat_public_keys: _Optional[_Iterable[bytes]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
 
 class SpectatorDelay(_message.Message):
     __slots__ = ("moves", "seconds")
@@ -153,12 +167,14 @@ class SubmitMoveResponse(_message.Message):
     def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
-    __slots__ = ("game_id", "at_version")
+    __slots__ = ("game_id", "at_version", "min_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     at_version: int
-    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ...) -> None: ...
+    min_version: int
+    def __init__(self, game_id: _Optional[str] = ..., at_version: _Optional[int] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GetGameResponse(_message.Message):
     __slots__ = ("game", "view")
@@ -185,7 +201,7 @@ class Outcome(_message.Message):
     def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., termination_kind: _Optional[_Union[Termination, str]] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids", "spectator_delay", "status_kind", "role_kind", "ruleset_version")
+    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids", "spectator_delay", "status_kind", "role_kind", "ruleset_version", "time_control", "clocks", "next_deadline", "next_deadline_seat", "clock_read_at")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +223,11 @@ class GameSummary(_message.Message):
     STATUS_KIND_FIELD_NUMBER: _ClassVar[int]
     ROLE_KIND_FIELD_NUMBER: _ClassVar[int]
     RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEADLINE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_READ_AT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     players: int
@@ -228,21 +249,28 @@ class GameSummary(_message.Message):
     status_kind: GameStatus
     role_kind: Role
     ruleset_version: int
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
+    time_control: TimeControl
+    clocks: _containers.RepeatedCompositeFieldContainer[SeatClock]
+    next_deadline: _timestamp_pb2.Timestamp
+    next_deadline_seat: int
+    clock_read_at: _timestamp_pb2.Timestamp
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., next_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_deadline_seat: _Optional[int] = ..., clock_read_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
-    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample")
+    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample", "min_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     page_size: int
     page_token: str
     sample: int
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ...) -> None: ...
+    min_version: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesResponse(_message.Message):
     __slots__ = ("moves", "next_page_token", "version", "seat", "total_size")
@@ -259,17 +287,19 @@ class ListLegalMovesResponse(_message.Message):
     def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., total_size: _Optional[int] = ...) -> None: ...
 
 class StreamGameEventsRequest(_message.Message):
-    __slots__ = ("game_id", "after_version", "stop_at_head")
+    __slots__ = ("game_id", "after_version", "stop_at_head", "min_version")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     STOP_AT_HEAD_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     after_version: int
     stop_at_head: bool
-    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ...) -> None: ...
+    min_version: int
+    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., stop_at_head: _Optional[bool] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision", "receipt")
+    __slots__ = ("game_id", "version", "type", "payload", "timestamp", "hash", "prev_hash", "actor", "decision", "receipt", "clocks", "next_deadline", "next_deadline_seat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -280,6 +310,9 @@ class GameEvent(_message.Message):
     ACTOR_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DEADLINE_SEAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     type: str
@@ -290,10 +323,13 @@ class GameEvent(_message.Message):
     actor: int
     decision: int
     receipt: Receipt
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[SeatClock]
+    next_deadline: _timestamp_pb2.Timestamp
+    next_deadline_seat: int
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., timestamp: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., hash: _Optional[str] = ..., prev_hash: _Optional[str] = ..., actor: _Optional[int] = ..., decision: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., next_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_deadline_seat: _Optional[int] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("game_type", "setup", "seats", "seed_commitment", "rng_scheme", "entropy", "content", "player_ids", "spectator_delay", "ruleset_version", "content_hash", "seat_public_keys")
+    __slots__ = ("game_type", "setup", "seats", "seed_commitment", "rng_scheme", "entropy", "content", "player_ids", "spectator_delay", "ruleset_version", "content_hash", "seat_public_keys", "time_control")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     SETUP_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -306,6 +342,7 @@ class GameCreated(_message.Message):
     RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
     CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     SEAT_PUBLIC_KEYS_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     setup: _any_pb2.Any
     seats: int
@@ -318,7 +355,8 @@ class GameCreated(_message.Message):
     ruleset_version: int
     content_hash: str
     seat_public_keys: _containers.RepeatedScalarFieldContainer[bytes]
-    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seats: _Optional[int] = ..., seed_commitment: _Optional[str] = ..., rng_scheme: _Optional[str] = ..., entropy: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., ruleset_version: _Optional[int] = ..., content_hash: _Optional[str] = ..., seat_public_keys: _Optional[_Iterable[bytes]] = ...) -> None: ...
+    time_control: TimeControl
+    def __init__(self, game_type: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seats: _Optional[int] = ..., seed_commitment: _Optional[str] = ..., rng_scheme: _Optional[str] = ..., entropy: _Optional[_Iterable[str]] = ..., content: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., ruleset_version: _Optional[int] = ..., content_hash: _Optional[str] = ..., seat_public_keys: _Optional[_Iterable[bytes]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
 
 class GameConcluded(_message.Message):
     __slots__ = ("outcome", "seed")
@@ -411,3 +449,111 @@ class ListGameTypesResponse(_message.Message):
     GAME_TYPES_FIELD_NUMBER: _ClassVar[int]
     game_types: _containers.RepeatedCompositeFieldContainer[GameType]
     def __init__(self, game_types: _Optional[_Iterable[_Union[GameType, _Mapping]]] = ...) -> None: ...
+
+class ReceiptKey(_message.Message):
+    __slots__ = ("public_key", "key_id", "algorithm", "not_before", "not_after", "signing")
+    PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    NOT_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    NOT_AFTER_FIELD_NUMBER: _ClassVar[int]
+    SIGNING_FIELD_NUMBER: _ClassVar[int]
+    public_key: bytes
+    key_id: str
+    algorithm: str
+    not_before: _timestamp_pb2.Timestamp
+    not_after: _timestamp_pb2.Timestamp
+    signing: bool
+    def __init__(self, public_key: _Optional[bytes] = ..., key_id: _Optional[str] = ..., algorithm: _Optional[str] = ..., not_before: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., not_after: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., signing: _Optional[bool] = ...) -> None: ...
+
+class TimeControl(_message.Message):
+    __slots__ = ("kind", "per_move_seconds", "base_seconds", "increment_seconds", "days_per_move", "no_show_seconds", "abort_before_moves")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PER_MOVE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    BASE_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    DAYS_PER_MOVE_FIELD_NUMBER: _ClassVar[int]
+    NO_SHOW_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    ABORT_BEFORE_MOVES_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    per_move_seconds: int
+    base_seconds: int
+    increment_seconds: int
+    days_per_move: int
+    no_show_seconds: int
+    abort_before_moves: int
+    def __init__(self, kind: _Optional[str] = ..., per_move_seconds: _Optional[int] = ..., base_seconds: _Optional[int] = ..., increment_seconds: _Optional[int] = ..., days_per_move: _Optional[int] = ..., no_show_seconds: _Optional[int] = ..., abort_before_moves: _Optional[int] = ...) -> None: ...
+
+class SeatClock(_message.Message):
+    __slots__ = ("seat", "remaining_ms", "running", "deadline")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    remaining_ms: int
+    running: bool
+    deadline: _timestamp_pb2.Timestamp
+    def __init__(self, seat: _Optional[int] = ..., remaining_ms: _Optional[int] = ..., running: _Optional[bool] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GameEnded(_message.Message):
+    __slots__ = ("kind", "seat", "by", "reason", "deadline")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    seat: int
+    by: str
+    reason: str
+    deadline: _timestamp_pb2.Timestamp
+    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., by: _Optional[str] = ..., reason: _Optional[str] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ResignRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class AbortRequest(_message.Message):
+    __slots__ = ("game_id", "reason")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    reason: str
+    def __init__(self, game_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class AdjudicateRequest(_message.Message):
+    __slots__ = ("game_id", "ranks", "reason")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    reason: str
+    def __init__(self, game_id: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ClaimTimeoutRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class EndGameResponse(_message.Message):
+    __slots__ = ("first_version", "last_version", "events", "game", "log_position", "receipt")
+    FIRST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    first_version: int
+    last_version: int
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    game: GameSummary
+    log_position: int
+    receipt: Receipt
+    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...

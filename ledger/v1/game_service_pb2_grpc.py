@@ -74,6 +74,26 @@ class GameServiceStub:
                 request_serializer=ledger_dot_v1_dot_game__service__pb2.GetLedgerKeyRequest.SerializeToString,
                 response_deserializer=ledger_dot_v1_dot_game__service__pb2.LedgerKey.FromString,
                 _registered_method=True)
+        self.Resign = channel.unary_unary(
+                '/ledger.v1.GameService/Resign',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.ResignRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+                _registered_method=True)
+        self.Abort = channel.unary_unary(
+                '/ledger.v1.GameService/Abort',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.AbortRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+                _registered_method=True)
+        self.Adjudicate = channel.unary_unary(
+                '/ledger.v1.GameService/Adjudicate',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.AdjudicateRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+                _registered_method=True)
+        self.ClaimTimeout = channel.unary_unary(
+                '/ledger.v1.GameService/ClaimTimeout',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.ClaimTimeoutRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -138,6 +158,38 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Resign(self, request, context):
+        """Concede for a seat the caller's token controls (the ruleset says what it
+        costs: two players, the other seat wins; cooperative, the team loses).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Abort(self, request, context):
+        """Call the game off before its abort limit of moves: unrated, no stats.
+        The admin, the organiser of the game's tournament, or a seat of the game.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Adjudicate(self, request, context):
+        """Record a result with a reason: the admin, or the organiser of the game's
+        tournament.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ClaimTimeout(self, request, context):
+        """Record the timeout of a seat whose time ran out by the ledger's clock,
+        now (the timekeeper does the same on its own within a second or so).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -180,6 +232,26 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetLedgerKey,
                     request_deserializer=ledger_dot_v1_dot_game__service__pb2.GetLedgerKeyRequest.FromString,
                     response_serializer=ledger_dot_v1_dot_game__service__pb2.LedgerKey.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.ResignRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.SerializeToString,
+            ),
+            'Abort': grpc.unary_unary_rpc_method_handler(
+                    servicer.Abort,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.AbortRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.SerializeToString,
+            ),
+            'Adjudicate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Adjudicate,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.AdjudicateRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.SerializeToString,
+            ),
+            'ClaimTimeout': grpc.unary_unary_rpc_method_handler(
+                    servicer.ClaimTimeout,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.ClaimTimeoutRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -398,6 +470,114 @@ class GameService:
             '/ledger.v1.GameService/GetLedgerKey',
             ledger_dot_v1_dot_game__service__pb2.GetLedgerKeyRequest.SerializeToString,
             ledger_dot_v1_dot_game__service__pb2.LedgerKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/Resign',
+            ledger_dot_v1_dot_game__service__pb2.ResignRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Abort(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/Abort',
+            ledger_dot_v1_dot_game__service__pb2.AbortRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Adjudicate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/Adjudicate',
+            ledger_dot_v1_dot_game__service__pb2.AdjudicateRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ClaimTimeout(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/ClaimTimeout',
+            ledger_dot_v1_dot_game__service__pb2.ClaimTimeoutRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -9,12 +9,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Frame(_message.Message):
-    __slots__ = ("event", "view")
+    __slots__ = ("event", "view", "clocks")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
     event: _game_service_pb2.GameEvent
     view: _any_pb2.Any
-    def __init__(self, event: _Optional[_Union[_game_service_pb2.GameEvent, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
+    clocks: _containers.RepeatedCompositeFieldContainer[_game_service_pb2.SeatClock]
+    def __init__(self, event: _Optional[_Union[_game_service_pb2.GameEvent, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[_game_service_pb2.SeatClock, _Mapping]]] = ...) -> None: ...
 
 class ListFramesRequest(_message.Message):
     __slots__ = ("game_id", "after_version", "page_size")
@@ -137,14 +139,16 @@ class GetRatingHistoryResponse(_message.Message):
     def __init__(self, changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetGameTypeStatsRequest(_message.Message):
-    __slots__ = ("game_type", "players", "min_log_position")
+    __slots__ = ("game_type", "players", "min_log_position", "termination")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     players: int
     min_log_position: int
-    def __init__(self, game_type: _Optional[str] = ..., players: _Optional[int] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    termination: str
+    def __init__(self, game_type: _Optional[str] = ..., players: _Optional[int] = ..., min_log_position: _Optional[int] = ..., termination: _Optional[str] = ...) -> None: ...
 
 class Bucket(_message.Message):
     __slots__ = ("lo", "hi", "count")
@@ -191,7 +195,7 @@ class WinRate(_message.Message):
     def __init__(self, players: _Optional[int] = ..., seat: _Optional[int] = ..., value: _Optional[str] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., win_rate: _Optional[float] = ...) -> None: ...
 
 class GameTypeStats(_message.Message):
-    __slots__ = ("game_type", "started", "finished", "rounds", "moves", "seconds", "scores", "by_seat", "by_first_player", "facet_keys")
+    __slots__ = ("game_type", "started", "finished", "rounds", "moves", "seconds", "scores", "by_seat", "by_first_player", "facet_keys", "by_termination")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     STARTED_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
@@ -202,6 +206,7 @@ class GameTypeStats(_message.Message):
     BY_SEAT_FIELD_NUMBER: _ClassVar[int]
     BY_FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     FACET_KEYS_FIELD_NUMBER: _ClassVar[int]
+    BY_TERMINATION_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     started: int
     finished: int
@@ -212,7 +217,8 @@ class GameTypeStats(_message.Message):
     by_seat: _containers.RepeatedCompositeFieldContainer[WinRate]
     by_first_player: _containers.RepeatedCompositeFieldContainer[WinRate]
     facet_keys: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_type: _Optional[str] = ..., started: _Optional[int] = ..., finished: _Optional[int] = ..., rounds: _Optional[_Union[Distribution, _Mapping]] = ..., moves: _Optional[_Union[Distribution, _Mapping]] = ..., seconds: _Optional[_Union[Distribution, _Mapping]] = ..., scores: _Optional[_Union[Distribution, _Mapping]] = ..., by_seat: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., by_first_player: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., facet_keys: _Optional[_Iterable[str]] = ...) -> None: ...
+    by_termination: _containers.RepeatedCompositeFieldContainer[TerminationCount]
+    def __init__(self, game_type: _Optional[str] = ..., started: _Optional[int] = ..., finished: _Optional[int] = ..., rounds: _Optional[_Union[Distribution, _Mapping]] = ..., moves: _Optional[_Union[Distribution, _Mapping]] = ..., seconds: _Optional[_Union[Distribution, _Mapping]] = ..., scores: _Optional[_Union[Distribution, _Mapping]] = ..., by_seat: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., by_first_player: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., facet_keys: _Optional[_Iterable[str]] = ..., by_termination: _Optional[_Iterable[_Union[TerminationCount, _Mapping]]] = ...) -> None: ...
 
 class GetFacetStatsRequest(_message.Message):
     __slots__ = ("game_type", "key", "players", "page_size", "page_token", "min_log_position")
@@ -339,3 +345,11 @@ class Fairness(_message.Message):
     game_type: str
     fits: _containers.RepeatedCompositeFieldContainer[DistributionFit]
     def __init__(self, game_type: _Optional[str] = ..., fits: _Optional[_Iterable[_Union[DistributionFit, _Mapping]]] = ...) -> None: ...
+
+class TerminationCount(_message.Message):
+    __slots__ = ("termination", "games")
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    termination: str
+    games: int
+    def __init__(self, termination: _Optional[str] = ..., games: _Optional[int] = ...) -> None: ...

@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json", "spectator_delay")
+    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json", "spectator_delay", "time_control")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
@@ -16,6 +16,7 @@ class CreateTournamentRequest(_message.Message):
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     SETUP_JSON_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     name: str
     game_type: str
     format: str
@@ -23,7 +24,8 @@ class CreateTournamentRequest(_message.Message):
     table_size: int
     setup_json: str
     spectator_delay: _game_service_pb2.SpectatorDelay
-    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ...) -> None: ...
+    time_control: _game_service_pb2.TimeControl
+    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ..., time_control: _Optional[_Union[_game_service_pb2.TimeControl, _Mapping]] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament", "organiser_token")
@@ -84,7 +86,7 @@ class GetTournamentRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
 
 class TournamentSummary(_message.Message):
-    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version", "spectator_delay")
+    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version", "spectator_delay", "time_control")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +99,7 @@ class TournamentSummary(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     game_type: str
@@ -109,7 +112,8 @@ class TournamentSummary(_message.Message):
     status: str
     version: int
     spectator_delay: _game_service_pb2.SpectatorDelay
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ...) -> None: ...
+    time_control: _game_service_pb2.TimeControl
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ..., time_control: _Optional[_Union[_game_service_pb2.TimeControl, _Mapping]] = ...) -> None: ...
 
 class Table(_message.Message):
     __slots__ = ("table", "players", "game_id", "ranks", "finished")
@@ -164,7 +168,7 @@ class GetStandingsRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
 
 class StandingRow(_message.Message):
-    __slots__ = ("rank", "player_id", "points", "buchholz", "played", "wins", "draws", "losses", "withdrawn", "byes")
+    __slots__ = ("rank", "player_id", "points", "buchholz", "played", "wins", "draws", "losses", "withdrawn", "byes", "forfeit_wins", "forfeit_losses")
     RANK_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
@@ -175,6 +179,8 @@ class StandingRow(_message.Message):
     LOSSES_FIELD_NUMBER: _ClassVar[int]
     WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
     BYES_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_WINS_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_LOSSES_FIELD_NUMBER: _ClassVar[int]
     rank: int
     player_id: str
     points: float
@@ -185,7 +191,9 @@ class StandingRow(_message.Message):
     losses: int
     withdrawn: bool
     byes: int
-    def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., points: _Optional[float] = ..., buchholz: _Optional[float] = ..., played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., withdrawn: _Optional[bool] = ..., byes: _Optional[int] = ...) -> None: ...
+    forfeit_wins: int
+    forfeit_losses: int
+    def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., points: _Optional[float] = ..., buchholz: _Optional[float] = ..., played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., withdrawn: _Optional[bool] = ..., byes: _Optional[int] = ..., forfeit_wins: _Optional[int] = ..., forfeit_losses: _Optional[int] = ...) -> None: ...
 
 class Standings(_message.Message):
     __slots__ = ("tournament_id", "round", "rows", "tie_breaks", "status")

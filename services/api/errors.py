@@ -73,6 +73,11 @@ _UNREACHABLE = (
 )
 
 
+class VersionNotVisibleError(Exception):
+    """A read's ``min_version`` was not reached, as far as the caller may see, in time
+    (:mod:`services.api.min_version`)."""
+
+
 class StreamLimitError(Exception):
     """Raised when a connection already holds the most concurrent streams allowed."""
 
@@ -111,6 +116,7 @@ _TABLE: list[tuple[type[BaseException], grpc.StatusCode, str]] = [
     (MissingSignatureError, grpc.StatusCode.UNAUTHENTICATED, "MOVE_NOT_SIGNED"),
     (BadSignatureError, grpc.StatusCode.PERMISSION_DENIED, "BAD_MOVE_SIGNATURE"),
     (StreamLimitError, grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS"),
+    (VersionNotVisibleError, grpc.StatusCode.DEADLINE_EXCEEDED, "VERSION_NOT_VISIBLE"),
 ]
 MAX_MESSAGE = 300
 """Characters of a status message: whatever an error quotes of the input, the

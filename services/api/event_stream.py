@@ -17,6 +17,7 @@ from uuid import UUID
 from domain.records import CONCLUDED_TYPE
 from services.api import presenters
 from services.api.auth import Principal
+from services.api.clock_messages import add_event_clocks
 from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.ledger.application import GameLedger
 from services.live.listen_hub import EventHub
@@ -44,6 +45,8 @@ class GameEventStream:
         try:
             head = await self._ledger.game(game_id)
             last = after
+            # the hash of event ``last``: what a JetStream tail must chain onto
+            last_hash: str | None = head.head_hash if after == head.version else None
             while True:
                 wakeup.clear()
                 batch: list[Any] = []
@@ -51,7 +54,7 @@ class GameEventStream:
                 if self._ledger.cache.current(game_id) is None and not is_delayed_for(
                     principal, head
                 ):  # memory cannot vouch; a delayed game reads the store
-                    tail = self._hub.live_events(game_id, last)
+                    tail = self._hub.live_events(game_id, last, last_hash)
                     if tail:  # another server's moves, gap-free from ``last``
                         batch, from_nats = tail, True
                 if not from_nats:
@@ -69,6 +72,8 @@ class GameEventStream:
                     message = presenters.event_message(
                         head, event, sight.viewer, show_hashes=sight.show_hashes
                     )
+                    if event.originator_version == head.version:  # the head's clocks
+                        add_event_clocks(message, head, event.timestamp)
                     if message.type == CONCLUDED_TYPE:
                         receipt = await self._ledger.io(
                             self._ledger.receipt_at, game_id, event.originator_version
@@ -78,7 +83,7 @@ class GameEventStream:
                                 presenters.receipt_message(receipt)
                             )
                     yield message
-                    last = event.originator_version
+                    last, last_hash = event.originator_version, event.hash
                     if from_nats and message.type == CONCLUDED_TYPE:  # ends below
                         head = await self._ledger.game(game_id)
                 if len(batch) == 256 and len(shown) == len(batch):

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from contextlib import aclosing
 from typing import Any
+from uuid import UUID
 
 from domain.core import InvalidCommandError
 from domain.games import find_game
@@ -27,11 +28,12 @@ from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
 from services.api import game_types, legal_pages, presenters
 from services.api.acting_seat import acting_seat
-from services.api.auth import current_principal
+from services.api.auth import Principal, current_principal
 from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import GameListing, next_page_token, parse_cursor
+from services.api.min_version import check_min_version, head_seen_at
 from services.api.rpc import guarded, guarded_stream, parse_game_id
 from services.ledger.application import GameLedger
 from services.live.listen_hub import EventHub
@@ -42,9 +44,14 @@ log = logging.getLogger(__name__)
 
 class GameServicer(pb_grpc.GameServiceServicer):
     def __init__(
-        self, ledger: GameLedger, hub: EventHub, open_creation: bool = True
+        self,
+        ledger: GameLedger,
+        hub: EventHub,
+        open_creation: bool = True,
+        tournament_of: Callable[[UUID], UUID | None] | None = None,
     ) -> None:
         self._ledger = ledger
+        self._tournament_of = tournament_of or (lambda game_id: None)
         self._open_creation = open_creation
         self._window = SpectatorWindow(ledger)
         self._stream = GameEventStream(ledger, hub, self._window)
@@ -76,10 +83,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
             tuple(request.player_ids),
             convert.delay_from_message(request.spectator_delay),
             tuple(request.seat_public_keys),
+            convert.time_control_from_message(request),
         )
         game = await self._ledger.game(created.game_id)
         return pb.CreateGameResponse(
-            game=presenters.summary(game, principal, ended=game.is_over),
+            game=presenters.summary(
+                game, principal, ended=game.is_over, now=self._ledger.clock()
+            ),
             tokens=[
                 pb.PlayerToken(player=t.player, seats=t.seats, token=t.token)
                 for t in created.tokens
@@ -145,7 +155,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
             last_version=result.last_version,
             replayed=result.replayed,
             events=messages,
-            game=presenters.summary(head, principal, ended=head.is_over),
+            game=presenters.summary(
+                head, principal, ended=head.is_over, now=self._ledger.clock()
+            ),
             log_position=result.log_position,
             receipt=receipt,
         )
@@ -159,7 +171,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
         at = request.at_version if request.HasField("at_version") else None
-        head = await self._ledger.game(game_id)
+        head = await head_seen_at(
+            self._ledger,
+            self._window,
+            principal,
+            game_id,
+            check_min_version(request.min_version),
+            context,
+        )
         if is_delayed_for(principal, head):
             sight = await self._run(self._window.disclose, principal, head)
         else:
@@ -170,8 +189,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
             at = sight.upto  # a spectator of a delayed game: that far behind
         game = head if at is None else await self._ledger.game(game_id, at)
         view = self._ledger.cache.view(game, sight.viewer, presenters.view)
+        now = self._ledger.clock() if game is head else game.modified_on
         return pb.GetGameResponse(
-            game=presenters.summary(game, principal, ended=head.is_over), view=view
+            game=presenters.summary(game, principal, ended=head.is_over, now=now),
+            view=view,
         )
 
     @guarded
@@ -180,7 +201,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.ListLegalMovesResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        game = await self._ledger.game(game_id)
+        game = await head_seen_at(
+            self._ledger,
+            self._window,
+            principal,
+            game_id,
+            check_min_version(request.min_version),
+            context,
+        )
         seat = acting_seat(
             principal, game, request.seat if request.HasField("seat") else None
         )
@@ -212,6 +240,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
         game_id = parse_game_id(request.game_id)
         if request.after_version < 0:
             raise InvalidCommandError("after_version must be >= 0")
+        await head_seen_at(
+            self._ledger,
+            self._window,
+            principal,
+            game_id,
+            check_min_version(request.min_version),
+            context,
+        )
         events = self._stream.events(
             principal, game_id, request.after_version, request.stop_at_head
         )
@@ -241,13 +277,119 @@ class GameServicer(pb_grpc.GameServiceServicer):
             next_page_token=next_page_token(rows, page_size, request.game_type),
         )
 
+    # ------------------------------------------------------------ endings
+
+    @guarded
+    async def Resign(
+        self, request: pb.ResignRequest, context: Any
+    ) -> pb.EndGameResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        if principal.admin:
+            raise PermissionDeniedError(
+                "the admin token resigns for nobody; Adjudicate records a result",
+                "ADMIN_CANNOT_MOVE",
+            )
+        if principal.grant is None:
+            raise UnauthenticatedError(
+                "Resign needs a seat token: a seat resigns only for itself"
+            )
+        game = await self._ledger.game(game_id)
+        seat = acting_seat(
+            principal, game, request.seat if request.HasField("seat") else None
+        )
+        return self._ended(principal, await self._ledger.resign(game_id, seat))
+
+    @guarded
+    async def Abort(self, request: pb.AbortRequest, context: Any) -> pb.EndGameResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        by = await self._arbiter(principal, game_id, seats_may=True)
+        result = await self._ledger.abort(game_id, by, request.reason)
+        return self._ended(principal, result)
+
+    @guarded
+    async def Adjudicate(
+        self, request: pb.AdjudicateRequest, context: Any
+    ) -> pb.EndGameResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        by = await self._arbiter(principal, game_id, seats_may=False)
+        result = await self._ledger.adjudicate(
+            game_id, tuple(request.ranks), request.reason, by
+        )
+        return self._ended(principal, result)
+
+    @guarded
+    async def ClaimTimeout(
+        self, request: pb.ClaimTimeoutRequest, context: Any
+    ) -> pb.EndGameResponse:
+        principal = current_principal.get()
+        game_id = parse_game_id(request.game_id)
+        result = await self._ledger.claim_timeout(game_id, f"claim:{principal.role}")
+        return self._ended(principal, result)
+
+    async def _arbiter(
+        self, principal: Principal, game_id: UUID, *, seats_may: bool
+    ) -> str:
+        """Who may end ``game_id`` by decision: the admin, the organiser of its
+        tournament, and (``seats_may``) a seat of the game.
+
+        :raises UnauthenticatedError, PermissionDeniedError:
+        """
+        if principal.admin:
+            return "admin"
+        if seats_may and principal.seats_in(game_id):
+            return f"seat:{min(principal.seats_in(game_id))}"
+        grant = principal.tournament
+        if grant is not None and grant.role == "organiser":
+            owner = await self._run(self._tournament_of, game_id)
+            if owner == grant.tournament_id:
+                return f"organiser:{owner}"
+            raise PermissionDeniedError(
+                "an organiser decides only games of its own tournament",
+                "NOT_YOUR_TOURNAMENT",
+            )
+        if principal.grant is None and grant is None and not principal.organiser:
+            raise UnauthenticatedError(
+                "this call needs the admin token or the tournament organiser's token"
+            )
+        raise PermissionDeniedError(
+            "only the admin or the game's tournament organiser may do this",
+            "ARBITER_ONLY",
+        )
+
+    def _ended(self, principal: Principal, result: Any) -> pb.EndGameResponse:
+        head = result.game
+        sight = disclose(principal, head)
+        receipt = presenters.receipt_message(result.receipt) if result.receipt else None
+        messages = [
+            presenters.event_message(
+                head, e, sight.viewer, show_hashes=sight.show_hashes
+            )
+            for e in result.events
+        ]
+        if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
+            messages[-1].receipt.CopyFrom(receipt)
+        return pb.EndGameResponse(
+            first_version=result.first_version,
+            last_version=result.last_version,
+            events=messages,
+            game=presenters.summary(head, principal, ended=True),
+            log_position=result.log_position,
+            receipt=receipt,
+        )
+
     @guarded
     async def GetLedgerKey(
         self, request: pb.GetLedgerKeyRequest, context: Any
     ) -> pb.LedgerKey:
         signer = self._ledger.signer
         return pb.LedgerKey(
-            public_key=signer.public_key, key_id=signer.key_id, algorithm="Ed25519"
+            public_key=signer.public_key,
+            key_id=signer.key_id,
+            algorithm="Ed25519",
+            keys=presenters.receipt_keys(self._ledger.keyring, signer.key_id),
         )
 
     @guarded

@@ -80,7 +80,11 @@ async def start(
     limits: Limits,
     address: str,
 ) -> GrpcServer:
-    """Bind ``address`` (port 0 picks one), start serving, and report SERVING."""
+    """Bind ``address`` (port 0 picks one) and start serving calls.
+
+    Health says NOT_SERVING until the caller reports (``GrpcServer.report``):
+    only it knows when everything a client may look for next is ready.
+    """
     executor: ThreadPoolExecutor = ledger.executor  # one pool for every blocking call
     loop = asyncio.get_running_loop()
 
@@ -111,7 +115,7 @@ async def start(
         options=transport.server_options(limits.workers, limits.pending_calls),
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(ledger, hub), server
+        GameServicer(ledger, hub, tournament_of=desk.tournament_of), server
     )
     read_service_pb2_grpc.add_ReplayServiceServicer_to_server(
         ReplayServicer(ledger, executor), server
@@ -155,5 +159,5 @@ async def start(
         await drain.finish(seconds)
         await server.stop(max(deadline - loop.time(), 0.0))
 
-    await report(True)
+    await report(False)
     return GrpcServer(server, port, report, drain_and_stop)

@@ -10,15 +10,23 @@ be brute-forced by a player who knows everything else in the record).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, TypeVar, cast
 
 from google.protobuf import timestamp_pb2
 
 from domain.aggregate import Game, record_type
 from domain.core import Outcome, Viewer
+from domain.receipts import Keyring
 from domain.records import CONCLUDED_TYPE, CREATED_TYPE
 from ledger.v1 import game_service_pb2 as pb
 from services.api.auth import Principal
+from services.api.clock_messages import (
+    add_clocks,
+    ended_message,
+    system_now,
+    time_control_message,
+)
 from services.proto import convert
 
 
@@ -72,14 +80,36 @@ def receipt_message(receipt: Any) -> pb.Receipt:
     )
 
 
+def receipt_keys(keyring: Keyring, signing: str) -> list[pb.ReceiptKey]:
+    """The deployment's keyring for ``GetLedgerKey``, the ``signing`` key marked."""
+    return [
+        pb.ReceiptKey(
+            public_key=key.public_key,
+            key_id=key.key_id,
+            algorithm="Ed25519",
+            signing=key.key_id == signing,
+            **({"not_before": timestamp(key.not_before)} if key.not_before else {}),
+            **({"not_after": timestamp(key.not_after)} if key.not_after else {}),
+        )
+        for key in keyring.keys
+    ]
+
+
 def _players(setup: Any) -> int:
     """A ruleset's setup model has an int ``players`` (the Ruleset contract)."""
     players: int = setup.players
     return players
 
 
-def summary(game: Game, principal: Principal, *, ended: bool) -> pb.GameSummary:
-    """``ended``: whether the game has ended *now* (a past version may not show it)."""
+def summary(
+    game: Game, principal: Principal, *, ended: bool, now: datetime | None = None
+) -> pb.GameSummary:
+    """``ended``: whether the game has ended *now* (a past version may not show it).
+
+    ``now``: the ledger's clock, to read a running game's clocks at (default:
+    the system clock); a finished game or a past version shows its clocks as
+    they stood at its last event.
+    """
     msg = pb.GameSummary(
         game_id=str(game.id),
         game_type=game.game_type,
@@ -105,6 +135,7 @@ def summary(game: Game, principal: Principal, *, ended: bool) -> pb.GameSummary:
         msg.outcome.CopyFrom(outcome_message(game.outcome))
     if game.spectator_delay:
         msg.spectator_delay.CopyFrom(delay_message(game.spectator_delay))
+    add_clocks(msg, game, now or system_now(), live=not ended)
     return msg
 
 
@@ -162,6 +193,9 @@ def event_message(
                 ruleset_version=event.ruleset_version,
                 content_hash=event.content_hash,
                 seat_public_keys=[bytes.fromhex(k) for k in event.seat_keys],
+                time_control=time_control_message(event.time_control)
+                if event.time_control
+                else None,
             )
         )
     elif isinstance(event, Game.Concluded):
@@ -170,6 +204,11 @@ def event_message(
         msg.payload.Pack(
             pb.GameConcluded(outcome=outcome_message(event.outcome), seed=event.seed)
         )
+    elif isinstance(event, Game.Ended):
+        msg.decision = event.decision
+        if event.seat is not None and event.kind == "resigned":
+            msg.actor = event.seat
+        msg.payload.Pack(ended_message(event))
     else:
         msg.decision = event.decision
         if event.actor is not None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.clocks import millis
 from domain.core import InvalidCommandError
 from domain.export import export_lines
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from services.api import presenters
 from services.api.auth import current_principal
+from services.api.clock_messages import seat_clocks
 from services.api.disclosure import SpectatorWindow
 from services.api.errors import PermissionDeniedError
 from services.api.read_rpc import parse_page_size
@@ -43,6 +45,7 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer, Blocking):
                     game, event, sight.viewer, show_hashes=sight.show_hashes
                 ),
                 view=presenters.view(game, sight.viewer),
+                clocks=seat_clocks(game, millis(event.timestamp)),
             )
             for event, game in frames
         ], sight.upto
@@ -85,6 +88,6 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer, Blocking):
             )
         rows = await self._run(self._ledger.read_records, game_id)
         receipts = await self._run(self._ledger.stored_receipts, game_id)
-        key = self._ledger.signer.public_key
-        for line in export_lines(str(game_id), rows, receipts, key):
+        keys = self._ledger.keyring
+        for line in export_lines(str(game_id), rows, receipts, keys):
             yield pb.ExportChunk(line=line)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import InvalidCommandError
+from domain.core import InvalidCommandError, Termination
 from ledger.v1 import game_service_pb2 as game_pb
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
@@ -46,6 +46,26 @@ def _rate(r: dict[str, Any], value: str = "") -> Any:
     )
 
 
+def _facet_sources(curs: Any, game_type: str, key: str) -> set[str]:
+    """Where facet ``key`` is kept (``seat``, ``event`` or both).
+
+    :raises InvalidCommandError: for a key no finished game of the type has,
+        naming the keys there are (a typo must not read as "no data").
+    """
+    from projections import stats_queries as q
+
+    known: dict[str, set[str]] = {}
+    for row in q.facet_keys(curs, game_type):
+        known.setdefault(row["key"], set()).add(row["source"])
+    if key not in known:
+        listed = ", ".join(sorted(known)) or "none yet (no finished games)"
+        raise InvalidCommandError(
+            f"{game_type} has no facet {key!r}; known: {listed}",
+            violations=(("key", f"not a {game_type} facet"),),
+        )
+    return known[key]
+
+
 class StatsServicer(pb_grpc.StatsServiceServicer):
     def __init__(self, models: ReadModels) -> None:
         self._models = models
@@ -57,46 +77,65 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         from projections import stats_queries as q
 
         known_game(request.game_type)
+        ended = parse_termination(request.termination)
         await self._models.catch_up_to(request.min_log_position, context)
         players = request.players or None
 
         def read(curs: Any) -> pb.GameTypeStats:
-            counts = q.games_count(curs, request.game_type)
+            counts = q.games_count(curs, request.game_type, ended)
             return pb.GameTypeStats(
                 game_type=request.game_type,
                 started=counts[0]["started"] if counts else 0,
                 finished=counts[0]["finished"] if counts else 0,
                 rounds=_distribution(
                     q.length_distribution(
-                        curs, request.game_type, "rounds", players=players
+                        curs,
+                        request.game_type,
+                        "rounds",
+                        players=players,
+                        termination=ended,
                     )
                 ),
                 moves=_distribution(
                     q.length_distribution(
-                        curs, request.game_type, "moves", players=players
+                        curs,
+                        request.game_type,
+                        "moves",
+                        players=players,
+                        termination=ended,
                     )
                 ),
                 seconds=_distribution(
                     q.length_distribution(
-                        curs, request.game_type, "seconds", players=players
+                        curs,
+                        request.game_type,
+                        "seconds",
+                        players=players,
+                        termination=ended,
                     )
                 ),
                 scores=_distribution(
-                    q.score_distribution(curs, request.game_type, players=players)
+                    q.score_distribution(
+                        curs, request.game_type, players=players, termination=ended
+                    )
                 ),
                 by_seat=[
                     _rate(r)
-                    for r in q.win_rate_by_seat(curs, request.game_type)
+                    for r in q.win_rate_by_seat(curs, request.game_type, ended)
                     if players is None or r["players"] == players
                 ],
                 by_first_player=[
                     _rate(r, "first" if r["first"] else "other")
-                    for r in q.win_rate_by_first_player(curs, request.game_type)
+                    for r in q.win_rate_by_first_player(curs, request.game_type, ended)
                     if players is None or r["players"] == players
                 ],
                 facet_keys=sorted(
                     {k["key"] for k in q.facet_keys(curs, request.game_type)}
                 ),
+                by_termination=[
+                    pb.TerminationCount(termination=r["termination"], games=r["games"])
+                    for r in q.termination_counts(curs, request.game_type)
+                ],
             )
 
         return await self._models.query(read)
@@ -118,15 +157,20 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         await self._models.catch_up_to(request.min_log_position, context)
 
         def read(curs: Any) -> pb.FacetStats:
+            sources = _facet_sources(curs, request.game_type, request.key)
             rates = q.win_rate_by_facet(
                 curs, request.game_type, request.key, request.players or None
             )
-            freq = q.facet_frequency(
+            frequency = (
+                q.facet_frequency if "event" in sources else q.seat_facet_frequency
+            )
+            freq = frequency(
                 curs, request.game_type, request.key, limit=size + 1, offset=offset
             )
             return pb.FacetStats(
                 key=request.key,
-                win_rates=[_rate(r) for r in rates],
+                # the rates cover the requested player count (0: every count)
+                win_rates=[_rate({**r, "players": request.players}) for r in rates],
                 frequency=[
                     pb.FacetCount(
                         value=str(r["value"]), count=r["count"], share=r["share"] or 0.0
@@ -220,3 +264,19 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 for d in fits
             ],
         )
+
+
+def parse_termination(raw: str) -> str | None:
+    """A ``termination`` filter: empty for none, else one of ``Termination``'s values.
+
+    :raises InvalidCommandError: naming the values there are.
+    """
+    if not raw:
+        return None
+    known = [t.value for t in Termination]
+    if raw not in known:
+        raise InvalidCommandError(
+            f"termination must be one of {known}",
+            violations=(("termination", f"one of {known}"),),
+        )
+    return raw

@@ -10,6 +10,7 @@ from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
 from services.api.auth import ANONYMOUS, current_principal
+from services.api.clock_messages import time_control_message
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.presenters import delay_message
 from services.api.rpc import Blocking, guarded, guarded_stream
@@ -56,6 +57,9 @@ def summary(t: Any) -> pb.TournamentSummary:
         status=s.status,
         version=t.version,
         spectator_delay=delay_message(t.spectator_delay) if t.spectator_delay else None,
+        time_control=time_control_message(t.time_control)
+        if getattr(t, "time_control", None)
+        else None,
     )
 
 
@@ -95,6 +99,8 @@ def standings_message(t: Any) -> pb.Standings:
                 losses=r.losses,
                 withdrawn=r.withdrawn,
                 byes=r.byes,
+                forfeit_wins=r.forfeit_wins,
+                forfeit_losses=r.forfeit_losses,
             )
             for r in t.standings()
         ],
@@ -131,6 +137,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer, Blocking):
             request.table_size or 2,
             setup,
             convert.delay_from_message(request.spectator_delay),
+            convert.time_control_from_message(request),
         )
         return pb.CreateTournamentResponse(
             tournament=summary(tournament), organiser_token=token

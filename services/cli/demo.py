@@ -70,6 +70,18 @@ def parse_setup(raw: str) -> dict[str, Any]:
     return setup
 
 
+def example_game(name: str | None) -> str | None:
+    """The game that declares example ``name`` (names are unique across games)."""
+    from domain.games import all_games
+
+    if name is None:
+        return None
+    for game in all_games():
+        if any(e.name == name for e in game.examples):
+            return game.name
+    return None
+
+
 def example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any]:
     """The setup fields of ``--example``, or of the game's first example for
     ``players`` (the ruleset's own known-good table), or none.
@@ -89,9 +101,14 @@ def example_setup(ruleset: Any, name: str | None, players: int) -> dict[str, Any
 
 @app.command(cls=_DemoCommand)
 def demo(
-    game: str = typer.Option("thalara", help="Game type (listed below)."),
-    players: int = typer.Option(
-        2, help="Number of players (each game's range is listed below)."
+    game: str | None = typer.Option(
+        None,
+        help="Game type (listed below). Default: the game of --example, else thalara.",
+    ),
+    players: int | None = typer.Option(
+        None,
+        help="Number of players (each game's range is listed below). Default: "
+        "the example's, else 2.",
     ),
     player_ids: str | None = typer.Option(
         None,
@@ -115,6 +132,9 @@ def demo(
         metavar="JSON",
         help='Setup fields as a JSON object, e.g. \'{"characters": ["myrja", "canto", "accaina"]}\'.',
     ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Also print the first seat's final view as JSON."
+    ),
 ) -> None:
     """Create a game on a running server and play it to the end with random legal moves.
 
@@ -128,11 +148,25 @@ def demo(
     from services.proto import convert
 
     try:
-        ruleset = find_game(game)
+        ruleset = find_game(game or example_game(example) or "thalara")
     except UnknownGameError as exc:
         raise UserError(str(exc), USAGE) from None
-    base = example_setup(ruleset, example, players)
-    players = int(base.get("players", players))
+    if example is not None and game is not None:
+        owner = example_game(example)
+        if owner is not None and owner != ruleset.name:
+            raise UserError(
+                f"--example: {example} is a {owner} example, not {ruleset.name}'s "
+                "(leave --game out)",
+                USAGE,
+            )
+    base = example_setup(ruleset, example, players or 2)
+    if example is not None and players is not None and players != base["players"]:
+        raise UserError(
+            f"--players {players} contradicts --example {example} "
+            f"({base['players']} players); leave --players out",
+            USAGE,
+        )
+    players = int(base.get("players", players or 2))
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UserError(
             f"{ruleset.name} is played by {ruleset.min_players}-{ruleset.max_players} "
@@ -157,16 +191,36 @@ def demo(
     )
     rnd = random.Random(seed)
     while client.play_one(conn, table, rnd) is not None:
-        if table.moves <= 5 or table.moves % 25 == 0:
-            console.print(f"move {table.moves}: {table.log[-1]}")
+        pass
     first_seat = min(table.tokens)
     got = conn.call(
         "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[first_seat]
     )
-    view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
     console.print(
-        f"game over after {table.moves} moves, {got.game.version} events; outcome ranks {list(got.game.outcome.ranks)}"
+        f"game over after {table.moves} moves, {got.game.version} events: "
+        f"{winners_line(ruleset, got.game, fields)}",
+        highlight=False,
     )
-    console.print(f"seat {first_seat}'s final view:")
-    console.print_json(data=view.model_dump(mode="json"))
+    if as_json:
+        view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
+        console.print(f"seat {first_seat}'s final view:")
+        console.print_json(data=view.model_dump(mode="json"))
+    console.print(f"read it:   [bold]ledger replay {table.game_id}[/]")
     console.print(f"verify it: [bold]ledger audit {table.game_id}[/]")
+
+
+def winners_line(ruleset: Any, game: Any, fields: dict[str, Any]) -> str:
+    """Who won, in the words ``ledger replay`` uses (names, else "seat 1")."""
+    from domain.narration import seat_names
+    from domain.sentences import listing, seat_name
+
+    setup = ruleset.setup_model.model_validate(fields)
+    names = seat_names(ruleset, setup, tuple(game.player_ids))
+    winners = list(dict.fromkeys(seat_name(names, s) for s in game.outcome.winners))
+    scores = ", ".join(
+        f"{seat_name(names, s)} {score}" for s, score in enumerate(game.outcome.scores)
+    )
+    if not winners:
+        return f"nobody wins (scores: {scores})"
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"{listing(winners)} {verb} (scores: {scores})"

@@ -1,4 +1,4 @@
-"""Inspect stored games: list, show, audit, export, verify, replay.
+"""Inspect stored games: list, show, audit, export, verify.
 
 These read the database the server writes (``services/cli/locate.py``), so an
 operator or auditor can verify games even when the gRPC server is down.
@@ -17,6 +17,7 @@ from services.cli.locate import open_ledger
 from services.cli.root import app, console, games_app
 
 if TYPE_CHECKING:
+    from domain.receipts import Keyring
     from services.ledger.application import GameLedger
 
 GAME_ID = typer.Argument(
@@ -52,11 +53,12 @@ def audit(
         help="Receipts a player kept (JSON lines or a JSON list): prove no rewrite "
         "or truncation behind them.",
     ),
-    public_key: str | None = typer.Option(
+    public_key: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
         None,
         "--public-key",
         metavar="HEX",
-        help="The server's receipt key, hex (GetLedgerKey). Default: this server's key.",
+        help="A receipt key of the deployment, hex (GetLedgerKey lists them); repeat for "
+        "each. Default: the configured keyring (LEDGER_KEYRING and the signing key).",
     ),
 ) -> None:
     """Verify a game's chain, seed, decisions, signatures, listing row and receipts."""
@@ -73,10 +75,10 @@ def audit(
             raise UserError(
                 f"cannot read receipts from {receipts}: {exc}", USAGE
             ) from None
-    key = _hex_key(public_key)
+    keys = _keyring(public_key)
     ledger = open_ledger()
     stored_records(ledger, gid)
-    report = audit_game(ledger, gid, held, key)
+    report = audit_game(ledger, gid, held, keys)
     console.print(
         f"game {gid} ({report.game_type}, rules v{report.ruleset_version}): "
         f"{report.events} events, {report.decisions_rederived} decisions re-derived, "
@@ -88,6 +90,18 @@ def audit(
         "hash chain intact, seed matches its commitment, every decision re-derived, "
         "listing and receipts agree",
     )
+
+
+def _keyring(public_keys: list[str] | None) -> Keyring | None:
+    """:raises UserError: when a ``--public-key`` is not a 32-byte key in hex."""
+    from domain.receipts import Keyring
+
+    keys = [_hex_key(k) for k in public_keys or ()]
+    if any(k is None or len(k) != 32 for k in keys):
+        raise UserError(
+            "--public-key must be a 32-byte Ed25519 public key in hex", USAGE
+        )
+    return Keyring.of(*(k for k in keys if k is not None)) if keys else None
 
 
 def _hex_key(public_key: str | None) -> bytes | None:
@@ -159,12 +173,14 @@ def games_show(
         help="Show the game as it was right after this event (1 = created).",
     ),
 ) -> None:
-    """One game's admin view (everything), optionally as it was at an event."""
+    """One game's admin view (everything), its clocks and how it ended,
+    optionally as it was at an event."""
     from domain.core import ADMIN
+    from services.cli.clock_lines import clock_line
 
     gid = parse_game_id(game_id)
     ledger = open_ledger()
-    game = ledger.load(gid)  # GameNotFoundError: "game ... not found"
+    game = head = ledger.load(gid)  # GameNotFoundError: "game ... not found"
     if at_version is not None:
         if not 1 <= at_version <= game.version:
             raise UserError(
@@ -178,7 +194,17 @@ def games_show(
         f"({'ended' if game.is_over else 'active'})"
     )
     if game.outcome:
+        ended = f" ({game.ending})" if game.ending else ""
+        console.print(
+            f"ended by {game.outcome.termination.value}{ended}: "
+            f"{game.outcome.reason or 'the rules'}",
+            markup=False,
+        )
         console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
+    live = game is head and not game.is_over
+    clocks = clock_line(game, ledger.clock() if live else game.modified_on)
+    if clocks:
+        console.print(clocks)
     console.print_json(
         data=game.ruleset.view(game.state, ADMIN).model_dump(mode="json")
     )
@@ -199,9 +225,7 @@ def export(
     gid = parse_game_id(game_id)
     ledger = open_ledger()
     rows = stored_records(ledger, gid)
-    lines = export_lines(
-        str(gid), rows, ledger.stored_receipts(gid), ledger.signer.public_key
-    )
+    lines = export_lines(str(gid), rows, ledger.stored_receipts(gid), ledger.keyring)
     text = "".join(line + "\n" for line in lines)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
@@ -215,19 +239,19 @@ def verify(
     file: str = typer.Argument(
         ..., metavar="FILE", help="An NDJSON export (`ledger export GAME_ID -o FILE`)."
     ),
-    public_key: str | None = typer.Option(
+    public_key: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
         None,
         "--public-key",
         metavar="HEX",
-        help="Pin the server's receipt key, hex (from GetLedgerKey), instead of "
-        "trusting the one the export names.",
+        help="Pin a receipt key of the deployment, hex (GetLedgerKey lists them; repeat "
+        "for each), instead of trusting the keys the export names.",
     ),
 ) -> None:
     """Verify an export offline: hash chain, seed, every decision, trailer lines, receipts."""
     from domain.export import verify_lines
     from services.ledger.audit import decode_signed_move
 
-    key = _hex_key(public_key)
+    key = _keyring(public_key)
     with open(file, encoding="utf-8") as fh:
         report = verify_lines(fh, key, decode_signed_move)
     console.print(
@@ -236,43 +260,3 @@ def verify(
         f"{report.receipts_verified} receipts checked"
     )
     _conclude(report, "the export verifies")
-
-
-@app.command()
-def replay(
-    game_id: str = GAME_ID,
-    at: int = typer.Option(1, min=1, metavar="EVENT", help="Start at this event."),
-    limit: int = typer.Option(
-        100_000, min=1, metavar="N", help="Show at most this many frames."
-    ),
-    step: bool = typer.Option(False, "--step", help="Wait for Enter between frames."),
-) -> None:
-    """Step through a game frame by frame (admin view) in the terminal."""
-    from rich.panel import Panel
-
-    from domain.aggregate import record_type
-    from domain.core import ADMIN
-
-    gid = parse_game_id(game_id)
-    ledger = open_ledger()
-    frames = ledger.frames(gid, at - 1, limit)  # GameNotFoundError: one line
-    if not frames:
-        head = ledger.load(gid).version
-        raise UserError(
-            f"--at {at} is past the last event ({head}) of game {gid}", USAGE
-        )
-    for event, game in frames:
-        payload = getattr(event, "payload", None)
-        title = (
-            f"event {event.originator_version}: {record_type(game.game_type, event)}"
-        )
-        body = payload.model_dump_json() if payload is not None else ""
-        console.print(Panel(body or "(ledger event)", title=title, expand=False))
-        if step:
-            view = game.ruleset.view(game.state, ADMIN)
-            console.print_json(data=view.model_dump(mode="json"))
-            try:
-                if input("[enter: next, q: quit] ").strip().lower() == "q":
-                    return
-            except EOFError:  # stdin closed: nobody is there to press Enter
-                return

@@ -22,6 +22,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from typer._click.exceptions import UsageError
 from typer.core import TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
@@ -42,15 +43,44 @@ FLAGS = Flags()
 CLEANUP = contextlib.ExitStack()
 
 
+# Typer 0.29 vendors click (``typer._click``): its usage errors are these, not
+# the ``click`` package's, and Typer exports no public name for their base.
+
+
+def usage_line(exc: UsageError) -> str:
+    """A wrong command line as one line, pointing at the help that fixes it."""
+    where = exc.ctx.command_path if exc.ctx is not None else "ledger"
+    return f"{exc.format_message()} (see `{where} --help`)"
+
+
+def _refuse_usage(exc: UsageError) -> typer.Exit:
+    typer.secho(f"error: {usage_line(exc)}", err=True, fg="red")
+    return typer.Exit(failures.USAGE)
+
+
 class LedgerGroup(TyperGroup):
-    """The root group: turns known exceptions into one line and an exit code."""
+    """The root group: turns known exceptions into one line and an exit code.
+
+    A wrong command line (unknown option or command, a bad value, a missing
+    argument) is one line too, exit 2, instead of click's usage box: the
+    root's own options are parsed in :meth:`parse_args`, every subcommand's
+    inside :meth:`invoke`.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as exc:
+            raise _refuse_usage(exc) from None
 
     def invoke(self, ctx: Any) -> Any:
         try:
             with CLEANUP:
                 return super().invoke(ctx)
+        except UsageError as exc:
+            raise _refuse_usage(exc) from None
         except (typer.Exit, typer.Abort, TyperException):
-            raise  # typer's own exits and usage errors
+            raise  # typer's own exits
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
         except Exception as exc:

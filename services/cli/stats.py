@@ -27,7 +27,7 @@ def _win_rates(title: str, rates: Any, value: str = "seat") -> Table:
     table = Table("players", value, "games", "wins", "win rate", title=title)
     for w in rates:
         table.add_row(
-            str(w.players),
+            str(w.players) if w.players else "any",
             w.value or str(w.seat),
             str(w.games),
             str(w.wins),
@@ -49,6 +49,12 @@ def stats(
     ),
     fairness: bool = typer.Option(
         False, "--fairness", help="Chi-square fit of every die roll and shuffle."
+    ),
+    termination: str = typer.Option(
+        "",
+        metavar="HOW",
+        help="Only games that ended this way: completed, resigned, timed_out, "
+        "forfeited, adjudicated, team_won, team_lost (aborted games count in none).",
     ),
     target: str | None = typer.Option(
         None, metavar="HOST:PORT", help=locate.TARGET_HELP
@@ -98,11 +104,21 @@ def stats(
         console.print(table)
         return
     got = stub.GetGameTypeStats(
-        pb.GetGameTypeStatsRequest(game_type=game_type, players=players), timeout=30
+        pb.GetGameTypeStatsRequest(
+            game_type=game_type, players=players, termination=termination
+        ),
+        timeout=30,
     )
+    how = f" ({termination})" if termination else ""
     console.print(
-        f"[bold]{game_type}[/]: {got.started} games started, {got.finished} finished"
+        f"[bold]{game_type}[/]: {got.started} games started, {got.finished} finished{how}"
     )
+    if got.by_termination:
+        console.print(
+            "ended: "
+            + ", ".join(f"{t.termination} {t.games}" for t in got.by_termination),
+            highlight=False,
+        )
     if not got.started:
         console.print(
             f"no {game_type} games yet: `ledger demo --game {game_type}` plays one"
@@ -110,9 +126,16 @@ def stats(
         return
     console.print(_distributions(got))
     console.print(_win_rates("win rate by seat", got.by_seat))
-    console.print(
-        _win_rates("win rate of the first player", got.by_first_player, "first")
-    )
+    if got.by_first_player:
+        console.print(
+            _win_rates("win rate of the first player", got.by_first_player, "first")
+        )
+    elif got.finished:
+        console.print(
+            f"{game_type} records no first player (turn order is not fixed), "
+            "so there is no first-player win rate",
+            highlight=False,
+        )
     if got.facet_keys:
         console.print(
             f"facets (--facet KEY): {', '.join(got.facet_keys)}; also --fairness",

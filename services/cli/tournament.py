@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from services.cli import locate
+from services.cli.failures import USAGE, UserError
 from services.cli.root import console, group
 
 tournament_app = group(
@@ -29,6 +30,20 @@ TOKEN = typer.Option(
     envvar="LEDGER_ORGANISER_TOKEN",
     help="Organiser token (default: the admin token from the data dir).",
 )
+
+
+def parse_tournament_id(raw: str) -> str:
+    """:raises UserError: (usage) when ``raw`` is not a UUID, before any call."""
+    from uuid import UUID
+
+    try:
+        return str(UUID(raw))
+    except ValueError:
+        raise UserError(
+            f"{raw!r} is not a tournament id (a UUID, as `ledger tournament create` "
+            "prints it)",
+            USAGE,
+        ) from None
 
 
 def _stub(target: str | None) -> Any:
@@ -104,6 +119,7 @@ def register(
     """Register players; prints each player's tournament token (shown once)."""
     from ledger.v1 import tournament_service_pb2 as pb
 
+    tournament_id = parse_tournament_id(tournament_id)
     stub = _stub(target)
     table = Table("player", "tournament token (shown once)")
     for player in players:
@@ -123,6 +139,7 @@ def start(
     """Pair the next round and create its games."""
     from ledger.v1 import tournament_service_pb2 as pb
 
+    tournament_id = parse_tournament_id(tournament_id)
     got = _stub(target).StartRound(
         pb.StartRoundRequest(tournament_id=tournament_id),
         metadata=_organiser(token),
@@ -143,6 +160,7 @@ def standings(tournament_id: str = TID, target: str | None = TARGET) -> None:
     """The standings now: points, tie-breaks, wins/draws/losses."""
     from ledger.v1 import tournament_service_pb2 as pb
 
+    tournament_id = parse_tournament_id(tournament_id)
     got = _stub(target).GetStandings(
         pb.GetStandingsRequest(tournament_id=tournament_id), timeout=30
     )

@@ -14,7 +14,7 @@ from starlette.staticfiles import StaticFiles
 
 from domain.core import InvalidCommandError
 from domain.games import UnknownGameError
-from services.dashboard import games, health, home, ratings, stats, tournament
+from services.dashboard import clocks, games, health, home, ratings, stats, tournament
 from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
 from services.dashboard.web import HERE, render
 from services.ledger.application import GameNotFoundError
@@ -64,6 +64,7 @@ def create_app(reader: Reader) -> Starlette:
             *ratings.routes,
             *stats.routes,
             *games.routes,
+            *clocks.routes,
             Mount(
                 "/static", StaticFiles(directory=str(HERE / "static")), name="static"
             ),

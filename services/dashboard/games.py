@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain.core import InvalidCommandError
+from services.dashboard.clock_rows import clock_rows, is_live
 from services.dashboard.web import read, reader, render
 
 PAGE = 25
@@ -68,6 +69,9 @@ async def replay(request: Request) -> Response:
         g=header,
         start=min(max(start, 1), header["version"]),
         page=PAGE,
+        live_clock=is_live(game),
+        # a finished game's clocks as they stood at its end
+        clocks=clock_rows(game, game.modified_on) if game.is_over else [],
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 from uuid import UUID
@@ -20,8 +21,10 @@ from uuid import UUID
 from eventsourcing.application import Application
 
 from domain.aggregate import Game
-from domain.core import Command, Model, Seat
-from domain.receipts import Receipt, Signer
+from domain.clocks import TimeControl
+from domain.core import Command, Model, RuleError, Seat
+from domain.endings import ClockFlaggedError
+from domain.receipts import Keyring, Receipt, RingKey, Signer
 from domain.signatures import SignedMove
 from domain.viewers import SeatGrant
 from services.ledger.creation import CreatedGame, SeatToken, new_game
@@ -33,6 +36,7 @@ from services.ledger.moves import (
     MoveResult,
     Moves,
 )
+from services.ledger.referee import Referee
 from services.storage.database_env import io_threads
 from services.storage.game_repository import GameRepository
 from services.storage.group_commit import GroupCommitter
@@ -66,6 +70,8 @@ class GameLedger(Application[UUID]):
         env: dict[str, str],
         snapshot_interval: int = 50,
         signer: Signer | Callable[[], Signer] | None = None,
+        keyring: Keyring | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         env = {
             "APPLICATION_RECORDER_TOPIC": "services.storage.recorder:LedgerRecorder",
@@ -81,6 +87,7 @@ class GameLedger(Application[UUID]):
         super().__init__(env)
         self._signer_source = signer or Signer.generate
         self._signer: Signer | None = signer if isinstance(signer, Signer) else None
+        self._earlier_keys = keyring or Keyring(())
         self.heads = Heads()
         """Fed by the server's LISTEN connection; without one, the cache
         vouches for nothing and every read goes to the database."""
@@ -91,6 +98,9 @@ class GameLedger(Application[UUID]):
         self.store = LedgerStore(self.events, self.snapshots, self.recorder)  # type: ignore[arg-type]
         self.cache = GameCache(cache_size, self.heads, self.store, self._rebuild)
         self._committer = GroupCommitter(self.store.append)
+        self.clock: Callable[[], datetime] = clock or _system_clock
+        """The ledger's own clock: stamps every event, so it times every
+        seat (tests pass one they move by hand)."""
         self._moves = Moves(
             self.cache,
             self.store,
@@ -99,6 +109,16 @@ class GameLedger(Application[UUID]):
             self.executor,
             lambda: self.signer,
             snapshot_interval,
+            clock=lambda: self.clock(),
+        )
+        self._referee = Referee(
+            self.cache,
+            self._committer,
+            self.heads,
+            self.executor,
+            lambda: self.signer,
+            lambda: self.clock(),
+            lambda: self._moves.on_committed,
         )
 
     @property
@@ -113,6 +133,15 @@ class GameLedger(Application[UUID]):
             source = self._signer_source
             self._signer = source if isinstance(source, Signer) else source()
         return self._signer
+
+    @property
+    def keyring(self) -> Keyring:
+        """The keys that verify this deployment's receipts, the signing one first.
+
+        The configured ring (earlier keys, and maybe the current key's
+        window) plus the signer's own key, open-ended unless the ring dates it.
+        """
+        return self._earlier_keys.with_key(RingKey(self.signer.public_key))
 
     @property
     def on_committed(self) -> Callable[[UUID, list[Any]], None] | None:
@@ -154,6 +183,7 @@ class GameLedger(Application[UUID]):
         player_ids: tuple[str, ...] = (),
         spectator_delay: Any = None,
         seat_keys: tuple[bytes, ...] = (),
+        time_control: TimeControl | None = None,
     ) -> CreatedGame:
         """Create a game, returning each player's bearer token (shown only here).
 
@@ -169,6 +199,8 @@ class GameLedger(Application[UUID]):
             player_ids,
             spectator_delay,
             seat_keys,
+            time_control,
+            self.clock(),
         )
         epoch = self.heads.epoch
         events = list(game.collect_events())
@@ -189,10 +221,75 @@ class GameLedger(Application[UUID]):
         signed: SignedMove | None = None,
     ) -> MoveResult:
         """Decide and record one move, exactly once per ``command_id``
-        (:meth:`services.ledger.moves.Moves.submit_move`)."""
-        return await self._moves.submit_move(
-            game_id, command, actor, command_id, expected_version, signed
+        (:meth:`services.ledger.moves.Moves.submit_move`).
+
+        :raises ClockFlaggedError: a seat's time had run out; the timeout is
+            recorded before the move is refused.
+        """
+        try:
+            return await self._moves.submit_move(
+                game_id, command, actor, command_id, expected_version, signed
+            )
+        except ClockFlaggedError:
+            try:
+                await self.claim_timeout(game_id)
+            except RuleError:
+                pass  # another process recorded it first
+            raise
+
+    # ------------------------------------------------------------ endings
+
+    async def resign(self, game_id: UUID, seat: Seat) -> MoveResult:
+        """``seat`` concedes (the ruleset's consequence; two players: the other
+        seat wins).  Who may ask is the API's check.
+
+        :raises GameNotFoundError, RuleError:
+        """
+        return await self._referee.end(
+            game_id,
+            lambda game, seed, now: game.resign(seat, seed, f"seat:{seat}", now),
         )
+
+    async def abort(self, game_id: UUID, by: str, reason: str = "") -> MoveResult:
+        """Call the game off before its abort limit of moves: unrated, no stats.
+
+        :raises GameNotFoundError, RuleError: ``AbortTooLateError`` after it.
+        """
+        return await self._referee.end(
+            game_id,
+            lambda game, seed, now: game.abort(by, reason, seed, now),
+        )
+
+    async def adjudicate(
+        self, game_id: UUID, ranks: tuple[int, ...], reason: str, by: str
+    ) -> MoveResult:
+        """Record an arbiter's result (``ranks[seat]``, 1 the best) and why.
+
+        :raises GameNotFoundError, RuleError:
+        """
+        return await self._referee.end(
+            game_id,
+            lambda game, seed, now: game.adjudicate(ranks, reason, by, seed, now),
+        )
+
+    async def claim_timeout(self, game_id: UUID, by: str = "timekeeper") -> MoveResult:
+        """Record the timeout of the seat whose time ran out, by the ledger's clock.
+
+        :raises GameNotFoundError, RuleError: ``ClockRunningError`` when
+            nobody's time is up, ``GameOverError`` when it already ended.
+        """
+        return await self._referee.end(
+            game_id,
+            lambda game, seed, now: game.time_out(seed, now, by),
+        )
+
+    def has_running_clocks(self) -> bool:
+        """Whether any running game has a clock (the timekeeper has work)."""
+        return self.store.has_running_clocks()
+
+    def due_games(self, limit: int = 100) -> list[UUID]:
+        """Running games whose first clock has run out by the ledger's clock."""
+        return self.store.due_games(self.clock(), limit)
 
     def submit(
         self,
@@ -219,6 +316,18 @@ class GameLedger(Application[UUID]):
         if held is not None:
             return held
         return await self.io(self.cache.load, game_id, at)
+
+    async def game_at_least(self, game_id: UUID, version: int) -> Game:
+        """The game now, from the store when memory holds one older than ``version``.
+
+        Read-your-writes across servers: a move another server acknowledged
+        is in the store before its NOTIFY reaches this process, so memory
+        may not vouch for it yet, but the store has it.
+        """
+        game = await self.game(game_id)
+        if game.version >= version:
+            return game
+        return await self.io(self.cache.refresh, game_id)
 
     async def game_since(
         self, game_id: UUID, after: int, limit: int = 256
@@ -298,3 +407,7 @@ class GameLedger(Application[UUID]):
     ) -> list[dict[str, Any]]:
         """Newest first, keyset-paginated on ``(created_at, game_id)``."""
         return self.store.list_games(limit, before, game_type)
+
+
+def _system_clock() -> datetime:
+    return datetime.now(UTC)

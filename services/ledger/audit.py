@@ -9,7 +9,8 @@ hash).  So this module also checks what the log alone cannot:
   ``ledger_commands`` (each idempotency key names a move the log holds, and
   each move of the log has its key);
 - the receipts the server stored, signed with a key the database does not
-  hold: each must match the log, and a game created with a ``receipt_key``
+  hold (any key of the deployment's keyring, inside its window): each must
+  match the log, and a game created with a ``receipt_key``
   must have one for every decision;
 - receipts a player kept (``ledger audit --receipts FILE``): the strongest
   check, since a superuser can delete stored receipts but not the copies.
@@ -27,7 +28,7 @@ from google.protobuf import any_pb2
 
 from domain.audit import audit_records
 from domain.audit_report import AuditReport
-from domain.receipts import Receipt, check_receipts
+from domain.receipts import Keyring, Receipt, check_receipts
 from domain.records import CONCLUDED_TYPE as CONCLUDED
 from domain.records import load
 from services.proto import convert
@@ -50,11 +51,12 @@ def audit_game(
     ledger: Any,
     game_id: UUID,
     held: Iterable[Receipt] = (),
-    public_key: bytes | None = None,
+    keys: bytes | Keyring | None = None,
 ) -> AuditReport:
     """Everything ``ledger audit`` checks for one stored game.
 
-    ``public_key`` is the server's receipt key (default: the ledger's own).
+    ``keys`` verify receipts: a pinned key or keyring (default: the
+    ledger's keyring, so receipts from before a rotation still verify).
     """
     rows = ledger.read_records(game_id)
     gid = str(game_id)
@@ -64,7 +66,7 @@ def audit_game(
     report = audit_records(
         gid, rows, server_seed=server_seed, decode_move=decode_signed_move
     )
-    key = public_key if public_key is not None else ledger.signer.public_key
+    key = keys if keys is not None else ledger.keyring
     records = [(v, t, load(d)) for v, t, d in rows]
     _check_listing(records, ledger.game_row(game_id), report)
     _check_commands(records, ledger.command_rows(game_id), report)
@@ -190,7 +192,7 @@ def _check_stored_receipts(
     rows: list[tuple[int, str, bytes]],
     records: list[tuple[int, str, dict[str, Any]]],
     stored: list[Receipt],
-    key: bytes,
+    key: bytes | Keyring,
     report: AuditReport,
 ) -> None:
     for problem in check_receipts(gid, rows, stored, key, origin="stored"):

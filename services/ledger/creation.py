@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from pydantic import ValidationError
 
 from domain.aggregate import Game
+from domain.clocks import TimeControl
 from domain.core import InvalidCommandError, Model, Seat
 from domain.games import find_game
 from domain.receipts import Receipt, Signer
@@ -49,6 +51,8 @@ def new_game(
     player_ids: tuple[str, ...] = (),
     spectator_delay: Any = None,
     seat_keys: tuple[bytes, ...] = (),
+    time_control: TimeControl | None = None,
+    now: datetime | None = None,
 ) -> tuple[Game, bytes, CreatedGame, NewGameRows]:
     """The new game (events pending), its secret seed, what its creator is
     told and the rows stored with it.
@@ -88,6 +92,8 @@ def new_game(
         spectator_delay=parse_delay(spectator_delay),
         seat_keys=parse_seat_keys(seat_keys, seats),
         receipt_key=signer.key_id,
+        time_control=time_control,
+        now=now,
     )
     created = game.pending_events[-1]
     receipt = signer.sign(
@@ -112,9 +118,16 @@ def new_game(
         spectator_delay=game.spectator_delay,
         head_hash=game.head_hash,
         tokens=tuple((t.token, t.player, t.seats) for t in tokens),
+        next_deadline=deadline_of(game),
     )
     answer = CreatedGame(game.id, game.version, tokens, receipt)
     return game, seed, answer, rows
+
+
+def deadline_of(game: Game) -> datetime | None:
+    """The game's next deadline as a timestamp, for the timekeeper's index."""
+    due = game.next_deadline()
+    return None if due is None else datetime.fromtimestamp(due[1] / 1000, UTC)
 
 
 def _parse_setup(ruleset: Any, raw: Any) -> Any:

@@ -28,6 +28,7 @@ import hashlib
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
@@ -39,6 +40,7 @@ from domain.core import Command, InvalidCommandError, RuleError, Seat
 from domain.integrity import canonical_json
 from domain.receipts import Receipt
 from domain.records import command_record
+from services.ledger.creation import deadline_of
 from services.storage.store import Append, MoveRows
 
 if TYPE_CHECKING:
@@ -104,6 +106,7 @@ class Moves:
         signer: Callable[[], Signer],
         snapshot_interval: int,
         on_committed: Callable[[UUID, list[Any]], None] | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self._cache = cache
         self._store = store
@@ -113,6 +116,7 @@ class Moves:
         self._signer = signer
         self._interval = snapshot_interval
         self.on_committed = on_committed
+        self._clock = clock or _system_clock
 
     async def _io(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -149,7 +153,9 @@ class Moves:
                 conflict = f"game is at version {game.version}, not {expected_version}"
                 return await self._replay_or(game_id, command_id, digest, conflict)
             try:
-                new_events = game.act(command, actor, seed, command_id, signed)
+                new_events = game.act(
+                    command, actor, seed, command_id, signed, now=self._clock()
+                )
             except RuleError:
                 previous = await self._replayed(game_id, command_id, digest)
                 if previous is not None:
@@ -278,4 +284,9 @@ def _rows(
         ended_at=game.modified_on if game.is_over else None,
         winners=tuple(game.outcome.winners) if game.outcome else None,
         head_hash=game.head_hash,
+        next_deadline=deadline_of(game),
     )
+
+
+def _system_clock() -> datetime:
+    return datetime.now(UTC)

@@ -54,7 +54,10 @@ class EventHub:
                 await asyncio.wait_for(self._tail.start(), 5.0)
                 self._tail.on_event = self._wake
             except Exception as exc:  # noqa: BLE001 - serve without it, loudly
-                log.error("NATS unreachable (%s): live fan-out stays in-process", exc)
+                log.error(
+                    "NATS unreachable (%s): live fan-out stays in-process",
+                    exc or type(exc).__name__,
+                )
                 self._tail = None
         self._task = asyncio.create_task(self._listen(), name="ledger-event-hub")
 
@@ -74,11 +77,14 @@ class EventHub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def live_events(self, game_id: UUID, after: int) -> list[Any] | None:
-        """Events after ``after`` from the JetStream tail (gap-free), or None."""
+    def live_events(
+        self, game_id: UUID, after: int, after_hash: str | None
+    ) -> list[Any] | None:
+        """Events after ``after`` (whose hash is ``after_hash``) from the
+        JetStream tail, gap-free and chained to it, or None."""
         if self._tail is None:
             return None
-        events = self._tail.events_after(game_id, after)
+        events = self._tail.events_after(game_id, after, after_hash)
         if events:
             TAIL_EVENTS.inc(len(events))
         return events
@@ -113,10 +119,7 @@ class EventHub:
             pass
 
     def _fallback(self, game_id: str, version: int) -> None:
-        if (
-            self._tail is None
-            or self._tail.events_after(UUID(game_id), version - 1) is None
-        ):
+        if self._tail is None or not self._tail.has(UUID(game_id), version):
             self._wake(game_id)
 
     def _wake(self, game_id: str) -> None:

@@ -3,19 +3,28 @@
 Why: without it, a spectator on a server that did not record the move is
 woken by LISTEN/NOTIFY and re-reads the new events from PostgreSQL, one read
 per stream per move; thousands of spectators mean thousands of reads.  With
-it, the server that commits publishes the stored events to
-``ledger.games.<game id>``; every other server holds one ordered JetStream
-consumer per watched game, decodes each event once into a small per-game
-tail, and all its streams on that game are served from it.
+it, the server that commits publishes the stored events to the game's
+subject; every other server holds one ordered JetStream consumer per watched
+game, checks and decodes each event once into a small per-game tail, and all
+its streams on that game are served from it.
 
-No gaps, no duplicates: streams track the last version they sent and take
-events from the tail only when it continues exactly from there
+No gaps, no duplicates: streams track the last version (and hash) they sent
+and take events from the tail only when it continues exactly from there
 (:meth:`NatsTail.events_after`); anything else (the consumer just started, a
-publish lost in a crash between commit and publish) falls back to
-PostgreSQL, which stays the source of truth.  JetStream deduplicates
-republished events by ``Nats-Msg-Id = <game>:<version>``.  The stored,
-unredacted record travels inside the cluster; redaction stays in the
-serving process, per viewer, on the same path as catch-up.
+publish lost in a crash between commit and publish, NATS down) falls back
+to PostgreSQL, which stays the source of truth.
+
+Nothing on the bus is trusted or readable without the deployment's key:
+records travel sealed (:mod:`services.live.sealed_records`), and each one
+received must open, carry the message id its content implies, hash to the
+hash it claims and link to the event before it, in the tail and in the
+stream that takes it.  Anything else is dropped with one log line, and the
+streams read PostgreSQL for that version.
+
+NATS restarts are routine: the stream is kept on file storage and declared
+again on every reconnect, the consumers are re-created, and each change of
+the connection's state is one log line (never a traceback per retry).
+While NATS is down, publishing is skipped and streams read PostgreSQL.
 """
 
 from __future__ import annotations
@@ -28,62 +37,202 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
+from domain.integrity import event_hash
+from domain.records import ALG_V1, load
+from services.live.nats_options import NatsOptions
+from services.live.sealed_records import PURPOSE, RecordSeal, SealError
+
 log = logging.getLogger(__name__)
 
 STREAM = "LEDGER_GAMES"
 SUBJECTS = "ledger.games.*"
 TAIL = 64
 """Events kept per game, in JetStream (per subject) and in each server's tail."""
+HEARTBEAT = 1.0
+"""Seconds between a consumer's idle heartbeats: nats-py re-creates an ordered
+consumer that missed two (5 s by default, so a consumer lost in a NATS
+restart came back only 10-15 s later)."""
+REJECTED_KEPT = 1024
+"""Rejected (game, version) pairs remembered, so each is logged once."""
 
 
-def subject(game_id: UUID | str) -> str:
-    return f"ledger.games.{game_id}"
+def chain_problem(
+    game_id: str, version: int, topic: str, state: bytes, before: Any
+) -> str | None:
+    """Why a record received from the bus is not the game's event ``version``, or None.
+
+    ``before`` is the event ``version - 1`` this server already holds
+    (checked the same way), or None when it holds none.
+    """
+    try:
+        record = load(state)
+        recomputed = event_hash(
+            game_id=game_id,
+            version=version,
+            type_=topic,
+            timestamp=record["timestamp"],
+            prev_hash=record["prev_hash"],
+            body=record["body"],
+            alg=record.get("alg", ALG_V1),
+            nonce=record.get("nonce"),
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"cannot be decoded ({exc})"
+    if recomputed != record["hash"]:
+        return "does not hash to the hash it claims"
+    if before is not None and before.hash != record["prev_hash"]:
+        return f"does not link to event {version - 1}"
+    return None
 
 
 class NatsTail:
-    def __init__(self, url: str, mapper: Any, concluded: type) -> None:
+    def __init__(
+        self,
+        url: str,
+        mapper: Any,
+        concluded: type,
+        seal: RecordSeal,
+        options: NatsOptions | None = None,
+    ) -> None:
         self._url = url
         self._mapper = mapper
         self._concluded = concluded
+        self._seal = seal
+        self._options = options or NatsOptions()
         self._nc: Any = None
         self._js: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subs: dict[str, Any] = {}
         self._tails: dict[str, dict[int, Any]] = {}
+        self._rejected: dict[tuple[str, int | None], None] = {}
+        self._connected = True
+        """Whether the connection was up when last seen: one log line per change."""
+        self._recovering: asyncio.Task[None] | None = None
+        self._publishing = True
+        """False after a failed publish, until one succeeds: log each change once."""
         self.on_event: Callable[[str], None] = lambda game_id: None
         """Set by the hub: wake the streams waiting on this game."""
 
+    # ------------------------------------------------------------ connection
+
     async def start(self) -> None:
         import nats
-        from nats.js.api import StorageType, StreamConfig
 
         self._loop = asyncio.get_running_loop()
         self._nc = await nats.connect(
-            self._url, max_reconnect_attempts=-1, name="ledger"
+            self._url,
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=1,
+            name="ledger",
+            error_cb=self._on_error,
+            disconnected_cb=self._on_disconnected,
+            reconnected_cb=self._on_reconnected,
+            closed_cb=self._on_closed,
+            **self._options.connect_arguments(self._url),
         )
         self._js = self._nc.jetstream()
+        await self._declare_stream()
+
+    async def _declare_stream(self) -> None:
+        """The stream, on file storage so it outlives a NATS restart; declared on
+        every (re)connect, since a NATS that lost its store forgets it."""
+        from nats.js.api import StorageType, StreamConfig
+
         config = StreamConfig(
             name=STREAM,
             subjects=[SUBJECTS],
             max_msgs_per_subject=TAIL,
             max_age=3600.0,
-            storage=StorageType.MEMORY,
+            storage=StorageType.FILE,
             duplicate_window=120.0,
         )
         try:
             await self._js.add_stream(config)
-        except Exception:  # noqa: BLE001 - another server created it first
-            await self._js.update_stream(config)
+        except Exception:  # noqa: BLE001 - it exists (another server, or from before)
+            try:
+                await self._js.update_stream(config)
+            except Exception as exc:  # noqa: BLE001 - e.g. an old memory stream: use it
+                log.info("JetStream stream %s kept as it is: %s", STREAM, exc)
+        await self._js.stream_info(STREAM)  # raises unless JetStream has it now
+
+    async def _on_error(self, exc: Exception) -> None:
+        log.debug("NATS: %s", exc)  # every failed reconnect attempt lands here
+
+    async def _on_disconnected(self) -> None:
+        if self._connected:  # called again after every failed reconnect attempt
+            self._connected = False
+            log.warning(
+                "NATS connection lost: live streams read PostgreSQL until it is back"
+            )
+
+    async def _on_reconnected(self) -> None:
+        self._connected = True
+        log.warning("NATS connection back: live fan-out through JetStream resumes")
+        if self._recovering is None or self._recovering.done():
+            self._recovering = asyncio.get_running_loop().create_task(self._recover())
+
+    async def _recover(self) -> None:
+        """Declare the stream and re-create every consumer, retrying while
+        JetStream is still starting (it answers a moment after NATS does)."""
+        pending = set(self._tails)
+        pause, failures = 0.1, 0
+        while self._nc.is_connected:
+            try:
+                await self._declare_stream()
+                for game_id in list(pending):
+                    if game_id not in self._tails or await self._resubscribe(game_id):
+                        pending.discard(game_id)
+            except Exception as exc:  # noqa: BLE001 - retried below
+                if failures == 0:
+                    log.warning(
+                        "JetStream not ready after reconnect (%s): retrying", exc
+                    )
+                failures += 1
+            else:
+                if not pending:
+                    if failures:
+                        log.warning("JetStream ready again")
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+    async def _resubscribe(self, game_id: str) -> bool:
+        old = self._subs.pop(game_id, None)
+        if old is not None:
+            try:
+                await old.unsubscribe()
+            except Exception:  # noqa: BLE001 - the consumer died with the server
+                pass
+        await self._subscribe(game_id)
+        return self._subs.get(game_id) is not None
+
+    async def _on_closed(self) -> None:
+        log.info("NATS connection closed")
 
     async def stop(self) -> None:
-        if self._nc is not None:
-            await self._nc.drain()
+        """Drain when connected, else just close: never fail a shutdown over NATS."""
+        nc = self._nc
+        if nc is None or nc.is_closed:
+            return
+        self._connected = False  # closing on purpose: no "connection lost" line
+        try:
+            if nc.is_connected:
+                await asyncio.wait_for(nc.drain(), 5.0)
+            else:
+                await nc.close()
+        except Exception as exc:  # noqa: BLE001 - closing anyway
+            log.info("NATS closed without draining: %s", exc)
+            if not nc.is_closed:
+                try:
+                    await nc.close()
+                except Exception:  # noqa: BLE001 - nothing more to do
+                    pass
 
     # ------------------------------------------------------------ publish
 
     def committed(self, game_id: UUID, stored: list[StoredEvent]) -> None:
         """Called on commit (any thread) with the records as the commit
-        encoded them: publish those bytes, no second encoding."""
+        encoded them: publish those bytes, sealed, no second encoding."""
         if self._loop is None or self._js is None:
             return
         self._loop.call_soon_threadsafe(
@@ -91,58 +240,105 @@ class NatsTail:
         )
 
     async def _publish(self, game_id: str, stored: list[StoredEvent]) -> None:
+        if not self._nc.is_connected:
+            return  # NATS down: receivers read PostgreSQL (logged on disconnect)
         for record in stored:
+            version = record.originator_version
             try:
                 await self._js.publish(
-                    subject(game_id),
-                    record.state,
-                    headers={
-                        "Nats-Msg-Id": f"{game_id}:{record.originator_version}",
-                        "Ledger-Version": str(record.originator_version),
-                        "Ledger-Topic": record.topic,
-                    },
+                    self._seal.subject(game_id),
+                    self._seal.seal(game_id, version, record.topic, record.state),
+                    headers={"Nats-Msg-Id": self._seal.message_id(game_id, version)},
                 )
             except Exception as exc:  # noqa: BLE001 - streams fall back to PostgreSQL
-                log.warning("JetStream publish of %s failed: %s", game_id, exc)
+                if self._publishing:
+                    log.warning(
+                        "JetStream publish failed (%s): receivers read PostgreSQL",
+                        exc or type(exc).__name__,
+                    )
+                self._publishing = False
                 return
+        if not self._publishing:
+            log.info("JetStream publish works again")
+            self._publishing = True
 
     # ------------------------------------------------------------ follow
 
+    def _reject(self, game_id: str, version: int | None, why: str) -> None:
+        """One log line per rejected record; streams read it from PostgreSQL."""
+        if (game_id, version) in self._rejected:
+            return
+        self._rejected[(game_id, version)] = None
+        while len(self._rejected) > REJECTED_KEPT:
+            self._rejected.pop(next(iter(self._rejected)))
+        what = f"event {version}" if version is not None else "a record"
+        log.warning(
+            "JetStream %s of game %s rejected: %s; streams read it from PostgreSQL",
+            what,
+            game_id,
+            why,
+        )
+
+    def _receive(self, game_id: str, msg: Any) -> None:
+        tail = self._tails.get(game_id)
+        if tail is None:
+            return
+        try:
+            version, topic, state = self._seal.open(game_id, msg.data)
+        except SealError:
+            self._reject(game_id, None, "it is not sealed with this deployment's key")
+            return
+        if (msg.headers or {}).get("Nats-Msg-Id") != self._seal.message_id(
+            game_id, version
+        ):
+            self._reject(game_id, version, "its message id names another event")
+            return
+        problem = chain_problem(game_id, version, topic, state, tail.get(version - 1))
+        if problem is not None:
+            self._reject(game_id, version, f"it {problem}")
+            return
+        record = StoredEvent(
+            originator_id=UUID(game_id),
+            originator_version=version,
+            topic=topic,
+            state=state,
+        )
+        tail[version] = self._mapper.to_domain_event(record)
+        while len(tail) > TAIL:
+            tail.pop(min(tail))
+        self.on_event(game_id)
+
     async def watch(self, game_id: str) -> None:
         """First stream on ``game_id`` in this process: one ordered consumer."""
-        if game_id in self._subs or self._js is None:
+        if game_id in self._tails or self._js is None:
             return
-        self._subs[game_id] = None
         self._tails[game_id] = {}
+        await self._subscribe(game_id)
+
+    async def _subscribe(self, game_id: str) -> None:
+        if not self._nc.is_connected:
+            return  # subscribed again on reconnect
+        self._subs[game_id] = None
 
         async def on_message(msg: Any) -> None:
-            tail = self._tails.get(game_id)
-            if tail is None:
-                return
-            version = int(msg.headers["Ledger-Version"])
-            record = StoredEvent(
-                originator_id=UUID(game_id),
-                originator_version=version,
-                topic=msg.headers["Ledger-Topic"],
-                state=msg.data,
-            )
-            tail[version] = self._mapper.to_domain_event(record)
-            while len(tail) > TAIL:
-                tail.pop(min(tail))
-            self.on_event(game_id)
+            self._receive(game_id, msg)
 
         try:
             sub = await self._js.subscribe(
-                subject(game_id), cb=on_message, ordered_consumer=True
+                self._seal.subject(game_id),
+                cb=on_message,
+                ordered_consumer=True,
+                idle_heartbeat=HEARTBEAT,
             )
-            if game_id not in self._tails:  # the last stream left meanwhile
-                await sub.unsubscribe()
-                return
-            self._subs[game_id] = sub
         except Exception as exc:  # noqa: BLE001 - the PostgreSQL path still works
-            log.warning("JetStream subscribe to %s failed: %s", game_id, exc)
+            log.debug("JetStream subscribe to %s failed: %s", game_id, exc)
             self._subs.pop(game_id, None)
-            self._tails.pop(game_id, None)
+            return
+        if game_id not in self._tails:  # the last stream left meanwhile
+            await sub.unsubscribe()
+            self._subs.pop(game_id, None)
+            return
+        self._subs[game_id] = sub
 
     async def unwatch(self, game_id: str) -> None:
         sub = self._subs.pop(game_id, None)
@@ -153,20 +349,34 @@ class NatsTail:
             except Exception:  # noqa: BLE001 - closing anyway
                 pass
 
-    def events_after(self, game_id: UUID, after: int) -> list[Any] | None:
+    def has(self, game_id: UUID, version: int) -> bool:
+        """Whether the tail holds event ``version`` of the game."""
+        return version in self._tails.get(str(game_id), {})
+
+    def events_after(
+        self, game_id: UUID, after: int, after_hash: str | None
+    ) -> list[Any] | None:
         """Events ``after+1, after+2, ...`` from the tail, or ``None`` when the
-        tail does not continue from ``after`` (read PostgreSQL instead).  The
-        game's conclusion always comes from PostgreSQL, with the head that
-        ends the stream."""
-        tail = self._tails.get(str(game_id))
-        if not tail or (after + 1) not in tail:
+        tail does not continue the chain from event ``after`` whose hash is
+        ``after_hash`` (read PostgreSQL instead).  The game's conclusion
+        always comes from PostgreSQL, with the head that ends the stream."""
+        gid = str(game_id)
+        tail = self._tails.get(gid)
+        if not tail or (after + 1) not in tail or after_hash is None:
             return None
-        events = []
-        version = after + 1
+        events: list[Any] = []
+        version, link = after + 1, after_hash
         while version in tail:
-            if isinstance(tail[version], self._concluded):
+            event = tail[version]
+            if isinstance(event, self._concluded):
                 return None
-            events.append(tail[version])
+            if event.prev_hash != link:
+                self._reject(gid, version, f"it does not link to event {version - 1}")
+                for stale in [v for v in tail if v >= version]:
+                    tail.pop(stale)
+                return events or None
+            events.append(event)
+            link = event.hash
             version += 1
         return events
 
@@ -179,6 +389,13 @@ def tail_for(wiring: Any) -> NatsTail | None:
         return None
     from domain.aggregate import Game
 
-    tail = NatsTail(url, wiring.ledger.mapper, Game.Concluded)
+    seal = RecordSeal(wiring.ledger.signer.derive_key(PURPOSE))
+    tail = NatsTail(
+        url,
+        wiring.ledger.mapper,
+        Game.Concluded,
+        seal,
+        NatsOptions.from_settings(wiring.settings),
+    )
     wiring.ledger.on_committed = tail.committed
     return tail

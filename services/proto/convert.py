@@ -22,6 +22,7 @@ from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 from pydantic import ValidationError
 
+from domain.clocks import TimeControl
 from domain.core import Command, Event, InvalidCommandError, Model, Ruleset
 from domain.games import all_games
 from services.proto import limits
@@ -235,14 +236,16 @@ def model_from_any(
 def setup_from_any(ruleset: Ruleset[Any], packed: any_pb2.Any | None) -> Any:
     """A client's setup: unset *and empty* fields take the setup model's defaults.
 
-    No setup at all is the empty setup (every default), like any unset field.
+    No setup at all is the empty setup (every default), like any unset field,
+    and so is an empty ``Any`` (no type, no bytes: what a client that sets
+    the field without a message sends).
 
     :raises InvalidCommandError: wrong message type or an invalid setup (a
         required field such as Thorgal's ``players`` left out).
     """
     model_cls = ruleset.setup_model
     data: dict[str, Any] = {}
-    if packed is not None:
+    if packed is not None and (packed.type_url or packed.value):
         cls = message_class(f"{ruleset.proto_package}.{model_cls.__name__}")
         data = to_dict(_unpack(packed, cls, "setup"), model_cls)
     return _validate(model_cls, data, model_cls.__name__)
@@ -259,3 +262,36 @@ def delay_from_message(message: Any) -> dict[str, int] | None:
     ``{"seconds": s}``; ``None`` when unset (validated by ``domain.spectator``)."""
     kind = message.WhichOneof("delay")
     return {kind: getattr(message, kind)} if kind else None
+
+
+def time_control_from_message(request: Any) -> TimeControl | None:
+    """A request's ``ledger.v1.TimeControl`` (``None`` when unset or ``none``).
+
+    :raises InvalidCommandError: for an unknown kind or periods out of range,
+        naming the field.
+    """
+    if not request.HasField("time_control"):
+        return None
+    message = request.time_control
+    fields: dict[str, Any] = {
+        name: getattr(message, name)
+        for name in (
+            "per_move_seconds",
+            "base_seconds",
+            "increment_seconds",
+            "days_per_move",
+            "no_show_seconds",
+        )
+    }
+    fields["kind"] = message.kind or "none"
+    if message.HasField("abort_before_moves"):
+        fields["abort_before_moves"] = message.abort_before_moves
+    try:
+        control = TimeControl.model_validate(fields)
+    except ValidationError as exc:
+        problems = "; ".join(e["msg"] for e in exc.errors())
+        raise InvalidCommandError(
+            f"time_control: {problems}",
+            violations=(("time_control", problems),),
+        ) from None
+    return control

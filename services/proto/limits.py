@@ -44,6 +44,7 @@ STRINGS: dict[str, int] = {
     "page_token": 1024,
     "setup_json": 16_384,
     "label": 200,
+    "reason": 500,
 }
 """Characters, by field name (the same name means the same thing everywhere)."""
 DEFAULT_REPEATED = 1000
@@ -51,6 +52,7 @@ DEFAULT_REPEATED = 1000
 REPEATED: dict[str, int] = {
     "player_ids": 16,
     "entropy": 16,
+    "ranks": 64,
 }
 """Elements, by field name."""
 MAX_ANY_BYTES = 65_536

@@ -19,7 +19,7 @@ from services.ledger.application import GameLedger
 from services.runtime.settings import Settings
 from services.storage import roles
 from services.storage.database_env import embedded_url, eventsourcing_env
-from services.storage.signing_key import load_signer
+from services.storage.signing_key import load_signer, parse_keyring
 
 if TYPE_CHECKING:
     from projections.runner import ViewRunner
@@ -122,7 +122,9 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
             if settings.signing_key is not None
             else None,
             settings.data_dir,
+            settings.signing_key_file,
         ),
+        keyring=parse_keyring(settings.keyring),
     )
 
 

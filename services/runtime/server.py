@@ -22,6 +22,7 @@ import grpc
 from projections.projector import Projector
 from services.api import grpc_server
 from services.api.read_rpc import ReadModels
+from services.ledger.timekeeper import Timekeeper
 from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
 from services.runtime import views_process
@@ -41,17 +42,23 @@ class Running:
     port: int
     hub: EventHub
     executor: ThreadPoolExecutor
+    report: Callable[[bool], Awaitable[None]]
+    """Sets every service's health to SERVING (True) or NOT_SERVING (False)."""
     projector: Projector | None = None
     watcher: DatabaseWatcher | None = None
     desk: TournamentDesk | None = None
     """The tournament desk the servicers use (the dashboard shares it)."""
     views: views_process.ViewsChild | None = None
     """The views' child process (``LEDGER_VIEWS=child``, the default)."""
+    timekeeper: Timekeeper | None = None
+    """Records timeouts of games whose clock ran out (``LEDGER_TIMEKEEPER_INTERVAL``)."""
     drain: Callable[[float], Awaitable[None]] | None = None
     """Drains the API and stops it (:mod:`services.api.drain`)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""
+        if self.timekeeper is not None:
+            await self.timekeeper.stop()
         if self.watcher is not None:  # no more health reports: the drain owns it
             await self.watcher.stop()
         if self.drain is not None:
@@ -77,8 +84,15 @@ def grpc_credentials(settings: Settings) -> grpc.ServerCredentials | None:
     )
 
 
-async def create_server(wiring: Wiring, address: str) -> Running:
-    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher."""
+async def create_server(
+    wiring: Wiring, address: str, report_serving: bool = True
+) -> Running:
+    """The API on ``address`` and what runs beside it: the live hub, the views, the watcher.
+
+    With ``report_serving`` off, health stays NOT_SERVING until the caller
+    calls ``Running.report(True)`` (``serve`` does, once the dashboard runs
+    and the server's address is written where clients look for it).
+    """
     desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
     hub = EventHub(
         wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
@@ -125,8 +139,24 @@ async def create_server(wiring: Wiring, address: str) -> Running:
         api.report,
     )
     await watcher.start()
+    timekeeper = None
+    if settings.timekeeper_interval:
+        timekeeper = Timekeeper(wiring.ledger, settings.timekeeper_interval)
+        timekeeper.start()
+    if report_serving:
+        await api.report(True)
     return Running(
-        api.server, api.port, hub, executor, projector, watcher, desk, views, api.drain
+        api.server,
+        api.port,
+        hub,
+        executor,
+        api.report,
+        projector,
+        watcher,
+        desk,
+        views,
+        timekeeper,
+        api.drain,
     )
 
 
@@ -139,7 +169,7 @@ async def serve(
 
     if wiring.settings.metrics_port:  # first: a port in use fails before anything runs
         serve_metrics(wiring.settings.metrics_port)
-    running = await create_server(wiring, wiring.settings.listen)
+    running = await create_server(wiring, wiring.settings.listen, report_serving=False)
     try:
         http = await start_dashboard(
             wiring.ledger,
@@ -154,6 +184,7 @@ async def serve(
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)
+    await running.report(True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

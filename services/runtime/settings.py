@@ -49,6 +49,27 @@ class Settings(BaseSettings):
         description="NATS with JetStream (nats://host:4222): committed events are published per game "
         "and live streams on every server read them from there. Unset: in-process fan-out.",
     )
+    nats_user: str | None = Field(
+        default=None,
+        description="NATS user name (with nats_password); or use nats_creds_file or "
+        "nats_nkey_seed_file. The NATS server should require one of them.",
+    )
+    nats_password: SecretStr | None = Field(default=None, description="NATS password.")
+    nats_creds_file: Path | None = Field(
+        default=None, description="NATS credentials file (JWT + nkey seed)."
+    )
+    nats_nkey_seed_file: Path | None = Field(
+        default=None, description="NATS nkey seed file."
+    )
+    nats_tls_ca: Path | None = Field(
+        default=None,
+        description="CA bundle for the NATS server's certificate: set, the connection uses "
+        "TLS (so does a tls:// URL, with the system CAs).",
+    )
+    nats_tls_cert: Path | None = Field(
+        default=None, description="Client certificate for NATS (mutual TLS)."
+    )
+    nats_tls_key: Path | None = Field(default=None, description="Key of nats_tls_cert.")
     data_dir: Path = Field(
         default_factory=default_data_dir,
         description="Embedded database, admin token and the running server's "
@@ -81,7 +102,19 @@ class Settings(BaseSettings):
     signing_key: SecretStr | None = Field(
         default=None,
         description="Ed25519 private key (32 bytes, hex) that signs receipts. Unset: "
-        "generated on first start and kept in data_dir/signing-key (never in the database).",
+        "signing_key_file, else generated on first start and kept in data_dir/signing-key "
+        "(never in the database; one host only).",
+    )
+    signing_key_file: Path | None = Field(
+        default=None,
+        description="A file holding the signing key (hex or PEM), e.g. a mounted secret: every "
+        "server of a deployment must sign with the same key (docs/scale-out.md).",
+    )
+    keyring: str | None = Field(
+        default=None,
+        description='Earlier receipt keys, JSON: [{"public_key": hex, "not_before": time, '
+        '"not_after": time}]; receipts they signed inside their window keep verifying after '
+        "a rotation (docs/guarantees.md).",
     )
     cache_size: int = Field(
         default=2000, ge=1, description="Games kept in memory (LRU)."
@@ -159,6 +192,13 @@ class Settings(BaseSettings):
         default=True,
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
         "service role that does not own the schema (the owner runs `ledger db setup` first).",
+    )
+    timekeeper_interval: float = Field(
+        default=1.0,
+        ge=0,
+        le=60,
+        description="Seconds between the timekeeper's sweeps for games whose clock ran out "
+        "(one server sweeps at a time); 0: this server never sweeps.",
     )
 
     @model_validator(mode="after")

@@ -21,15 +21,20 @@ minutes of eventsourcing's retries, and no thread is parked meanwhile.
 
 from __future__ import annotations
 
+import functools
 import select
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import psycopg
 from eventsourcing.persistence import OperationalError
 from eventsourcing.postgres import PostgresDatastore, PostgresFactory
 from psycopg_pool import ConnectionPool
+
+S = TypeVar("S")
+P = ParamSpec("P")
+T = TypeVar("T")
 
 FACTORY_TOPIC = "services.storage.datastore:LedgerPostgresFactory"
 
@@ -63,6 +68,41 @@ def is_alive(conn: psycopg.Connection[Any]) -> bool:
 
 
 _FORGET_PREPARED = (psycopg.IntegrityError, psycopg.errors.InvalidSqlStatementName)
+
+
+def is_stale_statement(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is psycopg's cache disagreeing with the server."""
+    while exc is not None:
+        if isinstance(exc, psycopg.errors.InvalidSqlStatementName):
+            return True
+        exc = exc.__cause__  # type: ignore[assignment]
+    return False
+
+
+def retried_on_stale_statements(
+    method: Callable[Concatenate[S, P], T],
+) -> Callable[Concatenate[S, P], T]:
+    """Run ``method`` again when a connection's prepared statements were stale.
+
+    :class:`LedgerDatastore` closes such a connection, so the next try checks
+    out another; each pooled connection can fail this way at most once, which
+    bounds the tries by the pool's size.  Only for methods that store nothing
+    when they fail (reads, and an insert whose transaction rolled back).  The
+    instance's ``datastore`` attribute is the datastore it uses.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: S, *args: P.args, **kwargs: P.kwargs) -> T:
+        tries = self.datastore.pool.max_size + 1  # type: ignore[attr-defined]
+        for _ in range(tries - 1):
+            try:
+                return method(self, *args, **kwargs)
+            except Exception as exc:
+                if not is_stale_statement(exc):
+                    raise
+        return method(self, *args, **kwargs)
+
+    return wrapper
 
 
 class LedgerDatastore(PostgresDatastore):

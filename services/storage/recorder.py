@@ -57,6 +57,8 @@ class NewGameRows:
     head_hash: str
     tokens: tuple[tuple[str, int, tuple[int, ...]], ...]
     """``(bearer token, player, seats)``; only the token's hash is stored."""
+    next_deadline: datetime | None = None
+    """When the first seat's clock runs out (the timekeeper's index)."""
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,44 @@ class MoveRows:
     ended_at: datetime | None
     winners: tuple[int, ...] | None
     head_hash: str
+    next_deadline: datetime | None = None
+    """When the first seat's clock runs out now (the timekeeper's index)."""
 
 
-def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
+@dataclass(frozen=True)
+class EndingRows:
+    """What one of the ledger's own endings stores beside its events: its
+    receipt and the listing's new head.  No idempotency key: no client sent
+    it, and the event store's ``(game, version)`` makes it happen once."""
+
+    last_version: int
+    receipt: Receipt
+    ended_at: datetime
+    winners: tuple[int, ...]
+    head_hash: str
+
+
+def _write_rows(
+    curs: Any, game_id: UUID, rows: NewGameRows | MoveRows | EndingRows
+) -> None:
+    if isinstance(rows, EndingRows):
+        curs.execute(
+            "WITH receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
+            " VALUES (%s, %s, %s))"
+            " UPDATE ledger_games SET version = %s, status = 'ended', ended_at = %s,"
+            " winners = %s, head_hash = %s, next_deadline = NULL WHERE game_id = %s",
+            (
+                game_id,
+                rows.last_version,
+                receipt_text(rows.receipt),
+                rows.last_version,
+                rows.ended_at,
+                list(rows.winners),
+                rows.head_hash,
+                game_id,
+            ),
+        )
+        return
     if isinstance(rows, MoveRows):
         # one statement, not three: each statement costs more client CPU than
         # the database spends on it (a duplicate command id still fails the
@@ -86,7 +123,7 @@ def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
             " receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
             " VALUES (%s, %s, %s))"
             " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
-            " winners = %s, head_hash = %s WHERE game_id = %s",
+            " winners = %s, head_hash = %s, next_deadline = %s WHERE game_id = %s",
             (
                 game_id,
                 rows.command_id,
@@ -102,6 +139,7 @@ def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
                 rows.ended_at,
                 list(rows.winners) if rows.winners is not None else None,
                 rows.head_hash,
+                rows.next_deadline,
                 game_id,
             ),
         )
@@ -113,8 +151,8 @@ def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
     curs.execute(
         "WITH receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
         " VALUES (%s, %s, %s)) INSERT INTO ledger_games (game_id, game_type, players,"
-        " seats, content, version, player_ids, spectator_delay, head_hash)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        " seats, content, version, player_ids, spectator_delay, head_hash,"
+        " next_deadline) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
         (
             game_id,
             rows.receipt.version,
@@ -128,6 +166,7 @@ def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | MoveRows) -> None:
             list(rows.player_ids),
             Jsonb(rows.spectator_delay) if rows.spectator_delay else None,
             rows.head_hash,
+            rows.next_deadline,
         ),
     )
     for token, player, seats in rows.tokens:
@@ -179,6 +218,10 @@ CREATE TABLE IF NOT EXISTS ledger_receipts (
     receipt text NOT NULL,
     PRIMARY KEY (game_id, version)
 );
+-- when a running game's first clock runs out: the timekeeper's queue
+ALTER TABLE ledger_games ADD COLUMN IF NOT EXISTS next_deadline timestamptz;
+CREATE INDEX IF NOT EXISTS ledger_games_next_deadline ON ledger_games (next_deadline)
+    WHERE status = 'active' AND next_deadline IS NOT NULL;
 CREATE TABLE IF NOT EXISTS ledger_game_secrets (
     game_id uuid PRIMARY KEY,
     seed bytea NOT NULL

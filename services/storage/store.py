@@ -21,7 +21,14 @@ from psycopg.rows import tuple_row
 from domain import stored_events
 from domain.receipts import Receipt
 from domain.viewers import SeatGrant
-from services.storage.recorder import LedgerRecorder, MoveRows, NewGameRows, hash_token
+from services.storage.datastore import retried_on_stale_statements
+from services.storage.recorder import (
+    EndingRows,
+    LedgerRecorder,
+    MoveRows,
+    NewGameRows,
+    hash_token,
+)
 
 
 @dataclass(frozen=True)
@@ -30,7 +37,7 @@ class Append:
 
     game_id: UUID
     events: tuple[Any, ...]
-    rows: NewGameRows | MoveRows
+    rows: NewGameRows | MoveRows | EndingRows
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class LedgerStore:
         self._recorder = recorder
         self.datastore = recorder.datastore
 
+    @retried_on_stale_statements
     def append(self, appends: Sequence[Append]) -> list[list[Any]]:
         """Store every append in one transaction; each one's recordings.
 
@@ -70,6 +78,7 @@ class LedgerStore:
         if self._snapshots is not None:
             self._snapshots.put([snapshot])
 
+    @retried_on_stale_statements
     def events(
         self,
         game_id: UUID,
@@ -80,12 +89,14 @@ class LedgerStore:
         """Ledger events with ``after < version <= upto``, oldest first."""
         return list(self._events.get(game_id, gt=after, lte=upto, limit=limit))
 
+    @retried_on_stale_statements
     def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(sql, params)
             row: dict[str, Any] | None = curs.fetchone()
             return row
 
+    @retried_on_stale_statements
     def _all(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(sql, params)
@@ -184,6 +195,31 @@ class LedgerStore:
         params.append(limit)
         return self._all(sql, params)
 
+    def due_games(self, now: Any, limit: int) -> list[UUID]:
+        """Running games whose first clock ran out by ``now``, soonest first
+        (the partial index ``ledger_games_next_deadline``)."""
+        rows = self._all(
+            "SELECT game_id FROM ledger_games WHERE status = 'active'"
+            " AND next_deadline IS NOT NULL AND next_deadline <= %s"
+            " ORDER BY next_deadline LIMIT %s",
+            (now, limit),
+        )
+        return [row["game_id"] for row in rows]
+
+    def has_running_clocks(self) -> bool:
+        """Whether any running game has a deadline (the same partial index)."""
+        row = self._one(
+            "SELECT EXISTS (SELECT 1 FROM ledger_games WHERE status = 'active'"
+            " AND next_deadline IS NOT NULL) AS running",
+            (),
+        )
+        return bool(row and row["running"])
+
+    def connect_kwargs(self) -> dict[str, Any]:
+        """How to open a connection of one's own to the ledger's database."""
+        pool: Any = self.datastore.pool
+        return dict(pool.kwargs)
+
 
 class ReplayEvents:
     """The events a rebuild replays: eventsourcing's ``EventStore.get``, minus
@@ -196,7 +232,7 @@ class ReplayEvents:
     """
 
     def __init__(self, recorder: LedgerRecorder) -> None:
-        self._datastore = recorder.datastore
+        self.datastore = recorder.datastore
         self._sql = (
             f"SELECT originator_version, topic, state FROM {recorder.events_table_name}"
             " WHERE originator_id = %s AND originator_version > %s"
@@ -204,13 +240,14 @@ class ReplayEvents:
         )
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    @retried_on_stale_statements
     def get(
         self, originator_id: UUID, *, gt: int | None = None, lte: int | None = None
     ) -> list[Any]:
         """Events with ``gt < version <= lte``, oldest first (``None``: unbounded)."""
         params = (originator_id, gt or 0, 2**63 - 1 if lte is None else lte)
         with (
-            self._datastore.get_connection() as conn,
+            self.datastore.get_connection() as conn,
             conn.cursor(row_factory=tuple_row) as curs,
         ):
             curs.execute(self._sql, params, prepare=True)

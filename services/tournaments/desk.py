@@ -39,6 +39,7 @@ import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import strtobool
 
+from domain.clocks import TimeControl
 from domain.core import InvalidCommandError
 from domain.tournament.aggregate import Tournament
 from services.ledger.application import (
@@ -121,6 +122,7 @@ class TournamentDesk(Application[UUID]):
         table_size: int,
         setup: dict[str, Any],
         spectator_delay: dict[str, int] | None = None,
+        time_control: TimeControl | None = None,
     ) -> tuple[Tournament, str]:
         tournament = Tournament.create(
             name,
@@ -130,6 +132,7 @@ class TournamentDesk(Application[UUID]):
             table_size,
             setup,
             spectator_delay=spectator_delay,
+            time_control=time_control,
         )
         token = secrets.token_urlsafe(32)
         self.save(
@@ -252,6 +255,16 @@ class TournamentDesk(Application[UUID]):
                 ],
             )
             return rows
+
+    def tournament_of(self, game_id: UUID) -> UUID | None:
+        """The tournament a game was paired in, if any (who may adjudicate it)."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT tournament_id FROM tournament_games WHERE game_id = %s",
+                (game_id,),
+            )
+            row = curs.fetchone()
+        return row["tournament_id"] if row else None
 
     def grant_for_token(self, token: str) -> TournamentGrant | None:
         with self.datastore.transaction(commit=False) as curs:

@@ -51,7 +51,9 @@ class ResultsDesk:
             tid = row["tournament_id"]
             if tid not in loaded:
                 loaded[tid] = self._load(curs, tid)
-            loaded[tid].record_result(str(result.game_id), result.ranks)
+            loaded[tid].record_result(
+                str(result.game_id), result.ranks, result.termination
+            )
         pending = [e for t in loaded.values() for e in t.collect_events()]
         if pending:
             stored = [self.mapper.to_stored_event(e) for e in pending]

@@ -36,6 +36,7 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
+from domain.clocks import TimeControl
 from domain.games import find_game
 from domain.tournament.aggregate import Tournament
 from domain.tournament.pairing import Pairing
@@ -138,6 +139,9 @@ class RoundJournal:
             entropy=(_entropy(tournament.id, number, index),),
             player_ids=players,
             spectator_delay=tournament.spectator_delay,
+            time_control=TimeControl.model_validate(tournament.time_control)
+            if getattr(tournament, "time_control", None)
+            else None,
         )
         tokens = [{"player": t.player, "seats": list(t.seats)} for t in created.tokens]
         self._journal_game(

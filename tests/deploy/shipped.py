@@ -137,6 +137,7 @@ def operator_secrets() -> dict[str, str]:
         "LEDGER_OWNER_PASSWORD": secrets.token_hex(8),
         "LEDGER_SVC_PASSWORD": secrets.token_hex(8),
         "LEDGER_REPLICATION_PASSWORD": secrets.token_hex(8),
+        "LEDGER_NATS_PASSWORD": secrets.token_hex(8),
         "LEDGER_ADMIN_TOKEN": secrets.token_urlsafe(32),
         "LEDGER_SIGNING_KEY": key.hex(),
         "GRAFANA_ADMIN_PASSWORD": secrets.token_hex(8),

@@ -5,13 +5,16 @@ from version 0 (catch-up from PostgreSQL, then live).  Every stream gets
 every event exactly once, in order, and the same bytes on every server (the
 same redaction, done by the serving process); servers 1 and 2, which record
 none of the moves, serve live events from the JetStream tail (their
-``ledger_stream_tail_events_total`` grows).  NATS runs on 127.0.0.1:4222.
+``ledger_stream_tail_events_total`` grows).  The servers share one signing
+key, as a deployment does: records travel sealed with a key derived from it.
+NATS runs on 127.0.0.1:4222.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
+import secrets
 import socket
 import threading
 import urllib.request
@@ -53,6 +56,7 @@ def test_streams_on_every_server_get_every_event_once(server_url, tmp_path):
         contextlib.ExitStack() as stack,
     ):
         metrics = [free_port() for _ in range(3)]
+        signing_key = secrets.token_hex(32)
         servers = [
             stack.enter_context(
                 ledger_serve(
@@ -60,6 +64,7 @@ def test_streams_on_every_server_get_every_event_once(server_url, tmp_path):
                         url,
                         tmp_path / f"s{i}",
                         LEDGER_NATS_URL=NATS,
+                        LEDGER_SIGNING_KEY=signing_key,
                         LEDGER_METRICS_PORT=str(metrics[i]),
                         LEDGER_PROJECTIONS="false",
                     )

@@ -137,7 +137,7 @@ KNOWN = "known: ['terralore', 'thalara', 'thorgal', 'vaalbara']"
 def mistakes(
     served: Served, game: str, tmp: Path
 ) -> list[tuple[list[str], dict[str, str], int, str]]:
-    """``(args, extra env, exit code, the one line)`` for every mistake in issue 11."""
+    """``(args, extra env, exit code, the one line)`` for every mistake a newcomer made in their first hour."""
     empty = {"LEDGER_DATA_DIR": str(tmp / "nothing-here"), "LEDGER_DATABASE_URL": ""}
     nobody = f"127.0.0.1:{free_port()}"
     return [
@@ -260,8 +260,11 @@ def mistakes(
         (
             ["tournament", "standings", "nope"],
             {},
-            1,
-            "INVALID_ARGUMENT: tournament_id 'nope' is not a UUID",
+            2,
+            (
+                "'nope' is not a tournament id (a UUID, as `ledger tournament create` "
+                "prints it)"
+            ),
         ),
     ]
 

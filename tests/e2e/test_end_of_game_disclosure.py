@@ -1,6 +1,6 @@
 """One end-of-game policy across every RPC: once a game ends, everything is public.
 
-Issue 10 §1: ``ListFrames``, ``StreamReplay`` and ``ExportGame`` showed
+``ListFrames``, ``StreamReplay`` and ``ExportGame`` showed
 Thalara's ``HandSelected.cards`` to anyone after the end while ``GetGame``
 and ``StreamGameEvents`` still hid them.  Now every role gets exactly the
 admin's answer from every RPC once the game has ended, and before the end

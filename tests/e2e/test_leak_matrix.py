@@ -1,4 +1,4 @@
-"""The leak matrix (issue 10 §7): every read RPC x every role x several points
+"""The leak matrix: every read RPC x every role x several points
 of every game type.
 
 Roles: each seat's token, a spectator (no token), another game's token, a

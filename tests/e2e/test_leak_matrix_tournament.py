@@ -1,4 +1,4 @@
-"""The leak matrix's TournamentService rows (issue 10 §7): every tournament
+"""The leak matrix's TournamentService rows: every tournament
 read x every role (organiser, each player's tournament token, a seat token,
 a spectator, another game's token, a garbage token, the admin), while the
 tournament's game runs and after it ends."""

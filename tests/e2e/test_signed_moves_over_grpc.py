@@ -1,4 +1,4 @@
-"""Receipts and player-signed moves over the wire (issue 10 §4).
+"""Receipts and player-signed moves over the wire.
 
 A game created with one Ed25519 key per seat accepts only moves signed by
 the acting seat; every refusal has its status and stores nothing.  Receipts

@@ -1,4 +1,4 @@
-"""Spectator delay (issue 10 §6): spectators watch a running game some moves or
+"""Spectator delay: spectators watch a running game some moves or
 seconds behind through every read RPC, players and the admin stay live, and
 the delay is lifted when the game ends."""
 

@@ -184,15 +184,20 @@ class Load:
         tokens = {seat: t.token for t in created.tokens for seat in t.seats}
         with self._lock:
             self.games[game_id] = created.game.version
+        known = created.game.version  # min_version: read-your-writes on any server
         while not self._stop.is_set() and self.moves < self.size.moves:
-            game = self._call(conn, "GetGame", pb.GetGameRequest(game_id=game_id)).game
+            game = self._call(
+                conn, "GetGame", pb.GetGameRequest(game_id=game_id, min_version=known)
+            ).game
             if game.status == "ended":
                 return
             seat = rnd.choice(list(game.to_act))
             listed = self._call(
                 conn,
                 "ListLegalMoves",
-                pb.ListLegalMovesRequest(game_id=game_id, seat=seat, page_size=200),
+                pb.ListLegalMovesRequest(
+                    game_id=game_id, seat=seat, page_size=200, min_version=known
+                ),
                 tokens[seat],
             )
             request = pb.SubmitMoveRequest(
@@ -207,6 +212,7 @@ class Load:
                     answer.first_version,
                     answer.last_version,
                 )
+            known = answer.last_version
 
 
 def check_ledger(url: str, load: Load, figures: Figures) -> None:

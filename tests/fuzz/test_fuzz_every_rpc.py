@@ -1,4 +1,4 @@
-"""Hypothesis fuzzer over every RPC of every service (issue 10 §7).
+"""Hypothesis fuzzer over every RPC of every service.
 
 Each case sends one hostile request (random field values, hostile strings,
 NUL bytes, invalid UTF-8, corrupt ``Any`` payloads, forged page and bearer
@@ -87,6 +87,8 @@ ROLES = {
     "/ledger.v1.GameService/SubmitMove": "seat 0",
     "/ledger.v1.GameService/ListLegalMoves": "seat 0",
     "/ledger.v1.ReplayService/ExportGame": "admin",
+    "/ledger.v1.GameService/Adjudicate": "admin",
+    "/ledger.v1.GameService/Abort": "admin",
     "/ledger.v1.TournamentService/CreateTournament": "organiser",
     "/ledger.v1.TournamentService/IssueOrganiserToken": "admin",
     "/ledger.v1.TournamentService/RegisterPlayer": "tournament organiser",
@@ -191,6 +193,14 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
             pb.StreamGameEventsRequest(game_id=g, stop_at_head=True) for g in games
         ],
         game + "ListGames": [pb.ListGamesRequest(page_size=2)],
+        # the endings on the finished game: a valid request cannot end the
+        # running game the other seeds need
+        game + "Resign": [pb.ResignRequest(game_id=finished)],
+        game + "Abort": [pb.AbortRequest(game_id=finished, reason="fuzz")],
+        game + "Adjudicate": [
+            pb.AdjudicateRequest(game_id=finished, ranks=[1, 2], reason="fuzz")
+        ],
+        game + "ClaimTimeout": [pb.ClaimTimeoutRequest(game_id=finished)],
         replay + "ListFrames": [
             rpb.ListFramesRequest(game_id=g, page_size=3) for g in games
         ],

@@ -29,6 +29,12 @@ v1); it was written once by the code of that time and is never regenerated.
 
 Games are played by seeded random legal moves without a database: the
 aggregate decides, the ledger's own mapper encodes the records.
+
+The ledger's own endings have games too: ``ending-<kind>.ndjson.gz`` in the
+newest Thalara version's folder, one game per kind (resigned, aborted,
+adjudicated, timed out), played under a Fischer clock on a clock that starts
+at a fixed time and moves five seconds per move, so the clocks, the ending
+and the deadline a timeout names are part of what ``--check`` compares.
 """
 
 from __future__ import annotations
@@ -39,10 +45,12 @@ import json
 import random
 import sys
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from domain.aggregate import Game
+from domain.clocks import ClockKind, TimeControl
 from domain.export import export_lines
 from domain.games import all_games, rules_versions
 from services.storage.mapper import LedgerMapper
@@ -83,19 +91,60 @@ def recorded_game(path: Path) -> Golden:
 
 def golden_games(ruleset: Any, root: Path = HERE) -> dict[Path, Golden]:
     """path -> game of one rules version: the files it has, or, for a version
-    with none yet, its examples'."""
+    with none yet, its examples'; plus the ending games it should have."""
     folder = root / ruleset.name / f"v{ruleset.version}"
     recorded = sorted(folder.glob("*.ndjson.gz"))
+    endings = ending_games(ruleset, folder)
     if recorded:
-        return {path: recorded_game(path) for path in recorded}
+        return {**endings, **{path: recorded_game(path) for path in recorded}}
     return {
-        folder / f"{name}.ndjson.gz": game
-        for name, game in example_games(ruleset).items()
+        **{
+            folder / f"{name}.ndjson.gz": game
+            for name, game in example_games(ruleset).items()
+        },
+        **endings,
     }
 
 
-def play_game(ruleset: Any, setup: dict[str, Any], seed: int) -> list[str]:
-    """One complete random game under ``ruleset``, as export lines."""
+ENDINGS = ("resigned", "aborted", "adjudicated", "timed_out")
+ENDINGS_GAME = "thalara"
+ENDINGS_CLOCK = TimeControl(
+    kind=ClockKind.FISCHER, base_seconds=60, increment_seconds=2
+)
+ENDINGS_START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def ending_games(ruleset: Any, folder: Path) -> dict[Path, Golden]:
+    """The ledger's endings games a rules version should have (see the
+    module docstring): only the newest Thalara version's."""
+    if ruleset.name != ENDINGS_GAME or ruleset.version != max(
+        r.version for r in rules_versions(ruleset.name)
+    ):
+        return {}
+    example = next(e for e in ruleset.examples if e.players == 2)
+    return {
+        folder / f"ending-{kind}.ndjson.gz": (
+            dict(example.setup),
+            seed_of(f"ending-{kind}"),
+        )
+        for kind in ENDINGS
+    }
+
+
+def ending_of(path: Path) -> str | None:
+    """``timed_out`` for ``ending-timed_out.ndjson.gz``; ``None`` for a game
+    played to its rulebook's end."""
+    name = path.name.removesuffix(".ndjson.gz")
+    return name.removeprefix("ending-") if name.startswith("ending-") else None
+
+
+def play_game(
+    ruleset: Any, setup: dict[str, Any], seed: int, ending: str | None = None
+) -> list[str]:
+    """One complete random game under ``ruleset``, as export lines; with an
+    ``ending``, a few moves on a clock and then that ending."""
+    if ending is not None:
+        return play_ending(ruleset, setup, seed, ending)
     rnd = random.Random(seed)
     secret = rnd.randbytes(32)
     game_id = uuid.UUID(int=rnd.getrandbits(128), version=4)
@@ -118,6 +167,46 @@ def play_game(ruleset: Any, setup: dict[str, Any], seed: int) -> list[str]:
     return list(export_lines(str(game_id), rows))
 
 
+def play_ending(
+    ruleset: Any, setup: dict[str, Any], seed: int, ending: str
+) -> list[str]:
+    """A game ended by the ledger: ``ending`` after one move (an abort) or six."""
+    rnd = random.Random(seed)
+    secret = rnd.randbytes(32)
+    game_id = uuid.UUID(int=rnd.getrandbits(128), version=4)
+    at = ENDINGS_START
+    game = Game.create(
+        ruleset,
+        ruleset.setup_model.model_validate(setup),
+        secret,
+        (f"{ENTROPY}{seed}",),
+        game_id=game_id,
+        time_control=ENDINGS_CLOCK,
+        now=at,
+    )
+    for move in range(1 if ending == "aborted" else 6):
+        seat = rnd.choice(game.to_act())
+        command = ruleset.pick_random_command(game.state, seat, rnd)
+        at += timedelta(seconds=5)
+        game.act(command, seat, secret, f"move-{move}", now=at)
+    at += timedelta(seconds=5)
+    if ending == "resigned":
+        game.resign(0, secret, "seat:0", now=at)
+    elif ending == "aborted":
+        game.abort("admin", "golden abort", secret, now=at)
+    elif ending == "adjudicated":
+        game.adjudicate((2, 1), "golden adjudication", "admin", secret, now=at)
+    else:
+        due = game.next_deadline()
+        assert due is not None
+        at = datetime.fromtimestamp(due[1] / 1000, UTC) + timedelta(seconds=1)
+        game.time_out(secret, at, "timekeeper")
+    mapper = LedgerMapper()
+    stored = [mapper.to_stored_event(e) for e in game.collect_events()]
+    rows = [(s.originator_version, s.topic, s.state) for s in stored]
+    return list(export_lines(str(game_id), rows))
+
+
 def every_rules_version() -> list[Any]:
     return [r for game in all_games() for r in rules_versions(game.name)]
 
@@ -130,7 +219,8 @@ def regenerate(force: bool = False, root: Path = HERE) -> list[Path]:
             if path.exists() and not force:
                 continue
             path.parent.mkdir(parents=True, exist_ok=True)
-            text = "".join(line + "\n" for line in play_game(ruleset, setup, seed))
+            lines = play_game(ruleset, setup, seed, ending_of(path))
+            text = "".join(line + "\n" for line in lines)
             # gzip without a timestamp: the same lines give the same bytes
             path.write_bytes(gzip.compress(text.encode(), mtime=0))
             written.append(path)
@@ -160,7 +250,9 @@ def check(root: Path = HERE) -> list[str]:
                     f"{name}: missing (run python -m tests.golden.regenerate)"
                 )
                 continue
-            replayed = [comparable(x) for x in play_game(ruleset, setup, seed)]
+            replayed = [
+                comparable(x) for x in play_game(ruleset, setup, seed, ending_of(path))
+            ]
             if replayed != [comparable(x) for x in read_lines(path)]:
                 problems.append(
                     f"{name}: replaying its setup and seed gives another game"

@@ -10,9 +10,14 @@ the pool replaces it.
 
 from __future__ import annotations
 
+import random
+from contextlib import ExitStack
+
 import psycopg
 import pytest
 from eventsourcing.persistence import DataError, IntegrityError
+
+from domain.games import find_game
 
 pytestmark = pytest.mark.postgres
 
@@ -36,3 +41,42 @@ def test_other_errors_keep_their_connection(ledger) -> None:
         conn.execute("SELECT 1 / 0")
     assert isinstance(raised.value.__cause__, psycopg.errors.DivisionByZero)
     assert not seen.closed
+
+
+def test_a_stale_prepared_statement_cache_costs_a_retry_not_the_move(ledger) -> None:
+    """Every pooled connection forgets its prepared statements on the server.
+
+    psycopg still believes them prepared, so the next insert on each fails
+    with 'prepared statement "_pg3_N" does not exist'.  The move is stored
+    all the same, on a connection that starts afresh.
+    """
+    thalara = find_game("thalara")
+    setup = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
+    game_id = ledger.create_game("thalara", setup).game_id
+    rnd = random.Random(3)
+
+    def move(command_id: str) -> int:
+        game = ledger.load(game_id)
+        seat = rnd.choice(game.to_act())
+        command = thalara.pick_random_command(game.state, seat, rnd)
+        return ledger.submit(game_id, command, seat, command_id).game.version
+
+    for i in range(8):  # enough inserts for psycopg to prepare them
+        move(f"warm-{i}")
+    datastore = ledger.datastore
+    with ExitStack() as stack:
+        connections = [
+            stack.enter_context(datastore.get_connection())
+            for _ in range(datastore.pool.max_size)
+        ]
+        forgotten = 0
+        for conn in connections:
+            # one by one: psycopg notices a DEALLOCATE ALL and clears its cache
+            rows = conn.execute("SELECT name FROM pg_prepared_statements").fetchall()
+            names = [row["name"] for row in rows]
+            for name in names:
+                conn.execute(f'DEALLOCATE "{name}"')
+            forgotten += len(names)
+    assert forgotten, "no statement was prepared: the test would prove nothing"
+    version = move("after-deallocate")
+    assert ledger.load(game_id).version == version

@@ -30,8 +30,13 @@ def _move(ledger, game_id, rnd):
     )
 
 
-def _slow_first_save(ledger):
-    """Hold the first transaction a moment so the others queue behind it."""
+def _slow_first_save(ledger, monkeypatch):
+    """Hold the first transaction a moment so the others queue behind it.
+
+    Patched through ``monkeypatch``: the ledger is the session's, and a
+    wrapper left on it would slow (and appear in the tracebacks of) every
+    later test.
+    """
     committer = ledger._committer
     append, calls = committer._append, []
 
@@ -41,7 +46,7 @@ def _slow_first_save(ledger):
             time.sleep(0.3)
         return append(appends)
 
-    committer._append = slow
+    monkeypatch.setattr(committer, "_append", slow)
     return calls
 
 
@@ -69,10 +74,12 @@ def _all_at_once(games, move):
     return results
 
 
-def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledger):
+def test_moves_on_different_games_are_saved_together_and_each_exactly_once(
+    ledger, monkeypatch
+):
     games = [ledger.create_game("thalara", SETUP).game_id for _ in range(12)]
     before = {g: ledger.load(g).version for g in games}
-    calls = _slow_first_save(ledger)
+    calls = _slow_first_save(ledger, monkeypatch)
     results = _all_at_once(
         games, lambda i, game_id: _move(ledger, game_id, random.Random(i))
     )
@@ -87,7 +94,7 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(ledge
 
 
 def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(
-    own_ledger, fresh_ledger
+    own_ledger, fresh_ledger, monkeypatch
 ):
     own_ledger.heads.listening()  # the cache vouches for the games it created...
     games = [own_ledger.create_game("thalara", SETUP).game_id for _ in range(6)]
@@ -95,7 +102,7 @@ def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(
     before = {g: own_ledger.load(g).version for g in games}
     # ...and the other process's NOTIFY never arrives: one held game is stale
     moved_elsewhere = _move(fresh_ledger, stale, random.Random(99)).last_version
-    calls = _slow_first_save(own_ledger)
+    calls = _slow_first_save(own_ledger, monkeypatch)
     results = _all_at_once(
         games, lambda i, game_id: _move_with_held(own_ledger, game_id, random.Random(i))
     )

@@ -1,6 +1,6 @@
 """Statistics built on chance outcomes count a game only once it has concluded.
 
-Issue 10 §1: diffing the fairness counts before and after a running game's
+Diffing the fairness counts before and after a running game's
 shuffle gave the shuffle away.  These tests play every game type part way,
 run every view, and check that no view table moved; then finish the games and
 check that their chance outcomes (exactly those) are counted.

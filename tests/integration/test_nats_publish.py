@@ -1,8 +1,8 @@
 """With ``LEDGER_NATS_URL``, a move's events go to JetStream as the commit encoded them.
 
-Issue 12 asks that each event be encoded once per move.  The publisher used
-to encode every event again after the commit; it now publishes the bytes the
-commit stored.  NATS with JetStream runs on 127.0.0.1:4222.
+Each event is encoded once per move: the publisher seals the bytes the
+commit stored, it does not encode the event again.  NATS with JetStream runs
+on 127.0.0.1:4222.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import pytest
 from domain import stored_events
 from domain.aggregate import Game
 from domain.games import find_game
-from services.live.nats_tail import STREAM, NatsTail, subject
+from services.live.nats_tail import STREAM, NatsTail
+from services.live.sealed_records import PURPOSE, RecordSeal
 
 pytestmark = pytest.mark.postgres
 NATS = "nats://127.0.0.1:4222"
@@ -34,7 +35,8 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
     def on_loop(coro):
         return asyncio.run_coroutine_threadsafe(coro, loop).result(15)
 
-    tail = NatsTail(NATS, own_ledger.mapper, Game.Concluded)
+    seal = RecordSeal(own_ledger.signer.derive_key(PURPOSE))
+    tail = NatsTail(NATS, own_ledger.mapper, Game.Concluded, seal)
     on_loop(tail.start())
     try:
         own_ledger.on_committed = tail.committed
@@ -59,14 +61,12 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
             js = tail._nc.jetstream()
             for _ in range(50):  # the publish follows the commit on the loop
                 try:
-                    msg = await js.get_last_msg(STREAM, subject(game_id))
+                    msg = await js.get_last_msg(STREAM, seal.subject(game_id))
                 except Exception:  # noqa: BLE001 - not there yet
                     msg = None
-                if (
-                    msg is not None
-                    and int(msg.headers["Ledger-Version"]) == result.last_version
-                ):
-                    return result.last_version, msg.data
+                opened = seal.open(game_id, msg.data) if msg is not None else None
+                if opened is not None and opened[0] == result.last_version:
+                    return result.last_version, opened[2]
                 await asyncio.sleep(0.1)
             raise AssertionError("the move was not published")
 

@@ -67,14 +67,3 @@ def test_status_shows_lag_and_rebuild_catches_every_view_up(cli_env):
     assert rows and all(r[4].strip() == "0" for r in rows[1:] if r[1].strip())
     unknown = runner.invoke(app, ["projections", "rebuild", "nope"])
     assert unknown.exit_code != 0
-
-
-def test_replay_steps_through_every_event(cli_env):
-    from services.cli import app
-
-    game_id = play(cli_env, 2)
-    result = CliRunner().invoke(app, ["replay", str(game_id)], terminal_width=200)
-    assert result.exit_code == 0, result.output
-    versions = len(cli_env.read_records(game_id))
-    assert result.output.count("event ") >= versions
-    assert "ledger.GameConcluded" in result.output

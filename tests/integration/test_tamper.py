@@ -1,4 +1,4 @@
-"""Every kind of superuser edit is caught (issue 10 §4, §7).
+"""Every kind of superuser edit is caught.
 
 Each test plays a short game, then edits the database as a superuser with
 the append-only triggers bypassed (``session_replication_role = replica``),

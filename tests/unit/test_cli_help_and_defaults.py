@@ -147,3 +147,102 @@ def test_a_malformed_address_is_a_usage_error(address: str) -> None:
     with pytest.raises(UserError, match="is not HOST:PORT") as raised:
         locate.parse_address(address)
     assert raised.value.code == 2
+
+
+NOWHERE = ["--target", "127.0.0.1:1"]
+"""No server: a command line that parses gets as far as connecting."""
+
+
+def test_an_example_names_its_game_without_game() -> None:
+    result = CliRunner().invoke(app, ["demo", "--example", "terralore-2p", *NOWHERE])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("error: no ledger server answers at 127.0.0.1:1")
+
+
+def test_an_example_and_a_game_that_disagree_are_refused() -> None:
+    result = CliRunner().invoke(
+        app, ["demo", "--game", "thalara", "--example", "terralore-2p", *NOWHERE]
+    )
+    assert result.exit_code == 2
+    assert "terralore-2p is a terralore example, not thalara's" in result.output
+
+
+def test_players_that_contradict_the_example_are_refused() -> None:
+    result = CliRunner().invoke(
+        app, ["demo", "--example", "thalara-3p", "--players", "2", *NOWHERE]
+    )
+    assert result.exit_code == 2
+    assert result.output == (
+        "error: --players 2 contradicts --example thalara-3p (3 players); "
+        "leave --players out\n"
+    )
+    same = CliRunner().invoke(
+        app, ["demo", "--example", "thalara-3p", "--players", "3", *NOWHERE]
+    )
+    assert same.exit_code == 1 and "no ledger server" in same.output
+
+
+def test_demo_help_lists_the_example_setups_list_game_types_declares() -> None:
+    from services.api.game_types import game_type
+    from services.proto import convert
+
+    for game in all_games():
+        offered = {
+            (s.players, getattr(s, "mode", None))
+            for pack in game_type(game).content_packs[:1]
+            for s in (convert.setup_from_any(game, e) for e in pack.example_setups)
+        }
+        named = {(e.players, e.setup.get("mode", None)) for e in game.examples}
+        assert offered <= named, (game.name, offered - named)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["--bogus"],
+            (
+                "error: No such option: --bogus (Possible options: --verbose)"
+                " (see `ledger --help`)"
+            ),
+        ),
+        (["nosuch"], "error: No such command 'nosuch'. (see `ledger --help`)"),
+        (
+            ["demo", "--bogus"],
+            "error: No such option: --bogus (see `ledger demo --help`)",
+        ),
+        (
+            ["demo", "--players", "x"],
+            (
+                "error: Invalid value for '--players': Input should be a valid integer,"
+                " unable to parse string as an integer (see `ledger demo --help`)"
+            ),
+        ),
+        (
+            ["games", "show"],
+            "error: Missing argument 'GAME_ID'. (see `ledger games show --help`)",
+        ),
+        (
+            ["tournament", "start", "not-a-uuid"],
+            (
+                "error: 'not-a-uuid' is not a tournament id (a UUID, as `ledger "
+                "tournament create` prints it)"
+            ),
+        ),
+        (
+            ["tournament", "standings", "not-a-uuid", *NOWHERE],
+            (
+                "error: 'not-a-uuid' is not a tournament id (a UUID, as `ledger "
+                "tournament create` prints it)"
+            ),
+        ),
+        (
+            ["games", "show", "not-a-uuid"],
+            "error: 'not-a-uuid' is not a game id (a UUID; see `ledger games list`)",
+        ),
+    ],
+)
+def test_a_wrong_command_line_is_one_line_and_exit_2(args, line) -> None:
+    result = CliRunner().invoke(app, args, terminal_width=200, prog_name="ledger")
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [line]

@@ -1,4 +1,4 @@
-"""The golden corpus replays and audits with today's code (issue 10 §5).
+"""The golden corpus replays and audits with today's code.
 
 Each file under ``tests/golden/`` is a complete game exported as the ledger
 stored it, under one rules version (``legacy/``: stored before rules were

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import pytest
+import dataclasses
 
-from domain.core import InvalidCommandError
-from domain.games import find_game
+import pytest
+from google.protobuf import any_pb2
+
+from domain.core import InvalidCommandError, Model
+from domain.games import all_games, find_game
 from ledger.v1 import terralore_pb2, thalara_pb2
+from services.api.game_types import game_type
 from services.proto import convert
 
 THALARA = find_game("thalara")
@@ -99,11 +103,30 @@ def _admin():
     return ADMIN
 
 
-def test_no_setup_at_all_is_the_default_setup_or_names_the_required_field():
-    assert convert.setup_from_any(THALARA, None) == THALARA.setup_model()
-    with pytest.raises(InvalidCommandError) as caught:
-        convert.setup_from_any(find_game("vaalbara"), None)
-    assert [field for field, _ in caught.value.violations] == ["players"]
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_no_setup_or_an_empty_any_is_every_games_default_two_player_table(game):
+    for omitted in (None, any_pb2.Any()):
+        setup = convert.setup_from_any(game, omitted)
+        assert setup == game.setup_model() and setup.players == 2
+        game.initial_state(setup)  # a table that sets up
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_list_game_types_offers_players_with_its_default(game):
+    for pack in game_type(game).content_packs:
+        (players,) = [f for f in pack.setup_fields if f.name == "players"]
+        assert not players.required and players.default_json == "2"
+
+
+def test_a_required_field_left_out_is_named_even_in_an_empty_any():
+    class Needs(Model):
+        players: int
+
+    game = dataclasses.replace(THALARA, setup_model=Needs)
+    for omitted in (None, any_pb2.Any()):
+        with pytest.raises(InvalidCommandError) as caught:
+            convert.setup_from_any(game, omitted)
+        assert [field for field, _ in caught.value.violations] == ["players"]
 
 
 def test_an_enum_number_the_enum_does_not_define_is_malformed_not_internal():

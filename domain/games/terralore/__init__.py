@@ -67,7 +67,9 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
+from .board import board
 from .commands import PlaceCards
+from .describe import describe
 from .events import EVENT_TYPES
 from .state import TerraloreState
 
@@ -98,6 +100,8 @@ GAME: Ruleset[TerraloreState] = Ruleset(
     chance_outcomes=stats.chance_outcomes,
     chance_events=stats.CHANCE_EVENTS,
     examples=(Example("terralore-2p", {"players": 2}),),
+    describe=describe,
+    board=board,
 )
 
 __all__ = ["GAME"]

@@ -90,8 +90,10 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import stats as _stats
+from .board import board
 from .commands import COMMANDS
 from .content import content_packs as _content_packs
+from .describe import describe
 from .events import EVENTS
 from .evolve import evolve
 from .rules import (
@@ -165,7 +167,25 @@ GAME: Ruleset[ThalaraState] = Ruleset(
                 "characters": ["myrja", "canto", "accaina", "kandhran"],
             },
         ),
+        Example(
+            "thalara-3p-casual-chaos",
+            {
+                "players": 3,
+                "mode": "casual_chaos",
+                "characters": ["accaina", "kandhran", "myrja"],
+            },
+        ),
+        Example(
+            "thalara-4p-casual-chaos",
+            {
+                "players": 4,
+                "mode": "casual_chaos",
+                "characters": ["accaina", "kandhran", "myrja", "canto"],
+            },
+        ),
     ),
+    describe=describe,
+    board=board,
 )
 
 __all__ = ["GAME"]

@@ -90,7 +90,7 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
   the Village; the Warlord is a Moderate enemy.  A goal-directed team wins
   it reliably and random legal play wins a few percent of games (the first
   random win of the fixed seed sweep ``i.to_bytes(32)`` is seed 68).
-- Moves are typed (issue 2: "no JSON strings").  Every open question
+- Moves are typed: no JSON strings, so any client reads them from reflection.  Every open question
   (``Pending``) lists its answers as typed ``Option`` messages (a ``oneof``:
   ``GiveGood{from_seat, good}``, ``PickEnemy{location, index}``,
   ``MoveTo{area, reds, blues}``, ``Proceed{}`` for "go on / skip / done" ...,
@@ -123,7 +123,9 @@ from __future__ import annotations
 from domain.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
+from .board import board
 from .commands import COMMAND_TYPES
+from .describe import describe
 from .events import EVENT_TYPES
 from .state import ThorgalState
 
@@ -148,6 +150,7 @@ GAME: Ruleset[ThorgalState] = Ruleset(
     to_act=rules.to_act,
     is_over=rules.is_over,
     outcome=rules.outcome,
+    timeout_consequence=rules.timeout_consequence,
     seats_of_players=setup.seats_of_players,
     random_command=rules.random_command,
     content_label="SAMPLE CONTENT: The Warlord of the Fjord",
@@ -161,4 +164,6 @@ GAME: Ruleset[ThorgalState] = Ruleset(
         Example("thorgal-3p", {"players": 3}),
         Example("thorgal-4p", {"players": 4}),
     ),
+    describe=describe,
+    board=board,
 )

@@ -14,8 +14,9 @@ from .state import ThorgalState
 
 
 class ThorgalSetup(Model):
-    players: int
-    """1 (solo: one person with two characters) to 4."""
+    players: int = 2
+    """1 (solo: one person with two characters) to 4; two by default, as
+    every game's setup (an omitted setup is a table)."""
     characters: tuple[str, ...] = ()
     """Character ids per seat; default the first ones of the content pack."""
     content: str = "sample"

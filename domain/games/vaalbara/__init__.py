@@ -72,8 +72,10 @@ from dataclasses import replace
 from domain.core import Example, Ruleset
 
 from . import stats as _stats
+from .board import board
 from .commands import COMMAND_TYPES
 from .content import content_packs as _content_packs
+from .describe import describe
 from .events import EVENT_TYPES
 from .evolve import evolve
 from .rules import (
@@ -118,6 +120,8 @@ GAME_V1: Ruleset[VaalbaraState] = Ruleset(
         Example(f"vaalbara-{n}p", {"players": n})
         for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
     ),
+    describe=describe,
+    board=board,
 )
 
 GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=outcome_v2)

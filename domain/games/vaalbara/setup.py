@@ -11,7 +11,8 @@ from .state import PlayerState, VaalbaraState
 class VaalbaraSetup(Model):
     """Creation options: the player count and, optionally, each seat's clan."""
 
-    players: int
+    players: int = 2
+    """Two by default, as every game's setup (an omitted setup is a table)."""
     clans: tuple[str, ...] = ()
     """Clan of each seat; empty means the pack's clans in order."""
 

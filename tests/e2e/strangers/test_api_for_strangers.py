@@ -164,9 +164,8 @@ def test_list_game_types_offers_every_setup_field_with_its_allowed_values(
     assert fields["content"].default_json == '"sample"'
     clans = {f.name: f for f in types["vaalbara"].content_packs[0].setup_fields}
     assert len(clans["clans"].allowed_values) == 5
-    assert not {f.name: f for f in types["thorgal"].content_packs[0].setup_fields}[
-        "players"
-    ].default_json
+    thorgal = {f.name: f for f in types["thorgal"].content_packs[0].setup_fields}
+    assert thorgal["players"].default_json == "2"  # every game defaults to 2
     for game_type in types.values():
         for pack in game_type.content_packs:
             counts = set()

@@ -64,3 +64,24 @@ def test_the_node_client_plays_every_example_setup_to_its_end(fresh_server):
     assert all(
         g["moves"] > 0 and g["termination"].startswith("TERMINATION_") for g in games
     )
+
+
+def test_the_node_client_reads_clocks_and_resigns(fresh_server):
+    if not (CLIENT / "node_modules").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit"], cwd=CLIENT, check=True, timeout=300)
+    done = subprocess.run(
+        ["node", "referee.mjs", fresh_server.target],
+        check=False,
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert len(shown["clocks_ms"]) == 2
+    assert all(0 < ms <= 300_000 for ms in shown["clocks_ms"])
+    assert "clock.running" in shown["early_claim"]
+    assert shown["events"] == ["ledger.SeatResigned", "ledger.GameConcluded"]
+    assert shown["termination"] == "TERMINATION_RESIGNED"
+    assert shown["winners"] == [1]

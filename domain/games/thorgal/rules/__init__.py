@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from domain.core import (
     Command,
+    Consequence,
     Event,
     GameOverError,
     IllegalCommandError,
@@ -206,6 +207,12 @@ def to_act(state: ThorgalState) -> tuple[Seat, ...]:
 
 def is_over(state: ThorgalState) -> bool:
     return state.phase == "over"
+
+
+def timeout_consequence(state: ThorgalState, seat: Seat) -> Consequence:
+    """Thorgal is cooperative: a hero who runs out of time loses it for the team."""
+    del state, seat
+    return Consequence.TEAM_LOSES
 
 
 def outcome(state: ThorgalState) -> Outcome | None:

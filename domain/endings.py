@@ -1,0 +1,146 @@
+"""Endings beyond the rulebook: resignation, abort, adjudication, timeout, forfeit.
+
+Why at the ledger level: every game can be conceded, called off, decided by
+an arbiter or lost on time, whatever its rules, so the ledger records these
+endings itself (``ledger.*`` events in the game's hash chain) and a ruleset
+only says what running out of time costs (:class:`Consequence`, the
+``timeout_consequence`` hook of :class:`~domain.core.Ruleset`).
+
+The outcome of each ending is decided here, purely, so the aggregate that
+records it and the audit that re-checks it compute the same value.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from domain.messages import Seat
+from domain.outcomes import Outcome, Termination
+from domain.rule_errors import IllegalCommandError, InvalidCommandError
+
+
+class EndingKind(str, enum.Enum):
+    """The ledger's own endings; each is recorded under its own type name."""
+
+    RESIGNED = "resigned"
+    ABORTED = "aborted"
+    ADJUDICATED = "adjudicated"
+    TIMED_OUT = "timed_out"
+
+
+class Consequence(str, enum.Enum):
+    """What a seat leaving the game (time out, resignation) costs, per ruleset."""
+
+    SEAT_LOSES = "seat_loses"
+    """The seat is placed last and every other seat shares the win (two
+    players: the other seat wins)."""
+    TEAM_LOSES = "team_loses"
+    """A cooperative game: the whole team loses."""
+
+
+def default_consequence(seat_count: int) -> Consequence:
+    """The consequence a ruleset that declares none gets: the seat loses.
+
+    >>> default_consequence(2).value
+    'seat_loses'
+    """
+    del seat_count  # every competitive table: the leaver is placed last
+    return Consequence.SEAT_LOSES
+
+
+def seat_leaves(
+    termination: Termination,
+    seat: Seat,
+    seat_count: int,
+    consequence: Consequence,
+    reason: str,
+) -> Outcome:
+    """The outcome when ``seat`` resigns, times out or forfeits.
+
+    >>> seat_leaves(Termination.RESIGNED, 0, 2, Consequence.SEAT_LOSES, "").winners
+    (1,)
+    >>> o = seat_leaves(Termination.TIMED_OUT, 1, 3, Consequence.TEAM_LOSES, "")
+    >>> o.winners, o.ranks
+    ((), (1, 1, 1))
+    """
+    seats = range(seat_count)
+    if consequence is Consequence.TEAM_LOSES:
+        return Outcome(
+            termination=termination,
+            ranks=tuple(1 for _ in seats),
+            scores=tuple(0 for _ in seats),
+            winners=(),
+            reason=reason,
+        )
+    return Outcome(
+        termination=termination,
+        ranks=tuple(2 if s == seat else 1 for s in seats),
+        scores=tuple(0 for _ in seats),
+        winners=tuple(s for s in seats if s != seat),
+        reason=reason,
+    )
+
+
+def aborted(seat_count: int, reason: str) -> Outcome:
+    """Nobody won or lost: every seat shares rank 1 and there is no winner."""
+    return Outcome(
+        termination=Termination.ABORTED,
+        ranks=(1,) * seat_count,
+        scores=(0,) * seat_count,
+        winners=(),
+        reason=reason,
+    )
+
+
+def adjudicated(ranks: tuple[int, ...], reason: str) -> Outcome:
+    """The result an arbiter recorded: ``ranks[seat]``, 1 the best.
+
+    :raises InvalidCommandError: for ranks without a first place or out of
+        range, or no reason.
+    """
+    if not ranks or min(ranks) != 1 or max(ranks) > len(ranks):
+        raise InvalidCommandError(
+            f"ranks: one per seat, 1-{len(ranks)}, with a first place",
+            violations=(("ranks", "one rank per seat, 1 the best"),),
+        )
+    if not reason.strip():
+        raise InvalidCommandError(
+            "an adjudication needs a reason", violations=(("reason", "required"),)
+        )
+    return Outcome(
+        termination=Termination.ADJUDICATED,
+        ranks=ranks,
+        scores=(0,) * len(ranks),
+        winners=tuple(s for s, r in enumerate(ranks) if r == 1),
+        reason=reason,
+    )
+
+
+class ClockFlaggedError(IllegalCommandError):
+    """Raised when a move arrives after a seat's deadline: the clock fell.
+
+    The ledger records the timeout before refusing the move, so the game ends
+    the same way whoever notices first (the mover or the timekeeper).
+    """
+
+    def __init__(self, seat: Seat, deadline_ms: int) -> None:
+        super().__init__("clock.flagged", f"seat {seat} ran out of time")
+        self.seat = seat
+        self.deadline_ms = deadline_ms
+
+
+class ClockRunningError(IllegalCommandError):
+    """Raised when a timeout is claimed while every clock still has time."""
+
+    def __init__(self) -> None:
+        super().__init__("clock.running", "no seat has run out of time")
+
+
+class AbortTooLateError(IllegalCommandError):
+    """Raised when an abort comes after the moves a game may be aborted within."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            "referee.abort-too-late",
+            f"a game can be aborted only before {limit} moves were made",
+        )

@@ -1,0 +1,161 @@
+"""``ledger replay``: a game's log in sentences, as the caller may see it.
+
+Read through the API (``ReplayService.ListFrames``), not the database, so
+what a line says is exactly what the server discloses to the token's holder:
+a seat's own cards to its player, counts to a spectator, everything once the
+game has ended or to the admin.  The words are the game's own
+(``domain/narration.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from services.cli import locate
+from services.cli.failures import FAILED, USAGE, UserError
+from services.cli.games import GAME_ID, parse_game_id
+from services.cli.root import app, console
+
+if TYPE_CHECKING:
+    from domain.core import Ruleset
+
+
+@app.command()
+def replay(
+    game_id: str = GAME_ID,
+    at: int = typer.Option(1, min=1, metavar="EVENT", help="Start at this event."),
+    limit: int = typer.Option(
+        100_000, min=1, metavar="N", help="Show at most this many events."
+    ),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        metavar="TOKEN",
+        help="Read as this seat, player or organiser token (default: the admin "
+        "token from the data dir; a running game then shows everything).",
+    ),
+    target: str | None = typer.Option(
+        None, metavar="HOST:PORT", help=locate.TARGET_HELP
+    ),
+) -> None:
+    """The game's log in sentences: each event's number, time and what happened."""
+    import grpc
+
+    from ledger.v1 import game_service_pb2 as pb
+    from ledger.v1 import read_service_pb2 as rpb
+    from ledger.v1 import read_service_pb2_grpc as rpc
+
+    gid = parse_game_id(game_id)
+    conn = locate.connect(target)
+    frames_stub = rpc.ReplayServiceStub(conn.channel)
+    metadata = locate.bearer(token or locate.admin_token())
+    try:
+        got = conn.stub.GetGame(
+            pb.GetGameRequest(game_id=str(gid)), metadata=metadata, timeout=30
+        )
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.NOT_FOUND:
+            raise UserError(exc.details() or f"game {gid} not found", FAILED) from None
+        raise
+    head = got.game.version
+    if at > head:
+        raise UserError(
+            f"--at {at} is past the last event ({head}) of game {gid}", USAGE
+        )
+    ruleset, names = _table(got.game)
+    after, shown = at - 1, 0
+    while shown < limit:
+        page = frames_stub.ListFrames(
+            rpb.ListFramesRequest(
+                game_id=str(gid), after_version=after, page_size=min(500, limit - shown)
+            ),
+            metadata=metadata,
+            timeout=60,
+        )
+        for frame in page.frames[: limit - shown]:
+            event = frame.event
+            when = event.timestamp.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+            line = sentence(ruleset, names, event.type, event.payload)
+            if frame.clocks:
+                line += "  [" + clocks_text(frame.clocks) + "]"
+            console.print(
+                f"{event.version:>5}  {when}  {line}",
+                highlight=False,
+                soft_wrap=True,
+                markup=False,
+            )
+            shown += 1
+        if not page.next_after_version or not page.frames:
+            return
+        after = page.next_after_version
+
+
+def clocks_text(clocks: Any) -> str:
+    """``clocks: seat 1 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks."""
+    from services.cli.clock_lines import duration
+
+    return "clocks: " + ", ".join(
+        f"seat {c.seat + 1} {duration(c.remaining_ms)}"
+        + (" (to move)" if c.running else "")
+        for c in clocks
+    )
+
+
+def _table(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
+    """The game's rules and its seats' names, from ``GetGame``'s summary."""
+    from domain.games import find_ruleset
+    from domain.narration import seat_names
+    from services.proto import convert
+
+    ruleset = find_ruleset(summary.game_type, summary.ruleset_version or None)
+    setup = convert.setup_from_any(ruleset, summary.setup)
+    return ruleset, seat_names(ruleset, setup, tuple(summary.player_ids))
+
+
+def sentence(
+    ruleset: Ruleset[Any], names: dict[int, str], type_: str, payload: Any
+) -> str:
+    """One event as the server sent it, in words.
+
+    The server has already redacted the event for the caller, so it is worded
+    as sent (the admin's viewer redacts nothing more): a game that ended shows
+    a player everything, as the API does.
+    """
+    from domain.core import ADMIN
+    from domain.narration import (
+        concluded_sentence,
+        created_sentence,
+        describe,
+        ended_sentence,
+    )
+    from domain.outcomes import Outcome
+    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
+    from ledger.v1 import game_service_pb2 as pb
+    from services.proto import convert
+
+    if type_ in ENDING_KINDS:
+        ended = pb.GameEnded()
+        payload.Unpack(ended)
+        seat = ended.seat if ended.HasField("seat") else None
+        return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
+    if type_ == CREATED_TYPE:
+        created = pb.GameCreated()
+        payload.Unpack(created)
+        return created_sentence(ruleset, created.seats, names)
+    if type_ == CONCLUDED_TYPE:
+        concluded = pb.GameConcluded()
+        payload.Unpack(concluded)
+        o = concluded.outcome
+        outcome = Outcome.model_validate(
+            {
+                "termination": o.termination,
+                "ranks": tuple(o.ranks),
+                "scores": tuple(o.scores),
+                "winners": tuple(o.winners),
+                "reason": o.reason,
+            }
+        )
+        return concluded_sentence(outcome, names)
+    return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)
