@@ -88,8 +88,6 @@ def test_the_placeholders_of_the_env_example_are_refused_and_real_ones_pass() ->
 def test_every_compose_service_has_a_health_check_that_dependants_wait_on() -> None:
     services = compose_services(operator_secrets())
     for name, service in services.items():
-        if name == "nats":  # the fan-out's own service: its health check is there
-            continue
         if name == "migrate":  # runs once; dependants wait for it to complete
             assert service["restart"] == "no"
             continue
@@ -101,8 +99,6 @@ def test_every_compose_service_has_a_health_check_that_dependants_wait_on() -> N
                 if dependency == "migrate"
                 else "service_healthy"
             )
-            if dependency == "nats":  # its health check is the NATS service's
-                continue
             assert how["condition"] == wanted, (name, dependency)
     ledger = [n for n, s in services.items() if s.get("image") == "game-ledger:latest"]
     for name in ledger:
