@@ -17,7 +17,11 @@
 # in RUN_DIR/nats, user "ledger" with a password generated into
 # RUN_DIR/nats-password) and the servers fan live events out through it;
 # LEDGER_LOCAL_NATS=0 keeps the in-process fan-out.
-# Tested by tests/deploy/test_local_scale_out.py (kill -9 of one server under load).
+# LEDGER_METRICS_PORT=M gives every process a /metrics port of its own:
+# server i on M+i, the projection worker on M+3 (M+LEDGER_LOCAL_SERVERS).
+# On any failure it says so in one line on stderr and stops what it started.
+# Tested by tests/deploy/test_local_scale_out.py (kill -9 of one server under load)
+# and tests/deploy/test_shipped_deployments_start.py (metrics on, no database).
 set -eu
 run=${1:?usage: up.sh RUN_DIR [BASE_PORT]}
 base=${2:-50061}
@@ -25,7 +29,19 @@ base=${2:-50061}
 ledger=${LEDGER_BIN:-ledger}
 python=${PYTHON:-python3}
 servers=${LEDGER_LOCAL_SERVERS:-3}
+metrics=${LEDGER_METRICS_PORT:-}
+unset LEDGER_METRICS_PORT   # each process gets its own, below
 mkdir -p "$run"
+here=$(cd "$(dirname "$0")" && pwd)
+started=0
+# Until everything is up, any exit (an error, set -e, Ctrl-C) stops what started.
+cleanup() { [ "$started" = 1 ] || "$here/down.sh" "$run" > /dev/null 2>&1 || true; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+fail() { echo "up.sh: $*" >&2; exit 1; }
+metrics_env() { # the LEDGER_METRICS_PORT of process $1 (0..), or nothing
+    [ -n "$metrics" ] && echo "LEDGER_METRICS_PORT=$((metrics + $1))" || true
+}
 if [ -z "${LEDGER_ADMIN_TOKEN:-}" ]; then
     [ -s "$run/admin-token" ] || "$python" -c 'import secrets; print(secrets.token_urlsafe(32))' > "$run/admin-token"
     LEDGER_ADMIN_TOKEN=$(cat "$run/admin-token")
@@ -52,14 +68,16 @@ if [ -z "${LEDGER_NATS_URL:-}" ] && [ "${LEDGER_LOCAL_NATS:-1}" != 0 ] && [ -x "
     tries=0
     until "$python" -c "import socket,sys; socket.create_connection(('127.0.0.1', $nats_port), 1)" 2> /dev/null; do
         tries=$((tries + 1))
-        [ "$tries" -lt 40 ] || { echo "nats-server did not start; see $run/nats.log" >&2; exit 1; }
+        [ "$tries" -lt 40 ] || fail "nats-server did not start; see $run/nats.log"
         sleep 0.25
     done
     echo "nats: $LEDGER_NATS_URL (JetStream, pid $(cat "$run/nats.pid"))"
 fi
 [ -z "${LEDGER_NATS_URL:-}" ] || export LEDGER_NATS_URL
 
-"$ledger" db setup > "$run/setup.log" 2>&1   # tables once, before three servers race for them
+# tables once, before the servers race for them
+"$ledger" db setup > "$run/setup.log" 2>&1 ||
+    fail "ledger db setup failed: $(grep -v '^[[:space:]]*$' "$run/setup.log" | tail -n 1) (see $run/setup.log)"
 
 i=0
 while [ "$i" -lt "$servers" ]; do
@@ -67,12 +85,12 @@ while [ "$i" -lt "$servers" ]; do
     mkdir -p "$run/serve-$i"
     http=off   # one dashboard is enough: the first server's, on BASE_PORT + 4
     [ "$i" -ne 0 ] || http="127.0.0.1:$((base + 4))"
-    LEDGER_DATA_DIR="$run/serve-$i" LEDGER_LISTEN="127.0.0.1:$port" LEDGER_HTTP_LISTEN="$http" \
-        nohup "$ledger" serve > "$run/serve-$i.log" 2>&1 &
+    env $(metrics_env "$i") LEDGER_DATA_DIR="$run/serve-$i" LEDGER_LISTEN="127.0.0.1:$port" \
+        LEDGER_HTTP_LISTEN="$http" nohup "$ledger" serve > "$run/serve-$i.log" 2>&1 &
     echo $! > "$run/serve-$i.pid"
     i=$((i + 1))
 done
-LEDGER_DATA_DIR="$run" nohup "$ledger" project > "$run/project.log" 2>&1 &
+env $(metrics_env "$servers") LEDGER_DATA_DIR="$run" nohup "$ledger" project > "$run/project.log" 2>&1 &
 echo $! > "$run/project.pid"
 
 i=0
@@ -82,12 +100,14 @@ while [ "$i" -lt "$servers" ]; do
     until "$python" -m services.runtime.health_probe --target "127.0.0.1:$port" --timeout 1 > /dev/null 2>&1; do
         tries=$((tries + 1))
         if [ "$tries" -gt 120 ] || ! kill -0 "$(cat "$run/serve-$i.pid")" 2> /dev/null; then
-            echo "serve-$i on port $port did not start; see $run/serve-$i.log" >&2
-            exit 1
+            fail "serve-$i on port $port did not start: $(tail -n 1 "$run/serve-$i.log") (see $run/serve-$i.log)"
         fi
         sleep 0.5
     done
     echo "serve-$i: 127.0.0.1:$port SERVING (pid $(cat "$run/serve-$i.pid"))"
     i=$((i + 1))
 done
-echo "project: pid $(cat "$run/project.pid")"
+kill -0 "$(cat "$run/project.pid")" 2> /dev/null ||
+    fail "ledger project exited: $(tail -n 1 "$run/project.log") (see $run/project.log)"
+started=1
+echo "project: pid $(cat "$run/project.pid")${metrics:+, metrics on :$((metrics + servers))}"

@@ -26,6 +26,7 @@ from ledger.v1 import (
 )
 from services.api import page_tokens, reflection, transport
 from services.api.auth import AuthInterceptor, Principal, TokenResolver
+from services.api.drain import Drain, DrainInterceptor
 from services.api.game_servicer import GameServicer
 from services.api.guard import GuardInterceptor
 from services.api.health import HealthServicer
@@ -55,6 +56,8 @@ class Limits:
     workers: int
     pending_calls: int
     streams_per_connection: int
+    credentials: grpc.ServerCredentials | None = None
+    """TLS (:func:`services.api.transport.server_credentials`); None: plaintext."""
 
 
 @dataclass
@@ -63,6 +66,8 @@ class GrpcServer:
     port: int
     report: Callable[[bool], Awaitable[None]]
     """Sets every service's health to SERVING (True) or NOT_SERVING (False)."""
+    drain: Callable[[float], Awaitable[None]]
+    """Drains and stops the server within that many seconds (:mod:`services.api.drain`)."""
 
 
 async def start(
@@ -99,9 +104,11 @@ async def start(
 
     resolver = TokenResolver(admin_token, lookup)
     page_tokens.configure(admin_token)  # every worker signs alike
+    drain = Drain()
     server = grpc.aio.server(  # metrics first: it times every call, refusals included
         interceptors=[
             RpcMetricsInterceptor(),
+            DrainInterceptor(drain),
             GuardInterceptor(limits.streams_per_connection),
             AuthInterceptor(resolver),
         ],
@@ -132,7 +139,10 @@ async def start(
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
         ),
     )
-    port = server.add_insecure_port(address)
+    if limits.credentials is not None:
+        port = server.add_secure_port(address, limits.credentials)
+    else:
+        port = server.add_insecure_port(address)
     await server.start()
 
     async def report(up: bool) -> None:
@@ -142,5 +152,12 @@ async def start(
         for name in ("", SERVICE_NAME, *READ_SERVICES):
             await health_servicer.set(name, status)
 
+    async def drain_and_stop(seconds: float) -> None:
+        deadline = loop.time() + seconds
+        await health_servicer.enter_graceful_shutdown()  # NOT_SERVING, for good
+        drain.start()
+        await drain.finish(seconds)
+        await server.stop(max(deadline - loop.time(), 0.0))
+
     await report(False)
-    return GrpcServer(server, port, report)
+    return GrpcServer(server, port, report, drain_and_stop)

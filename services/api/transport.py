@@ -14,6 +14,10 @@ with ``RESOURCE_EXHAUSTED``) at twice that.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import grpc
+
 from services.proto import limits
 
 
@@ -25,3 +29,20 @@ def server_options(workers: int, pending_calls: int) -> list[tuple[str, int]]:
         ("grpc.server.max_pending_requests", pending_calls),
         ("grpc.server.max_pending_requests_hard_limit", 2 * pending_calls),
     ]
+
+
+def server_credentials(
+    cert: Path, key: Path, client_ca: Path | None = None
+) -> grpc.ServerCredentials:
+    """TLS with ``cert``/``key`` (PEM); with ``client_ca``, mutual TLS.
+
+    With a client CA, a client must present a certificate that CA signed:
+    the TLS handshake refuses any other before a call exists (the client
+    sees ``UNAVAILABLE``).  Bearer tokens still decide what a caller may do;
+    the certificate only decides who may connect.
+    """
+    return grpc.ssl_server_credentials(
+        [(key.read_bytes(), cert.read_bytes())],
+        root_certificates=client_ca.read_bytes() if client_ca else None,
+        require_client_auth=client_ca is not None,
+    )

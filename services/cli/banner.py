@@ -12,6 +12,8 @@ from services.cli.locate import connectable, has_embedded_data, parse_address
 from services.cli.root import console
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from services.runtime.bootstrap import Wiring
     from services.runtime.settings import Settings
 
@@ -60,8 +62,11 @@ def starting(settings: Settings) -> None:
         )
 
 
-def ready(wiring: Wiring, listen: str) -> None:
-    """The banner: address, data dir, database, admin token, next command."""
+def ready(wiring: Wiring, listen: str, announced: Path | None = None) -> None:
+    """The banner: address, data dir, database, admin token, next command.
+
+    ``announced``: where ``server.json`` was written (``None``: not written).
+    """
     settings = wiring.settings
     if settings.database_url:
         from psycopg.conninfo import conninfo_to_dict
@@ -77,18 +82,18 @@ def ready(wiring: Wiring, listen: str) -> None:
     )
     target = connectable(listen)
     dashboard = (
-        f"  dashboard    http://{settings.http_listen}/\n"
+        f"  dashboard    {'https' if settings.http_tls else 'http'}://{settings.http_listen}/\n"
         if settings.http_listen != "off"
         else ""
     )
+    where = f" (written to {announced})" if announced is not None else ""
     workers = f" ({settings.workers} worker processes)" if settings.workers > 1 else ""
     console.print(
         f"[bold]ledger[/] serving on [cyan]{listen}[/]{workers}\n"
         f"  data dir     {settings.data_dir}\n"
         f"  database     {database}\n"
         f"  admin token  {token}\n"
-        f"  clients      find it at {target} (written to "
-        f"{settings.data_dir / 'server.json'})\n"
+        f"  clients      find it at {target}{where}\n"
         f"{dashboard}"
         "  next         ledger demo --game thalara   (in another terminal)\n"
         "Ctrl-C stops the server.",

@@ -25,11 +25,15 @@ def db_setup(
     sequences and the events-lock function (services/storage/roles.py).
     """
     from projections.runner import SetupRequiredError
+    from services.cli.locate import probe_database
     from services.runtime.bootstrap import setup_database
     from services.storage.roles import ServiceRoleError
 
+    settings = Settings()
+    if settings.database_url:  # PostgreSQL's reason, not the pool's timeout
+        probe_database(settings.database_url)
     try:
-        report = setup_database(Settings(), service_role)
+        report = setup_database(settings, service_role)
     except (SetupRequiredError, ServiceRoleError) as exc:
         console.print(f"[red]{exc}[/]")
         raise typer.Exit(2) from None

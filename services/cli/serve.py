@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -77,8 +78,7 @@ def serve(
     if settings.workers > 1:
         from services.runtime.supervisor import serve_workers
 
-        banner.ready(wiring, settings.listen)
-        locate.write_address(settings.data_dir, settings.listen)
+        banner.ready(wiring, settings.listen, announce(settings))
         try:
             serve_workers(wiring)
         finally:
@@ -87,13 +87,29 @@ def serve(
     from services.runtime.server import serve as run
 
     def ready(running: Running) -> None:  # the port is bound: now say so
-        banner.ready(wiring, settings.listen)
-        locate.write_address(settings.data_dir, settings.listen)
+        banner.ready(wiring, settings.listen, announce(settings))
 
     try:
         asyncio.run(run(wiring, on_ready=ready))
     finally:
         locate.clear_address(settings.data_dir)
+
+
+def announce(settings: Settings) -> Path | None:
+    """Write ``server.json`` for local clients, if the data dir takes it.
+
+    Why best effort: the file only saves a local client its ``--target``.  A
+    server configured by environment (a container with a read-only root, a
+    systemd unit) must start without a writable data dir; the embedded mode
+    needs one anyway, for its database.
+    """
+    from services.cli import locate
+
+    try:
+        return locate.write_address(settings.data_dir, settings.listen)
+    except OSError as exc:
+        logging.getLogger(__name__).info("server.json not written: %s", exc)
+        return None
 
 
 def http_address(value: str, allow_off: bool = True) -> str:
@@ -132,10 +148,15 @@ def dashboard(
 
     settings = Settings()
     listen = http_address(http or settings.http_listen, allow_off=False)
-    console.print(f"dashboard: [cyan]http://{listen}/[/]")
+    scheme = "https" if settings.http_tls else "http"
+    console.print(f"dashboard: [cyan]{scheme}://{listen}/[/]")
     ledger = build_ledger(settings)
     runners = view_runners(ledger.datastore, create_tables=settings.create_tables)
-    asyncio.run(run_alone(ledger, listen, runners, settings.read_database_url))
+    asyncio.run(
+        run_alone(
+            ledger, listen, runners, settings.read_database_url, settings.http_tls
+        )
+    )
 
 
 @app.command()
@@ -154,13 +175,14 @@ def project(
 
     from projections.projector import Projector
     from services.runtime.bootstrap import build_ledger, database_url, view_runners
+    from services.runtime.metrics_endpoint import database_health, serve_metrics
 
+    stop = threading.Event()  # first: a SIGTERM while starting still stops cleanly
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     settings = Settings()
     port = settings.metrics_port if metrics_port is None else metrics_port
     if port:  # first, so a port in use fails before anything runs
-        from prometheus_client import start_http_server
-
-        start_http_server(port)
+        serve_metrics(port, database_health(database_url(settings)))
         console.print(f"metrics on :{port}/metrics")
     ledger = build_ledger(settings)
     projector = Projector(
@@ -172,8 +194,6 @@ def project(
     console.print(
         f"projecting {', '.join(r.view.name for r in projector.runners)}; Ctrl-C to stop"
     )
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         stop.wait()
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ from starlette.staticfiles import StaticFiles
 
 from domain.core import InvalidCommandError
 from domain.games import UnknownGameError
-from services.dashboard import clocks, games, home, ratings, stats, tournament
+from services.dashboard import clocks, games, health, home, ratings, stats, tournament
 from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
 from services.dashboard.web import HERE, render
 from services.ledger.application import GameNotFoundError
@@ -58,6 +58,7 @@ def create_app(reader: Reader) -> Starlette:
     """The dashboard over ``reader`` (see :mod:`services.dashboard.reader`)."""
     app = Starlette(
         routes=[
+            *health.routes,
             *home.routes,
             *tournament.routes,
             *ratings.routes,

@@ -13,6 +13,7 @@ import logging
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -104,10 +105,15 @@ def _bind(host: str, port: int, listen: str) -> socket.socket:
 
 
 async def start(
-    ledger: Any, listen: str, desk: Any = None, read_url: str | None = None
+    ledger: Any,
+    listen: str,
+    desk: Any = None,
+    read_url: str | None = None,
+    tls: tuple[Path, Path] | None = None,
 ) -> Http | None:
     """Serve the dashboard for ``ledger`` on ``listen`` in the running loop;
     the views are read on ``read_url`` (a streaming replica) when it is set.
+    With ``tls`` (certificate, key: PEM files) it serves HTTPS.
 
     :raises DashboardBindError: when the address is taken.
     """
@@ -121,6 +127,8 @@ async def start(
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=2,
+        ssl_certfile=str(tls[0]) if tls else None,
+        ssl_keyfile=str(tls[1]) if tls else None,
     )
     server = _Embedded(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -131,12 +139,17 @@ async def start(
             raise OSError(f"the dashboard could not start on {listen}")
         await asyncio.sleep(0.02)
     http = Http(server, task, reader)
-    log.info("dashboard on http://%s:%s/", address[0], http.port)
+    scheme = "https" if tls else "http"
+    log.info("dashboard on %s://%s:%s/", scheme, address[0], http.port)
     return http
 
 
 async def run_alone(
-    ledger: Any, listen: str, runners: Sequence[Any], read_url: str | None = None
+    ledger: Any,
+    listen: str,
+    runners: Sequence[Any],
+    read_url: str | None = None,
+    tls: tuple[Path, Path] | None = None,
 ) -> None:
     """``ledger dashboard``: the dashboard only, until SIGINT/SIGTERM.
 
@@ -147,7 +160,7 @@ async def run_alone(
 
     for runner in runners:
         await asyncio.to_thread(runner.ensure_tables)
-    http = await start(ledger, listen, read_url=read_url)
+    http = await start(ledger, listen, read_url=read_url, tls=tls)
     if http is None:
         raise InvalidListenError("the dashboard cannot run with --http off")
     stop = asyncio.Event()
@@ -159,7 +172,12 @@ async def run_alone(
     await http.stop()
 
 
-def start_in_thread(ledger: Any, listen: str, read_url: str | None = None) -> Any:
+def start_in_thread(
+    ledger: Any,
+    listen: str,
+    read_url: str | None = None,
+    tls: tuple[Path, Path] | None = None,
+) -> Any:
     """The dashboard in a thread of its own (the ``--workers N`` supervisor,
     which has no event loop); returns a function that stops it, or ``None``."""
     import threading
@@ -174,7 +192,7 @@ def start_in_thread(ledger: Any, listen: str, read_url: str | None = None) -> An
         asyncio.set_event_loop(loop)
         try:
             started["http"] = loop.run_until_complete(
-                start(ledger, listen, read_url=read_url)
+                start(ledger, listen, read_url=read_url, tls=tls)
             )
         except BaseException as exc:  # noqa: BLE001 - reported to the caller below
             started["error"] = exc

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from psycopg.conninfo import conninfo_to_dict
+
 from services.ledger.application import GameLedger
 from services.runtime.settings import Settings
 from services.storage import roles
@@ -53,6 +55,50 @@ def admin_token(settings: Settings) -> str:
     return token
 
 
+LIBPQ_SSL_ENV = {
+    "sslmode": "PGSSLMODE",
+    "sslrootcert": "PGSSLROOTCERT",
+    "sslcert": "PGSSLCERT",
+    "sslkey": "PGSSLKEY",
+    "sslcrl": "PGSSLCRL",
+    "sslcrldir": "PGSSLCRLDIR",
+    "sslsni": "PGSSLSNI",
+    "ssl_min_protocol_version": "PGSSLMINPROTOCOLVERSION",
+    "ssl_max_protocol_version": "PGSSLMAXPROTOCOLVERSION",
+}
+"""A URL's TLS parameters and the libpq variables that mean the same."""
+
+
+def pass_ssl_through(settings: Settings) -> None:
+    """Make the URL's ``sslmode``/``sslrootcert``/... reach every pooled connection.
+
+    Why the environment: eventsourcing builds its pools from host, port,
+    user, password and database name only, so ``?sslmode=verify-full`` in
+    ``LEDGER_DATABASE_URL`` would be dropped there (libpq's default,
+    ``prefer``, encrypts without checking the server).  libpq reads the
+    same settings from ``PGSSLMODE`` & co. for any connection that does not
+    name them; connections opened from the URL itself name them anyway.
+    One process has one environment, so the primary's and the replica's
+    URLs must not ask for different TLS settings.
+
+    :raises ValueError: when they do.
+    """
+    wanted: dict[str, str] = {}
+    for url in (settings.database_url, settings.read_database_url):
+        if not url:
+            continue
+        params = conninfo_to_dict(url)
+        found = {k: str(v) for k, v in params.items() if k in LIBPQ_SSL_ENV}
+        if wanted and found != wanted:
+            raise ValueError(
+                "LEDGER_DATABASE_URL and LEDGER_READ_DATABASE_URL ask for different "
+                "TLS settings (sslmode, sslrootcert, ...): give both the same"
+            )
+        wanted = found
+    for key, value in wanted.items():
+        os.environ[LIBPQ_SSL_ENV[key]] = value
+
+
 def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
     """The ledger on ``url``; with ``create_tables`` off, no DDL and a check first.
 
@@ -60,6 +106,7 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
         the database lacks a table, grant or view (``ledger db setup``).
     """
     url = url or database_url(settings)
+    pass_ssl_through(settings)
     env = eventsourcing_env(
         url,
         settings.pool_size,

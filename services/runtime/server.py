@@ -27,6 +27,8 @@ from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
 from services.runtime import views_process
 from services.runtime.bootstrap import Wiring, view_runners
+from services.runtime.metrics_endpoint import serve_metrics
+from services.runtime.settings import Settings
 from services.storage.database_watcher import DatabaseWatcher
 from services.storage.read_replica import read_side
 from services.tournaments.desk import TournamentDesk
@@ -50,19 +52,36 @@ class Running:
     """The views' child process (``LEDGER_VIEWS=child``, the default)."""
     timekeeper: Timekeeper | None = None
     """Records timeouts of games whose clock ran out (``LEDGER_TIMEKEEPER_INTERVAL``)."""
+    drain: Callable[[float], Awaitable[None]] | None = None
+    """Drains the API and stops it (:mod:`services.api.drain`)."""
 
     async def stop(self, grace: float = 1.0) -> None:
+        """Drain the API within ``grace`` seconds, then stop what runs beside it."""
         if self.timekeeper is not None:
             await self.timekeeper.stop()
-        await self.server.stop(grace)
-        await self.hub.stop()
-        if self.watcher is not None:
+        if self.watcher is not None:  # no more health reports: the drain owns it
             await self.watcher.stop()
+        if self.drain is not None:
+            await self.drain(grace)
+        else:
+            await self.server.stop(grace)
+        await self.hub.stop()
         if self.projector is not None:
             self.projector.stop()
         if self.views is not None:
             await asyncio.to_thread(views_process.stop, self.views)
         # the executor is the ledger's: GameLedger.close shuts it down
+
+
+def grpc_credentials(settings: Settings) -> grpc.ServerCredentials | None:
+    """TLS from ``LEDGER_GRPC_TLS_CERT``/``_KEY`` (mutual with ``_CLIENT_CA``), or None."""
+    if settings.grpc_tls_cert is None or settings.grpc_tls_key is None:
+        return None
+    from services.api.transport import server_credentials
+
+    return server_credentials(
+        settings.grpc_tls_cert, settings.grpc_tls_key, settings.grpc_tls_client_ca
+    )
 
 
 async def create_server(
@@ -106,7 +125,10 @@ async def create_server(
         ReadModels(wiring.ledger.datastore, results, executor),
         wiring.admin_token,
         grpc_server.Limits(
-            settings.workers, settings.pending_calls, settings.streams_per_connection
+            settings.workers,
+            settings.pending_calls,
+            settings.streams_per_connection,
+            grpc_credentials(settings),
         ),
         address,
     )
@@ -134,6 +156,7 @@ async def create_server(
         desk,
         views,
         timekeeper,
+        api.drain,
     )
 
 
@@ -144,6 +167,8 @@ async def serve(
     from services.dashboard.serve import DashboardBindError
     from services.dashboard.serve import start as start_dashboard
 
+    if wiring.settings.metrics_port:  # first: a port in use fails before anything runs
+        serve_metrics(wiring.settings.metrics_port)
     running = await create_server(wiring, wiring.settings.listen, report_serving=False)
     try:
         http = await start_dashboard(
@@ -151,14 +176,11 @@ async def serve(
             wiring.settings.http_listen,
             running.desk,
             wiring.settings.read_database_url,
+            wiring.settings.http_tls,
         )
     except DashboardBindError as exc:
         await running.stop()
         raise SystemExit(str(exc)) from None
-    if wiring.settings.metrics_port:
-        from prometheus_client import start_http_server
-
-        start_http_server(wiring.settings.metrics_port)
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)
@@ -168,6 +190,9 @@ async def serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    log.info(
+        "draining: up to %ss for the calls in flight", wiring.settings.drain_seconds
+    )
     if http is not None:
         await http.stop()
-    await running.stop(grace=2.0)
+    await running.stop(grace=wiring.settings.drain_seconds)

@@ -10,8 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from services.runtime import placeholders
 
 
 def default_data_dir() -> Path:
@@ -162,6 +170,31 @@ class Settings(BaseSettings):
         "which it cancels new calls with CANCELLED, which a client cannot tell from its own "
         "cancellation (docs/limits.md).",
     )
+    drain_seconds: float = Field(
+        default=10.0,
+        ge=0,
+        le=600,
+        description="On SIGTERM: health NOT_SERVING, new calls and live streams end with "
+        "UNAVAILABLE (retry elsewhere), and the calls in flight get this long to finish.",
+    )
+    grpc_tls_cert: Path | None = Field(
+        default=None,
+        description="PEM certificate (chain) gRPC serves TLS with; with grpc_tls_key. Unset: plaintext.",
+    )
+    grpc_tls_key: Path | None = Field(
+        default=None, description="PEM private key of grpc_tls_cert."
+    )
+    grpc_tls_client_ca: Path | None = Field(
+        default=None,
+        description="PEM CA bundle: clients must present a certificate it signed (mutual TLS).",
+    )
+    http_tls_cert: Path | None = Field(
+        default=None,
+        description="PEM certificate (chain) the dashboard serves HTTPS with; with http_tls_key.",
+    )
+    http_tls_key: Path | None = Field(
+        default=None, description="PEM private key of http_tls_cert."
+    )
     create_tables: bool = Field(
         default=True,
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
@@ -174,6 +207,49 @@ class Settings(BaseSettings):
         description="Seconds between the timekeeper's sweeps for games whose clock ran out "
         "(one server sweeps at a time); 0: this server never sweeps.",
     )
+
+    @model_validator(mode="after")
+    def _tls_pairs(self) -> Settings:
+        if (self.grpc_tls_cert is None) != (self.grpc_tls_key is None):
+            raise ValueError(
+                "set LEDGER_GRPC_TLS_CERT and LEDGER_GRPC_TLS_KEY together"
+            )
+        if (self.http_tls_cert is None) != (self.http_tls_key is None):
+            raise ValueError(
+                "set LEDGER_HTTP_TLS_CERT and LEDGER_HTTP_TLS_KEY together"
+            )
+        if self.grpc_tls_client_ca is not None and self.grpc_tls_cert is None:
+            raise ValueError(
+                "LEDGER_GRPC_TLS_CLIENT_CA needs LEDGER_GRPC_TLS_CERT and _KEY"
+            )
+        return self
+
+    @field_validator("admin_token", "signing_key")
+    @classmethod
+    def _no_placeholder_secret(
+        cls, value: SecretStr | None, info: ValidationInfo
+    ) -> SecretStr | None:
+        if value is not None:
+            name = f"LEDGER_{(info.field_name or '').upper()}"
+            placeholders.refuse_placeholder(value.get_secret_value(), name)
+        return value
+
+    @field_validator("database_url", "read_database_url")
+    @classmethod
+    def _no_placeholder_password(
+        cls, value: str | None, info: ValidationInfo
+    ) -> str | None:
+        if value:
+            name = f"LEDGER_{(info.field_name or '').upper()}"
+            placeholders.refuse_placeholder_password(value, name)
+        return value
+
+    @property
+    def http_tls(self) -> tuple[Path, Path] | None:
+        """The dashboard's (certificate, key), or None for plain HTTP."""
+        if self.http_tls_cert is None or self.http_tls_key is None:
+            return None
+        return self.http_tls_cert, self.http_tls_key
 
     @property
     def views_mode(self) -> Literal["child", "in-process", "off"]:

@@ -17,6 +17,7 @@ import threading
 
 from projections.projector import Projector
 from services.runtime.bootstrap import Wiring, view_runners
+from services.runtime.metrics_endpoint import serve_metrics, worker_port
 from services.runtime.server import serve
 from services.tournaments.desk import TournamentDesk
 
@@ -32,12 +33,14 @@ def serve_worker(settings_json: str, admin_token: str, index: int) -> None:
         level=logging.INFO,
         format=f"%(asctime)s w{index} %(levelname)s %(name)s: %(message)s",
     )
-    settings = Settings.model_validate_json(settings_json).model_copy(
+    settings = Settings.model_validate_json(settings_json)
+    settings = settings.model_copy(
         update={
             "admin_token": SecretStr(admin_token),
             "projections": False,
             "http_listen": "off",
-        }  # the supervisor runs them, and the dashboard
+            "metrics_port": worker_port(settings.metrics_port, index),
+        }  # the supervisor runs them, and the dashboard, on the base metrics port
     )
     asyncio.run(serve(wire(settings)))
 
@@ -53,6 +56,8 @@ def serve_workers(wiring: Wiring) -> None:
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     ):
         runner.ensure_tables()
+    if settings.metrics_port:  # the views' metrics; each worker serves its own port
+        serve_metrics(settings.metrics_port)
     payload = settings.model_dump_json(exclude={"admin_token"})
     context = multiprocessing.get_context("spawn")
     processes = [
@@ -73,7 +78,10 @@ def serve_workers(wiring: Wiring) -> None:
     from services.dashboard.serve import start_in_thread
 
     stop_dashboard = start_in_thread(
-        wiring.ledger, settings.http_listen, settings.read_database_url
+        wiring.ledger,
+        settings.http_listen,
+        settings.read_database_url,
+        settings.http_tls,
     )
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -83,8 +91,8 @@ def serve_workers(wiring: Wiring) -> None:
     for process in processes:
         if process.is_alive():
             process.terminate()
-    for process in processes:
-        process.join(10)
+    for process in processes:  # each drains (LEDGER_DRAIN_SECONDS), then stops
+        process.join(settings.drain_seconds + 10)
     if projector is not None:
         projector.stop()
     if stop_dashboard is not None:

@@ -108,6 +108,10 @@ def test_kubernetes_manifests_cover_the_deployment() -> None:
     assert server["readinessProbe"]["grpc"]["port"] == 50051
     assert server["startupProbe"]["grpc"]["port"] == 50051
     assert server["resources"]["requests"] and server["resources"]["limits"]
+    pre_stop = server["lifecycle"]["preStop"]["sleep"]["seconds"]
+    config = res[("ConfigMap", "ledger-config")]["data"]
+    drain = float(config["LEDGER_DRAIN_SECONDS"])
+    assert grpc_pod["terminationGracePeriodSeconds"] > pre_stop + drain
     pdb = res[("PodDisruptionBudget", "ledger")]["spec"]
     assert pdb["selector"]["matchLabels"] == {"app.kubernetes.io/name": "ledger"}
     assert res[("Service", "ledger")]["spec"]["ports"][0]["port"] == 50051
@@ -134,7 +138,9 @@ def _exported() -> set[str]:
     """Every sample name the service and the views can export."""
     from prometheus_client import REGISTRY
 
-    import projections.runner  # noqa: F401 - registers its metrics
+    import projections.runner  # noqa: F401 - each registers its metrics on import
+    import services.observability.metrics
+    import services.storage.group_commit  # noqa: F401
 
     suffixes = {
         "counter": ("_total",),

@@ -1,0 +1,192 @@
+"""A graceful drain: what a call meets while its server is stopping.
+
+Why: a rolling restart, a scale-down or ``docker stop`` sends SIGTERM to a
+server that is in the middle of moves and holds live streams.  Killing it
+there leaves its clients to find out by timeouts; waiting for the streams
+never ends (a spectator's stream lasts the game).  On SIGTERM the server
+(:meth:`services.runtime.server.Running.stop`):
+
+1. reports ``NOT_SERVING`` for every service, for good (health checks and
+   load balancers stop sending calls);
+2. refuses each new call with ``UNAVAILABLE`` (reason ``DRAINING``, with
+   ``RetryInfo``), which a client of several servers retries on the next;
+3. ends every live stream the same way, so spectators resume on another
+   server with ``after_version`` = the last version they got;
+4. lets each call already running finish, up to ``LEDGER_DRAIN_SECONDS``,
+   while it still answers new ones ``UNAVAILABLE``; then it stops grpc,
+   which cancels anything left, also as ``UNAVAILABLE``.
+
+A move is never half stored: it commits in one transaction or not at all,
+and a client that saw ``UNAVAILABLE`` resends the same ``command_id``
+elsewhere, which answers the stored move if the commit happened.  The
+health service's own ``Watch`` is ended last, so a watcher sees the
+``NOT_SERVING`` before its stream closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
+
+import grpc
+from google.protobuf import any_pb2, duration_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+_Request = TypeVar("_Request")
+_Response = TypeVar("_Response")
+
+HEALTH_PREFIX = "/grpc.health.v1.Health/"
+MESSAGE = "server draining (shutting down): retry on another server"
+QUIET = 0.5
+"""Seconds without a new call after which a draining server's clients have
+moved away (each refused call moves its client; see :meth:`Drain.finish`)."""
+
+
+def _draining_status() -> Any:
+    info = error_details_pb2.ErrorInfo(domain="ledger.v1", reason="DRAINING")
+    retry = error_details_pb2.RetryInfo(
+        retry_delay=duration_pb2.Duration(nanos=100_000_000)
+    )
+    details = []
+    for message in (info, retry):
+        packed = any_pb2.Any()
+        packed.Pack(message)
+        details.append(packed)
+    return rpc_status.to_status(
+        status_pb2.Status(code=code_pb2.UNAVAILABLE, message=MESSAGE, details=details)
+    )
+
+
+class Drain:
+    """The drain switch of one server, the calls in flight and the live streams."""
+
+    def __init__(self) -> None:
+        self.draining = False
+        self._streams: dict[asyncio.Task[Any], bool] = {}
+        """Each live stream's task, and whether it is a health ``Watch``."""
+        self._in_flight = 0
+        self._last_call = 0.0
+
+    def start(self) -> None:
+        """Refuse new calls and end every live stream but health's (idempotent)."""
+        self.draining = True
+        self._end_streams(health=False)
+
+    async def finish(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for the calls in flight to answer and for the
+        clients to stop calling (:data:`QUIET` seconds without a new call),
+        then end health's streams.
+
+        Why wait here rather than in ``server.stop(grace)``: once grpc shuts
+        down, a call its core has received but not yet handed to us is
+        cancelled with ``CANCELLED``, which a client reads as its own doing.
+        While we wait, the server still takes calls and answers each
+        ``UNAVAILABLE``, so its clients move to another server first.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while loop.time() < deadline and (
+            self._in_flight or loop.time() - self._last_call < QUIET
+        ):
+            await asyncio.sleep(0.05)
+        self._end_streams(health=True)
+
+    def _end_streams(self, health: bool) -> None:
+        for task, is_health in list(self._streams.items()):
+            if is_health == health:
+                task.cancel(MESSAGE)
+
+    async def refuse(self, context: Any) -> None:
+        await context.abort_with_status(_draining_status())
+
+    def arrived(self) -> None:
+        """A call (not health's) arrived: the clients have not all moved away."""
+        self._last_call = asyncio.get_running_loop().time()
+
+    @contextlib.contextmanager
+    def call(self) -> Any:
+        """Around a unary call's body: counted until it has answered."""
+        self._in_flight += 1
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
+
+    @contextlib.contextmanager
+    def stream(self, health: bool = False) -> Any:
+        """Around a stream's body: its task is ended by :meth:`start` (or,
+        for health's ``Watch``, by :meth:`finish`)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._streams[task] = health
+        try:
+            yield
+        finally:
+            self._streams.pop(task, None)
+
+
+class DrainInterceptor(grpc.aio.ServerInterceptor):
+    """Refuses calls once draining, and ends the live streams; see the module."""
+
+    def __init__(self, drain: Drain) -> None:
+        self.drain = drain
+
+    async def intercept_service(
+        self,
+        continuation: Callable[
+            [grpc.HandlerCallDetails],
+            Awaitable[grpc.RpcMethodHandler[_Request, _Response] | None],
+        ],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[_Request, _Response] | None:
+        handler = await continuation(details)
+        if handler is None:
+            return handler
+        method = cast(str, getattr(details, "method", ""))
+        return self._wrap(handler, method.startswith(HEALTH_PREFIX))
+
+    def _wrap(
+        self, handler: grpc.RpcMethodHandler[Any, Any], health: bool
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        drain = self.drain
+        parse, out = handler.request_deserializer, handler.response_serializer
+        if handler.unary_unary is not None:
+            unary = cast(Callable[[Any, Any], Awaitable[Any]], handler.unary_unary)
+
+            async def uu(request: Any, context: Any) -> Any:
+                if not health:
+                    drain.arrived()
+                if drain.draining and not health:
+                    await drain.refuse(context)
+                with drain.call():
+                    return await unary(request, context)
+
+            return grpc.unary_unary_rpc_method_handler(uu, parse, out)
+        if handler.unary_stream is not None:
+            inner = cast(Callable[[Any, Any], Any], handler.unary_stream)
+
+            async def us(request: Any, context: Any) -> Any:
+                if not health:
+                    drain.arrived()
+                if drain.draining and not health:
+                    await drain.refuse(context)
+                ended = False
+                with drain.stream(health):
+                    try:
+                        async for item in inner(request, context):
+                            yield item
+                    except asyncio.CancelledError:
+                        if not drain.draining:
+                            raise  # the client went away: nothing to answer
+                        ended = True
+                if ended:
+                    current = asyncio.current_task()
+                    if current is not None:
+                        current.uncancel()
+                    await drain.refuse(context)
+
+            return grpc.unary_stream_rpc_method_handler(us, parse, out)
+        return handler

@@ -1,0 +1,332 @@
+"""Every deployment that ships starts with its own command and environment.
+
+compose's services run as the image's uid on a data directory it cannot
+write (the container's ``read_only: true`` root); the systemd unit runs its
+``ExecStart`` with ``ledger.env.example`` (two workers, metrics on); and
+``deploy/local/up.sh`` runs with ``LEDGER_METRICS_PORT`` exported and
+against a missing database.  Each server must reach SERVING.  See
+:mod:`tests.deploy.shipped` for what is substituted and why.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.deploy.shipped import (
+    BIN,
+    DEPLOY,
+    compose_services,
+    dockerfile_env,
+    env_file,
+    free_port,
+    free_ports,
+    ledger_command,
+    operator_secrets,
+    read_only,
+    scratch_dir,
+    started,
+    unit_directives,
+    wait_healthy,
+    wait_http,
+    wait_serving,
+)
+from tests.support.scratch_postgres import ScratchPostgres, scratch_postgres
+
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
+NATS = "127.0.0.1:4222"
+
+
+@dataclass
+class Cluster:
+    """compose's ``postgres`` and ``postgres-replica``, as started by its files."""
+
+    primary: ScratchPostgres
+    replica_port: int
+    variables: dict[str, str]
+
+
+def _as_postgres(pg: ScratchPostgres) -> list[str]:
+    """The replica's ``user: postgres`` (the scratch cluster's own user here)."""
+    if pg.user is None:
+        return []
+    entry = pwd.getpwnam(pg.user)
+    return [
+        "setpriv",
+        f"--reuid={entry.pw_uid}",
+        f"--regid={entry.pw_gid}",
+        "--init-groups",
+        "--",
+    ]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory) -> Iterator[Cluster]:
+    """A PostgreSQL of our own, set up by compose's ``initdb.sh``, and its standby
+    started by the ``postgres-replica`` service's own command.
+
+    Its own, because ``initdb.sh`` creates cluster-wide roles (``ledger_owner``,
+    ``ledger_svc``, ``ledger_replicator``) that the shared server must not get.
+    """
+    variables = operator_secrets()
+    services = compose_services(variables)
+    path = f"{BIN}:{os.environ['PATH']}"
+    with scratch_postgres() as pg:
+        path = f"{pg.bin}:{path}"
+        subprocess.run(
+            ["sh", str(DEPLOY / "compose" / "initdb.sh")],
+            env={
+                "PATH": path,
+                "POSTGRES_USER": "postgres",
+                "PGHOST": "127.0.0.1",
+                "PGPORT": str(pg.port),
+                "PGDATA": str(pg.data),
+                **services["postgres"]["environment"],
+            },
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        replica = services["postgres-replica"]
+        volume = pg.root / "pgreplica"  # the service's volume, the postgres user's
+        volume.mkdir()
+        shutil.chown(volume, pg.user, pg.user) if pg.user else None
+        port = free_port()
+        env = {
+            **replica["environment"],
+            "PATH": path,
+            "PGDATA": replica["environment"]["PGDATA"].replace(
+                "/var/lib/postgresql/data", str(volume)
+            ),
+            "REPLICATE_FROM_HOST": "127.0.0.1",
+            "REPLICATE_FROM_PORT": str(pg.port),
+            "PGPORT": str(port),  # the standby's own port (its container's 5432)
+        }
+        logs = tmp_path_factory.mktemp("replica")
+        with started(
+            "postgres-replica",
+            replica["command"],
+            env,
+            volume,
+            logs,
+            tuple(_as_postgres(pg)),
+        ) as standby:
+            check = {"PATH": path, "PGHOST": "127.0.0.1", "PGPORT": str(port)}
+            wait_healthy(standby, replica["healthcheck"]["test"], check)
+            yield Cluster(pg, port, variables)
+
+
+def _on_loopback(env: dict[str, str], cluster: Cluster) -> dict[str, str]:
+    """compose's service names resolved as its network would, to loopback."""
+    return {
+        key: value.replace("@postgres:5432/", f"@127.0.0.1:{cluster.primary.port}/")
+        .replace("@postgres-replica:5432/", f"@127.0.0.1:{cluster.replica_port}/")
+        .replace("nats://nats:4222", f"nats://{NATS}")
+        for key, value in env.items()
+    }
+
+
+def _metrics(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        return str(r.read().decode())
+
+
+def _check(service: dict, old: str, new: str) -> list[str]:
+    """The service's health check, with the port the test gave it."""
+    return [part.replace(old, new) for part in service["healthcheck"]["test"]]
+
+
+def test_compose_services_start_on_a_read_only_root(cluster, tmp_path) -> None:
+    services = compose_services(cluster.variables)
+    image_env = dockerfile_env()
+    root = scratch_dir("ledger-ro-root-")
+    ro = tuple(read_only(root))
+    probe = subprocess.run(
+        [*ro, "touch", str(root / "x")], capture_output=True, check=False
+    )
+    assert probe.returncode != 0 and not (root / "x").exists()  # the emulation holds
+    image_env["LEDGER_DATA_DIR"] = str(root)  # the image's /var/lib/ledger
+    image_env["HOME"] = str(root)
+
+    def env_of(name: str) -> dict[str, str]:
+        return _on_loopback({**image_env, **services[name]["environment"]}, cluster)
+
+    migrate = subprocess.run(
+        [*ro, *ledger_command(services["migrate"]["command"])],
+        env=env_of("migrate"),
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert migrate.returncode == 0, migrate.stdout + migrate.stderr
+
+    servers = [
+        n
+        for n, s in services.items()
+        if s.get("command", ["serve"]) == ["serve"]
+        and s.get("image") == "game-ledger:latest"
+    ]
+    assert servers == ["ledger-1", "ledger-2", "ledger-3"]
+    assert env_of("ledger-2") == env_of("ledger-1") == env_of("ledger-3")
+    grpc_port, metrics_port = free_port(), free_port()
+    env = env_of("ledger-1")
+    assert env["LEDGER_LISTEN"] == "0.0.0.0:50051"
+    assert f":{cluster.replica_port}/" in env["LEDGER_READ_DATABASE_URL"]
+    env["LEDGER_LISTEN"] = f"127.0.0.1:{grpc_port}"
+    env["LEDGER_METRICS_PORT"] = str(metrics_port)
+    with started(
+        "ledger-1", ledger_command(["serve"]), env, root, tmp_path, ro
+    ) as server:
+        wait_serving(server, f"127.0.0.1:{grpc_port}")
+        check = _check(services["ledger-1"], ":50051", f":{grpc_port}")
+        wait_healthy(server, check, env)
+        assert "ledger_database_up 1.0" in _metrics(metrics_port)
+
+        projector_metrics = free_port()
+        env = {**env_of("projector"), "LEDGER_METRICS_PORT": str(projector_metrics)}
+        command = ledger_command(services["projector"]["command"])
+        with started("projector", command, env, root, tmp_path, ro) as projector:
+            check = _check(services["projector"], ":9464/", f":{projector_metrics}/")
+            wait_healthy(projector, check, env)
+            assert projector.popen.poll() is None, projector.output()
+            assert projector.stop() == 0, projector.output()
+
+        http = free_port()
+        command = ledger_command(services["dashboard"]["command"])
+        assert command[-2:] == ["--http", "0.0.0.0:8080"]
+        command[-1] = f"127.0.0.1:{http}"
+        env = env_of("dashboard")
+        with started("dashboard", command, env, root, tmp_path, ro) as dashboard:
+            check = _check(services["dashboard"], ":8080/", f":{http}/")
+            wait_healthy(dashboard, check, env)
+            wait_http(dashboard, f"http://127.0.0.1:{http}/")
+            assert dashboard.stop() == 0, dashboard.output()
+        assert server.stop() == 0, server.output()
+    assert list(root.iterdir()) == []
+    shutil.rmtree(root)
+
+
+def test_systemd_unit_with_the_example_environment_serves(cluster, tmp_path) -> None:
+    pg = cluster.primary
+    unit = unit_directives(DEPLOY / "ledger.service")
+    example = env_file(Path(DEPLOY / "ledger.env.example"))
+    home = tmp_path / "var-lib-ledger"  # the unit's ReadWritePaths
+    home.mkdir()
+    placeholders = operator_secrets()
+    env = {}
+    for key, value in example.items():  # what the operator edits: secrets, where
+        value = value.replace("127.0.0.1:5432", f"127.0.0.1:{pg.port}")
+        value = value.replace(unit["WorkingDirectory"], str(home))
+        if key == "LEDGER_ADMIN_TOKEN":
+            value = placeholders["LEDGER_ADMIN_TOKEN"]
+        env[key] = value.replace("CHANGE-ME", placeholders["LEDGER_SVC_PASSWORD"])
+    assert int(env["LEDGER_WORKERS"]) > 1 and env["LEDGER_METRICS_PORT"]
+    workers = int(env["LEDGER_WORKERS"])
+    metrics = free_ports(workers + 1)
+    grpc_port = free_port()
+    env["LEDGER_METRICS_PORT"] = str(metrics)
+    env["LEDGER_LISTEN"] = f"127.0.0.1:{grpc_port}"
+    env["LEDGER_HTTP_LISTEN"] = f"127.0.0.1:{free_port()}"  # its dashboard
+    env["HOME"] = str(home)  # systemd's, for User=
+    owner = env["LEDGER_DATABASE_URL"].replace("ledger_svc:", "ledger_owner:")
+    setup = subprocess.run(  # the setup the example's comment names, as the owner
+        [str(BIN / "ledger"), "db", "setup", "--service-role", "ledger_svc"],
+        env={"PATH": os.environ["PATH"], "LEDGER_DATABASE_URL": owner},
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert setup.returncode == 0, setup.stdout + setup.stderr
+    exec_start = unit["ExecStart"].split()
+    assert exec_start[0] == "/opt/ledger/.venv/bin/ledger"
+    command = [str(BIN / "ledger"), *exec_start[1:]]
+    cwd = Path(unit["WorkingDirectory"].replace("/var/lib/ledger", str(home)))
+    with started("systemd", command, env, cwd, tmp_path) as server:
+        wait_serving(server, f"127.0.0.1:{grpc_port}")
+        for port in range(metrics, metrics + workers + 1):  # supervisor, each worker
+            wait_http(server, f"http://127.0.0.1:{port}/metrics")
+        assert server.stop() == 0, server.output()
+
+
+def _up(run: Path, base: int, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(DEPLOY / "local" / "up.sh"), str(run), str(base)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+
+
+def _local_env(url: str) -> dict[str, str]:
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")},
+        "LEDGER_DATABASE_URL": url,
+        "LEDGER_BIN": str(BIN / "ledger"),
+        "PYTHON": str(BIN / "python"),
+        "LEDGER_POOL_SIZE": "3",
+        "LEDGER_LOCAL_SERVERS": "2",
+    }
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is gone too
+        return stat.read().split()[2] != "Z"
+
+
+def test_local_up_with_metrics_exported_serves_every_process(server_url, tmp_path):
+    from tests.support.database import scratch_database
+
+    run = tmp_path / "run"
+    with scratch_database(server_url, "ledger_up_metrics") as url:
+        metrics = free_ports(3)
+        env = {**_local_env(url), "LEDGER_METRICS_PORT": str(metrics)}
+        base = free_ports(5)
+        try:
+            up = _up(run, base, env)
+            assert up.returncode == 0, up.stdout + up.stderr
+            assert up.stdout.count("SERVING") == 2
+            for port in (metrics, metrics + 1):  # each server's
+                assert "ledger_database_up 1.0" in _metrics(port)
+            assert "ledger_projection" in _metrics(metrics + 2)  # the worker's
+        finally:
+            subprocess.run(
+                [str(DEPLOY / "local" / "down.sh"), str(run)], timeout=60, check=False
+            )
+
+
+def test_local_up_against_a_missing_database_says_so_and_cleans_up(
+    server_url, tmp_path
+):
+    run = tmp_path / "run"
+    missing = server_url.rsplit("/", 1)[0] + "/ledger_no_such_database"
+    with psycopg.connect(server_url) as conn:
+        assert conn.execute(
+            "SELECT count(*) FROM pg_database WHERE datname = 'ledger_no_such_database'"
+        ).fetchone() == (0,)
+    up = _up(run, free_ports(5), _local_env(missing))
+    assert up.returncode != 0
+    lines = up.stderr.strip().splitlines()
+    assert len(lines) == 1, up.stderr
+    assert "ledger_no_such_database" in lines[0] and "Traceback" not in up.stderr
+    (nats_pid,) = map(int, re.findall(r"JetStream, pid (\d+)", up.stdout))
+    assert not _alive(nats_pid), "up.sh left nats-server running"
+    assert not list(run.glob("*.pid")), "up.sh left pid files behind"
