@@ -222,7 +222,11 @@ def render(results: dict[str, Any]) -> str:
         ),
         (
             f"- shards: {_n(target_moves)} / {_n(primary)} ≈ **{m_1m} primaries** at ≤ "
-            f"{COMMIT_WAIT_MS:.0f} ms commit wait;"
+            f"{COMMIT_WAIT_MS:.0f} ms commit wait with today's recorder and its table lock. "
+            "Section 3's sharded table has no lock, so there a worker is bounded by its CPU: at "
+            f"{i.pg_cpu_ms:.2f} ms of PostgreSQL CPU per move (views and LISTEN included), 16 "
+            f"cores ≈ {_n(16_000 / i.pg_cpu_ms)} moves/s ≈ {math.ceil(target_moves / (16_000 / i.pg_cpu_ms))} "
+            "workers of 16 cores, on paper;"
         ),
         _volume_line(i, events_1m, m_1m),
         (
