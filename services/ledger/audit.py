@@ -30,8 +30,7 @@ from domain.audit import audit_records
 from domain.audit_report import AuditReport
 from domain.receipts import Keyring, Receipt, check_receipts
 from domain.records import CONCLUDED_TYPE as CONCLUDED
-from domain.records import ENDING_KINDS
-from domain.records import load
+from domain.records import ENDING_KINDS, load
 from services.proto import convert
 
 CLOCK_SLACK = timedelta(minutes=15)
@@ -208,9 +207,9 @@ def _appends(
             out[-1].extend(group)
         else:
             out.append(list(group))
-        if type_ in ENDING_KINDS and body.get("seat") is not None:
-            if not any(r[1] == CONCLUDED for r in group):
-                dropped.add(body["seat"])
+        concluded = any(r[1] == CONCLUDED for r in group)
+        if type_ in ENDING_KINDS and body.get("seat") is not None and not concluded:
+            dropped.add(body["seat"])
     return out
 
 
