@@ -251,3 +251,49 @@ def test_the_audit_refuses_a_dropped_seat_move_other_than_its_automatic_one() ->
     report, _ = audited(game)
     assert not report.ok
     assert any(f.check == "dropped-out" for f in report.failures), report.failures
+
+
+def test_in_a_game_with_seat_keys_the_ledgers_moves_for_a_dropped_seat_need_no_signature() -> (
+    None
+):
+    """Every seat still playing signs its moves; the ledger's automatic moves
+    for a dropped seat carry no signature, and the audit accepts the game."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    from domain.signatures import SignedMove, move_message
+
+    keys = [Ed25519PrivateKey.generate() for _ in range(3)]
+    ruleset = find_game("thalara")
+    setup = ruleset.setup_model(**ruleset.example("thalara-3p").setup)
+    game = Game.create(
+        ruleset,
+        setup,
+        SEED,
+        ("dropout",),
+        seat_keys=tuple(
+            k.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+            for k in keys
+        ),
+        time_control=None,
+        now=T0,
+    )
+    rnd = random.Random(4)
+    leaver = 1
+    game.resign(leaver, SEED, "seat:1", now=T0)
+    moves = 0
+    while not game.is_over:
+        seat = game.to_act()[0]
+        command = ruleset.pick_random_command(game.state, seat, rnd)
+        assert command is not None
+        command_id = f"m{moves}"
+        body = command.model_dump_json().encode()
+        signature = keys[seat].sign(
+            move_message(str(game.id), command_id, game.version, "t/x.Move", body)
+        )
+        signed = SignedMove("t/x.Move", body, signature, game.version)
+        game.act(command, seat, SEED, command_id, signed)
+        moves += 1
+    assert automatic_decisions(game, leaver)
+    report, _ = audited(game)
+    assert report.ok, report.failures
