@@ -20,7 +20,7 @@ from domain.audit import audit_records
 from domain.chance import HmacRng
 from domain.clocks import ClockKind, TimeControl
 from domain.core import Termination
-from domain.endings import Consequence, DroppedOutError
+from domain.endings import ClockFlaggedError, Consequence, DroppedOutError
 from domain.games import find_game
 from domain.replay import replay
 from domain.stored_events import decode
@@ -297,3 +297,47 @@ def test_in_a_game_with_seat_keys_the_ledgers_moves_for_a_dropped_seat_need_no_s
     assert automatic_decisions(game, leaver)
     report, _ = audited(game)
     assert report.ok, report.failures
+
+
+@pytest.mark.parametrize(
+    "example", ["thalara-3p", "thalara-4p", "vaalbara-3p", "vaalbara-4p", "vaalbara-5p"]
+)
+def test_random_drop_outs_never_stall_a_game_and_every_log_verifies(
+    example: str,
+) -> None:
+    """Seats leave at random moments, by resigning or on time; whatever the
+    table, the game is never left waiting on a dropped seat, it concludes,
+    the dropped seats rank below the others, and the audit re-derives it."""
+    for seed in range(6):
+        rnd = random.Random(seed)
+        game = new_game(example)
+        at = T0
+        while not game.is_over:
+            try:
+                if rnd.random() < 0.04:
+                    playing = [
+                        s for s in range(game.seat_count) if s not in game.dropped
+                    ]
+                    leaver = rnd.choice(playing)
+                    at += timedelta(seconds=1)
+                    game.resign(leaver, SEED, f"seat:{leaver}", now=at)
+                elif rnd.random() < 0.02:
+                    due = game.next_deadline()
+                    assert due is not None
+                    at = datetime.fromtimestamp(due[1] / 1000, UTC)
+                    game.time_out(SEED, at, "timekeeper")
+                else:
+                    at = play(game, rnd, at, moves=1)
+            except ClockFlaggedError:  # seats asked together run out together
+                game.time_out(SEED, at, "timekeeper")
+        assert game.outcome is not None
+        playing = [s for s in range(game.seat_count) if s not in game.dropped]
+        assert all(
+            game.outcome.ranks[d] > game.outcome.ranks[p]
+            for d in game.dropped
+            for p in playing
+        )
+        assert set(game.outcome.winners) <= set(playing)
+        report, rebuilt = audited(game)
+        assert report.ok, (seed, report.failures)
+        assert rebuilt.outcome == game.outcome
