@@ -42,7 +42,7 @@ def _move(app, game_id, rnd, clock: ManualClock) -> None:
     game = app.load(game_id)
     seat = game.to_act()[0]
     assert seat not in game.dropped  # the ledger never waits on a dropped seat
-    command = THALARA.pick_random_command(game.state, seat, rnd)
+    command = game.ruleset.pick_random_command(game.state, seat, rnd)
     app.submit(game_id, command, seat, str(uuid.uuid4()))
 
 
@@ -77,14 +77,16 @@ def test_a_seat_resigns_and_the_other_two_finish_the_game(settings) -> None:
         app.close()
 
 
+@pytest.mark.parametrize("game_type", ["thalara", "vaalbara"])
 def test_the_timekeeper_drops_a_seat_out_and_the_game_plays_on_to_a_winner(
-    settings,
+    settings, game_type: str
 ) -> None:
     clock = ManualClock()
     app = _ledger(settings, clock)
     keeper = Timekeeper(app)
+    setup = find_game(game_type).example(f"{game_type}-3p").setup
     try:
-        game_id = app.create_game("thalara", SETUP_3P, time_control=PER_MOVE).game_id
+        game_id = app.create_game(game_type, setup, time_control=PER_MOVE).game_id
         rnd = random.Random(22)
         for _ in range(4):
             _move(app, game_id, rnd, clock)
