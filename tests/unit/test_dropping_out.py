@@ -341,3 +341,20 @@ def test_random_drop_outs_never_stall_a_game_and_every_log_verifies(
         report, rebuilt = audited(game)
         assert report.ok, (seed, report.failures)
         assert rebuilt.outcome == game.outcome
+
+
+def test_a_snapshot_keeps_the_seats_that_dropped_out() -> None:
+    import json
+
+    from domain.records import decode_aggregate_state, encode_aggregate_state
+
+    game = new_game("vaalbara-4p")
+    game.resign(3, SEED, "seat:3", now=T0 + timedelta(seconds=1))
+    game.resign(0, SEED, "seat:0", now=T0 + timedelta(seconds=2))
+    encoded = json.loads(
+        json.dumps(encode_aggregate_state(dict(vars(game))), default=str)
+    )
+    back = decode_aggregate_state(encoded)
+    assert back["dropped"] == (3, 0)
+    del encoded["dropped"]  # a snapshot taken before seats could drop out
+    assert decode_aggregate_state(encoded)["dropped"] == ()
