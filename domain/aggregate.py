@@ -159,7 +159,10 @@ class Game(Aggregate):
         """The ledger ended the game beyond its rulebook (:mod:`domain.endings`).
 
         Followed by ``Concluded`` in the same decision, which carries the
-        outcome, so every reader of outcomes reads them in one place.
+        outcome, so every reader of outcomes reads them in one place; except
+        when a seat resigns or runs out of time in a game whose ruleset lets
+        it drop out and more than one seat is still playing: then only that
+        seat leaves (its clock stops and the ledger moves for it).
         """
 
         kind: str
