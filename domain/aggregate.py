@@ -135,8 +135,8 @@ class Game(Aggregate):
                     self.actor,
                     self.command is not None,
                 )
-            if self.command is not None:
-                game.moves_made += 1
+            if self.command is not None and self.actor not in game.dropped:
+                game.moves_made += 1  # the ledger's moves for a dropped seat: not play
             game.head_hash = self.hash
 
     class Concluded(Aggregate.Event):

@@ -51,9 +51,13 @@ class ClockTrail:
         """The seats that dropped out, in the order they left."""
 
     def check_move(self, row: AuditRow, report: AuditReport) -> None:
-        """A move stored after a deadline had passed is a failure."""
+        """A move stored after a deadline had passed is a failure.  The
+        ledger's moves for a dropped seat are neither checked nor counted
+        (an abort's limit counts the players' moves)."""
+        if self.is_automatic(row):
+            return
         self.moves += 1
-        if self.clock is None or self.is_automatic(row):
+        if self.clock is None:
             return
         due = next_deadline(self.clock, self.control)
         if due is not None and due[1] <= _at(row):

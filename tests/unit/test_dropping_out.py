@@ -358,3 +358,19 @@ def test_a_snapshot_keeps_the_seats_that_dropped_out() -> None:
     assert back["dropped"] == (3, 0)
     del encoded["dropped"]  # a snapshot taken before seats could drop out
     assert decode_aggregate_state(encoded)["dropped"] == ()
+
+
+def test_the_ledgers_moves_for_a_dropped_seat_do_not_count_towards_the_abort_limit() -> (
+    None
+):
+    game = new_game("thalara-3p")
+    game.resign(2, SEED, "seat:2", now=T0 + timedelta(seconds=1))
+    assert automatic_decisions(game, 2)  # the ledger selected its hand
+    assert game.moves_made == 0
+    play(game, random.Random(1), T0 + timedelta(seconds=1), moves=1)
+    assert game.moves_made == 1  # below the default limit of two
+    game.abort("admin", "a player left at once", SEED, now=T0 + timedelta(seconds=9))
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.ABORTED
+    report, _ = audited(game)
+    assert report.ok, report.failures
