@@ -203,6 +203,11 @@ class Ruleset(Generic[S]):
     timeout_consequence: Callable[[S, Seat], Consequence] | None = None
     """``timeout_consequence(state, seat)``: what a seat running out of time
     (or resigning) costs (:mod:`domain.endings`); ``None``: the seat loses."""
+    automatic_command: Callable[[S, Seat], Command] | None = None
+    """``automatic_command(state, seat)``: the move the ledger makes for a
+    seat that dropped out (:attr:`~domain.endings.Consequence.DROPS_OUT`)
+    whenever the game waits on it; pure and deterministic, so the audit
+    re-derives it.  ``None``: the first legal command."""
     proto_module: str | None = None
     """The generated ``*_pb2`` module holding ``proto_package``'s messages.
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
@@ -272,6 +277,13 @@ class Ruleset(Generic[S]):
         if self.timeout_consequence is not None:
             return self.timeout_consequence(state, seat)
         return default_consequence(seat_count)
+
+    def zombie_command(self, state: S, seat: Seat) -> Command:
+        """The move the ledger makes for ``seat``, which dropped out (the hook,
+        or the first legal command)."""
+        if self.automatic_command is not None:
+            return self.automatic_command(state, seat)
+        return self.legal_moves(state, seat)[0]
 
     def replay(self, state: S, events: Iterable[Event]) -> S:
         for event in events:

@@ -136,6 +136,7 @@ def summary(
     if game.spectator_delay:
         msg.spectator_delay.CopyFrom(delay_message(game.spectator_delay))
     add_clocks(msg, game, now or system_now(), live=not ended)
+    msg.dropped_seats.extend(game.dropped)
     return msg
 
 
