@@ -113,6 +113,9 @@ def create(
 def register(
     tournament_id: str = TID,
     players: list[str] = PLAYERS,
+    plain: bool = typer.Option(
+        False, "--plain", help="One `PLAYER TOKEN` line each, for scripts."
+    ),
     token: str | None = TOKEN,
     target: str | None = TARGET,
 ) -> None:
@@ -129,7 +132,10 @@ def register(
             timeout=30,
         )
         table.add_row(got.player_id, got.player_token)
-    console.print(table)
+        if plain:
+            print(got.player_id, got.player_token)
+    if not plain:
+        console.print(table)
 
 
 @tournament_app.command("start")
@@ -156,14 +162,29 @@ def start(
 
 
 @tournament_app.command("standings")
-def standings(tournament_id: str = TID, target: str | None = TARGET) -> None:
+def standings(
+    tournament_id: str = TID,
+    follow: bool = typer.Option(
+        False,
+        "--follow",
+        help="Print them again each time they change, until the tournament "
+        "finishes (results are recorded just after their games end).",
+    ),
+    target: str | None = TARGET,
+) -> None:
     """The standings now: points, tie-breaks, wins/draws/losses."""
     from ledger.v1 import tournament_service_pb2 as pb
 
     tournament_id = parse_tournament_id(tournament_id)
-    got = _stub(target).GetStandings(
-        pb.GetStandingsRequest(tournament_id=tournament_id), timeout=30
-    )
+    request = pb.GetStandingsRequest(tournament_id=tournament_id)
+    if not follow:
+        _print_standings(_stub(target).GetStandings(request, timeout=30))
+        return
+    for got in _stub(target).StreamStandings(request, timeout=None):
+        _print_standings(got)
+
+
+def _print_standings(got: Any) -> None:
     table = Table(
         "rank",
         "player",
