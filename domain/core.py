@@ -181,6 +181,12 @@ class Ruleset(Generic[S]):
     """``content_packs() -> (PackOptions, ...)`` (:mod:`domain.setup_options`):
     the packs a setup may name and the values content defines for its fields."""
     content_label: str = "sample"
+    """What a game's ``GameCreated`` names its content: "sample" for every
+    shipped pack (the pack's own file says what it holds)."""
+    content_label_aliases: tuple[str, ...] = ()
+    """Earlier values of ``content_label`` that stored games still hold: the
+    same content under an older name.  Records are never rewritten, so
+    readers show :meth:`content_name` instead."""
     version: int = 1
     """The rules' version: bumped by any change that alters what ``start``,
     ``decide`` or ``outcome`` produce.  A game records the version it was
@@ -248,6 +254,10 @@ class Ruleset(Generic[S]):
             f"{self.name} has no example {name!r}; known: "
             f"{[e.name for e in self.examples]}"
         )
+
+    def content_name(self, stored: str) -> str:
+        """The content name to show for a stored game's ``content``."""
+        return self.content_label if stored in self.content_label_aliases else stored
 
     def players_seats(self, setup: Any) -> tuple[tuple[Seat, ...], ...]:
         if self.seats_of_players is not None:
