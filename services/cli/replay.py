@@ -17,6 +17,7 @@ from services.cli import locate
 from services.cli.failures import FAILED, USAGE, UserError
 from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import app, console
+from services.proto.event_words import sentence
 
 if TYPE_CHECKING:
     from domain.core import Ruleset
@@ -112,50 +113,3 @@ def _table(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
     ruleset = find_ruleset(summary.game_type, summary.ruleset_version or None)
     setup = convert.setup_from_any(ruleset, summary.setup)
     return ruleset, seat_names(ruleset, setup, tuple(summary.player_ids))
-
-
-def sentence(
-    ruleset: Ruleset[Any], names: dict[int, str], type_: str, payload: Any
-) -> str:
-    """One event as the server sent it, in words.
-
-    The server has already redacted the event for the caller, so it is worded
-    as sent (the admin's viewer redacts nothing more): a game that ended shows
-    a player everything, as the API does.
-    """
-    from domain.core import ADMIN
-    from domain.narration import (
-        concluded_sentence,
-        created_sentence,
-        describe,
-        ended_sentence,
-    )
-    from domain.outcomes import Outcome
-    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
-    from ledger.v1 import game_service_pb2 as pb
-    from services.proto import convert
-
-    if type_ in ENDING_KINDS:
-        ended = pb.GameEnded()
-        payload.Unpack(ended)
-        seat = ended.seat if ended.HasField("seat") else None
-        return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
-    if type_ == CREATED_TYPE:
-        created = pb.GameCreated()
-        payload.Unpack(created)
-        return created_sentence(ruleset, created.seats, names)
-    if type_ == CONCLUDED_TYPE:
-        concluded = pb.GameConcluded()
-        payload.Unpack(concluded)
-        o = concluded.outcome
-        outcome = Outcome.model_validate(
-            {
-                "termination": o.termination,
-                "ranks": tuple(o.ranks),
-                "scores": tuple(o.scores),
-                "winners": tuple(o.winners),
-                "reason": o.reason,
-            }
-        )
-        return concluded_sentence(outcome, names)
-    return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)

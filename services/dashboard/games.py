@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain.core import InvalidCommandError
 from services.dashboard.clock_rows import clock_rows, is_live
+from services.dashboard.frame_words import readable
 from services.dashboard.web import read, reader, render
 
 PAGE = 25
@@ -79,7 +81,9 @@ async def frames(request: Request) -> Response:
     gid = game_id(request)
     after = _int(request, "after", 0, 0, 10**9)
     limit = _int(request, "limit", PAGE, 1, 200)
-    return JSONResponse(await reader(request).frames(gid, after, limit))
+    game = await read(request, "game", gid)
+    response = await reader(request).frames(gid, after, limit)
+    return JSONResponse(await run_in_threadpool(readable, game, response))
 
 
 CHAIN_CHECKS = {"sequence", "encoding", "hash", "chain", "genesis"}
