@@ -14,7 +14,16 @@ from starlette.staticfiles import StaticFiles
 
 from domain.core import InvalidCommandError
 from domain.games import UnknownGameError
-from services.dashboard import clocks, games, health, home, ratings, stats, tournament
+from services.dashboard import (
+    clocks,
+    games,
+    health,
+    home,
+    live_board,
+    ratings,
+    stats,
+    tournament,
+)
 from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
 from services.dashboard.web import HERE, render
 from services.ledger.application import GameNotFoundError
@@ -65,6 +74,7 @@ def create_app(reader: Reader) -> Starlette:
             *stats.routes,
             *games.routes,
             *clocks.routes,
+            *live_board.routes,
             Mount(
                 "/static", StaticFiles(directory=str(HERE / "static")), name="static"
             ),

@@ -110,3 +110,34 @@ def test_a_replay_shows_the_board_and_sentences_and_no_hidden_text(
     page.wait_for_function(
         f"() => document.getElementById('replay').dataset.shown === '{middle + 1}'"
     )
+
+
+def test_a_running_games_page_redraws_its_board_as_moves_arrive(
+    grpc_server: Any, ledger: Any, dashboard_url: str, page: Any
+) -> None:
+    table = named_running(grpc_server, "terralore", {"players": 2})
+    head = grpc_server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id)
+    ).game.version
+    page.goto(f"{dashboard_url}/games/{table.game_id}")
+    live = page.locator("#live-board .live-board")
+    live.wait_for()
+    assert live.get_attribute("data-version") == str(head)
+    assert page.locator("#live-board .board-slot > *").count() == 1
+    assert page.locator("#live-board .sentence").inner_text().strip()
+
+    rnd = random.Random(7)
+    assert play_one(grpc_server, table, rnd) is not None
+    after = grpc_server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id)
+    ).game.version
+    assert after > head
+    page.wait_for_function(
+        "(v) => document.querySelector('#live-board .live-board')"
+        "?.dataset.version === String(v)",
+        arg=after,
+    )
+    hidden = hidden_strings(grpc_server, ledger, table.game_id)
+    secrets = seat_secrets(grpc_server, table)
+    html = page.content()
+    assert not leaked([html], hidden) and not leaked([html], secrets)
