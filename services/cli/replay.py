@@ -80,7 +80,7 @@ def replay(
             when = event.timestamp.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
             line = sentence(ruleset, names, event.type, event.payload)
             if frame.clocks:
-                line += "  [" + clocks_text(frame.clocks) + "]"
+                line += "  [" + clocks_text(frame.clocks, names) + "]"
             console.print(
                 f"{event.version:>5}  {when}  {line}",
                 highlight=False,
@@ -93,12 +93,14 @@ def replay(
         after = page.next_after_version
 
 
-def clocks_text(clocks: Any) -> str:
-    """``clocks: seat 1 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks."""
+def clocks_text(clocks: Any, names: dict[int, str]) -> str:
+    """``clocks: rita 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks
+    (seats as people read them: the player's name, else "seat N" from 1)."""
+    from domain.sentences import seat_name
     from services.cli.clock_lines import duration
 
     return "clocks: " + ", ".join(
-        f"seat {c.seat + 1} {duration(c.remaining_ms)}"
+        f"{seat_name(names, c.seat)} {duration(c.remaining_ms)}"
         + (" (to move)" if c.running else "")
         for c in clocks
     )

@@ -18,8 +18,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain.core import InvalidCommandError
+from domain.sentences import seat_name
 from services.dashboard.clock_rows import clock_rows, is_live
-from services.dashboard.frame_words import readable
+from services.dashboard.frame_words import names_of, readable
 from services.dashboard.web import read, reader, render
 
 PAGE = 25
@@ -45,9 +46,14 @@ def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
 
 
 def _header(game: Any) -> dict[str, Any]:
-    """Only what ``GetGame`` shows anyone: type, players, status, outcome."""
+    """Only what ``GetGame`` shows anyone: type, players, status, outcome.
+
+    ``winners`` are as people read seats (a name, else "seat N" from 1); the
+    outcome's own ``winners`` stay the API's seat numbers (from 0)."""
     outcome = game.outcome
+    names = names_of(game)
     return {
+        "winners": [seat_name(names, s) for s in outcome.winners] if outcome else [],
         "game_id": str(game.id),
         "game_type": game.game_type,
         "player_ids": list(game.player_ids or ()),
