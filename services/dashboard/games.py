@@ -115,9 +115,15 @@ def audit_summary(report: Any) -> list[tuple[str, bool, str]]:
                 "the ledger signed how the game ended",
             )
         )
-    receipts = getattr(report, "receipts", None)
-    if receipts is not None:  # where the audit checks receipts
-        rows.append(("receipts", "receipt" not in failed, str(receipts)))
+    receipt_failed = any(check.startswith("receipt") for check in failed)
+    if report.receipts_verified or receipt_failed:  # as ``ledger verify`` counts them
+        rows.append(
+            (
+                "receipts",
+                not receipt_failed,
+                f"{report.receipts_verified} receipts checked",
+            )
+        )
     return rows
 
 

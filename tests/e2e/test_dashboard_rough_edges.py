@@ -1,0 +1,94 @@
+"""The dashboard's small rough edges: plurals, the favicon, the audit's receipts
+row, a hint on tables wider than a phone, and a closed registration in words."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+
+from ledger.v1 import tournament_service_pb2 as tpb
+from ledger.v1 import tournament_service_pb2_grpc as trpc
+from tests.e2e.client import create, play_to_end
+
+pytestmark = pytest.mark.e2e
+
+
+def auth(token: str) -> Any:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def tournament(server: Any, players: int) -> tuple[Any, str, str, list[str]]:
+    stub = trpc.TournamentServiceStub(server.channel)
+    created = stub.CreateTournament(
+        tpb.CreateTournamentRequest(
+            name="Edges",
+            game_type="terralore",
+            format="swiss",
+            rounds=1,
+            table_size=2,
+        ),
+        metadata=auth(server.admin_token),
+    )
+    tid = created.tournament.tournament_id
+    names = [f"p{i}-{uuid.uuid4().hex[:4]}" for i in range(players)]
+    for name in names:
+        stub.RegisterPlayer(
+            tpb.RegisterPlayerRequest(tournament_id=tid, player_id=name),
+            metadata=auth(created.organiser_token),
+        )
+    return stub, tid, created.organiser_token, names
+
+
+def test_one_player_is_a_player_not_players(
+    grpc_server: Any, dashboard_url: str
+) -> None:
+    _, tid, _, _ = tournament(grpc_server, 1)
+    html = httpx.get(f"{dashboard_url}/tournaments/{tid}").text
+    assert "1 player<" in html or "1 player " in html
+    assert "1 players" not in html
+
+
+def test_the_favicon_is_served_and_every_page_links_it(
+    dashboard_url: str, page: Any
+) -> None:
+    icon = httpx.get(f"{dashboard_url}/favicon.ico", follow_redirects=True)
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/")
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    page.goto(f"{dashboard_url}/")
+    page.wait_for_load_state("networkidle")
+    assert not missing
+    assert page.locator("link[rel=icon]").count() == 1
+
+
+def test_the_audit_badge_counts_the_receipts_it_checked(
+    grpc_server: Any, dashboard_url: str
+) -> None:
+    table = create(grpc_server, "terralore", players=2)
+    play_to_end(grpc_server, table, seed=3)
+    html = httpx.post(f"{dashboard_url}/games/{table.game_id}/audit").text
+    assert "Audit OK" in html
+    assert "✔ receipts" in html
+    found = re.search(r"(\d+) receipts checked", html)
+    assert found and int(found.group(1)) > 0
+
+
+def test_registering_after_a_round_started_says_so_in_words(
+    grpc_server: Any,
+) -> None:
+    stub, tid, organiser, _ = tournament(grpc_server, 2)
+    stub.StartRound(tpb.StartRoundRequest(tournament_id=tid), metadata=auth(organiser))
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.RegisterPlayer(
+            tpb.RegisterPlayerRequest(tournament_id=tid, player_id="late"),
+            metadata=auth(organiser),
+        )
+    message = refused.value.details()
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "illegal move" not in message and "tournament." not in message
+    assert message == "registration is closed: round 1 has started"
