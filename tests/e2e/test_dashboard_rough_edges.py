@@ -22,7 +22,9 @@ def auth(token: str) -> Any:
     return (("authorization", f"Bearer {token}"),)
 
 
-def tournament(server: Any, players: int) -> tuple[Any, str, str, list[str]]:
+def tournament(
+    server: Any, players: int, name: str = "p"
+) -> tuple[Any, str, str, list[str]]:
     stub = trpc.TournamentServiceStub(server.channel)
     created = stub.CreateTournament(
         tpb.CreateTournamentRequest(
@@ -35,7 +37,7 @@ def tournament(server: Any, players: int) -> tuple[Any, str, str, list[str]]:
         metadata=auth(server.admin_token),
     )
     tid = created.tournament.tournament_id
-    names = [f"p{i}-{uuid.uuid4().hex[:4]}" for i in range(players)]
+    names = [f"{name}{i}-{uuid.uuid4().hex[:4]}" for i in range(players)]
     for name in names:
         stub.RegisterPlayer(
             tpb.RegisterPlayerRequest(tournament_id=tid, player_id=name),
@@ -92,3 +94,48 @@ def test_registering_after_a_round_started_says_so_in_words(
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "illegal move" not in message and "tournament." not in message
     assert message == "registration is closed: round 1 has started"
+
+
+CENTRES = """(table) => {
+  const centre = (cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const box = range.getBoundingClientRect();
+    return box.left + box.width / 2;
+  };
+  const [head, ...rows] = [...table.rows];
+  const worst = [];
+  for (let c = 1; c < head.cells.length; c++)
+    worst.push(Math.abs(centre(head.cells[c]) - centre(rows[0].cells[c])));
+  return Math.max(...worst);
+}"""
+
+
+def test_head_to_head_headers_sit_over_their_columns(
+    grpc_server: Any, dashboard_url: str, page: Any
+) -> None:
+    _, tid, _, _ = tournament(grpc_server, 4)
+    page.goto(f"{dashboard_url}/tournaments/{tid}")
+    table = page.locator("table.h2h")
+    assert table.locator("thead th").count() == 5
+    assert table.evaluate(CENTRES) <= 2  # pixels between a header and its cells
+
+
+def test_a_table_wider_than_a_phone_says_it_scrolls(
+    grpc_server: Any, dashboard_url: str, page: Any
+) -> None:
+    _, tid, _, _ = tournament(grpc_server, 6, name="a-rather-long-player-name-")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{dashboard_url}/tournaments/{tid}")
+    page.wait_for_load_state("networkidle")
+    boxes = page.locator(".scroll")
+    wide = 0
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        overflows = box.evaluate("(b) => b.scrollWidth > b.clientWidth + 1")
+        hint = page.locator(f"#{box.get_attribute('id')}-hint")
+        wide += overflows
+        assert hint.is_visible() == overflows
+        if overflows:
+            assert "scroll sideways" in hint.inner_text().lower()
+    assert wide, "no table overflowed at 390 px: the test would prove nothing"

@@ -169,9 +169,31 @@ function replayViewer(section) {
   show(current);
 }
 
+// A table wider than the screen scrolls in its box; say so above it, only then.
+let scrollBoxes = 0;
+function hintScrolling(root) {
+  root.querySelectorAll(".scroll").forEach((box) => {
+    if (!box.id) box.id = `scroll-${++scrollBoxes}`;
+    let hint = document.getElementById(`${box.id}-hint`);
+    if (!hint) {
+      hint = document.createElement("p");
+      hint.id = `${box.id}-hint`;
+      hint.className = "scroll-hint";
+      hint.textContent = "Scroll sideways for more →";
+      box.before(hint);
+    }
+    hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   drawCharts(document);
+  hintScrolling(document);
   const replay = document.getElementById("replay");
   if (replay && Number(replay.dataset.head) > 0) replayViewer(replay);
 });
-document.addEventListener("htmx:afterSwap", (event) => drawCharts(event.target));
+document.addEventListener("htmx:afterSwap", (event) => {
+  drawCharts(event.target);
+  hintScrolling(document);
+});
+window.addEventListener("resize", () => hintScrolling(document));
