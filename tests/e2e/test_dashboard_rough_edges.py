@@ -38,9 +38,9 @@ def tournament(
     )
     tid = created.tournament.tournament_id
     names = [f"{name}{i}-{uuid.uuid4().hex[:4]}" for i in range(players)]
-    for name in names:
+    for player in names:
         stub.RegisterPlayer(
-            tpb.RegisterPlayerRequest(tournament_id=tid, player_id=name),
+            tpb.RegisterPlayerRequest(tournament_id=tid, player_id=player),
             metadata=auth(created.organiser_token),
         )
     return stub, tid, created.organiser_token, names
@@ -90,7 +90,7 @@ def test_registering_after_a_round_started_says_so_in_words(
             tpb.RegisterPlayerRequest(tournament_id=tid, player_id="late"),
             metadata=auth(organiser),
         )
-    message = refused.value.details()
+    message = refused.value.details() or ""
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "illegal move" not in message and "tournament." not in message
     assert message == "registration is closed: round 1 has started"
