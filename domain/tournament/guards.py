@@ -20,11 +20,12 @@ def check_can_register(state: TournamentState, player_id: PlayerId) -> None:
     ``tournament.already-registered``."""
     if state.round_records or state.finished:
         raise IllegalCommandError(
-            "tournament.registration-closed", "round 1 has started"
+            "tournament.registration-closed",
+            "registration is closed: round 1 has started",
         )
     if player_id in state.players:
         raise IllegalCommandError(
-            "tournament.already-registered", f"{player_id} is registered"
+            "tournament.already-registered", f"{player_id} is already registered"
         )
 
 

@@ -123,6 +123,12 @@ MAX_MESSAGE = 300
 answer's metadata stays far below gRPC's header limit (8 KiB by default)."""
 
 
+TOURNAMENT_RULES = "tournament."
+"""A tournament's refusals (registration closed, already registered...) are
+not moves: their message is the rule's own sentence, for the person who
+registered; the rule stays in ``ErrorInfo.metadata["rule"]`` for programs."""
+
+
 def status_for(exc: BaseException) -> status_pb2.Status:
     """The rich status for ``exc`` (INTERNAL for anything unexpected)."""
     for cls, code, reason in _TABLE:
@@ -141,7 +147,8 @@ def status_for(exc: BaseException) -> status_pb2.Status:
             if isinstance(exc, IllegalCommandError):
                 info.reason = "ILLEGAL_MOVE"
                 info.metadata["rule"] = exc.rule
-                message = f"illegal move ({exc.rule}): {exc.message}"
+                if not exc.rule.startswith(TOURNAMENT_RULES):
+                    message = f"illegal move ({exc.rule}): {exc.message}"
             message = _truncated(message)
             details: list = [info]
             if code is grpc.StatusCode.UNAVAILABLE:

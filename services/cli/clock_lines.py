@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.clocks import deadlines, millis, remaining
+from domain.narration import seat_names
+from domain.sentences import seat_name
 
 
 def duration(ms: int) -> str:
@@ -25,21 +27,23 @@ def duration(ms: int) -> str:
 
 
 def clock_line(game: Any, at: datetime) -> str | None:
-    """``clocks: seat 0 4:53.0 (running), seat 1 5:00.0`` read at ``at``;
-    ``None`` for a game without a clock."""
+    """``clocks: rita 4:53.0 (running), seat 2 5:00.0`` read at ``at`` (seats
+    as people read them: the player's name, else "seat N" from 1); ``None``
+    for a game without a clock."""
     if game.clock is None:
         return None
+    names = seat_names(game.ruleset, game.setup, tuple(game.player_ids or ()))
     at_ms = millis(at)
     ends = deadlines(game.clock, game.control)
     parts = []
     for seat, left in enumerate(remaining(game.clock, game.control, at_ms)):
         running = " (running)" if ends[seat] is not None else ""
-        parts.append(f"seat {seat} {duration(left or 0)}{running}")
+        parts.append(f"{seat_name(names, seat)} {duration(left or 0)}{running}")
     line = f"clocks ({game.control.kind.value}): " + ", ".join(parts)
     due = game.next_deadline()
     if due is not None:
         when = datetime.fromtimestamp(due[1] / 1000, UTC).isoformat(timespec="seconds")
-        line += f"; seat {due[0]} must move by {when}"
+        line += f"; {seat_name(names, due[0])} must move by {when}"
     return line
 
 

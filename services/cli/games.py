@@ -176,6 +176,7 @@ def games_show(
     """One game's admin view (everything), its clocks and how it ended,
     optionally as it was at an event."""
     from domain.core import ADMIN
+    from domain.narration import concluded_sentence, seat_names
     from services.cli.clock_lines import clock_line
 
     gid = parse_game_id(game_id)
@@ -200,6 +201,9 @@ def games_show(
             f"{game.outcome.reason or 'the rules'}",
             markup=False,
         )
+        names = seat_names(game.ruleset, game.setup, tuple(game.player_ids or ()))
+        # for people: names, else seats from 1; the dump below is the API's (from 0)
+        console.print(concluded_sentence(game.outcome, names), markup=False)
         console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
     if game.dropped:
         seats = ", ".join(str(s) for s in game.dropped)

@@ -17,6 +17,7 @@ from services.cli import locate
 from services.cli.failures import FAILED, USAGE, UserError
 from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import app, console
+from services.proto.event_words import sentence
 
 if TYPE_CHECKING:
     from domain.core import Ruleset
@@ -79,7 +80,7 @@ def replay(
             when = event.timestamp.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
             line = sentence(ruleset, names, event.type, event.payload)
             if frame.clocks:
-                line += "  [" + clocks_text(frame.clocks) + "]"
+                line += "  [" + clocks_text(frame.clocks, names) + "]"
             console.print(
                 f"{event.version:>5}  {when}  {line}",
                 highlight=False,
@@ -92,12 +93,14 @@ def replay(
         after = page.next_after_version
 
 
-def clocks_text(clocks: Any) -> str:
-    """``clocks: seat 1 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks."""
+def clocks_text(clocks: Any, names: dict[int, str]) -> str:
+    """``clocks: rita 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks
+    (seats as people read them: the player's name, else "seat N" from 1)."""
+    from domain.sentences import seat_name
     from services.cli.clock_lines import duration
 
     return "clocks: " + ", ".join(
-        f"seat {c.seat + 1} {duration(c.remaining_ms)}"
+        f"{seat_name(names, c.seat)} {duration(c.remaining_ms)}"
         + (" (to move)" if c.running else "")
         for c in clocks
     )
@@ -112,50 +115,3 @@ def _table(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
     ruleset = find_ruleset(summary.game_type, summary.ruleset_version or None)
     setup = convert.setup_from_any(ruleset, summary.setup)
     return ruleset, seat_names(ruleset, setup, tuple(summary.player_ids))
-
-
-def sentence(
-    ruleset: Ruleset[Any], names: dict[int, str], type_: str, payload: Any
-) -> str:
-    """One event as the server sent it, in words.
-
-    The server has already redacted the event for the caller, so it is worded
-    as sent (the admin's viewer redacts nothing more): a game that ended shows
-    a player everything, as the API does.
-    """
-    from domain.core import ADMIN
-    from domain.narration import (
-        concluded_sentence,
-        created_sentence,
-        describe,
-        ended_sentence,
-    )
-    from domain.outcomes import Outcome
-    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
-    from ledger.v1 import game_service_pb2 as pb
-    from services.proto import convert
-
-    if type_ in ENDING_KINDS:
-        ended = pb.GameEnded()
-        payload.Unpack(ended)
-        seat = ended.seat if ended.HasField("seat") else None
-        return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
-    if type_ == CREATED_TYPE:
-        created = pb.GameCreated()
-        payload.Unpack(created)
-        return created_sentence(ruleset, created.seats, names)
-    if type_ == CONCLUDED_TYPE:
-        concluded = pb.GameConcluded()
-        payload.Unpack(concluded)
-        o = concluded.outcome
-        outcome = Outcome.model_validate(
-            {
-                "termination": o.termination,
-                "ranks": tuple(o.ranks),
-                "scores": tuple(o.scores),
-                "winners": tuple(o.winners),
-                "reason": o.reason,
-            }
-        )
-        return concluded_sentence(outcome, names)
-    return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)

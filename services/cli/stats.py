@@ -28,7 +28,7 @@ def _win_rates(title: str, rates: Any, value: str = "seat") -> Table:
     for w in rates:
         table.add_row(
             str(w.players) if w.players else "any",
-            w.value or str(w.seat),
+            w.value or f"seat {w.seat + 1}",  # people count seats from 1
             str(w.games),
             str(w.wins),
             f"{w.win_rate:.1%}",

@@ -8,16 +8,31 @@ import grpc
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Mount
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from domain.core import InvalidCommandError
 from domain.games import UnknownGameError
-from services.dashboard import clocks, games, health, home, ratings, stats, tournament
+from services.dashboard import (
+    clocks,
+    games,
+    health,
+    home,
+    live_board,
+    ratings,
+    stats,
+    tournament,
+)
 from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
 from services.dashboard.web import HERE, render
 from services.ledger.application import GameNotFoundError
+
+
+async def _favicon(request: Request) -> Response:
+    """``/favicon.ico``, asked for by browsers and tools that ignore the pages'
+    ``<link rel="icon">``: the same icon, an SVG."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -65,6 +80,8 @@ def create_app(reader: Reader) -> Starlette:
             *stats.routes,
             *games.routes,
             *clocks.routes,
+            *live_board.routes,
+            Route("/favicon.ico", _favicon, name="favicon"),
             Mount(
                 "/static", StaticFiles(directory=str(HERE / "static")), name="static"
             ),

@@ -10,21 +10,24 @@ from datetime import datetime
 from typing import Any
 
 from domain.clocks import deadlines, millis, remaining
+from domain.narration import seat_names
+from domain.sentences import seat_name
 
 
 def clock_rows(game: Any, at: datetime) -> list[dict[str, Any]]:
-    """``[{seat, player, left, running}]`` of ``game`` read at ``at``; empty
+    """``[{seat, who, left, running}]`` (``who``: the player's name, else
+    "seat N" from 1) of ``game`` read at ``at``; empty
     without a clock."""
     if game.clock is None:
         return []
     ends = deadlines(game.clock, game.control)
+    names = seat_names(game.ruleset, game.setup, tuple(game.player_ids or ()))
     rows = []
     for seat, left in enumerate(remaining(game.clock, game.control, millis(at))):
-        ids = game.player_ids or ()
         rows.append(
             {
                 "seat": seat,
-                "player": ids[seat] if seat < len(ids) else "",
+                "who": seat_name(names, seat),
                 "left": _shown(left or 0),
                 "running": ends[seat] is not None,
             }

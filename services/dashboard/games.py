@@ -12,12 +12,15 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from domain.core import InvalidCommandError
+from domain.sentences import seat_name
 from services.dashboard.clock_rows import clock_rows, is_live
+from services.dashboard.frame_words import names_of, readable
 from services.dashboard.web import read, reader, render
 
 PAGE = 25
@@ -43,9 +46,14 @@ def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
 
 
 def _header(game: Any) -> dict[str, Any]:
-    """Only what ``GetGame`` shows anyone: type, players, status, outcome."""
+    """Only what ``GetGame`` shows anyone: type, players, status, outcome.
+
+    ``winners`` are as people read seats (a name, else "seat N" from 1); the
+    outcome's own ``winners`` stay the API's seat numbers (from 0)."""
     outcome = game.outcome
+    names = names_of(game)
     return {
+        "winners": [seat_name(names, s) for s in outcome.winners] if outcome else [],
         "game_id": str(game.id),
         "game_type": game.game_type,
         "player_ids": list(game.player_ids or ()),
@@ -79,7 +87,9 @@ async def frames(request: Request) -> Response:
     gid = game_id(request)
     after = _int(request, "after", 0, 0, 10**9)
     limit = _int(request, "limit", PAGE, 1, 200)
-    return JSONResponse(await reader(request).frames(gid, after, limit))
+    game = await read(request, "game", gid)
+    response = await reader(request).frames(gid, after, limit)
+    return JSONResponse(await run_in_threadpool(readable, game, response))
 
 
 CHAIN_CHECKS = {"sequence", "encoding", "hash", "chain", "genesis"}
@@ -105,9 +115,15 @@ def audit_summary(report: Any) -> list[tuple[str, bool, str]]:
                 "the ledger signed how the game ended",
             )
         )
-    receipts = getattr(report, "receipts", None)
-    if receipts is not None:  # where the audit checks receipts
-        rows.append(("receipts", "receipt" not in failed, str(receipts)))
+    receipt_failed = any(check.startswith("receipt") for check in failed)
+    if report.receipts_verified or receipt_failed:  # as ``ledger verify`` counts them
+        rows.append(
+            (
+                "receipts",
+                not receipt_failed,
+                f"{report.receipts_verified} receipts checked",
+            )
+        )
     return rows
 
 

@@ -25,7 +25,6 @@ from typing import Any
 from uuid import UUID
 
 import grpc
-from google.protobuf import json_format
 
 from domain.audit_report import AuditReport
 from domain.export import verify_lines
@@ -104,8 +103,10 @@ class Reader:
         delayed version, so the header never tells how far the game has gone."""
         return self._window.game_for(ANONYMOUS, game_id)[0]
 
-    async def frames(self, game_id: UUID, after: int, limit: int) -> dict[str, Any]:
-        """``ListFrames`` as an anonymous caller, as JSON."""
+    async def frames(
+        self, game_id: UUID, after: int, limit: int
+    ) -> rpb.ListFramesResponse:
+        """``ListFrames`` as an anonymous caller."""
         token = current_principal.set(ANONYMOUS)
         try:
             response = await self.replay.ListFrames(
@@ -116,7 +117,7 @@ class Reader:
             )
         finally:
             current_principal.reset(token)
-        return json_format.MessageToDict(response, preserving_proto_field_name=True)
+        return response
 
     async def export(self, game_id: UUID) -> list[str]:
         """``ExportGame`` as an anonymous caller: the NDJSON lines (ended games)."""

@@ -26,6 +26,8 @@ def _missing(value: Any) -> bool:
 
 
 templates.env.filters["pct"] = lambda v: "–" if _missing(v) else f"{100 * v:.1f}%"
+templates.env.filters["count"] = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"
+"""``{{ n | count("player") }}``: "1 player", "3 players"."""
 templates.env.filters["num"] = lambda v, d=1: "–" if _missing(v) else f"{v:,.{d}f}"
 
 

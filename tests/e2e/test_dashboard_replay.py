@@ -51,7 +51,7 @@ def test_a_finished_game_replays_frame_by_frame_with_arrow_keys_and_the_slider(
         )
     assert page.locator("#frame-title").inner_text() == f"4. {events[3].type}"
     payload = json_format.MessageToDict(events[3], preserving_proto_field_name=True)
-    shown_payload = json.loads(page.locator("#frame-event").inner_text())
+    shown_payload = json.loads(page.locator("#frame-event").text_content() or "")
     assert shown_payload == {
         k: v for k, v in payload.get("payload", {}).items() if k != "@type"
     }

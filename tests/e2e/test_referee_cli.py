@@ -61,8 +61,9 @@ def test_games_show_prints_how_the_game_ended_and_its_stopped_clocks(
     out = run(settings, monkeypatch, "games", "show", timed_out_game)
     assert "ended by timed_out (timed_out): seat " in out
     assert "ran out of time" in out
+    assert "The game is over (timed out): seat 2 wins" in out  # seats from 1
     clocks = next(line for line in out.splitlines() if line.startswith("clocks"))
-    assert clocks.startswith("clocks (fischer): seat 0 ")
+    assert clocks.startswith("clocks (fischer): seat 1 ")  # people count from 1
     assert "0:00.0" in clocks  # the seat that ran out shows nothing left
     assert "(running)" not in clocks
 

@@ -83,3 +83,10 @@ def test_a_game_without_a_first_player_says_so(finished):
     assert "win rate of the first player" not in result.output
     assert "vaalbara records no first player" in result.output
     assert "win rate of the first player" in stats(finished, "thalara").output
+
+
+def test_the_seat_column_counts_seats_from_1_as_people_do(finished):
+    result = stats(finished, "thalara")
+    assert result.exit_code == 0, result.output
+    seats = [row[1] for row in rows(result.output, "win rate by seat")]
+    assert seats and set(seats) == {"seat 1", "seat 2"}  # the API's 0 and 1

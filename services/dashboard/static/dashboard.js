@@ -90,6 +90,26 @@ function replayViewer(section) {
     return value;
   }
 
+  // the sentences of the page of events around the one shown; each steps there
+  function showLog(version) {
+    const first = Math.floor((version - 1) / page) * page + 1;
+    const log = document.getElementById("log");
+    log.start = first;
+    log.replaceChildren();
+    for (let v = first; v < first + page && v <= head; v++) {
+      const li = document.createElement("li");
+      const f = frames.get(v);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "link";
+      button.textContent = f ? f.sentence : "not public yet";
+      button.addEventListener("click", () => show(v));
+      if (v === version) li.setAttribute("aria-current", "step");
+      li.append(button);
+      log.append(li);
+    }
+  }
+
   async function show(version) {
     version = Math.max(1, Math.min(head, version));
     current = version;
@@ -102,6 +122,8 @@ function replayViewer(section) {
       document.getElementById("frame-title").textContent = `${version}. not public yet`;
       document.getElementById("frame-event").textContent = "";
       document.getElementById("frame-view").textContent = "";
+      document.getElementById("frame-sentence").textContent = "";
+      document.getElementById("frame-board").replaceChildren();
       section.dataset.shown = String(version);
       return;
     }
@@ -109,7 +131,7 @@ function replayViewer(section) {
     document.getElementById("frame-title").textContent = `${version}. ${ev.type}`;
     const meta = document.getElementById("frame-meta");
     meta.replaceChildren();
-    const facts = [["time", ev.timestamp], ["decision", ev.decision ?? "–"], ["seat", ev.actor !== undefined ? Number(ev.actor) + 1 : "–"]];
+    const facts = [["time", ev.timestamp], ["decision", ev.decision ?? "–"], ["by", frame.actor ?? "–"]];
     if (ev.hash) facts.push(["hash", ev.hash.slice(0, 16) + "…"]);
     for (const [k, v] of facts) {
       const div = document.createElement("div");
@@ -122,6 +144,11 @@ function replayViewer(section) {
     }
     document.getElementById("frame-event").textContent = JSON.stringify(clean(ev.payload || {}), null, 1);
     document.getElementById("frame-view").textContent = JSON.stringify(clean(frame.view || {}), null, 1);
+    document.getElementById("frame-sentence").textContent = frame.sentence || "";
+    // the board is the server's fragment, drawn from this frame's view and escaped there
+    document.getElementById("frame-board").innerHTML = frame.board || "";
+    showLog(version);
+    history.replaceState(null, "", `?v=${version}`);
     section.dataset.shown = String(version);
   }
 
@@ -142,9 +169,31 @@ function replayViewer(section) {
   show(current);
 }
 
+// A table wider than the screen scrolls in its box; say so above it, only then.
+let scrollBoxes = 0;
+function hintScrolling(root) {
+  root.querySelectorAll(".scroll").forEach((box) => {
+    if (!box.id) box.id = `scroll-${++scrollBoxes}`;
+    let hint = document.getElementById(`${box.id}-hint`);
+    if (!hint) {
+      hint = document.createElement("p");
+      hint.id = `${box.id}-hint`;
+      hint.className = "scroll-hint";
+      hint.textContent = "Scroll sideways for more →";
+      box.before(hint);
+    }
+    hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   drawCharts(document);
+  hintScrolling(document);
   const replay = document.getElementById("replay");
   if (replay && Number(replay.dataset.head) > 0) replayViewer(replay);
 });
-document.addEventListener("htmx:afterSwap", (event) => drawCharts(event.target));
+document.addEventListener("htmx:afterSwap", (event) => {
+  drawCharts(event.target);
+  hintScrolling(document);
+});
+window.addEventListener("resize", () => hintScrolling(document));

@@ -1,0 +1,62 @@
+"""A running game's board on its page, redrawn by Server-Sent Events as it moves.
+
+Why the last frame of ``ListFrames`` and not the game's state: the frame is
+what an anonymous caller may read (the spectator's view, at the spectator's
+delay), so the live board can show no more than the replay does; it is
+drawn and worded as the replay's frames are
+(:mod:`services.dashboard.frame_words`).  The server checks the game's
+version once a second, beside the clocks' tick, and sends a fragment only
+when it changed; ``done`` closes the stream when the game ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from services.dashboard.frame_words import readable
+from services.dashboard.games import game_id
+from services.dashboard.web import read, reader, templates
+
+TICK_SECONDS = 1.0
+
+
+async def live(request: Request) -> Response:
+    """``board`` events with the newest frame's board and sentence; ``done`` at the end."""
+    gid = game_id(request)
+    await read(request, "game", gid)  # 404 before the stream starts
+    fragment = templates.get_template("_live_board.html")
+
+    async def events() -> AsyncIterator[dict[str, str]]:
+        shown = -1
+        while True:
+            game = await read(request, "game", gid)
+            if game.version != shown:
+                shown = game.version
+                response = await reader(request).frames(gid, max(shown - 1, 0), 1)
+                page = await run_in_threadpool(readable, game, response)
+                frame = page["frames"][-1] if page.get("frames") else {}
+                yield {
+                    "event": "board",
+                    "data": fragment.render(
+                        version=shown,
+                        sentence=frame.get("sentence", ""),
+                        board=frame.get("board", ""),
+                        ended=game.is_over,
+                    ),
+                }
+            if game.is_over:
+                yield {"event": "done", "data": "ended"}
+                return
+            await asyncio.sleep(TICK_SECONDS)
+
+    return EventSourceResponse(events(), ping=15)
+
+
+routes = [Route("/games/{game_id}/board", live, name="game_board")]

@@ -1,0 +1,61 @@
+"""A ledger event as the API sent it, in words: every reader's one entry point.
+
+``ledger replay`` and the dashboard's replay both word the frames
+``ListFrames`` gave them with :func:`sentence`, so the two say the same thing
+of the same event: the ledger's own events (created, ended, concluded) and
+each game's, with the game's words (:mod:`domain.narration`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from domain.core import Ruleset
+
+
+def sentence(
+    ruleset: Ruleset[Any], names: dict[int, str], type_: str, payload: Any
+) -> str:
+    """One event as the server sent it, in words.
+
+    The server has already redacted the event for the caller, so it is worded
+    as sent (the admin's viewer redacts nothing more): a game that ended shows
+    a player everything, as the API does.
+    """
+    from domain.core import ADMIN
+    from domain.narration import (
+        concluded_sentence,
+        created_sentence,
+        describe,
+        ended_sentence,
+    )
+    from domain.outcomes import Outcome
+    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
+    from ledger.v1 import game_service_pb2 as pb
+    from services.proto import convert
+
+    if type_ in ENDING_KINDS:
+        ended = pb.GameEnded()
+        payload.Unpack(ended)
+        seat = ended.seat if ended.HasField("seat") else None
+        return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
+    if type_ == CREATED_TYPE:
+        created = pb.GameCreated()
+        payload.Unpack(created)
+        return created_sentence(ruleset, created.seats, names)
+    if type_ == CONCLUDED_TYPE:
+        concluded = pb.GameConcluded()
+        payload.Unpack(concluded)
+        o = concluded.outcome
+        outcome = Outcome.model_validate(
+            {
+                "termination": o.termination,
+                "ranks": tuple(o.ranks),
+                "scores": tuple(o.scores),
+                "winners": tuple(o.winners),
+                "reason": o.reason,
+            }
+        )
+        return concluded_sentence(outcome, names)
+    return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)
