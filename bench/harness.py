@@ -2,7 +2,7 @@
 
 Order: the ledger server scenarios (1, profile, 2, 5), the in-process ones
 (3, anatomy, 4), memory (6, its own server), subscribers (9, three servers
-of their own), then the baselines (7a pgbench,
+of their own), the ledger tables' size on disk (``storage``), then the baselines (7a pgbench,
 7b eventsourcing, 7c null gRPC handler, which replays real responses
 captured in scenario 1).  Each scenario is isolated: a failure is recorded
 and the run goes on; ``run_all`` raises at the end if any failed, after
@@ -40,6 +40,7 @@ from bench import (
     scenarios,
     server_runs,
     setups,
+    storage_size,
 )
 from bench.config import FULL, QUICK, Sizes
 from bench.report import capacity
@@ -162,6 +163,8 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                 "s9_subscribers",
                 lambda: runs.subscriber_scaling(url, workdir, quick),
             )
+            # before the baselines, which write tables of their own
+            _step(results, "storage", lambda: storage_size.measure(url))
             payload = _payload_bytes(url)
             results["config"]["baseline_payload_bytes"] = payload
             _step(

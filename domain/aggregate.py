@@ -45,10 +45,15 @@ from domain.endings import (
     AbortTooLateError,
     ClockFlaggedError,
     ClockRunningError,
+    Consequence,
+    DroppedOutError,
     EndingKind,
     aborted,
     adjudicated,
+    drops_out,
+    last_standing,
     seat_leaves,
+    with_dropouts,
 )
 from domain.event_links import link
 from domain.game_creation import creation_fields
@@ -125,13 +130,13 @@ class Game(Aggregate):
                     game.clock,
                     game.control,
                     millis(self.timestamp),
-                    tuple(before),
-                    tuple(after),
+                    playing(before, game.dropped),
+                    playing(after, game.dropped),
                     self.actor,
                     self.command is not None,
                 )
-            if self.command is not None:
-                game.moves_made += 1
+            if self.command is not None and self.actor not in game.dropped:
+                game.moves_made += 1  # the ledger's moves for a dropped seat: not play
             game.head_hash = self.hash
 
     class Concluded(Aggregate.Event):
@@ -154,7 +159,10 @@ class Game(Aggregate):
         """The ledger ended the game beyond its rulebook (:mod:`domain.endings`).
 
         Followed by ``Concluded`` in the same decision, which carries the
-        outcome, so every reader of outcomes reads them in one place.
+        outcome, so every reader of outcomes reads them in one place; except
+        when a seat resigns or runs out of time in a game whose ruleset lets
+        it drop out and more than one seat is still playing: then only that
+        seat leaves (its clock stops and the ledger moves for it).
         """
 
         kind: str
@@ -169,8 +177,23 @@ class Game(Aggregate):
         stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
-            game.ending = self.kind
             game.head_hash = self.hash
+            if leaves_by_dropping_out(game, self.kind, self.seat):
+                assert self.seat is not None
+                game.dropped = (*game.dropped, self.seat)
+                if drops_out(game.seat_count, game.dropped):
+                    if game.clock is not None:  # only the leaver's clock stops
+                        game.clock = tick(
+                            game.clock,
+                            TimeControl(),
+                            millis(self.timestamp),
+                            (self.seat,),
+                            (),
+                            None,
+                            False,
+                        )
+                    return
+            game.ending = self.kind
             if game.clock is not None:
                 game.clock = stop(game.clock, millis(self.timestamp))
 
@@ -216,6 +239,9 @@ class Game(Aggregate):
         )
         self.moves_made = 0
         self.ending: str | None = None
+        self.dropped: tuple[Seat, ...] = ()
+        """The seats that dropped out (:attr:`Consequence.DROPS_OUT`), in the
+        order they left; the ledger makes their moves."""
 
     # ------------------------------------------------------------ queries
 
@@ -322,6 +348,8 @@ class Game(Aggregate):
             raise GameOverError()
         if not 0 <= actor < self.seat_count:
             raise InvalidCommandError(f"seat {actor} does not exist in this game")
+        if actor in self.dropped:
+            raise DroppedOutError(actor)
         now = now or self.Decided.create_timestamp()
         self._check_flag(now)
         decision = self.version
@@ -344,6 +372,7 @@ class Game(Aggregate):
             signed.to_record() if signed is not None else None,
             at=now,
         )
+        self._play_for_dropped(seed, now)
         return self.pending_events[before:]
 
     # ------------------------------------------------------------ endings
@@ -383,13 +412,20 @@ class Game(Aggregate):
         :raises GameOverError, InvalidCommandError, ClockFlaggedError.
         """
         self._check_open(seat)
+        if seat in self.dropped:
+            raise DroppedOutError(seat)
         now = now or self.Ended.create_timestamp()
         self._check_flag(now)
+        consequence = self.ruleset.consequence(self.state, seat, self.seat_count)
+        if consequence is Consequence.DROPS_OUT:
+            return self._drop(
+                EndingKind.RESIGNED, Termination.RESIGNED, seat, by, seed, now
+            )
         outcome = seat_leaves(
             Termination.RESIGNED,
             seat,
             self.seat_count,
-            self.ruleset.consequence(self.state, seat, self.seat_count),
+            consequence,
             f"seat {seat} resigned",
         )
         return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
@@ -445,16 +481,90 @@ class Game(Aggregate):
         seat, deadline = due
         no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
+        consequence = self.ruleset.consequence(self.state, seat, self.seat_count)
+        if consequence is Consequence.DROPS_OUT:
+            return self._drop(
+                EndingKind.TIMED_OUT, termination, seat, by, seed, now, deadline
+            )
         outcome = seat_leaves(
             termination,
             seat,
             self.seat_count,
-            self.ruleset.consequence(self.state, seat, self.seat_count),
+            consequence,
             f"seat {seat} {'did not show up' if no_show else 'ran out of time'}",
         )
         return self._end(
             EndingKind.TIMED_OUT, seat, by, "", outcome, seed, now, deadline
         )
+
+    def _drop(
+        self,
+        kind: EndingKind,
+        termination: Termination,
+        seat: Seat,
+        by: str,
+        seed: bytes,
+        now: datetime,
+        deadline_ms: int | None = None,
+    ) -> list[Any]:
+        """``seat`` drops out: its ending is recorded and the others play on,
+        the ledger making the dropped seats' moves at once wherever the game
+        waits on them; when one seat is left playing, it has won.
+
+        The same ending event as when the seat's leaving ends the game; which
+        it is follows from the ruleset's consequence (re-derived on replay and
+        by the audit), and only the last drop-out is followed by a conclusion.
+        """
+        self._rng(seed)  # the seed must match before it is revealed
+        before = len(self.pending_events)
+        decision = self.version
+        self._append_link(
+            self.Ended,
+            ENDED_TYPES[kind.value],
+            ended_body,
+            at=now,
+            kind=kind.value,
+            seat=seat,
+            by=by,
+            reason="",
+            decision=decision,
+            deadline_ms=deadline_ms,
+        )
+        if drops_out(self.seat_count, self.dropped):
+            self._play_for_dropped(seed, now)
+        else:
+            self._append_link(
+                self.Concluded,
+                CONCLUDED_TYPE,
+                concluded_body,
+                at=now,
+                outcome=last_standing(
+                    termination,
+                    self.seat_count,
+                    self.dropped,
+                    leaving_reason(termination, seat),
+                ),
+                seed=seed.hex(),
+                decision=decision,
+            )
+        return self.pending_events[before:]
+
+    def _play_for_dropped(self, seed: bytes, at: datetime) -> None:
+        """Make every move the game waits for from a seat that dropped out
+        (the ruleset's automatic command), each its own decision, until it
+        waits only on seats still playing or is over.  Stamped ``at``: a
+        dropped seat never thinks, so it never spends clock time."""
+        while not self.is_over:
+            waiting = [s for s in self.ruleset.to_act(self.state) if s in self.dropped]
+            if not waiting:
+                return
+            seat = waiting[0]
+            command = self.ruleset.zombie_command(self.state, seat)
+            decision = self.version
+            events = self.ruleset.decide(self.state, command, seat, self._rng(seed))
+            self._append_decision(
+                decision, events, seat, None, command_record(command), seed, at=at
+            )
 
     def _end(
         self,
@@ -522,11 +632,12 @@ class Game(Aggregate):
                 at=at,
             )
         if self.ruleset.is_over(self.state):
+            scored = self.ruleset.outcome(self.state)
             self._append_link(
                 self.Concluded,
                 CONCLUDED_TYPE,
                 concluded_body,
-                outcome=self.ruleset.outcome(self.state),
+                outcome=with_dropouts(scored, self.dropped) if scored else scored,
                 seed=seed.hex(),
                 decision=decision,
                 at=at,
@@ -576,6 +687,32 @@ class Game(Aggregate):
             body=body(fields),
         )
         self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
+
+
+def playing(seats: Iterable[Seat], dropped: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """``seats`` without those that dropped out: a dropped seat's clock never
+    runs (the ledger moves for it at once)."""
+    return tuple(s for s in seats if s not in dropped)
+
+
+def leaves_by_dropping_out(game: Game, kind: str, seat: Seat | None) -> bool:
+    """Whether an ending of ``kind`` for ``seat`` drops it out rather than
+    ending the game (the ruleset's consequence in the game's state now)."""
+    return (
+        seat is not None
+        and kind in (EndingKind.RESIGNED.value, EndingKind.TIMED_OUT.value)
+        and game.ruleset.consequence(game.state, seat, game.seat_count)
+        is Consequence.DROPS_OUT
+    )
+
+
+def leaving_reason(termination: Termination, seat: Seat) -> str:
+    """The outcome's reason when ``seat`` leaves by ``termination``."""
+    if termination is Termination.RESIGNED:
+        return f"seat {seat} resigned"
+    if termination is Termination.FORFEITED:
+        return f"seat {seat} did not show up"
+    return f"seat {seat} ran out of time"
 
 
 def record_type(game_type: str, event: Any) -> str:

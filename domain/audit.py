@@ -35,13 +35,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from itertools import groupby
+from typing import Any
 
 from domain.audit_chain import AuditRow, check_chain
 from domain.audit_endings import ClockTrail, check_ending, is_ending
 from domain.audit_report import AuditReport
 from domain.audit_signatures import MoveDecoder, check_signature
 from domain.chance import SCHEME, HmacRng
-from domain.core import Outcome, RuleError
+from domain.core import Outcome, RuleError, Ruleset
+from domain.endings import with_dropouts
 from domain.games import UnknownGameError, content_hash, find_ruleset
 from domain.records import CONCLUDED_TYPE as CONCLUDED
 from domain.records import CREATED_TYPE as CREATED
@@ -143,9 +145,12 @@ def audit_records(
                 report.fail(first.version, "decision", "an ending out of sequence")
             check_ending(trail, ruleset, state, group, report)
             continue
+        automatic = decision > 1 and trail.is_automatic(first)
+        if automatic:
+            trail.check_automatic(ruleset, state, first, report)
         if decision > 1:
             trail.check_move(first, report)
-        if keys and decision > 1:
+        if keys and decision > 1 and not automatic:
             check_signature(game_id, first, keys, ruleset, decode_move, report)
         if first.version != decision + 1:
             report.fail(
@@ -200,9 +205,9 @@ def audit_records(
                     "conclusion",
                     "the game ended but no conclusion was recorded",
                 )
-            elif Outcome.model_validate(
-                concluded[0].body["outcome"]
-            ) != ruleset.outcome(state):
+            elif Outcome.model_validate(concluded[0].body["outcome"]) != with_dropouts(
+                _scored(ruleset, state), trail.dropped
+            ):
                 report.fail(
                     concluded[0].version,
                     "conclusion",
@@ -215,3 +220,9 @@ def audit_records(
                 "a conclusion was recorded before the game ended",
             )
     return report
+
+
+def _scored(ruleset: Ruleset[Any], state: Any) -> Outcome:
+    outcome: Outcome | None = ruleset.outcome(state)
+    assert outcome is not None  # the rules say the game is over
+    return outcome

@@ -18,7 +18,14 @@ from domain.audit_chain import AuditRow
 from domain.audit_report import AuditReport
 from domain.clocks import Clock, TimeControl, millis, next_deadline, stop, tick
 from domain.core import Outcome, Ruleset, Termination
-from domain.endings import EndingKind, aborted, seat_leaves
+from domain.endings import (
+    Consequence,
+    EndingKind,
+    aborted,
+    drops_out,
+    last_standing,
+    seat_leaves,
+)
 from domain.records import ENDING_KINDS
 
 
@@ -40,9 +47,15 @@ class ClockTrail:
         )
         self.moves = 0
         self.seat_count = seat_count
+        self.dropped: tuple[int, ...] = ()
+        """The seats that dropped out, in the order they left."""
 
     def check_move(self, row: AuditRow, report: AuditReport) -> None:
-        """A move stored after a deadline had passed is a failure."""
+        """A move stored after a deadline had passed is a failure.  The
+        ledger's moves for a dropped seat are neither checked nor counted
+        (an abort's limit counts the players' moves)."""
+        if self.is_automatic(row):
+            return
         self.moves += 1
         if self.clock is None:
             return
@@ -60,18 +73,48 @@ class ClockTrail:
         """``state`` after ``payload``, moving the clocks with it."""
         if self.clock is None:
             return ruleset.evolve(state, payload)
-        before = tuple(ruleset.to_act(state))
+        before = self.playing(ruleset.to_act(state))
         state = ruleset.evolve(state, payload)
         self.clock = tick(
             self.clock,
             self.control,
             _at(row),
             before,
-            tuple(ruleset.to_act(state)),
+            self.playing(ruleset.to_act(state)),
             row.body["actor"],
             row.body["command"] is not None,
         )
         return state
+
+    def playing(self, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """``seats`` without those that dropped out (their clocks never run)."""
+        return tuple(s for s in seats if s not in self.dropped)
+
+    def is_automatic(self, row: AuditRow) -> bool:
+        """A decision the ledger made for a seat that dropped out."""
+        return row.body.get("actor") in self.dropped
+
+    def check_automatic(
+        self, ruleset: Ruleset[Any], state: Any, row: AuditRow, report: AuditReport
+    ) -> None:
+        """A dropped seat's move must be the ruleset's automatic command, made
+        while the game waited on that seat and on no seat dropped before it."""
+        seat = row.body["actor"]
+        waiting = [s for s in ruleset.to_act(state) if s in self.dropped]
+        command = row.body.get("command") or {}
+        expected = ruleset.zombie_command(state, seat) if waiting else None
+        if (
+            not waiting
+            or waiting[0] != seat
+            or expected is None
+            or command.get("type") != type(expected).__name__
+            or command.get("fields") != expected.model_dump(mode="json")
+        ):
+            report.fail(
+                row.version,
+                "dropped-out",
+                f"seat {seat} dropped out, and this is not its automatic move",
+            )
 
     def stop(self, row: AuditRow) -> None:
         if self.clock is not None:
@@ -106,21 +149,41 @@ def check_ending(
             return
         assert trail.clock is not None
         no_show = trail.control.no_show_seconds > 0 and not trail.clock.moved[seat]
-        expected = seat_leaves(
-            Termination.FORFEITED if no_show else Termination.TIMED_OUT,
-            seat,
-            trail.seat_count,
-            ruleset.consequence(state, seat, trail.seat_count),
-            f"seat {seat} {'did not show up' if no_show else 'ran out of time'}",
-        )
+        termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
+        reason = f"seat {seat} {'did not show up' if no_show else 'ran out of time'}"
     elif kind == EndingKind.RESIGNED.value:
-        expected = seat_leaves(
-            Termination.RESIGNED,
-            seat,
-            trail.seat_count,
-            ruleset.consequence(state, seat, trail.seat_count),
-            f"seat {seat} resigned",
-        )
+        termination, reason = Termination.RESIGNED, f"seat {seat} resigned"
+    if kind in (EndingKind.TIMED_OUT.value, EndingKind.RESIGNED.value):
+        consequence = ruleset.consequence(state, seat, trail.seat_count)
+        if consequence is Consequence.DROPS_OUT:
+            if seat in trail.dropped:
+                report.fail(ending.version, "dropped-out", "a seat left twice")
+                return
+            trail.dropped = (*trail.dropped, seat)
+            if drops_out(trail.seat_count, trail.dropped) and len(group) == 1:
+                if trail.clock is not None:  # only the leaver's clock stops
+                    trail.clock = tick(
+                        trail.clock,
+                        TimeControl(),
+                        _at(ending),
+                        (seat,),
+                        (),
+                        None,
+                        False,
+                    )
+                report.decisions_rederived += 1
+                return
+            if drops_out(trail.seat_count, trail.dropped):
+                # recorded before seats could drop out: the leaver placed last
+                consequence = Consequence.SEAT_LOSES
+            else:
+                expected = last_standing(
+                    termination, trail.seat_count, trail.dropped, reason
+                )
+        if expected is None:
+            expected = seat_leaves(
+                termination, seat, trail.seat_count, consequence, reason
+            )
     elif kind == EndingKind.ABORTED.value:
         if trail.moves >= trail.control.abort_before_moves:
             report.fail(ending.version, "ending", "aborted after too many moves")

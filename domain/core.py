@@ -181,6 +181,12 @@ class Ruleset(Generic[S]):
     """``content_packs() -> (PackOptions, ...)`` (:mod:`domain.setup_options`):
     the packs a setup may name and the values content defines for its fields."""
     content_label: str = "sample"
+    """What a game's ``GameCreated`` names its content: "sample" for every
+    shipped pack (the pack's own file says what it holds)."""
+    content_label_aliases: tuple[str, ...] = ()
+    """Earlier values of ``content_label`` that stored games still hold: the
+    same content under an older name.  Records are never rewritten, so
+    readers show :meth:`content_name` instead."""
     version: int = 1
     """The rules' version: bumped by any change that alters what ``start``,
     ``decide`` or ``outcome`` produce.  A game records the version it was
@@ -203,6 +209,11 @@ class Ruleset(Generic[S]):
     timeout_consequence: Callable[[S, Seat], Consequence] | None = None
     """``timeout_consequence(state, seat)``: what a seat running out of time
     (or resigning) costs (:mod:`domain.endings`); ``None``: the seat loses."""
+    automatic_command: Callable[[S, Seat], Command] | None = None
+    """``automatic_command(state, seat)``: the move the ledger makes for a
+    seat that dropped out (:attr:`~domain.endings.Consequence.DROPS_OUT`)
+    whenever the game waits on it; pure and deterministic, so the audit
+    re-derives it.  ``None``: the first legal command."""
     proto_module: str | None = None
     """The generated ``*_pb2`` module holding ``proto_package``'s messages.
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
@@ -244,6 +255,10 @@ class Ruleset(Generic[S]):
             f"{[e.name for e in self.examples]}"
         )
 
+    def content_name(self, stored: str) -> str:
+        """The content name to show for a stored game's ``content``."""
+        return self.content_label if stored in self.content_label_aliases else stored
+
     def players_seats(self, setup: Any) -> tuple[tuple[Seat, ...], ...]:
         if self.seats_of_players is not None:
             return self.seats_of_players(setup)
@@ -272,6 +287,13 @@ class Ruleset(Generic[S]):
         if self.timeout_consequence is not None:
             return self.timeout_consequence(state, seat)
         return default_consequence(seat_count)
+
+    def zombie_command(self, state: S, seat: Seat) -> Command:
+        """The move the ledger makes for ``seat``, which dropped out (the hook,
+        or the first legal command)."""
+        if self.automatic_command is not None:
+            return self.automatic_command(state, seat)
+        return self.legal_moves(state, seat)[0]
 
     def replay(self, state: S, events: Iterable[Event]) -> S:
         for event in events:

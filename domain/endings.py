@@ -36,6 +36,12 @@ class Consequence(str, enum.Enum):
     players: the other seat wins)."""
     TEAM_LOSES = "team_loses"
     """A cooperative game: the whole team loses."""
+    DROPS_OUT = "drops_out"
+    """A competitive game of three or more: the seat drops out and the others
+    play on.  The ledger makes every decision it is asked for with the
+    ruleset's automatic command (a "zombie", as on Board Game Arena), its
+    clock stops, and it ranks below every seat still playing; when one seat
+    is left playing, the game ends with that seat the winner."""
 
 
 def default_consequence(seat_count: int) -> Consequence:
@@ -78,6 +84,71 @@ def seat_leaves(
         scores=tuple(0 for _ in seats),
         winners=tuple(s for s in seats if s != seat),
         reason=reason,
+    )
+
+
+def drops_out(seat_count: int, dropped: tuple[Seat, ...]) -> bool:
+    """Whether the game plays on after the seats in ``dropped`` left
+    (in the order they left): more than one seat is still playing.
+
+    >>> drops_out(3, (1,)), drops_out(3, (1, 0))
+    (True, False)
+    """
+    return seat_count - len(set(dropped)) > 1
+
+
+def last_standing(
+    termination: Termination, seat_count: int, dropped: tuple[Seat, ...], reason: str
+) -> Outcome:
+    """The outcome when every seat but one dropped out (``dropped`` in the
+    order they left): the one still playing wins, and the later a seat left
+    the better it ranks.
+
+    >>> o = last_standing(Termination.RESIGNED, 3, (2, 0), "")
+    >>> o.ranks, o.winners
+    ((2, 1, 3), (1,))
+    """
+    return with_dropouts(
+        Outcome(
+            termination=termination,
+            ranks=(1,) * seat_count,
+            scores=(0,) * seat_count,
+            winners=tuple(range(seat_count)),
+            reason=reason,
+        ),
+        dropped,
+    )
+
+
+def with_dropouts(outcome: Outcome, dropped: tuple[Seat, ...]) -> Outcome:
+    """``outcome`` with the seats that dropped out ranked below every seat
+    still playing (the first to leave last), the others keeping their order.
+
+    Scores stay as the rules counted them; only places move.  With nobody
+    dropped out the outcome is returned unchanged.
+
+    >>> from domain.outcomes import ranks_from_scores
+    >>> o = Outcome(termination=Termination.COMPLETED, ranks=ranks_from_scores(
+    ...     [9, 4, 7, 4]), scores=(9, 4, 7, 4), winners=(0,))
+    >>> d = with_dropouts(o, (0,))
+    >>> d.ranks, d.winners
+    ((4, 2, 1, 2), (2,))
+    """
+    if not dropped:
+        return outcome
+    playing = [s for s in range(len(outcome.ranks)) if s not in dropped]
+    ranks = list(outcome.ranks)
+    for seat in playing:
+        ranks[seat] = 1 + sum(
+            1 for other in playing if outcome.ranks[other] < outcome.ranks[seat]
+        )
+    for place, seat in enumerate(reversed(dropped)):
+        ranks[seat] = len(playing) + 1 + place
+    return outcome.model_copy(
+        update={
+            "ranks": tuple(ranks),
+            "winners": tuple(s for s in playing if ranks[s] == 1),
+        }
     )
 
 
@@ -134,6 +205,15 @@ class ClockRunningError(IllegalCommandError):
 
     def __init__(self) -> None:
         super().__init__("clock.running", "no seat has run out of time")
+
+
+class DroppedOutError(IllegalCommandError):
+    """Raised when a seat that dropped out tries to act: the ledger plays
+    its automatic moves, and it cannot resign twice."""
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__("seat.dropped-out", f"seat {seat} has dropped out")
+        self.seat = seat
 
 
 class AbortTooLateError(IllegalCommandError):

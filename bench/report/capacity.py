@@ -6,7 +6,10 @@ rewrites the section between :data:`BEGIN` and :data:`END` in
 docs/scale-out.md from bench/results/results.json; ``--check`` (and
 tests/unit/test_capacity_model.py) fails when the two disagree.  Every input
 names the scenario and field it comes from; everything else is arithmetic on
-them, written out so a reader can redo it.
+them, written out so a reader can redo it.  An input the run did not
+measure (an older results.json without ``storage``, or a run without the
+lag probe) is shown as not measured, and the figures that need it are left
+out: the model never falls back to an assumed number.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.report.lookup import run_at
+from bench.report.lookup import ok, run_at
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "scale-out.md"
@@ -32,8 +35,7 @@ MOVE_EVERY_S = 10.0
 CORES_PER_SERVER = 8
 COMMIT_WAIT_MS = 25.0
 """The commit wait a primary may add at p99 before it counts as full."""
-ROW_BYTES = 1_000
-"""An event row with its keys and indexes (baseline (a)'s table shape)."""
+NOT_MEASURED = "not measured in this run"
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,10 @@ class Inputs:
     idle_stream_p99_ms: float
     delivery: dict[str, Any] | None
     """The JetStream row with the most subscribers (scenario 9), if it ran."""
+    storage: dict[str, Any] | None
+    """The events table's size on disk after the run (``storage``), if measured."""
+    lag: dict[str, Any] | None
+    """The slowest view's lag during scenario 1 at 32 clients (ms), if probed."""
 
 
 def inputs(results: dict[str, Any]) -> Inputs:
@@ -64,6 +70,7 @@ def inputs(results: dict[str, Any]) -> Inputs:
     )
     idle = results["s5_stream_idle"]
     views = results["s4_projections"]
+    lag = results["s1_throughput"].get("projection_lag_s")
     rows = [
         r
         for r in (results.get("s9_subscribers") or {}).get("rows", [])
@@ -85,6 +92,8 @@ def inputs(results: dict[str, Any]) -> Inputs:
         slowest_view_events_per_s=views["slowest_events_per_s"],
         idle_stream_p99_ms=idle["event_to_receipt_ms"]["p99"],
         delivery=max(rows, key=lambda r: r["subscribers"]) if rows else None,
+        storage=results["storage"] if ok(results.get("storage")) else None,
+        lag=lag if lag and lag.get("count") else None,
     )
 
 
@@ -107,6 +116,13 @@ def render(results: dict[str, Any]) -> str:
         "",
         f"### Inputs (`ledger bench`, full run of {i.started_at[:10]})",
         "",
+        (
+            "**Measured here:** the inputs below, each from the one run named, on 2 shared "
+            "cores with one PostgreSQL. **On paper:** everything after the inputs (per "
+            "component, N servers and M shards, the 1 million games check) is arithmetic on "
+            "them; no run here drove a primary, a view or a disk at those rates."
+        ),
+        "",
         "| quantity | figure | source (bench/results/results.json) |",
         "|---|---|---|",
         f"| server CPU per move (`ListLegalMoves` + `SubmitMove`), 32 clients | {i.cpu_move_ms:.2f} ms | `s1_throughput`, `server_cpu_ms_per_move` |",
@@ -118,6 +134,7 @@ def render(results: dict[str, Any]) -> str:
         f"| memory per open game (serving process) | {i.kib_per_game:.1f} KiB | `s6_memory`, `kib_per_open_game` |",
         f"| slowest view's catch-up ({i.slowest_view}) | {_n(i.slowest_view_events_per_s)} events/s per runner | `s4_projections` |",
         f"| live delivery, idle | p99 {i.idle_stream_p99_ms:.1f} ms event → receipt | `s5_stream_idle` |",
+        *_measured_rows(i),
     ]
     if i.delivery is not None and i.delivery.get("server_cpu_ms_per_delivery"):
         out.append(
@@ -147,14 +164,7 @@ def render(results: dict[str, Any]) -> str:
             f"throughput still grows (bigger batches), up to the primary's CPU: at {i.pg_cpu_ms:.2f} ms "
             f"per move, 16 cores is about {_n(16_000 / i.pg_cpu_ms)} moves/s."
         ),
-        f"- **The projection worker** applies one log; its slowest view ({i.slowest_view}) runs "
-        f"{_n(i.slowest_view_events_per_s)} events/s, at {i.events_per_move:.2f} events per move "
-        f"**{_n(view_moves)} moves/s per runner**, "
-        + (
-            "above one primary's lock-bound rate: the views keep up with the log they follow."
-            if view_moves >= primary
-            else "below one primary's lock-bound rate: the views are the first wall, and split with the log (section 3)."
-        ),
+        _views_line(i, view_moves, primary),
     ]
     if i.delivery is not None and i.delivery.get("server_cpu_ms_per_delivery"):
         per_core = 1000 / i.delivery["server_cpu_ms_per_delivery"]
@@ -198,6 +208,7 @@ def render(results: dict[str, Any]) -> str:
             f"| {n} | {m} | {_n(servers)} | {_n(shards)} | {_n(min(servers, shards))} | {wall} |"
         )
     events_1m = target_moves * i.events_per_move
+    game_s = i.events_per_game / i.events_per_move * MOVE_EVERY_S
     out += [
         "",
         (
@@ -211,17 +222,20 @@ def render(results: dict[str, Any]) -> str:
         ),
         (
             f"- shards: {_n(target_moves)} / {_n(primary)} ≈ **{m_1m} primaries** at ≤ "
-            f"{COMMIT_WAIT_MS:.0f} ms commit wait;"
+            f"{COMMIT_WAIT_MS:.0f} ms commit wait with today's recorder and its table lock. "
+            "Section 3's sharded table has no lock, so there a worker is bounded by its CPU: at "
+            f"{i.pg_cpu_ms:.2f} ms of PostgreSQL CPU per move (views and LISTEN included), 16 "
+            f"cores ≈ {_n(16_000 / i.pg_cpu_ms)} moves/s ≈ {math.ceil(target_moves / (16_000 / i.pg_cpu_ms))} "
+            "workers of 16 cores, on paper;"
         ),
+        _volume_line(i, events_1m, m_1m),
         (
-            f"- log volume: {_n(target_moves)} × {i.events_per_move:.2f} ≈ {_n(events_1m)} events/s ≈ "
-            f"{_n(events_1m * ROW_BYTES / 1e6)} MB/s of rows ({_n(events_1m * ROW_BYTES / 1e6 / m_1m, 1)} MB/s "
-            f"per shard), {_n(events_1m * ROW_BYTES * 86_400 / 1e12, 1)} TB a day: finished games must be "
-            "exported (`ledger export`) and archived, or the store grows without bound;"
-        ),
-        (
-            f"- views: {_n(events_1m / m_1m)} events/s per shard log against {_n(i.slowest_view_events_per_s)} "
-            "per runner of the slowest view, one runner per (view, shard)."
+            f"- views: they read only `GameCreated` and `GameConcluded`, from one stream "
+            f"(section 3). A game of {_n(i.events_per_game)} events lasts "
+            f"{_n(game_s / 60)} min at one move per {MOVE_EVERY_S:.0f} s, so 1,000,000 games end "
+            f"about {_n(1_000_000 / game_s)} a second: about {_n(2_000_000 / game_s)} view events/s. "
+            "A view's rate on such a stream was not measured; its catch-up rate above "
+            f"({_n(i.slowest_view_events_per_s)} log positions/s) counts every event of the log."
         ),
     ]
     if i.delivery is not None and i.delivery.get("server_cpu_ms_per_delivery"):
@@ -237,6 +251,93 @@ def render(results: dict[str, Any]) -> str:
             "of delivery beside the cores for moves."
         )
     return "\n".join([*out, "", END])
+
+
+def _measured_rows(i: Inputs) -> list[str]:
+    """The inputs a run may lack: the table's size on disk and the views' lag."""
+    rows = []
+    if i.storage is not None:
+        st = i.storage
+        rows += [
+            (
+                f"| bytes per stored event, with its TOAST and indexes | {st['bytes_per_event']:,.0f} B "
+                f"(rows and TOAST {st['table_bytes_per_event']:,.0f}, indexes {st['index_bytes_per_event']:,.0f}; "
+                f"payload {st['payload_bytes_per_event']:,.0f}) | `storage`: `pg_total_relation_size` of "
+                f"`ledger_events` ÷ its {_n(st['events'])} rows after the run |"
+            ),
+            (
+                "| side rows per event (commands, receipts, listing, tokens, secrets, snapshots) | "
+                f"{st['side_bytes_per_event']:,.0f} B | `storage`, `side_bytes_per_event` |"
+            ),
+        ]
+    else:
+        rows.append(
+            f"| bytes per stored event | {NOT_MEASURED} | `storage` (this results.json predates it; "
+            "`ledger bench` records it) |"
+        )
+    if i.lag is not None:
+        rows.append(
+            f"| slowest view's lag while serving {_n(i.moves_per_s)} moves/s (32 clients) | p50 "
+            f"{i.lag['p50'] / 1000:.3f} s, p99 {i.lag['p99'] / 1000:.3f} s, max {i.lag['max'] / 1000:.3f} s "
+            "| `s1_throughput`, `projection_lag_s`: age of the oldest event not yet applied, "
+            f"{i.lag['count']} samples |"
+        )
+    else:
+        rows.append(
+            f"| slowest view's lag while serving | {NOT_MEASURED} | `s1_throughput`, `projection_lag_s` |"
+        )
+    return rows
+
+
+def _views_line(i: Inputs, view_moves: float, primary: float) -> str:
+    """Measured lag at the run's rate, then the catch-up rate's headroom, on paper."""
+    if i.lag is not None:
+        measured = (
+            f"Measured: while the server took {_n(i.moves_per_s)} moves/s, the slowest view "
+            f"lagged p99 {i.lag['p99'] / 1000:.3f} s (max {i.lag['max'] / 1000:.3f} s); "
+        )
+    else:
+        measured = f"Lag while serving: {NOT_MEASURED}; "
+    paper = (
+        f"on paper: its slowest view ({i.slowest_view}) caught up from position 0 at "
+        f"{_n(i.slowest_view_events_per_s)} events/s, at {i.events_per_move:.2f} events per move "
+        f"**{_n(view_moves)} moves/s per runner**, "
+    )
+    if view_moves >= primary:
+        paper += (
+            f"{view_moves / primary:.1f}× one primary's lock-bound {_n(primary)} moves/s. "
+            "That is headroom in throughput, not a lag figure: no run here fed a view "
+            f"more than {_n(i.moves_per_s)} moves/s, so the lag at a primary's full rate is unknown."
+        )
+    else:
+        paper += (
+            "below one primary's lock-bound rate: the views are the first wall, and split "
+            "with the log (section 3)."
+        )
+    return f"- **The projection worker** applies one log. {measured}{paper}"
+
+
+def _volume_line(i: Inputs, events_1m: float, m_1m: int) -> str:
+    """Disk per second and per day, from the measured row size only."""
+    head = (
+        f"- log volume: {_n(events_1m / i.events_per_move)} × {i.events_per_move:.2f} ≈ "
+        f"{_n(events_1m)} events/s"
+    )
+    if i.storage is None:
+        return (
+            f"{head}; bytes per event {NOT_MEASURED}, so no disk figure here "
+            "(run `ledger bench` to measure it); finished games must be exported "
+            "(`ledger export`) and archived, or the store grows without bound;"
+        )
+    row = i.storage["bytes_per_event"] + i.storage["side_bytes_per_event"]
+    per_s = events_1m * row / 1e6
+    return (
+        f"{head} × {row:,.0f} B (event row with indexes {i.storage['bytes_per_event']:,.0f} B + side "
+        f"rows {i.storage['side_bytes_per_event']:,.0f} B, measured) ≈ {_n(per_s)} MB/s "
+        f"({_n(per_s / m_1m, 1)} MB/s per shard), {_n(per_s * 86_400 / 1e6, 1)} TB a day before WAL "
+        "and replicas: finished games must be exported (`ledger export`) and archived, or "
+        "the store grows without bound;"
+    )
 
 
 def splice(doc: str, section: str) -> str:

@@ -112,6 +112,7 @@ def markdown(
         out_dir / "subscribers.json" if out_dir else None,
     )
     out += sections.memory(results)
+    out += sections.storage(results)
     out += sections.anatomy(results)
     out += profile.details(results)
     out += ["## Environment", "", "```", json.dumps(env, indent=1), "```", ""]

@@ -263,3 +263,39 @@ def subscribers(section: Any, standalone: Path | None = None) -> list[str]:
     if section.get("jetstream_note"):
         out += [f"_{section['jetstream_note']}_", ""]
     return [*out, subscriber_table(section["rows"]), ""]
+
+
+def storage(results: dict[str, Any]) -> list[str]:
+    """The ledger tables' size on disk after the run (``bench.storage_size``)."""
+    st = results.get("storage")
+    out = ["## Storage: bytes per stored event", ""]
+    if not ok(st):
+        return out + not_run(st)
+    ev = st["events_table"]
+    out += [
+        (
+            f"`ledger_events` after the run: {st['events']:,} rows, {fmt(ev['total_bytes'] / 2**20, 1)} MiB "
+            f"(`pg_total_relation_size`): **{fmt(st['bytes_per_event'])} B per event**, of which rows and "
+            f"TOAST {fmt(st['table_bytes_per_event'])} B, indexes {fmt(st['index_bytes_per_event'])} B; "
+            f"the stored payload averages {fmt(st['payload_bytes_per_event'])} B. Dead rows (lost races): "
+            f"{st['dead_event_rows']}."
+        ),
+        "",
+        "| table | rows | total bytes | indexes |",
+        "|---|---|---|---|",
+        f"| ledger_events | {ev['rows']:,} | {ev['total_bytes']:,} | "
+        + ", ".join(f"{k} {v:,}" for k, v in ev["indexes"].items())
+        + " |",
+    ]
+    for name, t in st["side_tables"].items():
+        out.append(
+            f"| {name} | {t['rows']:,} | {t['total_bytes']:,} | "
+            + ", ".join(f"{k} {v:,}" for k, v in t["indexes"].items())
+            + " |"
+        )
+    out += [
+        "",
+        f"Side rows per event of the log: {fmt(st['side_bytes_per_event'])} B.",
+        "",
+    ]
+    return out

@@ -35,6 +35,7 @@ def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
     )
     out["entropy"] = list(state["entropy"])
     out["player_ids"] = list(state["player_ids"])
+    out["dropped"] = list(state.get("dropped", ()))
     out.pop("control", None)  # rebuilt from time_control
     clock = state.get("clock")
     out["clock"] = clock.to_record() if clock is not None else None
@@ -65,6 +66,7 @@ def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
     out["clock"] = Clock.from_record(clock) if clock else None
     out.setdefault("moves_made", UNKNOWN_MOVES)
     out.setdefault("ending", None)
+    out["dropped"] = tuple(data.get("dropped", ()))  # snapshots from before drop-outs
     return out
 
 

@@ -17,6 +17,7 @@ from google.protobuf import timestamp_pb2
 
 from domain.aggregate import Game, record_type
 from domain.core import Outcome, Viewer
+from domain.games import find_ruleset
 from domain.receipts import Keyring
 from domain.records import CONCLUDED_TYPE, CREATED_TYPE
 from ledger.v1 import game_service_pb2 as pb
@@ -119,7 +120,7 @@ def summary(
         status="ended" if game.is_over else "active",
         status_kind=kind(pb.GameStatus, "ended" if game.is_over else "active"),
         to_act=game.to_act(),
-        content=game.content,
+        content=find_ruleset(game.game_type, None).content_name(game.content),
         seed_commitment=game.seed_commitment,
         created_at=timestamp(game.created_on),
         your_seats=sorted(principal.seats_in(game.id)),
@@ -136,6 +137,7 @@ def summary(
     if game.spectator_delay:
         msg.spectator_delay.CopyFrom(delay_message(game.spectator_delay))
     add_clocks(msg, game, now or system_now(), live=not ended)
+    msg.dropped_seats.extend(game.dropped)
     return msg
 
 
@@ -229,7 +231,7 @@ def listed(row: dict[str, Any], principal: Principal) -> pb.GameSummary:
         version=row["version"],
         status=row["status"],
         status_kind=kind(pb.GameStatus, row["status"]),
-        content=row["content"],
+        content=find_ruleset(row["game_type"], None).content_name(row["content"]),
         created_at=timestamp(row["created_at"]),
         role=principal.role,
         role_kind=kind(pb.Role, principal.role),

@@ -26,6 +26,7 @@ COMMANDS = (
     "serve",
     "games",
     "replay",
+    "play",
     "demo",
     "ratings",
     "stats",

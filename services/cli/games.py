@@ -201,6 +201,14 @@ def games_show(
             markup=False,
         )
         console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
+    if game.dropped:
+        seats = ", ".join(str(s) for s in game.dropped)
+        many = len(game.dropped) > 1
+        console.print(
+            f"dropped out: seat{'s' if many else ''} {seats} "
+            f"(the ledger moves for {'them' if many else 'it'})",
+            markup=False,
+        )
     live = game is head and not game.is_over
     clocks = clock_line(game, ledger.clock() if live else game.modified_on)
     if clocks:

@@ -113,6 +113,9 @@ def create(
 def register(
     tournament_id: str = TID,
     players: list[str] = PLAYERS,
+    plain: bool = typer.Option(
+        False, "--plain", help="One `PLAYER TOKEN` line each, for scripts."
+    ),
     token: str | None = TOKEN,
     target: str | None = TARGET,
 ) -> None:
@@ -129,7 +132,10 @@ def register(
             timeout=30,
         )
         table.add_row(got.player_id, got.player_token)
-    console.print(table)
+        if plain:
+            print(got.player_id, got.player_token)
+    if not plain:
+        console.print(table)
 
 
 @tournament_app.command("start")
@@ -156,14 +162,29 @@ def start(
 
 
 @tournament_app.command("standings")
-def standings(tournament_id: str = TID, target: str | None = TARGET) -> None:
+def standings(
+    tournament_id: str = TID,
+    follow: bool = typer.Option(
+        False,
+        "--follow",
+        help="Print them again each time they change, until the tournament "
+        "finishes (results are recorded just after their games end).",
+    ),
+    target: str | None = TARGET,
+) -> None:
     """The standings now: points, tie-breaks, wins/draws/losses."""
     from ledger.v1 import tournament_service_pb2 as pb
 
     tournament_id = parse_tournament_id(tournament_id)
-    got = _stub(target).GetStandings(
-        pb.GetStandingsRequest(tournament_id=tournament_id), timeout=30
-    )
+    request = pb.GetStandingsRequest(tournament_id=tournament_id)
+    if not follow:
+        _print_standings(_stub(target).GetStandings(request, timeout=30))
+        return
+    for got in _stub(target).StreamStandings(request, timeout=None):
+        _print_standings(got)
+
+
+def _print_standings(got: Any) -> None:
     table = Table(
         "rank",
         "player",
@@ -191,3 +212,68 @@ def standings(tournament_id: str = TID, target: str | None = TARGET) -> None:
     console.print(table)
     if got.tie_breaks:
         console.print(f"tie-breaks: {', '.join(got.tie_breaks)}")
+
+
+def pending_games(conn: Any, tournament_id: str, token: str) -> list[tuple[Any, Any]]:
+    """The player's games in the tournament that have not ended, in round
+    order, each with its ``GetGame`` summary (read with its seat token, so it
+    shows what the player may see)."""
+    from ledger.v1 import game_service_pb2 as gpb
+    from ledger.v1 import tournament_service_pb2 as pb
+    from ledger.v1 import tournament_service_pb2_grpc as rpc
+
+    mine = rpc.TournamentServiceStub(conn.channel).GetMyGames(
+        pb.GetMyGamesRequest(tournament_id=tournament_id),
+        metadata=locate.bearer(token),
+        timeout=30,
+    )
+    found = []
+    for game in sorted(mine.games, key=lambda g: g.round):
+        summary = conn.call(
+            "GetGame", gpb.GetGameRequest(game_id=game.game_id), game.seat_token
+        ).game
+        if summary.status != "ended":
+            found.append((game, summary))
+    return found
+
+
+@tournament_app.command("my-games")
+def my_games(
+    tournament_id: str = TID,
+    token: str = typer.Option(
+        ...,
+        "--token",
+        metavar="TOKEN",
+        envvar="LEDGER_PLAYER_TOKEN",
+        help="Your tournament token, as `register` printed it.",
+    ),
+    target: str | None = TARGET,
+) -> None:
+    """Your games in the tournament that have not ended, and whose turn it is.
+
+    Play them with `ledger play TOURNAMENT_ID --tournament --token TOKEN`
+    (or one of them with `ledger play GAME_ID --token SEAT_TOKEN`).
+    """
+    from domain.sentences import seat_name
+    from services.cli.replay import _table
+
+    tournament_id = parse_tournament_id(tournament_id)
+    found = pending_games(locate.connect(target), tournament_id, token)
+    if not found:
+        console.print(
+            "no unfinished games: wait for the next round, or see the standings"
+        )
+        return
+    table = Table("round", "game id", "your seats", "to move", "seat token")
+    for game, summary in found:
+        yours = set(summary.your_seats)
+        names = _table(summary)[1]
+        movers = ["you" if s in yours else seat_name(names, s) for s in summary.to_act]
+        table.add_row(
+            str(game.round),
+            game.game_id,
+            ", ".join(f"seat {s + 1}" for s in game.seats),
+            ", ".join(movers) or "-",
+            game.seat_token,
+        )
+    console.print(table)

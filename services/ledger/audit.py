@@ -30,7 +30,7 @@ from domain.audit import audit_records
 from domain.audit_report import AuditReport
 from domain.receipts import Keyring, Receipt, check_receipts
 from domain.records import CONCLUDED_TYPE as CONCLUDED
-from domain.records import load
+from domain.records import ENDING_KINDS, load
 from services.proto import convert
 
 CLOCK_SLACK = timedelta(minutes=15)
@@ -146,7 +146,7 @@ def _check_commands(
 ) -> None:
     """Each move in the log has its idempotency row and each row its move."""
     moves: dict[str, tuple[int, int, Any]] = {}
-    for group in _decisions(records):
+    for group in _appends(records):
         body = group[0][2]["body"]
         if body.get("command_id") is not None:
             moves[body["command_id"]] = (group[0][0], group[-1][0], body.get("actor"))
@@ -187,6 +187,32 @@ def _decisions(
     return [list(g) for _d, g in groupby(records, key=decision)]
 
 
+def _appends(
+    records: list[tuple[int, str, dict[str, Any]]],
+) -> list[list[tuple[int, str, dict[str, Any]]]]:
+    """The log's decisions, each with the decisions the ledger made right
+    after it for seats that dropped out: those are stored in the same append
+    as the move or ending that led to them, under its idempotency row and
+    its one receipt (which vouches for every event before it)."""
+    out: list[list[tuple[int, str, dict[str, Any]]]] = []
+    dropped: set[int] = set()
+    for group in _decisions(records):
+        type_, body = group[0][1], group[0][2]["body"]
+        automatic = (
+            type_ not in ENDING_KINDS
+            and body.get("command_id") is None
+            and body.get("actor") in dropped
+        )
+        if out and automatic:
+            out[-1].extend(group)
+        else:
+            out.append(list(group))
+        concluded = any(r[1] == CONCLUDED for r in group)
+        if type_ in ENDING_KINDS and body.get("seat") is not None and not concluded:
+            dropped.add(body["seat"])
+    return out
+
+
 def _check_stored_receipts(
     gid: str,
     rows: list[tuple[int, str, bytes]],
@@ -203,7 +229,7 @@ def _check_stored_receipts(
     if {"sequence", "hash", "chain", "encoding"} & {f.check for f in report.failures}:
         return  # a broken chain has no trustworthy decisions to count
     # every decision's last event (its conclusion included) must have a receipt
-    ends = {group[-1][0] for group in _decisions(records)}
+    ends = {group[-1][0] for group in _appends(records)}
     have = {r.version for r in stored}
     for version in sorted(ends - have):
         report.fail(

@@ -25,6 +25,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.aggregate import Game
 from domain.core import GameOverError
+from services.ledger.creation import deadline_of
 from services.ledger.moves import MoveResult
 from services.storage.store import Append, EndingRows
 
@@ -88,9 +89,10 @@ class Referee:
             rows = EndingRows(
                 last_version=last.originator_version,
                 receipt=receipt,
-                ended_at=game.modified_on,
-                winners=tuple(game.outcome.winners) if game.outcome else (),
+                ended_at=game.modified_on if game.is_over else None,
+                winners=tuple(game.outcome.winners) if game.outcome else None,
                 head_hash=game.head_hash,
+                next_deadline=deadline_of(game),
             )
             epoch = self._heads.epoch
             try:

@@ -21,6 +21,9 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+import psycopg
+from eventsourcing.persistence import InterfaceError, OperationalError
+
 from domain.core import RuleError
 from services.ledger.game_cache import GameNotFoundError
 from services.storage.leader_lock import LeaderLock
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
     from services.ledger.application import GameLedger
 
 log = logging.getLogger(__name__)
+UNREACHABLE = (psycopg.OperationalError, OperationalError, InterfaceError)
+"""What a database outage raises (a pool that cannot connect, a dropped link)."""
 JOB = "ledger.timekeeper"
 BATCH = 100
 
@@ -61,14 +66,27 @@ class Timekeeper:
         has a clock: a server with nothing to time holds no more connections
         than one without a timekeeper.
         """
+        unreachable = False
         while True:
             try:
                 if not await self.ledger.io(self.ledger.has_running_clocks):
                     await self.ledger.io(self.lock.release)
                 elif await self.ledger.io(self.lock.try_hold):
                     await self.sweep()
-            except Exception:  # a database outage: try again next interval
+            except UNREACHABLE as exc:
+                # one line per outage, not a traceback per interval: an outage
+                # is the operator's news once, and the health service says it
+                if not unreachable:
+                    log.warning(
+                        "timekeeper paused: the database is unreachable (%s)", exc
+                    )
+                unreachable = True
+            except Exception:  # a bug, not an outage: keep sweeping, loudly
                 log.exception("timekeeper sweep failed")
+            else:
+                if unreachable:
+                    log.warning("timekeeper resumed: the database is back")
+                unreachable = False
             await asyncio.sleep(self.interval)
 
     def start(self) -> None:

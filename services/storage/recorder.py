@@ -87,9 +87,12 @@ class EndingRows:
 
     last_version: int
     receipt: Receipt
-    ended_at: datetime
-    winners: tuple[int, ...]
+    ended_at: datetime | None
+    """``None``: a seat dropped out and the game plays on."""
+    winners: tuple[int, ...] | None
     head_hash: str
+    next_deadline: datetime | None = None
+    """When the first seat still playing runs out of time, if the game plays on."""
 
 
 def _write_rows(
@@ -99,16 +102,18 @@ def _write_rows(
         curs.execute(
             "WITH receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
             " VALUES (%s, %s, %s))"
-            " UPDATE ledger_games SET version = %s, status = 'ended', ended_at = %s,"
-            " winners = %s, head_hash = %s, next_deadline = NULL WHERE game_id = %s",
+            " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
+            " winners = %s, head_hash = %s, next_deadline = %s WHERE game_id = %s",
             (
                 game_id,
                 rows.last_version,
                 receipt_text(rows.receipt),
                 rows.last_version,
+                "ended" if rows.winners is not None else "active",
                 rows.ended_at,
-                list(rows.winners),
+                list(rows.winners) if rows.winners is not None else None,
                 rows.head_hash,
+                rows.next_deadline,
                 game_id,
             ),
         )

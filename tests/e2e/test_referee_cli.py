@@ -90,3 +90,16 @@ def test_replay_shows_the_clocks_at_each_event_and_the_ending(
     assert len(clocked) == len(lines)  # every event of a timed game shows them
     assert any("seat 1 0:30.0 (to move)" in line for line in clocked)
     assert "0:00.0" in lines[-1]  # the seat that ran out has nothing left
+
+
+def test_games_show_names_the_seats_that_dropped_out(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, ledger: Any
+) -> None:
+    import asyncio
+
+    setup = THALARA.example("thalara-3p").setup
+    game_id = ledger.create_game("thalara", setup).game_id
+    asyncio.run(ledger.resign(game_id, 2))
+    out = run(settings, monkeypatch, "games", "show", str(game_id))
+    assert "(active)" in out
+    assert "dropped out: seat 2 (the ledger moves for it)" in out

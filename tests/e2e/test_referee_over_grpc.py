@@ -492,3 +492,58 @@ def test_a_delayed_spectator_sees_the_clocks_of_the_delayed_version_only(
         )
     )
     assert all(not e.clocks for e in events)  # never the head's, while delayed
+
+
+def test_in_a_three_player_game_a_resigning_seat_drops_out_and_the_last_one_wins(
+    server: Any,
+) -> None:
+    request = pb.CreateGameRequest(
+        game_type="thalara",
+        setup=convert.model_to_any(
+            THALARA, THALARA.setup_model(**THALARA.example("thalara-3p").setup)
+        ),
+    )
+    response = server.call("CreateGame", request)
+    table = Table(
+        response.game.game_id,
+        {seat: t.token for t in response.tokens for seat in t.seats},
+        response,
+    )
+    dropped = server.call(
+        "Resign", pb.ResignRequest(game_id=table.game_id), table.tokens[2]
+    )
+    types = [e.type for e in dropped.events]
+    assert types[0] == "ledger.SeatResigned"
+    assert "ledger.GameConcluded" not in types
+    assert [e.actor for e in dropped.events[1:]] == [2] * (len(types) - 1)
+    assert len(types) > 1  # the ledger selected the dropped seat's hand
+    assert list(dropped.game.dropped_seats) == [2]
+    assert dropped.game.status == "active"
+    assert 2 not in dropped.game.to_act
+    with pytest.raises(grpc.RpcError) as refused:
+        server.call(
+            "SubmitMove",
+            pb.SubmitMoveRequest(
+                game_id=table.game_id,
+                command_id=str(uuid.uuid4()),
+                move=legal_moves(server, table, 0, limit=1)[0],
+                seat=2,
+            ),
+            table.tokens[2],
+        )
+    code, info, _ = refusal(refused.value)
+    assert (code, info["rule"]) == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "seat.dropped-out",
+    )
+    ended = server.call(
+        "Resign", pb.ResignRequest(game_id=table.game_id), table.tokens[1]
+    )
+    assert [e.type for e in ended.events] == [
+        "ledger.SeatResigned",
+        "ledger.GameConcluded",
+    ]
+    assert ended.game.outcome.termination_kind == pb.TERMINATION_RESIGNED
+    assert list(ended.game.outcome.winners) == [0]
+    assert list(ended.game.outcome.ranks) == [1, 2, 3]
+    assert list(ended.game.dropped_seats) == [2, 1]

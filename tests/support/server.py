@@ -11,7 +11,7 @@ import sys
 import threading
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,8 @@ class ServeProcess:
     proc: Any
     target: str
     output: str = ""
+    lines: list[str] = field(default_factory=list)
+    """What it has printed so far, read as it prints."""
 
 
 @contextlib.contextmanager
@@ -144,6 +146,16 @@ def ledger_serve(
         cwd=cwd,
     )
     served = ServeProcess(proc, f"127.0.0.1:{port}")
+    # Read the output as it comes: a pipe nobody reads fills at 64 KiB, and
+    # then the server (and its views child, which shares the pipe) blocks on
+    # its next log line.  Under load and faults a server logs more, so a test
+    # saw "views did not catch up" only in busy full-suite runs.
+    stdout = proc.stdout
+    assert stdout is not None  # stdout=PIPE
+    reader = threading.Thread(
+        target=lambda: served.lines.extend(iter(stdout.readline, "")), daemon=True
+    )
+    reader.start()
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -165,7 +177,9 @@ def ledger_serve(
         yield served
     finally:
         proc.terminate()
-        served.output, _ = proc.communicate(timeout=30)
+        proc.wait(timeout=30)
+        reader.join(timeout=30)
+        served.output = "".join(served.lines)
 
 
 def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:

@@ -22,6 +22,8 @@ from domain.endings import (
     ClockFlaggedError,
     ClockRunningError,
     Consequence,
+    EndingKind,
+    seat_leaves,
 )
 from domain.games import find_game
 from domain.records import decode_aggregate_state, encode_aggregate_state
@@ -256,12 +258,18 @@ def test_time_controls_are_validated() -> None:
     assert TimeControl(no_show_seconds=5).is_timed
 
 
-def test_a_seat_leaving_a_multi_player_game_is_placed_last_and_the_rest_share_the_win() -> (
+def test_a_multi_player_game_a_resignation_ended_before_seats_could_drop_out_still_verifies() -> (
     None
 ):
+    """Logs recorded when a seat's leaving ended every game: placed last."""
     game = new_game("thalara-3p")
     play(game, 2, 5, random.Random(11))
-    game.resign(1, SEED, "seat:1", now=T0 + timedelta(seconds=20))
+    outcome = seat_leaves(
+        Termination.RESIGNED, 1, 3, Consequence.SEAT_LOSES, "seat 1 resigned"
+    )
+    game._end(
+        EndingKind.RESIGNED, 1, "seat:1", "", outcome, SEED, T0 + timedelta(seconds=20)
+    )
     assert game.outcome is not None
     assert game.outcome.ranks == (1, 2, 1)
     assert game.outcome.winners == (0, 2)

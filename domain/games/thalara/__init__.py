@@ -99,6 +99,7 @@ from .evolve import evolve
 from .rules import (
     decide,
     is_over,
+    leaving,
     legal_commands,
     legal_sequence,
     outcome,
@@ -130,6 +131,8 @@ GAME: Ruleset[ThalaraState] = Ruleset(
     legal_commands=legal_commands,
     legal_sequence=legal_sequence,
     to_act=to_act,
+    timeout_consequence=leaving.timeout_consequence,
+    automatic_command=leaving.automatic_command,
     is_over=is_over,
     outcome=outcome,
     random_command=random_command,

@@ -81,6 +81,7 @@ from .evolve import evolve
 from .rules import (
     decide,
     is_over,
+    leaving,
     legal_commands,
     outcome,
     outcome_v2,
@@ -110,6 +111,8 @@ GAME_V1: Ruleset[VaalbaraState] = Ruleset(
     redact=redact,
     legal_commands=legal_commands,
     to_act=to_act,
+    timeout_consequence=leaving.timeout_consequence,
+    automatic_command=leaving.automatic_command,
     is_over=is_over,
     outcome=outcome,
     facts=_stats.facts,
