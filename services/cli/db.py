@@ -17,9 +17,10 @@ def db_setup(
         "(it then runs with LEDGER_CREATE_TABLES=false).",
     ),
 ) -> None:
-    """Create every table, trigger and function as the owner (LEDGER_DATABASE_URL).
+    """Apply the schema migrations the database lacks, as the owner (LEDGER_DATABASE_URL).
 
-    Idempotent.  With --service-role, earlier grants to that role are replaced
+    Idempotent: each migration runs once, in order, and is recorded in
+    ledger_schema_migrations (services/storage/migrations.py).  With --service-role, earlier grants to that role are replaced
     by SELECT/INSERT on the append-only tables (never UPDATE, DELETE or
     TRUNCATE), the updates the side tables and views need, the events
     sequences and the events-lock function (services/storage/roles.py).
@@ -37,7 +38,12 @@ def db_setup(
     except (SetupRequiredError, ServiceRoleError) as exc:
         console.print(f"[red]{exc}[/]")
         raise typer.Exit(2) from None
-    console.print("[green]tables, triggers and functions are in place[/]")
+    for name in report.migrated:
+        console.print(f"applied migration {name}")
+    console.print(
+        f"[green]schema at version {report.schema_version}: "
+        "tables, triggers and functions are in place[/]"
+    )
     if report.role is None:
         return
     table = Table("table", f"granted to {report.role}")

@@ -135,20 +135,30 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
 def setup_database(
     settings: Settings, service_role: str | None = None
 ) -> roles.SetupReport:
-    """What a first start creates (ledger, tournaments, every view), plus the grants.
+    """The schema migrations the database lacks, then the grants.
 
-    Run as the owner: the same code paths as a normal start with
-    ``create_tables`` on, then :func:`services.storage.roles.finish_setup`.
+    Run as the owner.  Migration 1, the baseline, is the same code paths as a
+    normal start with ``create_tables`` on (ledger, tournaments, every view);
+    later ones are SQL (:mod:`services.storage.migrations`); then
+    :func:`services.storage.roles.finish_setup`.
     """
+    from services.storage import migrations
     from services.tournaments.desk import TournamentDesk
 
     ledger = build_ledger(settings.model_copy(update={"create_tables": True}))
     try:
-        TournamentDesk(ledger.env_for_peers, ledger).close()
-        for runner in view_runners(ledger.datastore):
-            runner.ensure_tables()
+
+        def baseline() -> None:
+            TournamentDesk(ledger.env_for_peers, ledger).close()
+            for runner in view_runners(ledger.datastore):
+                runner.ensure_tables()
+
+        migrated = migrations.apply(database_url(settings), baseline)
         with ledger.datastore.transaction(commit=True) as curs:
-            return roles.finish_setup(curs, ledger.datastore.schema, service_role)
+            report = roles.finish_setup(curs, ledger.datastore.schema, service_role)
+        report.schema_version = migrated.version
+        report.migrated = [f"{m.version} {m.name}" for m in migrated.applied]
+        return report
     finally:
         ledger.close()
 

@@ -28,6 +28,7 @@ import psycopg
 from psycopg import sql
 
 from projections.runner import SetupRequiredError
+from services.storage import migrations
 from services.storage.recorder import LedgerRecorder
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ GRANTS: dict[str, tuple[str, ...]] = {
     "ledger_games": ("SELECT", "INSERT", "UPDATE"),  # version/status per move
     "tournament_round_intents": ("SELECT", "INSERT", "DELETE"),
     "tournament_pending_games": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    # written by ``ledger db setup`` only; the service checks its version at start
+    "ledger_schema_migrations": ("SELECT",),
     # setup inserts every view's row; ``ledger projections rebuild`` runs as the owner
     "projection_tracking": ("SELECT", "UPDATE"),
 }
@@ -127,6 +130,9 @@ class SetupReport:
     sequences: list[str] = field(default_factory=list)
     not_granted: list[str] = field(default_factory=list)
     """Tables in the schema that :data:`GRANTS` does not know (should be empty)."""
+    schema_version: int = 0
+    migrated: list[str] = field(default_factory=list)
+    """The migrations this setup applied (version and name)."""
 
 
 def finish_setup(curs: Any, schema: str, service_role: str | None) -> SetupReport:
@@ -284,6 +290,12 @@ def check_ready(url: str, schema: str = "public") -> None:
                     f"no EXECUTE on {function} or no USAGE on the events sequences"
                 )
             if not denied:
+                if (
+                    found := migrations.schema_version(conn)
+                ) < migrations.SCHEMA_VERSION:
+                    problems.append(
+                        f"schema at version {found}, this release needs {migrations.SCHEMA_VERSION}"
+                    )
                 tracked: dict[str, int] = dict(
                     conn.execute(
                         "SELECT view, schema_version FROM projection_tracking"

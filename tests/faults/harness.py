@@ -103,6 +103,10 @@ class Load:
         self.games: dict[str, int] = {}
         """Acknowledged games -> the version CreateGame returned."""
         self.answers: Counter[str] = Counter()
+        self.tokens: dict[str, dict[int, str]] = {}
+        """Each game's seat tokens, to play it on after the load."""
+        self.receipts: list[Any] = []
+        """The receipts (``pb.Receipt``) of acknowledged moves, as a player keeps them."""
         self.errors: list[BaseException] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -184,6 +188,7 @@ class Load:
         tokens = {seat: t.token for t in created.tokens for seat in t.seats}
         with self._lock:
             self.games[game_id] = created.game.version
+            self.tokens[game_id] = tokens
         known = created.game.version  # min_version: read-your-writes on any server
         while not self._stop.is_set() and self.moves < self.size.moves:
             game = self._call(
@@ -212,6 +217,7 @@ class Load:
                     answer.first_version,
                     answer.last_version,
                 )
+                self.receipts.append(answer.receipt)
             known = answer.last_version
 
 

@@ -57,6 +57,9 @@ def free_port() -> int:
 class ScratchPostgres:
     """One throwaway cluster: :meth:`start`, :meth:`stop`, :meth:`restart`."""
 
+    extra_options = ""
+    """More ``-c name=value`` for the server (e.g. WAL archiving), with a leading space."""
+
     def __init__(self) -> None:
         self.bin = _bin_dir()
         self.user = _run_as()
@@ -111,6 +114,7 @@ class ScratchPostgres:
             f"-p {self.port} -c listen_addresses=127.0.0.1 "
             "-c unix_socket_directories='' -c fsync=off -c full_page_writes=off "
             "-c max_connections=200"
+            f"{self.extra_options}"
         )
         self._run(
             "pg_ctl",

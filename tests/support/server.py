@@ -107,11 +107,17 @@ class ServeProcess:
 
 @contextlib.contextmanager
 def ledger_serve(
-    env: dict[str, str], *args: str, timeout: float = 60.0, port: int | None = None
+    env: dict[str, str],
+    *args: str,
+    timeout: float = 60.0,
+    port: int | None = None,
+    cwd: str | None = None,
 ) -> Iterator[ServeProcess]:
     """Run ``ledger serve`` until it reports SERVING; stop it after.
 
     On a free port, or on ``port`` (a restart where clients already point).
+    ``cwd``: run the code checked out there (``python -m`` imports from it
+    first), e.g. the previous release beside this one.
     """
     import socket
     import time
@@ -137,6 +143,7 @@ def ledger_serve(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        cwd=cwd,
     )
     served = ServeProcess(proc, f"127.0.0.1:{port}")
     # Read the output as it comes: a pipe nobody reads fills at 64 KiB, and
