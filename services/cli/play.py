@@ -197,7 +197,7 @@ def play(
 
 
 def _play_game(seat: Seat, move: int | None, auto: bool, page_size: int) -> None:
-    from services.cli.replay import _table
+    from services.cli.replay import rules_and_names
 
     got = seat.game()
     summary = got.game
@@ -207,7 +207,7 @@ def _play_game(seat: Seat, move: int | None, auto: bool, page_size: int) -> None
             "or --tournament with your tournament token)",
             FAILED,
         )
-    seat.ruleset, seat.names = _table(summary)
+    seat.ruleset, seat.names = rules_and_names(summary)
     yours = ", ".join(_who(seat, s) for s in summary.your_seats)
     say(
         f"game {summary.game_id} ({seat.ruleset.title}), you play {yours}; "

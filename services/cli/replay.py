@@ -65,7 +65,7 @@ def replay(
         raise UserError(
             f"--at {at} is past the last event ({head}) of game {gid}", USAGE
         )
-    ruleset, names = _table(got.game)
+    ruleset, names = rules_and_names(got.game)
     after, shown = at - 1, 0
     while shown < limit:
         page = frames_stub.ListFrames(
@@ -106,7 +106,7 @@ def clocks_text(clocks: Any, names: dict[int, str]) -> str:
     )
 
 
-def _table(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
+def rules_and_names(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
     """The game's rules and its seats' names, from ``GetGame``'s summary."""
     from domain.games import find_ruleset
     from domain.narration import seat_names

@@ -255,7 +255,7 @@ def my_games(
     (or one of them with `ledger play GAME_ID --token SEAT_TOKEN`).
     """
     from domain.sentences import seat_name
-    from services.cli.replay import _table
+    from services.cli.replay import rules_and_names
 
     tournament_id = parse_tournament_id(tournament_id)
     found = pending_games(locate.connect(target), tournament_id, token)
@@ -267,7 +267,7 @@ def my_games(
     table = Table("round", "game id", "your seats", "to move", "seat token")
     for game, summary in found:
         yours = set(summary.your_seats)
-        names = _table(summary)[1]
+        names = rules_and_names(summary)[1]
         movers = ["you" if s in yours else seat_name(names, s) for s in summary.to_act]
         table.add_row(
             str(game.round),
