@@ -20,7 +20,7 @@ from contextlib import aclosing
 from typing import Any
 from uuid import UUID
 
-from domain.core import InvalidCommandError
+from domain.core import InvalidCommandError, Seat
 from domain.games import find_game
 from domain.records import CONCLUDED_TYPE
 from domain.signatures import SignedMove
@@ -111,18 +111,12 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.SubmitMoveResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        if principal.admin:
-            raise PermissionDeniedError(
-                "the admin token observes; moves need a seat token",
-                "ADMIN_CANNOT_MOVE",
-            )
-        if principal.grant is None:
-            raise UnauthenticatedError(
-                "SubmitMove needs a seat token (authorization: Bearer <token>)"
-            )
-        game = await self._ledger.game(game_id)
-        seat = acting_seat(
-            principal, game, request.seat if request.HasField("seat") else None
+        game, seat = await self._seat_acting(
+            principal,
+            game_id,
+            request.seat if request.HasField("seat") else None,
+            admin_refusal="the admin token observes; moves need a seat token",
+            needs_token="SubmitMove needs a seat token (authorization: Bearer <token>)",
         )
         if not request.HasField("move"):
             raise InvalidCommandError(
@@ -145,17 +139,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
         result = await self._ledger.submit_move(
             game_id, command, seat, request.command_id, expected, signed
         )
-        head, events = result.game, result.events
-        sight = disclose(principal, head)
-        receipt = presenters.receipt_message(result.receipt) if result.receipt else None
-        messages = [
-            presenters.event_message(
-                head, e, sight.viewer, show_hashes=sight.show_hashes
-            )
-            for e in events
-        ]
-        if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
-            messages[-1].receipt.CopyFrom(receipt)
+        head = result.game
+        messages, receipt = _as_seen(principal, result)
         return pb.SubmitMoveResponse(
             first_version=result.first_version,
             last_version=result.last_version,
@@ -311,20 +296,36 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.EndGameResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        if principal.admin:
-            raise PermissionDeniedError(
-                "the admin token resigns for nobody; Adjudicate records a result",
-                "ADMIN_CANNOT_MOVE",
-            )
-        if principal.grant is None:
-            raise UnauthenticatedError(
-                "Resign needs a seat token: a seat resigns only for itself"
-            )
-        game = await self._ledger.game(game_id)
-        seat = acting_seat(
-            principal, game, request.seat if request.HasField("seat") else None
+        _, seat = await self._seat_acting(
+            principal,
+            game_id,
+            request.seat if request.HasField("seat") else None,
+            admin_refusal="the admin token resigns for nobody; "
+            "Adjudicate records a result",
+            needs_token="Resign needs a seat token: a seat resigns only for itself",
         )
         return self._ended(principal, await self._ledger.resign(game_id, seat))
+
+    async def _seat_acting(
+        self,
+        principal: Principal,
+        game_id: UUID,
+        requested: Seat | None,
+        *,
+        admin_refusal: str,
+        needs_token: str,
+    ) -> tuple[Any, Seat]:
+        """The game and the seat a seat token acts for: a seat acts only for itself.
+
+        :raises PermissionDeniedError: for the admin token (``admin_refusal``).
+        :raises UnauthenticatedError: without a seat token (``needs_token``).
+        """
+        if principal.admin:
+            raise PermissionDeniedError(admin_refusal, "ADMIN_CANNOT_MOVE")
+        if principal.grant is None:
+            raise UnauthenticatedError(needs_token)
+        game = await self._ledger.game(game_id)
+        return game, acting_seat(principal, game, requested)
 
     @guarded
     async def Abort(self, request: pb.AbortRequest, context: Any) -> pb.EndGameResponse:
@@ -387,16 +388,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     def _ended(self, principal: Principal, result: Any) -> pb.EndGameResponse:
         head = result.game
-        sight = disclose(principal, head)
-        receipt = presenters.receipt_message(result.receipt) if result.receipt else None
-        messages = [
-            presenters.event_message(
-                head, e, sight.viewer, show_hashes=sight.show_hashes
-            )
-            for e in result.events
-        ]
-        if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
-            messages[-1].receipt.CopyFrom(receipt)
+        messages, receipt = _as_seen(principal, result)
         return pb.EndGameResponse(
             first_version=result.first_version,
             last_version=result.last_version,
@@ -423,3 +415,22 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, request: pb.ListGameTypesRequest, context: Any
     ) -> pb.ListGameTypesResponse:
         return game_types.list_game_types()
+
+
+def _as_seen(
+    principal: Principal, result: Any
+) -> tuple[list[pb.GameEvent], pb.Receipt | None]:
+    """A write's new events as the caller may see them, and its receipt.
+
+    The receipt also rides on the conclusion, when the write ended the game.
+    """
+    head = result.game
+    sight = disclose(principal, head)
+    receipt = presenters.receipt_message(result.receipt) if result.receipt else None
+    messages = [
+        presenters.event_message(head, e, sight.viewer, show_hashes=sight.show_hashes)
+        for e in result.events
+    ]
+    if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
+        messages[-1].receipt.CopyFrom(receipt)
+    return messages, receipt
