@@ -203,7 +203,10 @@ def games_show(
         )
         names = seat_names(game.ruleset, game.setup, tuple(game.player_ids or ()))
         # for people: names, else seats from 1; the dump below is the API's (from 0)
-        console.print(concluded_sentence(game.outcome, names), markup=False)
+        # prose: no markup, and no number highlighting splitting "seat 2 wins"
+        console.print(
+            concluded_sentence(game.outcome, names), markup=False, highlight=False
+        )
         console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
     if game.dropped:
         seats = ", ".join(str(s) for s in game.dropped)
