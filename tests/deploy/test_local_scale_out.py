@@ -8,6 +8,7 @@ every game audits OK, every view equals a rebuild (tests/faults' checks).
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -33,13 +34,17 @@ LOCAL = Path(__file__).resolve().parents[2] / "deploy" / "local"
 
 
 def _free_base(count: int = 3) -> int:
-    """A port p with p..p+count-1 free now."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = s.getsockname()[1]
-        if base + count > 65535:
-            continue
+    """A port p with p..p+count-1 free now, below the kernel's ephemeral range.
+
+    A server killed and started again on its port must find it still free.
+    Inside the ephemeral range the kernel may meanwhile hand that port to an
+    outgoing connection (a load client's, a database pool's), and the restart
+    then fails to bind: a key-rotation run lost a server that way.
+    """
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    rnd = random.Random()
+    for _ in range(200):
+        base = rnd.randrange(10_000, low - count)
         try:
             for port in range(base, base + count):
                 with socket.socket() as s:
