@@ -56,8 +56,22 @@ from tests.e2e.leak_probe import (
     refused,
     spectator_answers,
 )
+from tests.support.database import ledger_for
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def settings(quiet_settings):
+    """A database of this module's own: see ``quiet_settings``."""
+    return quiet_settings
+
+
+@pytest.fixture(scope="module")
+def ledger(settings):
+    with ledger_for(settings) as app:
+        yield app
+
 
 EVERY = int(os.environ.get("LEDGER_LEAK_EVERY", "0"))
 """Also check every ``EVERY`` moves (0: only the named points)."""

@@ -30,8 +30,21 @@ from tests.e2e.leak_probe import (
     spectator_answers,
     without_started,
 )
+from tests.support.database import ledger_for
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def settings(quiet_settings):
+    """A database of this module's own: see ``quiet_settings``."""
+    return quiet_settings
+
+
+@pytest.fixture(scope="module")
+def ledger(settings):
+    with ledger_for(settings) as app:
+        yield app
 
 
 def is_hidden(ruleset, event) -> bool:

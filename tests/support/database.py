@@ -82,17 +82,46 @@ def database_url(server_url: str) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
-@pytest.fixture(scope="session")
-def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):
+def _test_settings(database_url: str, data_dir: Any) -> Any:
     from services.runtime.settings import Settings
 
     return Settings(
         database_url=database_url,
-        data_dir=tmp_path_factory.mktemp("ledger-data"),
+        data_dir=data_dir,
         admin_token=SecretStr("test-admin-token"),
         snapshot_interval=10,
         pool_size=4,
     )
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory):
+    return _test_settings(database_url, tmp_path_factory.mktemp("ledger-data"))
+
+
+@pytest.fixture(scope="module")
+def quiet_settings(server_url: str, tmp_path_factory: pytest.TempPathFactory):
+    """Settings on a database of the module's own.
+
+    For tests that compare whole-database answers (statistics, ratings)
+    before and after: on the session's database a clocked game another
+    module left running can time out meanwhile (this module's server runs
+    the timekeeper) and move those answers.  A module opts in by overriding
+    ``settings`` with this and ``ledger`` with :func:`ledger_for`."""
+    with scratch_database(server_url, "ledger_quiet") as url:
+        yield _test_settings(url, tmp_path_factory.mktemp("ledger-quiet-data"))
+
+
+@contextlib.contextmanager
+def ledger_for(settings: Any) -> Iterator[Any]:
+    """A ledger application on ``settings``' database, closed after."""
+    from services.runtime.bootstrap import build_ledger
+
+    app = build_ledger(settings)
+    try:
+        yield app
+    finally:
+        app.close()
 
 
 @pytest.fixture(scope="session")
