@@ -39,6 +39,7 @@ from ledger.v1 import tournament_service_pb2_grpc as trpc
 from services.proto import convert
 from tests.e2e.client import create, legal_moves, play_to_end
 from tests.fuzz.strategies import Context, metadata, request_body
+from tests.support.database import ledger_for
 from tests.support.examples import every_example, examples
 from tests.support.rpcs import Method, all_methods
 
@@ -101,6 +102,20 @@ ROLES = {
 
 def bearer(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
+
+
+@pytest.fixture(scope="module", name="settings")
+def own_settings(quiet_settings: Any) -> Any:
+    """A database of this module's own: the first call asking for the log's
+    head waits for the views to apply it, and on the session's database
+    that is every earlier module's backlog, longer than a call's deadline."""
+    return quiet_settings
+
+
+@pytest.fixture(scope="module")
+def ledger(quiet_settings: Any) -> Any:
+    with ledger_for(quiet_settings) as app:
+        yield app
 
 
 @pytest.fixture(scope="module")
@@ -289,7 +304,7 @@ def send(
 
 
 def test_no_request_gets_internal_unknown_a_hang_or_a_stored_row(
-    grpc_server: Any, context: Context, database_url: str, tmp_path: Path
+    grpc_server: Any, context: Context, quiet_settings: Any, tmp_path: Path
 ) -> None:
     channel = grpc.insecure_channel(
         f"127.0.0.1:{grpc_server.port}",
@@ -297,7 +312,7 @@ def test_no_request_gets_internal_unknown_a_hang_or_a_stored_row(
     )
     histogram: Counter[str] = Counter()
     by_method: dict[str, Counter[str]] = {}
-    conn = psycopg.connect(database_url, autocommit=True)
+    conn = psycopg.connect(quiet_settings.database_url, autocommit=True)
 
     @settings(
         max_examples=CASES,
