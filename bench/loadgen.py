@@ -18,6 +18,7 @@ import random
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,11 +107,13 @@ class Player:
         mix: list[tuple[str, dict[str, Any]]],
         seed: int,
         rec: Recorder,
+        requests: list[pb.CreateGameRequest] | None = None,
     ) -> None:
         self.channel = channel(target)
         self.stub = pb_grpc.GameServiceStub(self.channel)
         self.rnd = random.Random(seed)
-        self.requests = [create_request(g, f) for g, f in mix]
+        # given requests: a game this process has not registered (bench.peer_game)
+        self.requests = requests or [create_request(g, f) for g, f in mix]
         self.next_game = seed % len(self.requests)
         self.rec = rec
         self.last_submit: tuple[float, int, int] | None = None
@@ -171,10 +174,16 @@ class Player:
         self.rec.keep("ListLegalMoves", listed)
         if not listed.moves:
             return await self.refresh(table)
+        return await self.submit(table, seat, self.rnd.choice(listed.moves))
+
+    async def submit(self, table: Table, seat: int, move: Any) -> bool:
+        """``SubmitMove`` of ``move`` (a packed ``Any``) by ``seat``, recorded;
+        False when the game cannot go on."""
+        metadata = auth(table.tokens.get(seat))
         request = pb.SubmitMoveRequest(
             game_id=table.game_id,
             command_id=str(uuid.uuid4()),
-            move=self.rnd.choice(listed.moves),
+            move=move,
             seat=seat,
         )
         t2 = time.perf_counter()
@@ -218,14 +227,18 @@ async def run_players(
     on_window: Any = None,
     capture: bool = False,
     seed: int = 0,
+    player: Callable[[int, Recorder], Player] | None = None,
 ) -> tuple[Recorder, float, float, Any]:
     """``clients`` players for ``warmup + duration`` seconds; returns the measured window.
 
     ``on_window(start_event)`` (optional) is awaited as a side task during the
     window, e.g. to sample CPU or run a probe; its result is returned.
+    ``player(seed, recorder)`` (optional) makes each client instead of
+    :class:`Player` (``mix`` is then unused).
     """
     rec = Recorder(capture={} if capture else None)
-    players = [Player(target, mix, seed * 1000 + i, rec) for i in range(clients)]
+    make = player or (lambda s, r: Player(target, mix, s, r))
+    players = [make(seed * 1000 + i, rec) for i in range(clients)]
     start = time.perf_counter()
     window_start = start + warmup
     window_end = window_start + duration

@@ -1,0 +1,162 @@
+"""The peer's own game on the ledger: :mod:`bench.games.cards` at the peer's levels.
+
+The same game the boardgame.io peer plays (two seats alternately play a card
+1..10, 100 moves), on a ledger server of its own (its own database, the game
+registered through ``LEDGER_GAMES``), driven two ways at each level:
+
+- ``submit_only``, like the peer's client: the client knows its legal moves,
+  so a move is one ``SubmitMove`` (card ``n % 10 + 1`` at move ``n``);
+- ``list_then_submit``, like scenario 1's client: ``ListLegalMoves``, then
+  ``SubmitMove`` of a listed move.
+
+Each slot creates a game, plays its 100 moves and starts the next at once (as
+the peer's slots do).  moves/s counts ``SubmitMove`` only; server CPU per move
+is measured as in scenario 1 (:mod:`bench.throughput_window`).  Each row also
+carries its ratio to the peer's row at the same level from this run
+(``vs_peer``).  This process never registers the game: the client packs its
+messages from the ruleset directly, so no later scenario sees an extra game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from pathlib import Path
+from typing import Any
+
+from bench import cpu, db, loadgen, peer, procs
+from bench.config import Sizes
+from bench.cpu import CpuProbe, RetryPolicy
+from bench.games.cards import GAME
+from bench.games.cards.models import CARDS, MOVES, CardsSetup, PlayCard
+from bench.stats import ratio
+from bench.throughput_window import throughput_row, window_side
+from ledger.v1 import game_service_pb2 as pb
+from services.proto import convert
+
+# convert finds a game's messages through the registry, which this process
+# leaves alone: load them here
+importlib.import_module(GAME.stubs_module)
+
+GAMES_SETTING = "cards=bench.games.cards"
+"""``LEDGER_GAMES`` for the server: the normal way to register an outside game."""
+
+MODES = ("submit_only", "list_then_submit")
+
+
+def _create_request() -> pb.CreateGameRequest:
+    return pb.CreateGameRequest(
+        game_type=GAME.name, setup=convert.model_to_any(GAME, CardsSetup())
+    )
+
+
+class CardsPlayer(loadgen.Player):
+    """A cards client; with ``submit_only`` it plays without asking what is legal."""
+
+    def __init__(self, target: str, seed: int, rec: loadgen.Recorder, mode: str):
+        super().__init__(target, [], seed, rec, requests=[_create_request()])
+        self.submit_only = mode == "submit_only"
+        self.cards = [
+            convert.command_to_any(GAME, PlayCard(card=c)) for c in range(1, CARDS + 1)
+        ]
+
+    async def move(self, table: loadgen.Table) -> bool:
+        if not self.submit_only:
+            return await super().move(table)
+        seat = table.to_act[0]
+        return await self.submit(table, seat, self.cards[table.moves % CARDS])
+
+
+def _row(
+    n: int, mode: str, rec: loadgen.Recorder, w0: float, w1: float, use: dict[str, Any]
+) -> dict[str, Any]:
+    row = throughput_row(n, rec, w0, w1, use)
+    row.pop("_latencies")
+    if mode == "submit_only":
+        row["move_latency_note"] = "SubmitMove only; no ListLegalMoves"
+    pg_pct = use.get("postgres_cpu_pct")
+    row["postgres_cpu_ms_per_move"] = (
+        round(10 * pg_pct * row["window_s"] / row["moves"], 3)
+        if pg_pct is not None and row["moves"]
+        else None
+    )
+    row["games_finished"] = rec.games_finished
+    return row
+
+
+def vs_peer(row: dict[str, Any], peer_section: Any) -> dict[str, float | None] | None:
+    """``row``'s moves/s and server CPU per move over the peer's at the same level."""
+    if not isinstance(peer_section, dict) or peer_section.get("status") != "ok":
+        return None
+    other = next(
+        (r for r in peer_section["runs"] if r.get("clients") == row["clients"]), None
+    )
+    if other is None:
+        return None
+    return {
+        "moves_per_s": ratio(row.get("moves_per_s"), other.get("moves_per_s")),
+        "server_cpu_ms_per_move": ratio(
+            row.get("server_cpu_ms_per_move"), other.get("server_cpu_ms_per_move")
+        ),
+    }
+
+
+def run(
+    main_url: str,
+    workdir: Path,
+    sizes: Sizes,
+    peer_section: Any = None,
+    policy: RetryPolicy | None = None,
+) -> dict[str, Any]:
+    """Both modes at each level on a server and database of their own."""
+    levels = peer.levels_for(sizes.clients)
+    policy = policy or RetryPolicy()
+    modes: dict[str, Any] = {}
+    with db.bench_database() as url:
+        # PostgreSQL CPU: this database's backends, then scenario 1's again
+        cpu.watch_database(db.libpq_params(url)["dbname"])
+        server = procs.start_ledger_server(
+            url,
+            workdir,
+            snapshot_interval=sizes.snapshot_interval,
+            name="peer-game",
+            extra_env={"LEDGER_GAMES": GAMES_SETTING},
+        )
+        try:
+            for mode in MODES:
+                runs = []
+                for n in levels:
+
+                    def once(n: int = n, mode: str = mode) -> tuple[Any, Any]:
+                        probe = CpuProbe(server.pids())
+                        rec, w0, w1, (use, _) = asyncio.run(
+                            loadgen.run_players(
+                                server.target,
+                                n,
+                                sizes.warmup_s,
+                                sizes.window_s,
+                                [],
+                                on_window=window_side(probe),
+                                seed=n,
+                                player=lambda s, r: CardsPlayer(
+                                    server.target, s, r, mode
+                                ),
+                            )
+                        )
+                        return _row(n, mode, rec, w0, w1, use), use
+
+                    row, attempts = policy.quietest(once)
+                    row["attempts_other_cpu_pct"] = attempts
+                    row["vs_peer"] = vs_peer(row, peer_section)
+                    runs.append(row)
+                modes[mode] = {"runs": runs}
+        finally:
+            server.stop()
+            cpu.watch_database(db.libpq_params(main_url)["dbname"])
+    return {
+        "status": "ok",
+        "game": GAME.name,
+        "moves_per_game": MOVES,
+        "registered_as": f"LEDGER_GAMES={GAMES_SETTING}",
+        **modes,
+    }
