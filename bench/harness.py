@@ -30,6 +30,8 @@ from bench import (
     db,
     legal_pages,
     machine,
+    peer,
+    peer_game,
     procs,
     profile_run,
     profiling,
@@ -246,6 +248,16 @@ def _run_server_scenarios(
             return section
 
         _step(results, "s1_throughput", s1)
+        _step(
+            results,
+            "peer",
+            lambda: peer.run(workdir, sizes.clients, sizes.warmup_s, sizes.window_s),
+        )
+        _step(
+            results,
+            "peer_game",
+            lambda: peer_game.run(url, workdir, sizes, results.get("peer"), _policy()),
+        )
         _step(
             results,
             "rpc_costs",

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench.report import profile, sections, throughput
+from bench.report import peer, profile, sections, throughput
 from bench.report.lookup import run_at, verdict
 from bench.stats import fmt
 
@@ -99,6 +99,7 @@ def markdown(
         out += [f"![{chart}]({chart})", ""]
     out += profile.split_table(results, profile_dirs)
     out += throughput.throughput_tables(results)
+    out += peer.peer_section(results)
     out += throughput.rpc_costs(results)
     out += throughput.legal_pages(results)
     out += throughput.baselines_ab(results)
