@@ -59,14 +59,15 @@ def _side_by_side(s1: Any, runs: list[dict[str, Any]]) -> list[str]:
 
 def _peer_rows(section: dict[str, Any]) -> list[str]:
     out = [
-        "| clients | moves/s | p50 / p99 ms | server CPU ms/move | PG backends CPU ms/move | mean move index | errors | validation |",
-        "|---|---|---|---|---|---|---|---|",
+        "| clients | moves/s | p50 / p99 ms | server CPU ms/move | PG backends CPU ms/move | mean move index | machine busy | errors | validation |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in section["runs"]:
         out.append(
             f"| {r['clients']} | {fmt(r.get('moves_per_s'))} | {fmt(r.get('p50_ms'), 1)} / {fmt(r.get('p99_ms'), 1)} | "
             f"{fmt(r.get('server_cpu_ms_per_move'), 2)} | {fmt(r.get('pg_backends_cpu_ms_per_move'), 2)} | "
-            f"{fmt(r.get('mean_move_index'))} | {r.get('errors', 'n/a')} | {_validated(r)} |"
+            f"{fmt(r.get('mean_move_index'))} | {fmt(r.get('host_cpu_busy_pct_of_all_cores'), 0, '%')} | "
+            f"{r.get('errors', 'n/a')} | {_validated(r)} |"
         )
     copied = f" {section['copied']}." if section.get("copied") else ""
     return [
@@ -77,7 +78,7 @@ def _peer_rows(section: dict[str, Any]) -> list[str]:
             f"{section['max_moves_per_game']}-move games, {fmt(section.get('warmup_s'), 1)} s warm-up, "
             f"{fmt(section.get('window_s'), 1)} s window per level; a move counts when the server's "
             "update reaches its sender (broadcast before the write). The mean move index says where "
-            f"in the game the counted moves fell.{copied}"
+            f"in the game the counted moves fell; machine busy is the whole machine (100% = all cores).{copied}"
         ),
         "",
     ]
@@ -85,8 +86,8 @@ def _peer_rows(section: dict[str, Any]) -> list[str]:
 
 def _game_rows(game: dict[str, Any]) -> list[str]:
     out = [
-        "| mode | clients | moves/s | SubmitMove p50 / p99 ms | server CPU ms/move | PostgreSQL CPU ms/move | moves/s ÷ peer | server CPU/move ÷ peer |",
-        "|---|---|---|---|---|---|---|---|",
+        "| mode | clients | moves/s | SubmitMove p50 / p99 ms | server CPU ms/move | PostgreSQL CPU ms/move | other processes | moves/s ÷ peer | server CPU/move ÷ peer |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, label in (
         ("submit_only", "SubmitMove only (like the peer's client)"),
@@ -98,7 +99,9 @@ def _game_rows(game: dict[str, Any]) -> list[str]:
             out.append(
                 f"| {label} | {r['clients']} | {fmt(r.get('moves_per_s'))} | "
                 f"{ms(lat, 'p50')} / {ms(lat, 'p99')} | {fmt(r.get('server_cpu_ms_per_move'), 2)} | "
-                f"{fmt(r.get('postgres_cpu_ms_per_move'), 2)} | {_ratio(vs.get('moves_per_s'))} | "
+                f"{fmt(r.get('postgres_cpu_ms_per_move'), 2)} | "
+                f"{fmt((r.get('cpu') or {}).get('other_processes_cpu_pct'), 0, '%')} | "
+                f"{_ratio(vs.get('moves_per_s'))} | "
                 f"{_ratio(vs.get('server_cpu_ms_per_move'))} |"
             )
     return [
