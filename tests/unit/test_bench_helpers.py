@@ -93,18 +93,59 @@ def test_the_targets_are_ratios_to_the_same_runs_null_handler():
     assert _row(slower, "moves/s at 32 clients ÷ null")["met"] is False
 
 
-def test_the_peer_comparison_uses_the_peer_figures_at_1_8_and_32_games():
-    rows = report.headline(_results(moves_32=450, null_32=900))
-    peer = {r["figure"].split()[2]: r for r in rows if "÷ peer" in r["figure"]}
-    assert {k: r["baseline"] for k, r in peer.items()} == {
-        "1": 150.0,
-        "8": 248.0,
-        "32": 222.0,
+def _with_peer(results: dict) -> dict:
+    """The peer at 1 and 32 games (not 8), and its card game on the ledger."""
+    results["peer"] = {
+        "status": "ok",
+        "runs": [
+            {"clients": 1, "moves_per_s": 150.0, "server_cpu_ms_per_move": 3.0},
+            {"clients": 32, "moves_per_s": 200.0, "server_cpu_ms_per_move": 2.0},
+        ],
     }
-    assert peer["1"]["met"] is True and peer["1"]["ratio"] == pytest.approx(320 / 150)
-    assert peer["8"]["met"] is False  # 400 < 2 x 248
-    assert peer["32"]["met"] is True  # 450 >= 2 x 222
-    assert "not this run" in peer["32"]["figure"]
+    results["peer_game"] = {
+        "status": "ok",
+        "submit_only": {
+            "runs": [
+                {"clients": 1, "moves_per_s": 300.0, "server_cpu_ms_per_move": 3.5},
+                {"clients": 32, "moves_per_s": 399.0, "server_cpu_ms_per_move": 1.0},
+            ]
+        },
+    }
+    return results
+
+
+def test_the_peer_comparisons_use_the_peer_run_in_the_same_run():
+    rows = report.headline(_with_peer(_results(moves_32=450, null_32=900)))
+    mix = {r["figure"].split()[4]: r for r in rows if r["figure"].startswith("13-")}
+    assert {k: r["baseline"] for k, r in mix.items()} == {
+        "1": 150.0,
+        "8": None,
+        "32": 200.0,
+    }
+    assert mix["1"]["met"] is True and mix["1"]["ratio"] == pytest.approx(320 / 150)
+    assert mix["8"]["met"] is None and "did not run" in mix["8"]["figure"]
+    assert mix["32"]["ratio"] == pytest.approx(450 / 200)
+    cards = {
+        r["figure"].split()[6]: r
+        for r in rows
+        if r["figure"].startswith("peer's game, SubmitMove only")
+    }
+    assert cards["1"]["met"] is True  # 300 >= 2 x 150
+    assert cards["32"]["met"] is False  # 399 < 2 x 200
+    cpu = {
+        r["figure"].split()[7]: r
+        for r in rows
+        if r["figure"].startswith("peer's game: server CPU")
+    }
+    assert cpu["1"]["met"] is False and cpu["1"]["ratio"] == pytest.approx(3.5 / 3)
+    assert cpu["32"]["met"] is True
+
+
+def test_without_the_peer_no_peer_row_borrows_a_figure():
+    rows = report.headline(_results(moves_32=450, null_32=900))
+    peer = [r for r in rows if "peer" in r["figure"]]
+    assert len(peer) == 9
+    assert all(r["baseline"] is None and r["met"] is None for r in peer)
 
 
 def test_baseline_b_is_reported_but_is_no_target():
@@ -140,7 +181,7 @@ def test_headline_survives_missing_and_failed_sections():
         "s1_throughput": {"status": "failed", "error": "x"},
     }
     rows = report.headline(results)
-    assert len(rows) == 12
+    assert len(rows) == 18
     assert all(r["measured"] is None and r["met"] is None for r in rows)
     assert rows[0]["ratio"] is None
 
