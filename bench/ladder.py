@@ -33,7 +33,7 @@ CLIENTS = (1, 32)
 #: (key, label) of every rung, cheapest first.
 LADDER: tuple[tuple[str, str], ...] = (
     ("null", "null handler (canned responses)"),
-    ("interceptors", "+ interceptors (metrics, drain, guard)"),
+    ("interceptors", "+ interceptors (metrics, drain, guard), server options"),
     ("auth", "+ auth (token check)"),
     ("convert", "+ parsing and conversion (no game logic)"),
     ("rules", "+ decide and evolve (no storage)"),
@@ -206,6 +206,7 @@ def run_ladder(
 def run_alone(quick: bool, out_dir: str) -> dict[str, Any]:
     """``ledger bench --scenario ladder``: only the ladder; ``results.json``
     (key ``ladder``), ``results.md`` and ``ladder.png`` in ``out_dir``."""
+    from bench.harness import _policy  # BENCH_WAIT_QUIET: re-run noisy windows
     from bench.report import ladder as ladder_report
 
     sizes = QUICK if quick else FULL
@@ -218,7 +219,7 @@ def run_alone(quick: bool, out_dir: str) -> dict[str, Any]:
     try:
         with db.bench_database() as url:
             cpu.watch_database(db.libpq_params(url)["dbname"])
-            section = run_ladder(url, workdir, sizes, setups.game_mix())
+            section = run_ladder(url, workdir, sizes, setups.game_mix(), _policy())
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     section["before_start"] = quiet

@@ -30,11 +30,11 @@ def table(section: dict[str, Any] | None) -> list[str]:
     header = (
         f"| rung | moves/s at {lo} | moves/s at {hi} | server CPU ms/move at {lo} "
         f"| server CPU ms/move at {hi} | price: CPU ms/move at {lo} / {hi} "
-        f"| price: moves/s lost at {lo} / {hi} |"
+        f"| price: moves/s lost at {lo} / {hi} | other processes' CPU at {lo} / {hi} |"
     )
     out = [
         header,
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for row in section["rows"]:
         out.append(
@@ -45,7 +45,9 @@ def table(section: dict[str, Any] | None) -> list[str]:
             f"| {_signed(row.get(f'price_cpu_ms_{lo}'), 2)} / "
             f"{_signed(row.get(f'price_cpu_ms_{hi}'), 2)} "
             f"| {_signed(row.get(f'price_moves_per_s_{lo}'), 0)} / "
-            f"{_signed(row.get(f'price_moves_per_s_{hi}'), 0)} |"
+            f"{_signed(row.get(f'price_moves_per_s_{hi}'), 0)} "
+            f"| {fmt(row.get(f'other_cpu_pct_{lo}'), 0, '%')} / "
+            f"{fmt(row.get(f'other_cpu_pct_{hi}'), 0, '%')} |"
         )
     return [*out, ""]
 
@@ -109,6 +111,10 @@ def section(section: dict[str, Any] | None, out_dir: Path | None = None) -> list
             "rungs answer with real responses captured from the full server in the "
             f"same run. Windows: {section['warmup_s']:.1f} s warm-up, "
             f"{section['window_s']:.1f} s measured per rung and client count. "
+            "Server CPU counts the server and its children (the views' child of "
+            "`ledger serve`); the last column is what other processes on the machine "
+            "used meanwhile (100% = one core): a rung measured beside a busy "
+            "neighbour is less trustworthy than its price suggests. "
             "`ledger bench --scenario ladder` runs it alone."
         ),
         "",

@@ -57,8 +57,8 @@ def test_the_table_has_a_row_per_rung_with_its_figures_and_price():
     body = [line for line in lines[2:] if line]
     assert len(body) == 3
     assert body[1] == (
-        "| + interceptors (metrics, drain, guard) | 700 | 900 | 1.50 | 1.10 "
-        "| +0.30 / +0.20 | +100 / +100 |"
+        "| + interceptors (metrics, drain, guard), server options | 700 | 900 | 1.50 | 1.10 "
+        "| +0.30 / +0.20 | +100 / +100 | n/a / n/a |"
     )
     assert "| 1.45 | n/a | -0.05 / — |" in body[2]
 
