@@ -26,7 +26,8 @@ def bench(
             "all: every scenario; subscribers: live subscribers across 3 servers "
             "(scenario 9); profile: only the py-spy CPU split per layer; memory: only "
             "scenario 6 (RSS with 10,000 open games), to memory.json; ladder: only "
-            "the cost ladder (scenario 1 against servers built up layer by layer)."
+            "the cost ladder (scenario 1 against servers built up layer by layer), "
+            "to ladder.json/.md/.png."
         ),
     ),
     profile_only: bool = typer.Option(

@@ -204,8 +204,10 @@ def run_ladder(
 
 
 def run_alone(quick: bool, out_dir: str) -> dict[str, Any]:
-    """``ledger bench --scenario ladder``: only the ladder; ``results.json``
-    (key ``ladder``), ``results.md`` and ``ladder.png`` in ``out_dir``."""
+    """``ledger bench --scenario ladder``: only the ladder; ``ladder.json``
+    (key ``ladder``, as in results.json), ``ladder.md`` and ``ladder.png`` in
+    ``out_dir``.  Not results.*: the default ``out_dir`` holds the committed
+    full run, which a ladder alone must not replace."""
     from bench.harness import _policy  # BENCH_WAIT_QUIET: re-run noisy windows
     from bench.report import ladder as ladder_report
 
@@ -227,11 +229,11 @@ def run_alone(quick: bool, out_dir: str) -> dict[str, Any]:
     from bench.report import public
 
     results = {"ladder": section}
-    (out / "results.json").write_text(
+    (out / "ladder.json").write_text(
         json.dumps(public(results), indent=1, default=str) + "\n"
     )
     lines = ["# Cost ladder", "", *ladder_report.section(section, out)]
-    (out / "results.md").write_text("\n".join(lines))
+    (out / "ladder.md").write_text("\n".join(lines))
     print("\n".join(ladder_report.table(section)))
-    print(f"[bench] wrote {out / 'results.md'}", flush=True)
+    print(f"[bench] wrote {out / 'ladder.md'}", flush=True)
     return section
