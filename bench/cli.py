@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-SCENARIOS = ("all", "subscribers", "profile", "memory")
+SCENARIOS = ("all", "subscribers", "profile", "memory", "ladder")
 
 
 def bench(
@@ -25,7 +25,9 @@ def bench(
         help=(
             "all: every scenario; subscribers: live subscribers across 3 servers "
             "(scenario 9); profile: only the py-spy CPU split per layer; memory: only "
-            "scenario 6 (RSS with 10,000 open games), to memory.json."
+            "scenario 6 (RSS with 10,000 open games), to memory.json; ladder: only "
+            "the cost ladder (scenario 1 against servers built up layer by layer), "
+            "to ladder.json/.md/.png."
         ),
     ),
     profile_only: bool = typer.Option(
@@ -52,6 +54,10 @@ def bench(
 
     if scenario == "profile":
         run_profile_only(quick=quick, out_dir=out, label=label or None)
+    elif scenario == "ladder":
+        from bench.ladder import run_alone
+
+        run_alone(quick=quick, out_dir=out)
     elif scenario == "memory":
         run_memory(quick=quick, out_dir=out)
     elif scenario == "subscribers":

@@ -4,7 +4,7 @@ Order: the ledger server scenarios (1, profile, 2, 5), the in-process ones
 (3, anatomy, 4), memory (6, its own server), subscribers (9, three servers
 of their own), the ledger tables' size on disk (``storage``), then the baselines (7a pgbench,
 7b eventsourcing, 7c null gRPC handler, which replays real responses
-captured in scenario 1).  Each scenario is isolated: a failure is recorded
+captured in scenario 1), and last the cost ladder (:mod:`bench.ladder`).  Each scenario is isolated: a failure is recorded
 and the run goes on; ``run_all`` raises at the end if any failed, after
 writing the results, so CI notices.
 """
@@ -28,6 +28,7 @@ from bench import (
     cpu,
     dashboard,
     db,
+    ladder,
     legal_pages,
     machine,
     peer,
@@ -191,6 +192,11 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                 results,
                 "s7c_null_grpc",
                 lambda: server_runs.null(raw, workdir, sizes, mix, _policy()),
+            )
+            _step(
+                results,
+                "ladder",
+                lambda: ladder.run_ladder(url, workdir, sizes, mix, _policy()),
             )
     finally:
         results["elapsed_s"] = round(time.perf_counter() - started, 1)

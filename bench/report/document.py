@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench.report import peer, profile, sections, throughput
+from bench.report import ladder, peer, profile, sections, throughput
 from bench.report.lookup import run_at, verdict
 from bench.stats import fmt
 
@@ -103,6 +103,7 @@ def markdown(
     out += throughput.rpc_costs(results)
     out += throughput.legal_pages(results)
     out += throughput.baselines_ab(results)
+    out += ladder.section(results.get("ladder"), out_dir)
     out += sections.hot_game(results)
     out += sections.rebuild(results)
     out += sections.catch_up(results)
