@@ -29,7 +29,15 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.chance import HmacRng, seed_commitment
-from domain.clocks import Clock, TimeControl, millis, next_deadline, stop, tick
+from domain.clocks import (
+    Clock,
+    TimeControl,
+    control_of,
+    millis,
+    next_deadline,
+    stop,
+    tick,
+)
 from domain.core import (
     Command,
     Event,
@@ -233,7 +241,7 @@ class Game(Aggregate):
         self.outcome: Outcome | None = None
         self.revealed_seed: str | None = None
         self.time_control = time_control
-        self.control = TimeControl.model_validate(time_control or {})
+        self.control = control_of(time_control)
         self.clock: Clock | None = (
             Clock.start(self.control, seat_count) if self.control.is_timed else None
         )

@@ -16,7 +16,15 @@ from typing import Any
 
 from domain.audit_chain import AuditRow
 from domain.audit_report import AuditReport
-from domain.clocks import Clock, TimeControl, millis, next_deadline, stop, tick
+from domain.clocks import (
+    Clock,
+    TimeControl,
+    control_of,
+    millis,
+    next_deadline,
+    stop,
+    tick,
+)
 from domain.core import Outcome, Ruleset, Termination
 from domain.endings import (
     Consequence,
@@ -41,7 +49,7 @@ class ClockTrail:
     """Every seat's clock, followed event by event through the audit."""
 
     def __init__(self, created: dict[str, Any], seat_count: int) -> None:
-        self.control = TimeControl.model_validate(created.get("time_control") or {})
+        self.control = control_of(created.get("time_control"))
         self.clock: Clock | None = (
             Clock.start(self.control, seat_count) if self.control.is_timed else None
         )

@@ -109,6 +109,17 @@ class TimeControl(Model):
         return None
 
 
+UNTIMED = TimeControl()
+"""The control of a game created without one.  Shared: most games have no
+clock, and a control per open game was a few hundred bytes of every game
+the cache holds (the model is frozen, so sharing it is safe)."""
+
+
+def control_of(stored: dict[str, object] | None) -> TimeControl:
+    """The control a game was created with (its stored form, or none)."""
+    return TimeControl.model_validate(stored) if stored else UNTIMED
+
+
 @dataclass(frozen=True, slots=True)
 class Clock:
     """Every seat's clock at one version of a game.
