@@ -9,7 +9,8 @@ only here.
 
 The private eventsourcing methods overridden here are ``_insert_events``
 (the side rows, in the events' transaction) and ``_create_table`` (our DDL);
-``tests/integration/test_store.py`` pins both.
+``tests/integration/test_store.py`` pins both.  ``insert_events`` itself is
+overridden so a failed statement's own error is what the caller sees.
 """
 
 from __future__ import annotations
@@ -22,8 +23,14 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import (
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    StoredEvent,
+)
 from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.utils import retry
 from psycopg.types.json import Jsonb
 
 from domain.integrity import canonical_json
@@ -274,6 +281,42 @@ class LedgerRecorder(PostgresApplicationRecorder):
         curs.execute(LEDGER_DDL)
         curs.execute(APPEND_ONLY_DDL.format(table=self.events_table_name))
         curs.execute(APPEND_ONLY_DDL.format(table="ledger_receipts"))
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        """eventsourcing's pipelined insert, with the statement's own error raised.
+
+        Why an override: eventsourcing's version catches the error of a failed
+        statement inside the transaction block and re-raises it after the
+        block, but the block then ends normally, so the transaction commits a
+        pipeline that has aborted and ``PipelineAborted`` is raised instead.
+        Whether the error surfaced inside that ``try`` or earlier depended on
+        when the server's answer arrived, so a stale move (a version or a
+        receipt already taken) sometimes failed a whole group-commit batch
+        with ``OperationalError`` instead of raising ``IntegrityError``, which
+        re-decides it.  Here the error leaves the block, the transaction rolls
+        back, and the unique violation is what the caller sees.
+        """
+        if self.datastore.enable_db_functions:
+            return super().insert_events(stored_events, **kwargs)
+        notification_ids: Sequence[int] | None = None
+        with (
+            self.datastore.get_connection() as conn,
+            conn.pipeline() as pipeline,
+            conn.transaction(),
+        ):
+            with conn.cursor() as curs:
+                self._insert_events(curs, stored_events, **kwargs)
+            if stored_events:
+                with conn.cursor() as curs:
+                    self._insert_stored_events(curs, stored_events, **kwargs)
+                    pipeline.sync()
+                    notification_ids = self._fetch_ids_after_insert_events(
+                        curs, stored_events, **kwargs
+                    )
+        return notification_ids
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
