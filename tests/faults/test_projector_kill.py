@@ -74,9 +74,16 @@ def test_kill_9_of_the_projector_mid_batch_applies_every_event_once(
                 load.wait_for(SIZE.moves * (i + 1) // (SIZE.faults + 1))
                 mid_batch += kill_mid_batch(project, url)
                 figures.faults += 1
-                project, _ = start_project(url, [], {"PGAPPNAME": APP})
+                project, printed = start_project(url, [], {"PGAPPNAME": APP})
             load.finish()
             wait_until(lambda: views_caught_up(url), "views did not catch up", 120)
+            # the views may have caught up before the last restart finished
+            # starting: a SIGTERM before it listens for one is not a clean stop
+            wait_until(
+                lambda: any(b"projecting" in line for line in printed),
+                "the restarted projector never started",
+                60,
+            )
             code, err = stop(project)
             assert code == 0, err
         check_ledger(url, load, figures)
