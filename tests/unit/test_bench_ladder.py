@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bench.ladder import LADDER, _row, prices
 from bench.report import ladder as ladder_report
 
@@ -63,10 +65,10 @@ def test_the_table_has_a_row_per_rung_with_its_figures_and_price():
     assert "| 1.45 | n/a | -0.05 / — |" in body[2]
 
 
-def test_the_section_draws_its_chart_and_says_which_rungs_failed(tmp_path: Path):
+def _section() -> dict:
     rows = _rows()
     prices(rows, (1, 32))
-    section = {
+    return {
         "status": "ok",
         "clients": [1, 32],
         "warmup_s": 0.5,
@@ -74,9 +76,17 @@ def test_the_section_draws_its_chart_and_says_which_rungs_failed(tmp_path: Path)
         "rows": rows,
         "failed_rungs": {"commit": "RuntimeError: boom"},
     }
-    lines = ladder_report.section(section, tmp_path)
+
+
+def test_the_section_says_which_rungs_failed(tmp_path: Path):
+    lines = ladder_report.section(_section(), tmp_path)
     assert lines[0] == "## Cost ladder"
     assert "- rung commit not measured: RuntimeError: boom" in lines
+    assert ladder_report.section(None) == []
+
+
+def test_the_section_draws_its_chart(tmp_path: Path):
+    pytest.importorskip("matplotlib")  # the bench extra; `.[test]` alone has none
+    lines = ladder_report.section(_section(), tmp_path)
     assert f"![{ladder_report.CHART}]({ladder_report.CHART})" in lines
     assert (tmp_path / ladder_report.CHART).stat().st_size > 0
-    assert ladder_report.section(None) == []
