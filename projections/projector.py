@@ -71,8 +71,6 @@ class Projector:
         """Set when the log grew: by this projector's LISTEN thread, or by the
         process that started it (``wake``, e.g. a ``multiprocessing.Event``)."""
         self._spacing = spacing
-        self.rounds = 0
-        """Rounds run so far (each steps every active view once)."""
         self._threads: list[threading.Thread] = []
         self._unready: list[ViewRunner] = []
         """Views whose tables could not be checked at start (the database was
@@ -167,7 +165,6 @@ class Projector:
             if rest > 0 and self._stop.wait(rest):
                 break
             started = time.monotonic()
-            self.rounds += 1
             self._wake.clear()
             busy = False
             if self._unready:
