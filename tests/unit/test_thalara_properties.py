@@ -231,3 +231,48 @@ def test_the_admin_sees_everything_a_player_sees_of_their_own_seat() -> None:
             own = GAME.view(state, Viewer.player(seat))
             assert isinstance(own, ThalaraView)
             assert admin.players[seat] == own.players[seat]
+
+
+def plays_by_evolving(state: ThalaraState, seat: int) -> list[Any]:
+    """The play phase's commands as the rules define them: each card on each
+    conflict, then the spells the state *after* that play would allow."""
+    from domain.games.thalara.commands import Pass, PlayCard
+    from domain.games.thalara.evolve import evolve
+    from domain.games.thalara.rules.moves import spell_options
+
+    out: list[Any] = [Pass()]
+    for card in state.players[seat].hand:
+        for conflict in state.conflicts:
+            out.append(PlayCard(card=card, conflict=conflict.artifact))
+            after = evolve(
+                state, ev.CardPlayed(seat=seat, card=card, conflict=conflict.artifact)
+            )
+            out += [
+                PlayCard(card=card, conflict=conflict.artifact, spell=spell)
+                for spell in spell_options(after, seat)
+            ]
+    return out
+
+
+@examples(40)
+@given(
+    seed=SEEDS,
+    players=st.sampled_from([2, 3, 4]),
+    mode=st.sampled_from(["standard", "casual_chaos"]),
+)
+def test_the_play_phase_list_equals_evolving_every_play(
+    seed: bytes, players: int, mode: Mode
+) -> None:
+    """The legal list finds a play's spells from the conflicts the play would
+    leave (``conflicts_with_play``), not from a whole evolved state: the two
+    must give the same commands in the same order."""
+    from domain.games.thalara.rules.moves import legal_commands
+    from domain.games.thalara.state import PLAY
+
+    setup = ThalaraSetup(players=players, mode=mode, characters=CHARACTERS[:players])
+    checked = 0
+    for state in play_random_game(GAME, setup, seed).states:
+        for seat in GAME.to_act(state) if state.phase == PLAY else ():
+            assert list(legal_commands(state, seat)) == plays_by_evolving(state, seat)
+            checked += 1
+    assert checked, "no play-phase state was checked"

@@ -125,19 +125,30 @@ def _(s: ThalaraState, e: ev.CardsDrawn) -> ThalaraState:
     )
 
 
+def conflicts_with_play(
+    s: ThalaraState, artifact: str, card: str, seat: int
+) -> tuple[Conflict, ...]:
+    """``s``'s conflicts once ``seat`` plays ``card`` to ``artifact``.
+
+    What ``CardPlayed`` does to the conflicts, on its own: the legal-move
+    list asks it of every card and conflict to find the spells a play would
+    enable, and needs nothing else of the state after the play."""
+    return _conflict(
+        s,
+        artifact,
+        lambda c: c.model_copy(
+            update={"plays": c.plays + (Play(card=card, owner=seat),)}
+        ),
+    )
+
+
 @evolve.on(ev.CardPlayed)
 def _(s: ThalaraState, e: ev.CardPlayed) -> ThalaraState:
     p = s.players[e.seat]
     s = with_seat(s, e.seat, hand=without_all(p.hand, (e.card,)))
     s = s.model_copy(
         update={
-            "conflicts": _conflict(
-                s,
-                e.conflict,
-                lambda c: c.model_copy(
-                    update={"plays": c.plays + (Play(card=e.card, owner=e.seat),)}
-                ),
-            ),
+            "conflicts": conflicts_with_play(s, e.conflict, e.card, e.seat),
             "last_player": e.seat,
         }
     )

@@ -22,8 +22,8 @@ from ..commands import (
     SpellActivation,
 )
 from ..content import card_info, characters, spell_of
-from ..evolve import evolve
-from ..state import OVER, PLAY, RETURN, SELECT, ThalaraState
+from ..evolve import conflicts_with_play, evolve
+from ..state import OVER, PLAY, RETURN, SELECT, Conflict, ThalaraState
 from .rounds import hand_need
 from .spells import meets, own_colours, targets
 
@@ -67,15 +67,23 @@ def _remnants_in_hand(state: ThalaraState, seat: int) -> tuple[str, ...]:
     )
 
 
-def spell_options(state: ThalaraState, seat: int) -> Iterator[SpellActivation]:
-    """Every spell activation ``seat`` may make in ``state`` (card already played)."""
+def spell_options(
+    state: ThalaraState, seat: int, conflicts: tuple[Conflict, ...] | None = None
+) -> Iterator[SpellActivation]:
+    """Every spell activation ``seat`` may make in ``state`` (card already played).
+
+    ``conflicts``: the conflicts as a play would leave them
+    (:func:`conflicts_with_play`), when the state itself is before the play.
+    Spells read nothing else a play changes, so the legal-move list need not
+    evolve a whole state per card and conflict to find them.
+    """
     player = state.players[seat]
     energy: dict[str, Counter[str]] = {}  # per conflict, computed once for every spell
     for spell_def in characters(state.content)[player.character].spells:
         if spell_def.id in player.spells_used:
             continue
         spell = spell_of(state, spell_def.id)
-        for conflict in state.conflicts:
+        for conflict in state.conflicts if conflicts is None else conflicts:
             have = energy.get(conflict.artifact)
             if have is None:
                 have = energy[conflict.artifact] = own_colours(state, conflict, seat)
@@ -108,11 +116,8 @@ def legal_commands(state: ThalaraState, seat: int) -> Iterator[Command]:
         for card in player.hand:
             for conflict in state.conflicts:
                 yield PlayCard(card=card, conflict=conflict.artifact)
-                after = evolve(
-                    state,
-                    ev.CardPlayed(seat=seat, card=card, conflict=conflict.artifact),
-                )
-                for spell in spell_options(after, seat):
+                played = conflicts_with_play(state, conflict.artifact, card, seat)
+                for spell in spell_options(state, seat, played):
                     yield PlayCard(card=card, conflict=conflict.artifact, spell=spell)
 
 
