@@ -24,8 +24,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from bench import db
 from bench.games.cards.models import MOVES
 from bench.procs import REPO, free_port
@@ -165,11 +163,11 @@ def _ready_harness(source: Path, workdir: Path) -> tuple[Path, str | None]:
     return where, note
 
 
-def _pg_url(admin: str, dbname: str) -> str:
-    """A ``postgres://`` URL (what ``run.sh`` takes) for ``dbname`` on the admin's server."""
-    p = db.libpq_params(admin)
+def _pg_url(url: str) -> str:
+    """``url`` as the ``postgres://`` URL ``run.sh`` takes."""
+    p = db.libpq_params(url)
     auth = p["user"] + (f":{p['password']}" if p["password"] else "")
-    return f"postgres://{auth}@{p['host']}:{p['port']}/{dbname}"
+    return f"postgres://{auth}@{p['host']}:{p['port']}/{p['dbname']}"
 
 
 def run(
@@ -183,39 +181,36 @@ def run(
         return {"status": "not run", "reason": f"no peer harness at {source}"}
     where, note = _ready_harness(source, workdir)
     levels = levels_for(clients)
-    admin = db.admin_url()
-    name = f"peer_bench_{os.getpid()}_{free_port()}"
     warmup = max(1.0, warmup_s)  # the Node clients connect over websockets first
-    env = {
-        **os.environ,
-        "PG_URL": _pg_url(admin, name),
-        "PORT": str(free_port()),
-        "LEVELS": " ".join(map(str, levels)),
-        "MAX_MOVES": str(MAX_MOVES),
-        "WARMUP_S": f"{warmup:g}",
-        "DURATION_S": f"{window_s:g}",
-    }
-    # its own process group: on a timeout, run.sh's Node server goes with it
-    proc = subprocess.Popen(
-        ["bash", "run.sh"],
-        cwd=where,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        stdout, stderr = proc.communicate(
-            timeout=120 + len(levels) * (warmup + window_s + 80)
+    # a database of its own (``bench_…``: run.sh drops only tables of a bench database)
+    with db.bench_database() as url:
+        env = {
+            **os.environ,
+            "PG_URL": _pg_url(url),
+            "PORT": str(free_port()),
+            "LEVELS": " ".join(map(str, levels)),
+            "MAX_MOVES": str(MAX_MOVES),
+            "WARMUP_S": f"{warmup:g}",
+            "DURATION_S": f"{window_s:g}",
+        }
+        # its own process group: on a timeout, run.sh's Node server goes with it
+        proc = subprocess.Popen(
+            ["bash", "run.sh"],
+            cwd=where,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
         )
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        try:
+            stdout, stderr = proc.communicate(
+                timeout=120 + len(levels) * (warmup + window_s + 80)
+            )
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
     parsed = parse_output(stdout, stderr)
     if proc.returncode != 0 or not parsed["runs"]:
         tail = "\n".join(stderr.splitlines()[-15:])
