@@ -74,12 +74,6 @@ def _row(
     row.pop("_latencies")
     if mode == "submit_only":
         row["move_latency_note"] = "SubmitMove only; no ListLegalMoves"
-    pg_pct = use.get("postgres_cpu_pct")
-    row["postgres_cpu_ms_per_move"] = (
-        round(10 * pg_pct * row["window_s"] / row["moves"], 3)
-        if pg_pct is not None and row["moves"]
-        else None
-    )
     row["games_finished"] = rec.games_finished
     return row
 

@@ -20,7 +20,7 @@ from typing import Any
 from bench import loadgen, profiling
 from bench.cpu import CpuProbe
 from bench.procs import ServerProcess
-from bench.stats import rate
+from bench.stats import cpu_ms_per, rate
 
 PROFILE_CLIENTS = (1, 32)
 LABELS = ("before", "after")
@@ -67,9 +67,7 @@ def profile_scenario1(
             summary["moves_per_s"] = rate(moves, w1 - w0)
             summary["server_cpu_pct"] = pct
             summary["other_processes_cpu_pct"] = cpu.get("other_processes_cpu_pct")
-            summary["server_cpu_ms_per_move"] = (
-                round(10 * pct * (w1 - w0) / moves, 3) if pct and moves else None
-            )
+            summary["server_cpu_ms_per_move"] = cpu_ms_per(pct or None, w1 - w0, moves)
             run[mode] = summary
             if summary.get("status") != "ok":
                 out["status"] = summary.get("status", "failed")

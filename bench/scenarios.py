@@ -17,7 +17,7 @@ from bench.cpu import CpuProbe, RetryPolicy, proc_rss_bytes
 from bench.hot_game import run_hot_game
 from bench.procs import ServerProcess
 from bench.read_loop import run_read_loop
-from bench.stats import rate, summarize_ms
+from bench.stats import cpu_ms_per, rate, summarize_ms
 from bench.stream_latency import CommitClock, run_stream_latency
 from bench.throughput_window import throughput_row, window_side
 from ledger.v1 import game_service_pb2 as pb
@@ -92,9 +92,7 @@ def rpc_costs(
         out[method] = {
             "calls_per_s": rate(calls, elapsed),
             "server_cpu_pct": pct,
-            "server_cpu_ms_per_call": round(10 * pct * cpu["wall_s"] / calls, 3)
-            if pct is not None and calls
-            else None,
+            "server_cpu_ms_per_call": cpu_ms_per(pct, cpu["wall_s"], calls),
             "cpu": cpu,
         }
     return out

@@ -78,6 +78,13 @@ def met(value: float | None, op: str, threshold: float) -> bool | None:
     return ops[op]
 
 
+def cpu_ms_per(pct: float | None, seconds: float, count: int) -> float | None:
+    """CPU ms per item: ``pct`` (% of one core) for ``seconds`` over ``count`` items."""
+    if pct is None or not count:
+        return None
+    return round(10 * pct * seconds / count, 3)
+
+
 def cpu_percent(cpu_seconds: float, wall_seconds: float) -> float | None:
     """CPU use as a percentage of one core (200 = two cores busy)."""
     if wall_seconds <= 0:

@@ -13,7 +13,7 @@ from typing import Any
 
 from bench import loadgen
 from bench.cpu import CpuProbe
-from bench.stats import error_rate, rate, summarize_ms
+from bench.stats import cpu_ms_per, error_rate, rate, summarize_ms
 
 
 def window_side(probe: CpuProbe, lag: Any = None, every: float = 0.25) -> Any:
@@ -62,10 +62,9 @@ def throughput_row(
         "conflict_rate": error_rate(w["submit_errors"].get("ABORTED", 0), attempts),
         "errors": w["errors_by_method"],
         "cpu": cpu,
-        "server_cpu_ms_per_move": (
-            round(10 * server_pct * seconds / moves, 3)
-            if server_pct is not None and moves
-            else None
+        "server_cpu_ms_per_move": cpu_ms_per(server_pct, seconds, moves),
+        "postgres_cpu_ms_per_move": cpu_ms_per(
+            cpu.get("postgres_cpu_pct"), seconds, moves
         ),
         "_latencies": w["submit_latencies"],
     }

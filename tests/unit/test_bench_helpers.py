@@ -6,7 +6,15 @@ import pytest
 
 from bench import report
 from bench.profiling import summarize
-from bench.stats import cpu_percent, met, percentile, rate, ratio, summarize_ms
+from bench.stats import (
+    cpu_ms_per,
+    cpu_percent,
+    met,
+    percentile,
+    rate,
+    ratio,
+    summarize_ms,
+)
 
 
 def test_percentile_interpolates_like_numpy_linear():
@@ -39,6 +47,9 @@ def test_ratio_rate_and_targets():
     assert met(25, "<=", 25) is True and met(50, "<", 50) is False
     assert met(None, "<", 1) is None
     assert cpu_percent(1.5, 1.0) == 150
+    # 50% of a core for 2 s is 1,000 ms of CPU: 10 ms for each of 100 moves
+    assert cpu_ms_per(50.0, 2.0, 100) == 10.0
+    assert cpu_ms_per(None, 2.0, 100) is None and cpu_ms_per(50.0, 2.0, 0) is None
 
 
 def _run(clients: int, moves: float, cpu_ms: float, p50: float, p99: float) -> dict:
