@@ -34,9 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import itertools
-import json
 import signal
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
@@ -49,7 +47,7 @@ from uuid import UUID
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from bench.nullserver import NullHandler
+from bench.nullserver import NullHandler, read_canned
 from domain.aggregate import Game
 from domain.core import Seat
 from domain.receipts import Signer
@@ -67,23 +65,21 @@ T = TypeVar("T")
 
 
 def _interceptors(rung: str, lookup: Any) -> list[grpc.aio.ServerInterceptor]:
-    """The real chain of :func:`services.api.grpc_server.start`, up to ``rung``."""
-    from services.api.auth import AuthInterceptor, TokenResolver
-    from services.api.drain import Drain, DrainInterceptor
-    from services.api.guard import GuardInterceptor
-    from services.observability.metrics import RpcMetricsInterceptor
+    """The real chain of :func:`services.api.grpc_server.start`, up to ``rung``
+    (the last of the chain is auth)."""
+    from services.api.auth import TokenResolver
+    from services.api.drain import Drain
+    from services.api.grpc_server import interceptor_chain
     from services.runtime.settings import Settings
 
     if rung == "null":
         return []
-    chain: list[grpc.aio.ServerInterceptor] = [
-        RpcMetricsInterceptor(),
-        DrainInterceptor(Drain()),
-        GuardInterceptor(Settings().streams_per_connection),
-    ]
-    if rung != "interceptors":
-        chain.append(AuthInterceptor(TokenResolver(ADMIN_TOKEN, lookup)))
-    return chain
+    chain = interceptor_chain(
+        Drain(),
+        Settings().streams_per_connection,
+        TokenResolver(ADMIN_TOKEN, lookup),
+    )
+    return chain[:-1] if rung == "interceptors" else chain
 
 
 def _options(rung: str) -> list[tuple[str, Any]]:
@@ -279,11 +275,6 @@ class MemoryLedger:
 # ------------------------------------------------------------ composition
 
 
-def _canned(path: str) -> dict[str, bytes]:
-    with open(path) as fh:
-        return {k: base64.b64decode(v) for k, v in json.load(fh).items()}
-
-
 def canned_grants(canned: dict[str, bytes]) -> dict[str, SeatGrant]:
     """The canned game's seat tokens as grants: what the store would find."""
     created = pb.CreateGameResponse.FromString(
@@ -310,7 +301,7 @@ async def build(
     if rung in CANNED_RUNGS:
         if canned_path is None:
             raise ValueError(f"rung {rung!r} needs --canned")
-        canned = _canned(canned_path)
+        canned = read_canned(canned_path)
         grants = canned_grants(canned)
     elif rung in DATABASE_RUNGS:
         if database_url is None:

@@ -70,6 +70,22 @@ class GrpcServer:
     """Drains and stops the server within that many seconds (:mod:`services.api.drain`)."""
 
 
+def interceptor_chain(
+    drain: Drain, streams_per_connection: int, resolver: TokenResolver
+) -> list[grpc.aio.ServerInterceptor]:
+    """The interceptors every call meets, in order.
+
+    Metrics first: it times every call, refusals included.  The bench's cost
+    ladder builds its rungs from prefixes of this list.
+    """
+    return [
+        RpcMetricsInterceptor(),
+        DrainInterceptor(drain),
+        GuardInterceptor(streams_per_connection),
+        AuthInterceptor(resolver),
+    ]
+
+
 async def start(
     ledger: GameLedger,
     desk: TournamentDesk,
@@ -105,13 +121,8 @@ async def start(
     resolver = TokenResolver(admin_token, lookup)
     page_tokens.configure(admin_token)  # every worker signs alike
     drain = Drain()
-    server = grpc.aio.server(  # metrics first: it times every call, refusals included
-        interceptors=[
-            RpcMetricsInterceptor(),
-            DrainInterceptor(drain),
-            GuardInterceptor(limits.streams_per_connection),
-            AuthInterceptor(resolver),
-        ],
+    server = grpc.aio.server(
+        interceptors=interceptor_chain(drain, limits.streams_per_connection, resolver),
         options=transport.server_options(limits.workers, limits.pending_calls),
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
