@@ -97,13 +97,6 @@ def start_rung(
     return server
 
 
-def canned_bytes(path: Path) -> dict[str, bytes]:
-    """The canned responses a canned rung replays, by full method name."""
-    import base64
-
-    return {k: base64.b64decode(v) for k, v in json.loads(path.read_text()).items()}
-
-
 def _row(rung: str, label: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
     row: dict[str, Any] = {"rung": rung, "label": label}
     for r in runs:

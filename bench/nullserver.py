@@ -30,6 +30,12 @@ class NullHandler(grpc.GenericRpcHandler):
         return self._handlers.get(handler_call_details.method)
 
 
+def read_canned(path: str) -> dict[str, bytes]:
+    """The canned responses (``canned_baseline.write_canned``) by full method name."""
+    with open(path) as fh:
+        return {k: base64.b64decode(v) for k, v in json.load(fh).items()}
+
+
 def _answer(body: bytes) -> Any:
     async def unary(request: bytes, context: Any) -> bytes:
         return body
@@ -38,8 +44,7 @@ def _answer(body: bytes) -> Any:
 
 
 async def main(port: int, canned_path: str) -> None:
-    with open(canned_path) as fh:
-        canned = {k: base64.b64decode(v) for k, v in json.load(fh).items()}
+    canned = read_canned(canned_path)
     server = grpc.aio.server()
     server.add_generic_rpc_handlers((NullHandler(canned),))
     health_servicer = health.aio.HealthServicer()
