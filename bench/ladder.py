@@ -19,8 +19,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,24 +75,15 @@ def start_rung(
         PYTHONUNBUFFERED="1",
         LEDGER_DATA_DIR=str(workdir / f"ladder-{rung}-data"),
         LEDGER_SNAPSHOT_INTERVAL=str(snapshot_interval),
-        PYTHONPATH=os.pathsep.join(
-            filter(None, [str(procs.REPO), env.get("PYTHONPATH", "")])
-        ),
     )
-    args = [sys.executable, "-m", "bench.ladder_server", "--rung", rung]
-    args += ["--port", str(port)]
+    args = ["--rung", rung, "--port", str(port)]
     if canned is not None:
         args += ["--canned", str(canned)]
     if rung in DATABASE_RUNGS and database_url is not None:
         args += ["--database-url", database_url]
-    log_path = workdir / f"ladder-{rung}.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            args, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    server = procs.ServerProcess(proc, port, log_path)
-    procs.wait_healthy(server)
-    return server
+    return procs.start_module(
+        "bench.ladder_server", args, workdir, f"ladder-{rung}", env, port
+    )
 
 
 def _row(rung: str, label: str, runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -99,6 +99,33 @@ def wait_healthy(
     )
 
 
+def start_module(
+    module: str,
+    args: list[str],
+    workdir: Path,
+    name: str,
+    env: dict[str, str],
+    port: int,
+    admin_token: str = "",
+) -> ServerProcess:
+    """``python -m module args`` with this checkout first on its path, its
+    output to ``<workdir>/<name>.log``, run from ``workdir`` (not the repo: no
+    stray .env file is read); returned once healthy."""
+    log_path = workdir / f"{name}.log"
+    path = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", module, *args],
+            cwd=workdir,
+            env={**env, "PYTHONPATH": path},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    server = ServerProcess(proc, port, log_path, admin_token)
+    wait_healthy(server)
+    return server
+
+
 def start_ledger_server(
     database_url: str,
     workdir: Path,
@@ -130,31 +157,15 @@ def start_ledger_server(
     if workers is not None:
         env["LEDGER_WORKERS"] = str(workers)
     env.update(extra_env or {})
-    log_path = workdir / f"{name}.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "services.cli",
-                "serve",
-                "--listen",
-                f"127.0.0.1:{port}",
-                "--log-level",
-                "WARNING",
-            ],
-            cwd=workdir,  # not the repo: no stray .env file is read
-            env={
-                **env,
-                "PYTHONPATH": os.pathsep.join(
-                    filter(None, [str(REPO), env.get("PYTHONPATH", "")])
-                ),
-            },
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    server = ServerProcess(proc, port, log_path, token)
-    wait_healthy(server)
+    server = start_module(
+        "services.cli",
+        ["serve", "--listen", f"127.0.0.1:{port}", "--log-level", "WARNING"],
+        workdir,
+        name,
+        env,
+        port,
+        token,
+    )
     if workers and workers > 1:
         # each connection lands on one worker: ask a few times, then let the rest settle
         for _ in range(4 * workers):
@@ -166,30 +177,14 @@ def start_ledger_server(
 def start_null_server(workdir: Path, canned_path: Path) -> ServerProcess:
     """The Python gRPC ceiling: ``bench.nullserver`` answering canned bytes."""
     port = free_port()
-    log_path = workdir / "nullserver.log"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(REPO), env.get("PYTHONPATH", "")])
+    return start_module(
+        "bench.nullserver",
+        ["--port", str(port), "--canned", str(canned_path)],
+        workdir,
+        "nullserver",
+        {**os.environ, "PYTHONUNBUFFERED": "1"},
+        port,
     )
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bench.nullserver",
-                "--port",
-                str(port),
-                "--canned",
-                str(canned_path),
-            ],
-            cwd=workdir,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    server = ServerProcess(proc, port, log_path)
-    wait_healthy(server)
-    return server
 
 
 def make_workdir() -> Path:
