@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -31,6 +31,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
+from psycopg import sql
+from psycopg.errors import TransactionRollback
 from psycopg.types.json import Jsonb
 
 from domain.integrity import canonical_json
@@ -257,20 +259,86 @@ CREATE OR REPLACE TRIGGER {table}_no_truncate
 """
 
 
+def schema_fingerprint(ddl: Sequence[str]) -> str:
+    """A digest of DDL statements, kept as their table's comment once they ran.
+
+    Why: DDL at every start takes table locks in its own order while live
+    writers take them in theirs, and PostgreSQL breaks the deadlock by failing
+    one side.  A start that finds its fingerprint already there skips its DDL.
+    """
+    digest = hashlib.sha256()
+    for statement in ddl:
+        digest.update(statement.encode())
+        digest.update(b"\0")
+    return f"ledger schema {digest.hexdigest()}"
+
+
+def stored_fingerprint(datastore: Any, table: str) -> str | None:
+    """The fingerprint on ``table``'s comment (a catalog read: no table lock)."""
+    with datastore.transaction(commit=False) as curs:
+        curs.execute(
+            "SELECT obj_description(to_regclass(%s), 'pg_class') AS comment",
+            (f"{datastore.schema}.{table}",),
+        )
+        row = curs.fetchone()
+    return row["comment"] if row else None
+
+
+def mark_fingerprint(curs: Any, datastore: Any, table: str, fingerprint: str) -> None:
+    """Record on ``table`` that the DDL of ``fingerprint`` ran (in its transaction)."""
+    curs.execute(
+        sql.SQL("COMMENT ON TABLE {} IS {}").format(
+            sql.Identifier(datastore.schema, table), sql.Literal(fingerprint)
+        )
+    )
+
+
 class LedgerRecorder(PostgresApplicationRecorder):
     """The events recorder plus the ledger's tables, triggers and side writes."""
 
     def create_table(self) -> None:
+        """The schema, unless the database already has this code's.
+
+        Why the check first: a server restarting beside live servers must not
+        take DDL locks in the order its DDL happens to run while writers take
+        them in theirs; PostgreSQL then breaks the deadlock by failing the
+        start.  A schema that carries this code's fingerprint needs no DDL at
+        all; one that does not (a first start, a new version) gets it, and a
+        deadlock there is retried, since the writer it lost to has finished.
+        """
+        fingerprint = self.schema_fingerprint()
+        if self._stored_fingerprint() == fingerprint:
+            self.datastore.register_type_adapters()
+            return
         for attempt in range(5):
             try:
                 super().create_table()
                 break
-            except (
-                IntegrityError
-            ):  # another process created the same table at the same moment
+            except (IntegrityError, OperationalError) as exc:
+                # IntegrityError: another process created the same table at
+                # the same moment; a rolled-back transaction: a deadlock
+                if isinstance(exc, OperationalError) and not isinstance(
+                    exc.__cause__, TransactionRollback
+                ):
+                    raise
                 if attempt == 4:
                     raise
-                time.sleep(0.2)
+                time.sleep(0.2 * (attempt + 1))
+
+    def schema_fingerprint(self) -> str:
+        """A digest of every DDL statement this recorder runs, for its events table."""
+        return schema_fingerprint(self._ddl_texts())
+
+    def _ddl_texts(self) -> list[str]:
+        return [
+            *(cast(sql.Composable, s).as_string() for s in self.sql_create_statements),
+            LEDGER_DDL,
+            APPEND_ONLY_DDL.format(table=self.events_table_name),
+            APPEND_ONLY_DDL.format(table="ledger_receipts"),
+        ]
+
+    def _stored_fingerprint(self) -> str | None:
+        return stored_fingerprint(self.datastore, self.events_table_name)
 
     def _create_table(self, curs: Any) -> None:
         # One transaction, serialised across processes: ``CREATE OR REPLACE
@@ -281,6 +349,9 @@ class LedgerRecorder(PostgresApplicationRecorder):
         curs.execute(LEDGER_DDL)
         curs.execute(APPEND_ONLY_DDL.format(table=self.events_table_name))
         curs.execute(APPEND_ONLY_DDL.format(table="ledger_receipts"))
+        mark_fingerprint(
+            curs, self.datastore, self.events_table_name, self.schema_fingerprint()
+        )
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(

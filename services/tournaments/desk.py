@@ -47,7 +47,12 @@ from services.ledger.application import (
     GameLedger,
     GameNotFoundError,
 )
-from services.storage.recorder import hash_token
+from services.storage.recorder import (
+    hash_token,
+    mark_fingerprint,
+    schema_fingerprint,
+    stored_fingerprint,
+)
 from services.storage.tournament_rows import TokenGrant
 from services.storage.tournament_store import (
     TOURNAMENT_DDL,
@@ -57,6 +62,8 @@ from services.storage.tournament_store import (
 from services.tournaments import organisers
 from services.tournaments.rounds import RoundJournal
 
+DDL_MARKED = "tournament_tokens"
+"""The table whose comment records that the desk's DDL ran."""
 LOCK_CLASS = 7302
 """Advisory-lock namespace "one tournament's organiser writes" (7301 is the DDL lock)."""
 LOCK_WAIT = "30s"
@@ -93,10 +100,15 @@ class TournamentDesk(Application[UUID]):
         )
         self.ledger = ledger
         self.rounds = RoundJournal(self.datastore, ledger)
-        if create_tables:
-            with self.recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
-                curs.execute(TOURNAMENT_DDL)
-                curs.execute(organisers.DDL)
+        ddl = (TOURNAMENT_DDL, organisers.DDL)
+        done = schema_fingerprint(ddl)
+        # the tables' DDL once per schema version, not at every start (see
+        # services.storage.recorder.schema_fingerprint)
+        if create_tables and stored_fingerprint(self.datastore, DDL_MARKED) != done:
+            with self.datastore.transaction(commit=True) as curs:
+                for statement in ddl:
+                    curs.execute(statement)
+                mark_fingerprint(curs, self.datastore, DDL_MARKED, done)
 
     def construct_mapper(self) -> TournamentMapper:
         return TournamentMapper()

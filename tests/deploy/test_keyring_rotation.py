@@ -77,7 +77,13 @@ def _restart_with(run: Path, index: int, target: str, changes: dict[str, str]) -
         start_new_session=True,
     )
     (run / f"serve-{index}.pid").write_text(f"{process.pid}\n")
-    wait_until(lambda: _serving(target), f"serve-{index} did not come back", 120)
+    wait_until(
+        lambda: _serving(target) or process.poll() is not None,
+        f"serve-{index} did not come back",
+        120,
+        lambda: (run / f"serve-{index}.log").read_text(errors="replace")[-3000:],
+    )
+    assert process.poll() is None, (run / f"serve-{index}.log").read_text()[-3000:]
 
 
 def _zombie(pid: int) -> bool:

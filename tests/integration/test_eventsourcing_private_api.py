@@ -94,6 +94,8 @@ def test_create_table_runs_the_ledgers_ddl_in_its_transaction(own_ledger) -> Non
         return original(self, curs)
 
     type(recorder)._create_table = spy
+    with own_ledger.datastore.transaction(commit=True) as curs:  # as if set up by
+        curs.execute("COMMENT ON TABLE ledger_events IS NULL")  # an older version
     try:
         recorder.create_table()
     finally:

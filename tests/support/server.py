@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,13 +182,23 @@ def ledger_serve(
         served.output = "".join(served.lines)
 
 
-def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:
-    """Poll ``check()`` until it is true (bounded in time, never a timing assert)."""
+def wait_until(
+    check: Any,
+    what: str,
+    timeout: float = 30.0,
+    evidence: Callable[[], str] | None = None,
+) -> None:
+    """Poll ``check()`` until it is true (bounded in time, never a timing assert).
+
+    ``evidence``, when given, is called on a timeout and its text joins the
+    failure, so a CI log says why (a server's own log, say), not only what.
+    """
     import time
 
     deadline = time.monotonic() + timeout
     while not check():
-        assert time.monotonic() < deadline, what
+        if time.monotonic() >= deadline:
+            raise AssertionError(what + (f"\n{evidence()}" if evidence else ""))
         time.sleep(0.3)
 
 
