@@ -652,8 +652,9 @@ def test_tournament_seat_tokens_stored_in_clear_by_earlier_versions_are_scrubbed
 
     TournamentDesk(ledger.env_for_peers, ledger).close()  # creates the tables
     game_id, tournament_id = uuid.uuid4(), uuid.uuid4()
-    as_superuser(
+    as_superuser(  # the database as an earlier version left it
         dba,
+        ("COMMENT ON TABLE tournament_tokens IS NULL", ()),  # its schema unmarked
         (
             "INSERT INTO tournament_seat_tokens VALUES (%s, 'ann', %s, 1, '{0}', 'clear-secret')",
             (tournament_id, game_id),
