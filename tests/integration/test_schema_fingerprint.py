@@ -52,8 +52,10 @@ def test_a_start_beside_a_writer_holding_the_tables_does_not_wait(
     scratch_url, settings
 ) -> None:
     _close(_start(settings, scratch_url))  # sets the schema up
-    assert _comment(scratch_url, "ledger_events").startswith("ledger schema ")
-    assert _comment(scratch_url, "tournament_tokens").startswith("ledger schema ")
+    assert (_comment(scratch_url, "ledger_events") or "").startswith("ledger schema ")
+    assert (_comment(scratch_url, "tournament_tokens") or "").startswith(
+        "ledger schema "
+    )
 
     # a writer mid-transaction on every table a start's DDL would lock
     holder = psycopg.connect(scratch_url)
