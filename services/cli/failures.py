@@ -46,6 +46,8 @@ def describe(exc: BaseException) -> tuple[str | None, int]:
         return f"cannot listen: {str(exc).split(';')[0]}", FAILED
     if isinstance(exc, psycopg.OperationalError | OperationalError):
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "no answer"
+        if _answered(exc):
+            return f"PostgreSQL refused it: {first}", FAILED
         return f"cannot reach PostgreSQL: {first}", FAILED
     if isinstance(exc, OSError) and exc.strerror:
         where = f"{exc.filename}: " if exc.filename else ""
@@ -59,6 +61,19 @@ def describe(exc: BaseException) -> tuple[str | None, int]:
     if isinstance(exc, SetupRequiredError):
         return str(exc).splitlines()[0], FAILED
     return None, FAILED
+
+
+def _answered(exc: BaseException) -> bool:
+    """Whether PostgreSQL was reached and said no (a deadlock, a lock timeout).
+
+    Why it matters: "cannot reach" sends a user to check the address and
+    the network, which is wrong advice when the server answered.  Errors of
+    class 08 (connection) and 57P (shutting down, not yet accepting) are
+    about reaching it; a connection that failed has no SQLSTATE at all.
+    """
+    error = exc if getattr(exc, "sqlstate", None) else exc.__cause__
+    state: str | None = getattr(error, "sqlstate", None)
+    return state is not None and not state.startswith(("08", "57P"))
 
 
 def _rpc_line(exc: Any) -> str:
