@@ -7,7 +7,8 @@ game still imports its whole vocabulary from one place.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Mapping
+from typing import Any, Self, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,6 +24,33 @@ class Model(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Self:
+        """pydantic's shallow copy, without its general machinery.
+
+        Why: ``evolve`` copies a state (and a seat or a card in it) for nearly
+        every event, so a replay is mostly copies.  pydantic's ``__copy__``
+        goes through ``copy.copy`` for the fields, the extras and the fields
+        set, and checks for private attributes, on every call.  These models
+        are frozen, forbid extras and have no private attributes, so a copy
+        is a new ``__dict__`` and fields set, exactly what pydantic's would
+        hold.  As in pydantic, ``update`` is not validated.
+        """
+        if deep or self.__pydantic_private__ is not None:
+            return super().model_copy(update=update, deep=deep)
+        copied = object.__new__(type(self))
+        fields = self.__dict__.copy()
+        fields_set = self.__pydantic_fields_set__.copy()
+        if update:
+            fields.update(update)
+            fields_set.update(update)
+        object.__setattr__(copied, "__dict__", fields)
+        object.__setattr__(copied, "__pydantic_fields_set__", fields_set)
+        object.__setattr__(copied, "__pydantic_extra__", None)
+        object.__setattr__(copied, "__pydantic_private__", None)
+        return copied
 
 
 class Command(Model):
