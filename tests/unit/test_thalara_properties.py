@@ -263,8 +263,8 @@ def plays_by_evolving(state: ThalaraState, seat: int) -> list[Any]:
 def test_the_play_phase_list_equals_evolving_every_play(
     seed: bytes, players: int, mode: Mode
 ) -> None:
-    """The legal list finds a play's spells from the conflicts the play would
-    leave (``conflicts_with_play``), not from a whole evolved state: the two
+    """The legal list finds a play's spells from energies counted once per
+    list (``PlaySpells``), not from a whole evolved state per play: the two
     must give the same commands in the same order."""
     from domain.games.thalara.rules.moves import legal_commands
     from domain.games.thalara.state import PLAY

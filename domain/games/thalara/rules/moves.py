@@ -8,7 +8,7 @@ samples without enumerating.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from domain.core import Outcome, Termination, ranks_from_scores
 from domain.sequences import Chain, Combinations, Mapped
@@ -67,23 +67,15 @@ def _remnants_in_hand(state: ThalaraState, seat: int) -> tuple[str, ...]:
     )
 
 
-def spell_options(
-    state: ThalaraState, seat: int, conflicts: tuple[Conflict, ...] | None = None
-) -> Iterator[SpellActivation]:
-    """Every spell activation ``seat`` may make in ``state`` (card already played).
-
-    ``conflicts``: the conflicts as a play would leave them
-    (:func:`conflicts_with_play`), when the state itself is before the play.
-    Spells read nothing else a play changes, so the legal-move list need not
-    evolve a whole state per card and conflict to find them.
-    """
+def spell_options(state: ThalaraState, seat: int) -> Iterator[SpellActivation]:
+    """Every spell activation ``seat`` may make in ``state`` (card already played)."""
     player = state.players[seat]
     energy: dict[str, Counter[str]] = {}  # per conflict, computed once for every spell
     for spell_def in characters(state.content)[player.character].spells:
         if spell_def.id in player.spells_used:
             continue
         spell = spell_of(state, spell_def.id)
-        for conflict in state.conflicts if conflicts is None else conflicts:
+        for conflict in state.conflicts:
             have = energy.get(conflict.artifact)
             if have is None:
                 have = energy[conflict.artifact] = own_colours(state, conflict, seat)
@@ -96,6 +88,89 @@ def spell_options(
                     )
             else:
                 yield SpellActivation(spell=spell.id, conflict=conflict.artifact)
+
+
+class PlaySpells:
+    """For each play ``seat`` could make, the spells :func:`spell_options` would
+    list in the state after it, found without building that state.
+
+    Why: the play phase's legal list asks this of every card in hand on every
+    conflict, and asking :func:`spell_options` each time re-counted every
+    conflict's energy and re-checked every spell against it (1.6 million
+    requirement checks for 5,766 lists).  A play changes one thing a spell
+    reads: its own conflict gains the card (one more energy of its colour,
+    one more possible target).  So every conflict's energy and every spell's
+    verdict on it are computed once per list, the played conflict's verdict
+    once per colour, and the played conflict itself only when a targeted
+    spell needs its cards.
+    """
+
+    def __init__(self, state: ThalaraState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        player = state.players[seat]
+        self.spells = [
+            spell_of(state, spell_def.id)
+            for spell_def in characters(state.content)[player.character].spells
+            if spell_def.id not in player.spells_used
+        ]
+        self.energy = {c.artifact: own_colours(state, c, seat) for c in state.conflicts}
+        self.met = {
+            (spell.id, artifact): meets(have, spell)
+            for spell in self.spells
+            for artifact, have in self.energy.items()
+        }
+        self.met_with: dict[tuple[str, str, str], bool] = {}
+
+    def _met_with(self, spell: Any, artifact: str, colour: str) -> bool:
+        """Whether ``spell`` is paid for at ``artifact`` with one more ``colour``."""
+        if self.met[(spell.id, artifact)]:
+            return True  # more energy never unpays a spell
+        need = spell.requirement
+        if colour not in need:
+            return False
+        key = (spell.id, artifact, colour)
+        met = self.met_with.get(key)
+        if met is None:
+            have = self.energy[artifact]
+            met = self.met_with[key] = all(
+                have[c] + (c == colour) >= need.count(c) for c in need
+            )
+        return met
+
+    def after(self, card: str, artifact: str) -> Iterator[SpellActivation]:
+        """The spells once ``card`` is played to ``artifact``, in ``spell_options``' order."""
+        state, seat = self.state, self.seat
+        colour = card_info(state, card).colour
+        played: Conflict | None = None
+        for spell in self.spells:
+            for conflict in state.conflicts:
+                here = conflict.artifact == artifact
+                if not (
+                    self._met_with(spell, artifact, colour)
+                    if here
+                    else self.met[(spell.id, conflict.artifact)]
+                ):
+                    continue
+                if not spell.effect.is_targeted:
+                    yield SpellActivation(spell=spell.id, conflict=conflict.artifact)
+                    continue
+                if here:
+                    if played is None:
+                        played = _conflict_after(state, artifact, card, seat)
+                    conflict = played
+                for target in targets(state, conflict, seat, spell):
+                    yield SpellActivation(
+                        spell=spell.id, conflict=conflict.artifact, target=target
+                    )
+
+
+def _conflict_after(
+    state: ThalaraState, artifact: str, card: str, seat: int
+) -> Conflict:
+    for conflict in conflicts_with_play(state, artifact, card, seat):
+        if conflict.artifact == artifact:
+            return conflict
+    raise ValueError(f"no conflict at {artifact}")
 
 
 def legal_commands(state: ThalaraState, seat: int) -> Iterator[Command]:
@@ -113,11 +188,11 @@ def legal_commands(state: ThalaraState, seat: int) -> Iterator[Command]:
                 yield ReturnRemnants(cards=cards)
     elif state.phase == PLAY:
         yield Pass()
+        spells = PlaySpells(state, seat)
         for card in player.hand:
             for conflict in state.conflicts:
                 yield PlayCard(card=card, conflict=conflict.artifact)
-                played = conflicts_with_play(state, conflict.artifact, card, seat)
-                for spell in spell_options(state, seat, played):
+                for spell in spells.after(card, conflict.artifact):
                     yield PlayCard(card=card, conflict=conflict.artifact, spell=spell)
 
 
