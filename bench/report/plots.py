@@ -146,8 +146,8 @@ def charts(
         sizes = [r["events"] for r in s3["sizes"]]
         series = (
             ("raw_read_events_per_s", "raw SELECT"),
-            ("raw_read_json_events_per_s", "SELECT + json.loads"),
-            ("read_decode_events_per_s", "SELECT + decode to events"),
+            ("raw_read_json_events_per_s", "SELECT + parse (orjson)"),
+            ("read_decode_events_per_s", "SELECT + decode to events (no evolve)"),
             ("rebuild_events_per_s", "rebuild, no snapshot"),
             (
                 "rebuild_snapshot_effective_events_per_s",

@@ -44,7 +44,7 @@ def rebuild(results: dict[str, Any]) -> list[str]:
         out += [
             f"Game: {s3['game']}; median of {s3['repeats']}; snapshot interval {s3['snapshot_interval']}.",
             "",
-            "| events | raw SELECT events/s | + json.loads events/s | SELECT + decode to events/s | rebuild, no snapshot events/s | ms | rebuild from snapshot (effective) events/s | ms | snapshot bytes | ratio rebuild/raw |",
+            "| events | raw SELECT events/s | + parse (orjson) events/s | SELECT + decode to events, no evolve events/s | rebuild, no snapshot events/s | ms | rebuild from snapshot (effective) events/s | ms | snapshot bytes | ratio rebuild/raw |",
             "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for r in s3["sizes"]:
