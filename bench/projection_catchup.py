@@ -55,7 +55,12 @@ def prefill(
     budget_s: float,
     seed: int = 3,
 ) -> dict[str, Any]:
-    """Add complete random games until the log holds ``target`` events (or the time budget ends)."""
+    """Add complete random games until the log holds ``target`` events (or the time budget ends).
+
+    At least one batch is added even when the log already holds ``target``
+    (the scenarios before may have filled it), so events per complete game
+    (an input of the capacity model) is always measured.
+    """
     from domain.games import find_game
 
     rnd = random.Random(seed)
@@ -65,7 +70,7 @@ def prefill(
     start_count = have
     started = time.perf_counter()
     games = 0
-    while have < target and time.perf_counter() - started < budget_s:
+    while (have < target or games == 0) and time.perf_counter() - started < budget_s:
         batch = []
         side: list[tuple[Any, ...]] = []
         for _ in range(16):
