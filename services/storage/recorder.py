@@ -306,8 +306,7 @@ class LedgerRecorder(PostgresApplicationRecorder):
         all; one that does not (a first start, a new version) gets it, and a
         deadlock there is retried, since the writer it lost to has finished.
         """
-        fingerprint = self.schema_fingerprint()
-        if self._stored_fingerprint() == fingerprint:
+        if self._schema_current():
             self.datastore.register_type_adapters()
             return
         for attempt in range(5):
@@ -337,8 +336,35 @@ class LedgerRecorder(PostgresApplicationRecorder):
             APPEND_ONLY_DDL.format(table="ledger_receipts"),
         ]
 
-    def _stored_fingerprint(self) -> str | None:
-        return stored_fingerprint(self.datastore, self.events_table_name)
+    def _schema_current(self) -> bool:
+        """This code's fingerprint is on the events table and the append-only
+        triggers are in place and enabled (catalog reads: no table lock).
+
+        The triggers are checked as well because a start used to put back one
+        that a DBA had dropped or disabled, and still does.
+        """
+        if stored_fingerprint(self.datastore, self.events_table_name) != (
+            self.schema_fingerprint()
+        ):
+            return False
+        names = [
+            f"{table}_{kind}"
+            for table in (self.events_table_name, "ledger_receipts")
+            for kind in ("append_only", "no_truncate")
+        ]
+        schema = self.datastore.schema
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                "SELECT count(*) AS n FROM pg_trigger WHERE tgname = ANY(%s)"
+                " AND tgenabled <> 'D' AND tgrelid IN (to_regclass(%s), to_regclass(%s))",
+                (
+                    names,
+                    f"{schema}.{self.events_table_name}",
+                    f"{schema}.ledger_receipts",
+                ),
+            )
+            row = curs.fetchone()
+        return row is not None and row["n"] == len(names)
 
     def _create_table(self, curs: Any) -> None:
         # One transaction, serialised across processes: ``CREATE OR REPLACE

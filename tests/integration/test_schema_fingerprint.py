@@ -94,3 +94,25 @@ def test_a_schema_without_this_versions_fingerprint_gets_the_ddl(
         ).fetchone()
     assert triggers == (1,)
     assert _comment(scratch_url, "ledger_events") != "ledger schema older"
+
+
+@pytest.mark.parametrize(
+    "tampering",
+    [
+        "DROP TRIGGER ledger_events_append_only ON ledger_events",
+        "ALTER TABLE ledger_receipts DISABLE TRIGGER ledger_receipts_no_truncate",
+    ],
+)
+def test_a_start_puts_back_an_append_only_trigger_a_dba_removed(
+    scratch_url, settings, tampering
+) -> None:
+    _close(_start(settings, scratch_url))
+    with psycopg.connect(scratch_url, autocommit=True) as conn:
+        conn.execute(tampering)  # the fingerprint stays: the schema looks current
+    _close(_start(settings, scratch_url))
+    with psycopg.connect(scratch_url) as conn:
+        enabled = conn.execute(
+            "SELECT count(*) FROM pg_trigger WHERE tgenabled <> 'D' AND tgname IN"
+            " ('ledger_events_append_only', 'ledger_receipts_no_truncate')"
+        ).fetchone()
+    assert enabled == (2,)
