@@ -27,6 +27,7 @@ from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
 from services.runtime import views_process
 from services.runtime.bootstrap import Wiring, view_runners
+from services.runtime.collector import CollectorSchedule
 from services.runtime.metrics_endpoint import serve_metrics
 from services.runtime.settings import Settings
 from services.storage.database_watcher import DatabaseWatcher
@@ -185,6 +186,8 @@ async def serve(
     if on_ready is not None:
         on_ready(running)
     await running.report(True)
+    collector = CollectorSchedule()
+    collector.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -196,3 +199,4 @@ async def serve(
     if http is not None:
         await http.stop()
     await running.stop(grace=wiring.settings.drain_seconds)
+    await collector.stop()
