@@ -131,10 +131,7 @@ class PlaySpells:
         key = (spell.id, artifact, colour)
         met = self.met_with.get(key)
         if met is None:
-            have = self.energy[artifact]
-            met = self.met_with[key] = all(
-                have[c] + (c == colour) >= need.count(c) for c in need
-            )
+            met = self.met_with[key] = meets(self.energy[artifact], spell, colour)
         return met
 
     def after(self, card: str, artifact: str) -> Iterator[SpellActivation]:

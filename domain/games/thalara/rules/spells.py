@@ -36,11 +36,14 @@ def own_colours(state: ThalaraState, conflict: Conflict, seat: int) -> Counter[s
     )
 
 
-def meets(have: Counter[str], spell: Spell) -> bool:
-    """Whether energy ``have`` pays for ``spell`` (requirements are a few colours:
-    counting the tuple beats building a Counter on the legal-move path)."""
+def meets(have: Counter[str], spell: Spell, extra: str | None = None) -> bool:
+    """Whether energy ``have``, plus one of colour ``extra`` if given, pays for
+    ``spell`` (requirements are a few colours: counting the tuple beats building
+    a Counter on the legal-move path)."""
     need = spell.requirement
-    return all(have[colour] >= need.count(colour) for colour in need)
+    return all(
+        have[colour] + (colour == extra) >= need.count(colour) for colour in need
+    )
 
 
 def is_requirement_met(
