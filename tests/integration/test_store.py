@@ -11,6 +11,7 @@ fail first.
 
 from __future__ import annotations
 
+import os
 import random
 import uuid
 from dataclasses import replace
@@ -134,3 +135,30 @@ def test_a_rebuild_reads_the_events_the_event_store_reads(ledger):
     for version in range(1, head + 1):
         rebuilt = ledger.repository.get(game_id, version=version)
         assert rebuilt.version == version
+
+
+AWKWARD = "it's a \\ back'slash; %s %(x)s $1 -- ünï \"quoted\" \t tab"
+
+
+def test_a_commit_stores_awkward_text_and_every_byte_exactly(ledger, monkeypatch):
+    """A commit's statements are rendered client-side and sent as one query
+    string: quotes, backslashes, placeholders, comment markers and non-ASCII
+    text, and a seed holding every byte value, must come back unchanged."""
+    from services.ledger import creation
+
+    seed = bytes(range(256))
+    draws = iter([seed])  # the seed is the first draw; tokens draw afterwards
+    monkeypatch.setattr(
+        creation.secrets, "token_bytes", lambda n: next(draws, None) or os.urandom(n)
+    )
+    players = (AWKWARD, "'; DROP TABLE ledger_games; --")
+    game_id = ledger.create_game("thalara", SETUP, player_ids=players).game_id
+    assert ledger.store.seed(game_id) == seed
+    assert tuple(ledger.store.game_row(game_id)["player_ids"]) == players
+    append = _decided(ledger, game_id, AWKWARD)
+    ledger.store.append([append])
+    assert ledger.store.recorded_command(game_id, AWKWARD) is not None
+    stored = [record for _, _, record in ledger.read_records(game_id)]
+    assert stored[-len(append.events) :] == [
+        ledger.events.mapper.to_stored_event(e).state for e in append.events
+    ]
