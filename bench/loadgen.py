@@ -117,6 +117,8 @@ class Player:
         self.next_game = seed % len(self.requests)
         self.rec = rec
         self.last_submit: tuple[float, int, int] | None = None
+        self.response_paths: tuple[str, ...] = ()
+        """``SubmitMoveRequest.response_mask`` paths; empty: the whole answer."""
 
     async def close(self) -> None:
         await self.channel.close()
@@ -186,6 +188,8 @@ class Player:
             move=move,
             seat=seat,
         )
+        if self.response_paths:
+            request.response_mask.paths.extend(self.response_paths)
         t2 = time.perf_counter()
         try:
             resp = await self.stub.SubmitMove(
@@ -199,11 +203,18 @@ class Player:
         self.rec.submit.append((t3, t3 - t2))
         self.rec.keep("SubmitMove", resp)
         table.moves += 1
-        table.to_act, table.status = list(resp.game.to_act), resp.game.status
+        table.to_act, table.status = self.after_move(table, seat, resp)
         if table.status == "ended":
             self.rec.games_finished += 1
             return False
         return bool(table.to_act) or await self.refresh(table)
+
+    def after_move(
+        self, table: Table, seat: int, resp: pb.SubmitMoveResponse
+    ) -> tuple[list[int], str]:
+        """Who acts next and the game's status, after ``seat``'s move: from the
+        answer's game summary (a client that tracks the game may know it)."""
+        return list(resp.game.to_act), resp.game.status
 
     async def play_until(self, deadline: float, max_games: int = 100_000) -> None:
         for _ in range(max_games):

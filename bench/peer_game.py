@@ -4,8 +4,10 @@ The same game the boardgame.io peer plays (two seats alternately play a card
 1..10, 100 moves), on a ledger server of its own (its own database, the game
 registered through ``LEDGER_GAMES``), driven two ways at each level:
 
-- ``submit_only``, like the peer's client: the client knows its legal moves,
-  so a move is one ``SubmitMove`` (card ``n % 10 + 1`` at move ``n``);
+- ``submit_only``, like the peer's client: the client knows its legal moves
+  and the game's turn order, so a move is one ``SubmitMove`` (card
+  ``n % 10 + 1`` at move ``n``) that asks only for the acknowledgement
+  (``response_mask``: ``last_version`` and ``receipt``);
 - ``list_then_submit``, like scenario 1's client: ``ListLegalMoves``, then
   ``SubmitMove`` of a listed move.
 
@@ -43,6 +45,9 @@ GAMES_SETTING = "cards=bench.games.cards"
 
 MODES = ("submit_only", "list_then_submit")
 
+ACKNOWLEDGEMENT = ("last_version", "receipt")
+"""What a ``submit_only`` client asks of each answer: what was recorded, and the proof."""
+
 
 def _create_request() -> pb.CreateGameRequest:
     return pb.CreateGameRequest(
@@ -56,6 +61,8 @@ class CardsPlayer(loadgen.Player):
     def __init__(self, target: str, seed: int, rec: loadgen.Recorder, mode: str):
         super().__init__(target, [], seed, rec, requests=[_create_request()])
         self.submit_only = mode == "submit_only"
+        if self.submit_only:
+            self.response_paths = ACKNOWLEDGEMENT
         self.cards = [
             convert.command_to_any(GAME, PlayCard(card=c)) for c in range(1, CARDS + 1)
         ]
@@ -65,6 +72,14 @@ class CardsPlayer(loadgen.Player):
             return await super().move(table)
         seat = table.to_act[0]
         return await self.submit(table, seat, self.cards[table.moves % CARDS])
+
+    def after_move(
+        self, table: loadgen.Table, seat: int, resp: pb.SubmitMoveResponse
+    ) -> tuple[list[int], str]:
+        if not self.submit_only:
+            return super().after_move(table, seat, resp)
+        # the client knows the game: the seats alternate, and it ends after MOVES
+        return [1 - seat], "ended" if table.moves >= MOVES else "active"
 
 
 def _row(

@@ -1,6 +1,7 @@
 import datetime
 
 from google.protobuf import any_pb2 as _any_pb2
+from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -133,20 +134,22 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[PlayerToken, _Mapping]]] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
-    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version", "signature")
+    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version", "signature", "response_mask")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_MASK_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     command_id: str
     move: _any_pb2.Any
     seat: int
     expected_version: int
     signature: bytes
-    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ..., signature: _Optional[bytes] = ...) -> None: ...
+    response_mask: _field_mask_pb2.FieldMask
+    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ..., signature: _Optional[bytes] = ..., response_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
     __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position", "receipt")

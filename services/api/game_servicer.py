@@ -34,6 +34,7 @@ from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import GameListing, next_page_token, parse_cursor
 from services.api.min_version import check_min_version, head_seen_at
+from services.api.partial_response import SUBMIT_RESPONSE_FIELDS, response_fields
 from services.api.rpc import guarded, guarded_stream, parse_game_id
 from services.ledger.application import GameLedger
 from services.ledger.lru import Lru
@@ -122,6 +123,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
             raise InvalidCommandError(
                 "move is required", violations=(("move", "required"),)
             )
+        fields = (
+            response_fields(request.response_mask)
+            if request.HasField("response_mask")
+            else None
+        )
         command = convert.command_from_any(game.ruleset, request.move)
         expected = (
             request.expected_version if request.HasField("expected_version") else None
@@ -139,19 +145,28 @@ class GameServicer(pb_grpc.GameServiceServicer):
         result = await self._ledger.submit_move(
             game_id, command, seat, request.command_id, expected, signed
         )
+        wanted = fields if fields is not None else SUBMIT_RESPONSE_FIELDS
         head = result.game
-        messages, receipt = _as_seen(principal, result)
-        return pb.SubmitMoveResponse(
+        answer = pb.SubmitMoveResponse(
             first_version=result.first_version,
             last_version=result.last_version,
             replayed=result.replayed,
-            events=messages,
-            game=presenters.summary(
-                head, principal, ended=head.is_over, now=self._ledger.clock()
-            ),
             log_position=result.log_position,
-            receipt=receipt,
         )
+        if "events" in wanted or "receipt" in wanted:
+            messages, receipt = _as_seen(principal, result, "events" in wanted)
+            answer.events.extend(messages)
+            if receipt is not None and "receipt" in wanted:
+                answer.receipt.CopyFrom(receipt)
+        if "game" in wanted:
+            answer.game.CopyFrom(
+                presenters.summary(
+                    head, principal, ended=head.is_over, now=self._ledger.clock()
+                )
+            )
+        for name in SUBMIT_RESPONSE_FIELDS - wanted:
+            answer.ClearField(name)
+        return answer
 
     # ------------------------------------------------------------ reads
 
@@ -418,15 +433,18 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
 
 def _as_seen(
-    principal: Principal, result: Any
+    principal: Principal, result: Any, events: bool = True
 ) -> tuple[list[pb.GameEvent], pb.Receipt | None]:
-    """A write's new events as the caller may see them, and its receipt.
+    """A write's new events as the caller may see them (unless ``events`` is
+    false), and its receipt.
 
     The receipt also rides on the conclusion, when the write ended the game.
     """
+    receipt = presenters.receipt_message(result.receipt) if result.receipt else None
+    if not events:
+        return [], receipt
     head = result.game
     sight = disclose(principal, head)
-    receipt = presenters.receipt_message(result.receipt) if result.receipt else None
     messages = [
         presenters.event_message(head, e, sight.viewer, show_hashes=sight.show_hashes)
         for e in result.events
