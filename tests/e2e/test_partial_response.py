@@ -16,11 +16,10 @@ pytestmark = pytest.mark.e2e
 
 
 def _submit(server, table, paths, command_id=None):
-    seat = list(
-        server.call(
-            "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[0]
-        ).game.to_act
-    )[0]
+    game = server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[0]
+    ).game
+    seat = game.to_act[0]
     request = pb.SubmitMoveRequest(
         game_id=table.game_id,
         command_id=command_id or str(uuid.uuid4()),
