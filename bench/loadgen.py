@@ -89,6 +89,18 @@ class Recorder:
                 bucket.append(message.SerializeToString())
 
 
+WITHOUT_EVENTS = (
+    "first_version",
+    "last_version",
+    "replayed",
+    "game",
+    "log_position",
+    "receipt",
+)
+"""What a client asks of a ``SubmitMove`` answer: all of it but the events,
+which it never reads (it learns who acts next from ``game``)."""
+
+
 @dataclass
 class Table:
     game_id: str
@@ -117,7 +129,7 @@ class Player:
         self.next_game = seed % len(self.requests)
         self.rec = rec
         self.last_submit: tuple[float, int, int] | None = None
-        self.response_paths: tuple[str, ...] = ()
+        self.response_paths: tuple[str, ...] = WITHOUT_EVENTS
         """``SubmitMoveRequest.response_mask`` paths; empty: the whole answer."""
 
     async def close(self) -> None:

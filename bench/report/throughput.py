@@ -47,7 +47,8 @@ def throughput_tables(results: dict[str, Any]) -> list[str]:
             "",
             (
                 "A move is one `ListLegalMoves` (page of "
-                f"{(s1 or {}).get('page_size', '?')}) then one `SubmitMove` with a fresh command id; moves/s counts "
+                f"{(s1 or {}).get('page_size', '?')}) then one `SubmitMove` with a fresh command id, asking "
+                "(`response_mask`) for all of the answer but the events, which the client never reads; moves/s counts "
                 "`SubmitMove` only. Each client plays its own game of the mixed rulesets to the end, then starts another."
             ),
             "",
