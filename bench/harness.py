@@ -287,7 +287,7 @@ def _run_server_scenarios(
         else:
             results["profile"] = {
                 "status": "not run",
-                "reason": "set BENCH_PROFILE=1 with py-spy installed to profile the server",
+                "reason": profiling.why_not(),
             }
         _step(
             results,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -81,11 +82,29 @@ def layer_of(frames: list[str]) -> str:
     return "other"
 
 
+def executable() -> str | None:
+    """py-spy on ``PATH``, else the one beside this Python (a venv's ``bin``,
+    where ``pip install -e '.[bench]'`` puts it, when the venv is not activated)."""
+    found = shutil.which("py-spy")
+    if found is not None:
+        return found
+    beside = Path(sys.executable).parent / "py-spy"
+    return str(beside) if beside.is_file() and os.access(beside, os.X_OK) else None
+
+
+def requested() -> bool:
+    return os.environ.get("BENCH_PROFILE", "") not in ("", "0")
+
+
 def available() -> bool:
-    return (
-        os.environ.get("BENCH_PROFILE", "") not in ("", "0")
-        and shutil.which("py-spy") is not None
-    )
+    return requested() and executable() is not None
+
+
+def why_not() -> str:
+    """Why the server is not profiled in this run."""
+    if not requested():
+        return "set BENCH_PROFILE=1 to profile the server"
+    return "py-spy is neither on PATH nor beside this Python: pip install -e '.[bench]'"
 
 
 async def record(
@@ -97,7 +116,7 @@ async def record(
     a wall-clock view); ``gil=True``: only the thread holding the GIL, i.e.
     where the one core a Python process can use goes.
     """
-    exe = shutil.which("py-spy")
+    exe = executable()
     if exe is None:
         return {
             "status": "not available",

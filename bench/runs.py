@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from bench import db, machine, procs, profile_run, server_runs, setups, subscribers
+from bench import (
+    db,
+    machine,
+    procs,
+    profile_run,
+    profiling,
+    server_runs,
+    setups,
+    subscribers,
+)
 from bench.config import FULL, QUICK
 
 #: Where the scenario-9 fan-out is measured through JetStream; '' = in-process only.
@@ -108,7 +117,7 @@ def run_profile_only(quick: bool, out_dir: str, label: str | None) -> dict[str, 
     A labelled quick run writes into ``out_dir`` itself (bench/results), since
     before/after profiles are meant to be committed next to the full results.
     """
-    if shutil.which("py-spy") is None:
+    if profiling.executable() is None:
         raise SystemExit("py-spy is not installed: pip install -e '.[bench]'")
     sizes = QUICK if quick else FULL
     seconds = 8.0 if quick else 15.0

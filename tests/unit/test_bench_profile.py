@@ -75,3 +75,27 @@ def test_results_md_shows_before_and_after_side_by_side(tmp_path: Path):
         "layers_pct": {"domain/*": 50.0, "services/*": 50.0},
         "server_cpu_ms_per_move": 1.2,
     }
+
+
+def test_py_spy_is_found_beside_python_when_the_venv_is_not_activated(
+    tmp_path, monkeypatch
+):
+    from bench import profiling
+
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.touch()
+    monkeypatch.setattr(profiling.sys, "executable", str(python))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("BENCH_PROFILE", "1")
+    assert profiling.executable() is None
+    assert not profiling.available()
+    assert "neither on PATH nor beside" in profiling.why_not()
+    spy = python.parent / "py-spy"
+    spy.write_text("#!/bin/sh\n")
+    spy.chmod(0o755)
+    assert profiling.executable() == str(spy)
+    assert profiling.available()
+    monkeypatch.setenv("BENCH_PROFILE", "0")
+    assert not profiling.available()
+    assert profiling.why_not() == "set BENCH_PROFILE=1 to profile the server"
