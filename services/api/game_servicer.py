@@ -34,7 +34,7 @@ from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import GameListing, next_page_token, parse_cursor
 from services.api.min_version import check_min_version, head_seen_at
-from services.api.partial_response import SUBMIT_RESPONSE_FIELDS, response_fields
+from services.api.partial_response import response_fields
 from services.api.rpc import guarded, guarded_stream, parse_game_id
 from services.ledger.application import GameLedger
 from services.ledger.lru import Lru
@@ -123,11 +123,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             raise InvalidCommandError(
                 "move is required", violations=(("move", "required"),)
             )
-        fields = (
-            response_fields(request.response_mask)
-            if request.HasField("response_mask")
-            else None
-        )
+        wanted = response_fields(request.response_mask)  # unset: every field
         command = convert.command_from_any(game.ruleset, request.move)
         expected = (
             request.expected_version if request.HasField("expected_version") else None
@@ -145,14 +141,17 @@ class GameServicer(pb_grpc.GameServiceServicer):
         result = await self._ledger.submit_move(
             game_id, command, seat, request.command_id, expected, signed
         )
-        wanted = fields if fields is not None else SUBMIT_RESPONSE_FIELDS
         head = result.game
-        answer = pb.SubmitMoveResponse(
-            first_version=result.first_version,
-            last_version=result.last_version,
-            replayed=result.replayed,
-            log_position=result.log_position,
-        )
+        answer = pb.SubmitMoveResponse()
+        scalars: dict[str, int | bool] = {
+            "first_version": result.first_version,
+            "last_version": result.last_version,
+            "replayed": result.replayed,
+            "log_position": result.log_position,
+        }
+        for name, value in scalars.items():
+            if name in wanted:
+                setattr(answer, name, value)
         if "events" in wanted or "receipt" in wanted:
             messages, receipt = _as_seen(principal, result, "events" in wanted)
             answer.events.extend(messages)
@@ -164,8 +163,6 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     head, principal, ended=head.is_over, now=self._ledger.clock()
                 )
             )
-        for name in SUBMIT_RESPONSE_FIELDS - wanted:
-            answer.ClearField(name)
         return answer
 
     # ------------------------------------------------------------ reads

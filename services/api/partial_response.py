@@ -23,7 +23,7 @@ ALL = "*"
 
 
 def response_fields(mask: FieldMask) -> frozenset[str]:
-    """The answer's fields ``mask`` names; an empty mask or ``*`` names them all.
+    """The answer's fields ``mask`` names; an unset or empty mask, or ``*``, names them all.
 
     :raises InvalidCommandError: a path that is not a field of the answer
         (nested paths included: a field is filled whole or not at all).
