@@ -243,7 +243,12 @@ def check_ledger(url: str, load: Load, figures: Figures) -> None:
     unacknowledged = [k for k in commands if k not in load.acks]
     extra_events = 0
     for game_id, stored in versions.items():
-        expected = set(range(1, load.games.get(game_id, stored[0]) + 1))
+        # a game whose creation was stored but never acknowledged (the server
+        # died before answering): no client had its tokens, so every event it
+        # holds is its creation's (a command row for it would fail the
+        # unacknowledged check below)
+        created = load.games.get(game_id, stored[-1])
+        expected = set(range(1, created + 1))
         for (g, _), (first, last) in load.acks.items():
             if g == game_id:
                 expected |= set(range(first, last + 1))
@@ -289,6 +294,22 @@ def views_caught_up(url: str) -> bool:
         except psycopg.errors.UndefinedTable:
             return False  # the projector has not started yet
     return len(rows) == len(registry.VIEWS) and all(p >= head for (p,) in rows)
+
+
+def views_behind(url: str, served: Any) -> str:
+    """Why views have not caught up: each view's position (and stall, if any)
+    against the log's head, and the end of the server's log (its views child
+    shares it)."""
+    with psycopg.connect(url) as db:
+        head = db.execute("SELECT max(notification_id) FROM ledger_events").fetchone()
+        try:
+            rows = db.execute(
+                "SELECT view, position, stalled_at, stalled_reason FROM projection_tracking"
+            ).fetchall()
+        except psycopg.errors.UndefinedTable:
+            rows = []
+    log = "".join(served.lines[-40:])
+    return f"log head {head}, views {rows}\nserver log, last lines:\n{log}"
 
 
 def check_views(url: str, figures: Figures) -> None:
