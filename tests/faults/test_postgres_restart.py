@@ -18,6 +18,7 @@ from tests.faults.harness import (
     check_ledger,
     check_views,
     serve_env,
+    views_behind,
     views_caught_up,
 )
 from tests.support.database import scratch_database
@@ -60,7 +61,12 @@ def test_postgres_restarts_and_outages_under_load_lose_and_duplicate_nothing(
                 figures.faults += 1
                 wait_until(lambda: status() == SERVING, "health did not recover")
             load.finish()
-            wait_until(lambda: views_caught_up(url), "views did not catch up", 120)
+            wait_until(
+                lambda: views_caught_up(url),
+                "views did not catch up",
+                120,
+                evidence=lambda: views_behind(url, served),
+            )
             channel.close()
         # an outage is one log line per change of state, never a traceback storm
         assert "Traceback" not in served.output, served.output

@@ -12,6 +12,7 @@ from tests.faults.harness import (
     check_ledger,
     check_views,
     serve_env,
+    views_behind,
     views_caught_up,
 )
 from tests.support.database import scratch_database
@@ -41,7 +42,10 @@ def test_kill_9_of_the_server_under_load_loses_and_duplicates_nothing(
                 else:
                     load.finish()
                     wait_until(
-                        lambda: views_caught_up(url), "views did not catch up", 120
+                        lambda: views_caught_up(url),
+                        "views did not catch up",
+                        120,
+                        evidence=lambda: views_behind(url, served),
                     )
         check_ledger(url, load, figures)
         check_views(url, figures)
