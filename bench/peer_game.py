@@ -9,7 +9,14 @@ registered through ``LEDGER_GAMES``), driven two ways at each level:
   ``n % 10 + 1`` at move ``n``) that asks only for the acknowledgement
   (``response_mask``: ``last_version`` and ``receipt``);
 - ``list_then_submit``, like scenario 1's client: ``ListLegalMoves``, then
-  ``SubmitMove`` of a listed move.
+  ``SubmitMove`` of a listed move;
+
+and then ``null_submit_only``: the same ``submit_only`` client against
+:mod:`bench.nullserver` answering the ledger's own answers of this run
+(captured, median-sized), so the same calls and bytes with no ledger behind
+them.  Its rows are the ceiling the gRPC runtime and this client leave for
+any server of the card game on this machine: a target above the ceiling's
+ratio to the peer cannot be met by cutting the ledger's own work.
 
 Each slot creates a game, plays its 100 moves and starts the next at once (as
 the peer's slots do).  moves/s counts ``SubmitMove`` only; server CPU per move
@@ -26,7 +33,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from bench import cpu, db, loadgen, peer, procs
+from bench import canned_baseline, cpu, db, loadgen, peer, procs
 from bench.config import Sizes
 from bench.cpu import CpuProbe, RetryPolicy
 from bench.games.cards import GAME
@@ -44,6 +51,8 @@ GAMES_SETTING = "cards=bench.games.cards"
 """``LEDGER_GAMES`` for the server: the normal way to register an outside game."""
 
 MODES = ("submit_only", "list_then_submit")
+NULL_MODE = "null_submit_only"
+"""The ``submit_only`` client against the null handler: the ceiling."""
 
 ACKNOWLEDGEMENT = ("last_version", "receipt")
 """What a ``submit_only`` client asks of each answer: what was recorded, and the proof."""
@@ -82,6 +91,29 @@ class CardsPlayer(loadgen.Player):
         return [1 - seat], "ended" if table.moves >= MOVES else "active"
 
 
+def canned_cards(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
+    """The null handler's answers for the card client: the median-sized
+    ``CreateGame`` of a game in play, and the median-sized ``SubmitMove``
+    acknowledgement (what ``submit_only`` asked for)."""
+
+    def median(method: str, cls: Any, keep: Any = lambda m: True) -> bytes:
+        messages = [
+            m for m in (cls.FromString(b) for b in captured.get(method, [])) if keep(m)
+        ]
+        if not messages:
+            raise RuntimeError(f"no {method} answer of the card game was captured")
+        messages.sort(key=lambda m: m.ByteSize())
+        return messages[len(messages) // 2].SerializeToString()
+
+    service = canned_baseline.SERVICE
+    return {
+        service + "CreateGame": median(
+            "CreateGame", pb.CreateGameResponse, lambda m: m.game.status == "active"
+        ),
+        service + "SubmitMove": median("SubmitMove", pb.SubmitMoveResponse),
+    }
+
+
 def _row(
     n: int, mode: str, rec: loadgen.Recorder, w0: float, w1: float, use: dict[str, Any]
 ) -> dict[str, Any]:
@@ -117,10 +149,44 @@ def run(
     peer_section: Any = None,
     policy: RetryPolicy | None = None,
 ) -> dict[str, Any]:
-    """Both modes at each level on a server and database of their own."""
+    """Both modes at each level on a server and database of their own, then
+    the null handler's ceiling (:data:`NULL_MODE`)."""
     levels = peer.levels_for(sizes.clients)
     policy = policy or RetryPolicy()
     modes: dict[str, Any] = {}
+    captured: dict[str, list[bytes]] = {}
+
+    def levels_of(server: procs.ServerProcess, mode: str) -> list[dict[str, Any]]:
+        runs = []
+        for n in levels:
+
+            def once(n: int = n) -> tuple[Any, Any]:
+                probe = CpuProbe(server.pids())
+                rec, w0, w1, (use, _) = asyncio.run(
+                    loadgen.run_players(
+                        server.target,
+                        n,
+                        sizes.warmup_s,
+                        sizes.window_s,
+                        [],
+                        on_window=window_side(probe),
+                        capture=mode == "submit_only" and not captured,
+                        seed=n,
+                        player=lambda s, r: CardsPlayer(
+                            server.target, s, r, mode.removeprefix("null_")
+                        ),
+                    )
+                )
+                if rec.capture:
+                    captured.update(rec.capture)
+                return _row(n, mode, rec, w0, w1, use), use
+
+            row, attempts = policy.quietest(once)
+            row["attempts_other_cpu_pct"] = attempts
+            row["vs_peer"] = vs_peer(row, peer_section)
+            runs.append(row)
+        return runs
+
     with db.bench_database() as url:
         # PostgreSQL CPU: this database's backends, then scenario 1's again
         cpu.watch_database(db.libpq_params(url)["dbname"])
@@ -133,35 +199,11 @@ def run(
         )
         try:
             for mode in MODES:
-                runs = []
-                for n in levels:
-
-                    def once(n: int = n, mode: str = mode) -> tuple[Any, Any]:
-                        probe = CpuProbe(server.pids())
-                        rec, w0, w1, (use, _) = asyncio.run(
-                            loadgen.run_players(
-                                server.target,
-                                n,
-                                sizes.warmup_s,
-                                sizes.window_s,
-                                [],
-                                on_window=window_side(probe),
-                                seed=n,
-                                player=lambda s, r: CardsPlayer(
-                                    server.target, s, r, mode
-                                ),
-                            )
-                        )
-                        return _row(n, mode, rec, w0, w1, use), use
-
-                    row, attempts = policy.quietest(once)
-                    row["attempts_other_cpu_pct"] = attempts
-                    row["vs_peer"] = vs_peer(row, peer_section)
-                    runs.append(row)
-                modes[mode] = {"runs": runs}
+                modes[mode] = {"runs": levels_of(server, mode)}
         finally:
             server.stop()
             cpu.watch_database(db.libpq_params(main_url)["dbname"])
+    modes[NULL_MODE] = _null_ceiling(workdir, captured, levels_of)
     return {
         "status": "ok",
         "game": GAME.name,
@@ -169,3 +211,24 @@ def run(
         "registered_as": f"LEDGER_GAMES={GAMES_SETTING}",
         **modes,
     }
+
+
+def _null_ceiling(
+    workdir: Path, captured: dict[str, list[bytes]], levels_of: Any
+) -> dict[str, Any]:
+    """``submit_only`` against the null handler answering the ledger's own
+    card answers of this run; a section of its own, so a failure here keeps
+    the ledger's rows."""
+    try:
+        canned = canned_cards(captured)
+    except RuntimeError as exc:
+        return {"status": "not available", "reason": str(exc)}
+    path = workdir / "canned-cards.json"
+    canned_baseline.write_canned(path, canned)
+    server = procs.start_null_server(workdir, path)
+    try:
+        runs = levels_of(server, NULL_MODE)
+    finally:
+        server.stop()
+    sizes = {k.rsplit("/", 1)[1]: len(v) for k, v in canned.items()}
+    return {"status": "ok", "response_bytes": sizes, "runs": runs}

@@ -92,6 +92,7 @@ def _game_rows(game: dict[str, Any]) -> list[str]:
     for mode, label in (
         ("submit_only", "SubmitMove only (like the peer's client)"),
         ("list_then_submit", "ListLegalMoves + SubmitMove (like scenario 1)"),
+        ("null_submit_only", "null handler, SubmitMove only (the ceiling)"),
     ):
         for r in (game.get(mode) or {}).get("runs", []):
             vs = r.get("vs_peer") or {}
@@ -111,10 +112,19 @@ def _game_rows(game: dict[str, Any]) -> list[str]:
             f"The peer's game ({game.get('moves_per_game')} moves, card 1..10) on a ledger server "
             f"and database of its own ({game.get('registered_as')}); each slot starts a new game "
             "when one ends. PostgreSQL CPU counts every backend of that database plus the shared "
-            "auxiliary processes; the peer's counts its server's backends only."
+            "auxiliary processes; the peer's counts its server's backends only. The null "
+            "handler's rows replay the ledger's own answers of this run (median-sized "
+            f"{_sizes(game)}) to the same client with no ledger behind them: no server of "
+            "this game in this gRPC runtime, driven by this client, goes faster, so a target "
+            "above the ceiling's ratio to the peer is out of reach of the ledger's own work."
         ),
         "",
     ]
+
+
+def _sizes(game: dict[str, Any]) -> str:
+    sizes = (game.get("null_submit_only") or {}).get("response_bytes") or {}
+    return ", ".join(f"{k} {v} bytes" for k, v in sizes.items()) or "answers"
 
 
 def peer_section(results: dict[str, Any]) -> list[str]:

@@ -176,3 +176,54 @@ def test_a_failed_peer_game_does_not_hide_the_peer() -> None:
     lines = peer_section(results)
     assert any(line.startswith("| 1 | 530 |") for line in lines)
     assert "failed: RuntimeError: boom" in lines
+
+
+def test_the_null_ceiling_is_divided_by_the_peer_beside_the_ledgers_rows() -> None:
+    results = _results()
+    ceiling = {
+        "clients": 32,
+        "moves_per_s": 2195.5,
+        "submit_latency_ms": {"p50": 10.0, "p99": 20.0},
+        "server_cpu_ms_per_move": 0.3,
+    }
+    ceiling["vs_peer"] = peer_game.vs_peer(ceiling, results["peer"])
+    results["peer_game"]["null_submit_only"] = {
+        "status": "ok",
+        "response_bytes": {"CreateGame": 512, "SubmitMove": 140},
+        "runs": [ceiling],
+    }
+    lines = peer_section(results)
+    row = _row(lines, "| null handler, SubmitMove only")
+    assert row[1:3] == ["32", "2,196"]
+    assert row[-2] == "5.00×"
+    assert any("CreateGame 512 bytes, SubmitMove 140 bytes" in line for line in lines)
+
+
+def _captured(*statuses: str) -> dict[str, list[bytes]]:
+    pb = peer_game.pb
+    created = [
+        pb.CreateGameResponse(game=pb.GameSummary(game_id="g" * (i + 1), status=s))
+        for i, s in enumerate(statuses)
+    ]
+    answers = [pb.SubmitMoveResponse(last_version=v) for v in (2, 300, 40_000)]
+    return {
+        "CreateGame": [m.SerializeToString() for m in created],
+        "SubmitMove": [m.SerializeToString() for m in answers],
+    }
+
+
+def test_the_null_ceiling_answers_a_median_game_in_play_and_acknowledgement() -> None:
+    canned = peer_game.canned_cards(_captured("ended", "active", "active", "active"))
+    service = "/ledger.v1.GameService/"
+    assert set(canned) == {service + "CreateGame", service + "SubmitMove"}
+    game = peer_game.pb.CreateGameResponse.FromString(canned[service + "CreateGame"])
+    assert game.game.status == "active" and game.game.game_id == "ggg"
+    ack = peer_game.pb.SubmitMoveResponse.FromString(canned[service + "SubmitMove"])
+    assert ack.last_version == 300
+
+
+def test_no_card_game_in_play_captured_leaves_the_ceiling_unmeasured() -> None:
+    import pytest
+
+    with pytest.raises(RuntimeError, match="CreateGame"):
+        peer_game.canned_cards(_captured("ended"))
