@@ -147,3 +147,18 @@ def test_an_unknown_game_type_is_invalid_argument_on_every_read(
     grpc_server: Any, path: str, request_: Any
 ) -> None:
     assert answer(grpc_server, path, request_)[0] is grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_request_just_under_the_size_limit_arrives_whole(grpc_server: Any) -> None:
+    """The server does not probe bandwidth (:mod:`services.api.transport`), so
+    its receive window never grows: a request of almost 1 MiB still arrives
+    whole and is answered on its content; one byte over is refused unread."""
+    request = pb.GetGameRequest()
+    request.game_id = "z" * (limits.MAX_REQUEST_BYTES - 8)
+    assert request.ByteSize() <= limits.MAX_REQUEST_BYTES
+    code, message = answer(grpc_server, "/ledger.v1.GameService/GetGame", request)
+    assert code is grpc.StatusCode.INVALID_ARGUMENT
+    assert "at most 64 characters" in message
+    request.game_id += "z" * 16
+    code, _ = answer(grpc_server, "/ledger.v1.GameService/GetGame", request)
+    assert code is grpc.StatusCode.RESOURCE_EXHAUSTED
