@@ -214,8 +214,16 @@ def resolves_by_attributes(obj: object, attributes: list[str]) -> bool:
     return True
 
 
-EXTERNAL = frozenset({"synchronous_standby_names"})
-"""Names of other tools (PostgreSQL settings) that the docs cite and the code never spells."""
+EXTERNAL = frozenset(
+    {
+        "synchronous_standby_names",
+        "log_parser_stats",
+        "pg_test_fsync",
+        "grpc.optimization_target",
+    }
+)
+"""Names of other tools (PostgreSQL's settings and programs, grpc core's
+options) that the docs cite and the code never spells."""
 
 FILE_SUFFIXES = (
     ".py",
