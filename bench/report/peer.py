@@ -105,6 +105,10 @@ def _game_rows(game: dict[str, Any]) -> list[str]:
                 f"{_ratio(vs.get('moves_per_s'))} | "
                 f"{_ratio(vs.get('server_cpu_ms_per_move'))} |"
             )
+    ceiling = game.get("null_submit_only") or {}
+    if ceiling and ceiling.get("status") != "ok":
+        why = ceiling.get("reason") or ceiling.get("error") or "no reason recorded"
+        out += ["", f"The null handler's ceiling was not measured: {why}."]
     return [
         *out,
         "",

@@ -227,3 +227,17 @@ def test_no_card_game_in_play_captured_leaves_the_ceiling_unmeasured() -> None:
 
     with pytest.raises(RuntimeError, match="CreateGame"):
         peer_game.canned_cards(_captured("ended"))
+
+
+def test_an_unmeasured_ceiling_says_why_and_keeps_the_ledgers_rows() -> None:
+    results = _results()
+    results["peer_game"]["null_submit_only"] = {
+        "status": "failed",
+        "error": "RuntimeError: server exited with 1",
+    }
+    lines = peer_section(results)
+    assert _row(lines, "| SubmitMove only")[1:3] == ["32", "1,317"]
+    assert (
+        "The null handler's ceiling was not measured: RuntimeError: server exited with 1."
+        in lines
+    )
