@@ -115,6 +115,7 @@ def section(section: dict[str, Any] | None, out_dir: Path | None = None) -> list
             "`ledger serve`); the last column is what other processes on the machine "
             "used meanwhile (100% = one core): a rung measured beside a busy "
             "neighbour is less trustworthy than its price suggests. "
+            f"{_views_wait(section)}"
             "`ledger bench --scenario ladder` runs it alone."
         ),
         "",
@@ -128,3 +129,19 @@ def section(section: dict[str, Any] | None, out_dir: Path | None = None) -> list
     if name:
         out += [f"![{name}]({name})", ""]
     return out
+
+
+def _views_wait(section: dict[str, Any]) -> str:
+    """How long the full server's views took to catch up before it was measured."""
+    if "views_caught_up_after_s" not in section:
+        return ""
+    waited = section["views_caught_up_after_s"]
+    if waited is None:
+        return (
+            "The full server's views had not caught up with the log when its "
+            "windows started: its rows include their catch-up. "
+        )
+    return (
+        f"The full server's windows started once its views had caught up with "
+        f"the log ({waited:.1f} s after it was up). "
+    )

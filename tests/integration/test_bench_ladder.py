@@ -153,3 +153,33 @@ def test_a_canned_rung_answers_the_full_servers_response(
                 assert stub.SubmitMove(request, metadata=stranger, timeout=10)
     finally:
         server.stop()
+
+
+def test_the_full_server_is_measured_once_its_views_reach_the_log_head(
+    url: str, workdir: Path, moves: dict[str, dict[str, Any]]
+) -> None:
+    import psycopg
+
+    server = ladder.start_rung("serve", workdir, database_url=url)
+    try:
+        waited = ladder.wait_for_views(url, timeout=60)
+    finally:
+        server.stop()
+    assert waited is not None
+    with psycopg.connect(url, autocommit=True) as conn:
+        head = conn.execute("SELECT max(notification_id) FROM ledger_events").fetchone()
+        view, position = conn.execute(
+            "SELECT view, position FROM projection_tracking ORDER BY view LIMIT 1"
+        ).fetchone()
+        assert head is not None and head[0] > 0 and position >= head[0]
+        # one view behind the head, and no server to move it: not caught up
+        conn.execute(
+            "UPDATE projection_tracking SET position = 0 WHERE view = %s", (view,)
+        )
+        try:
+            assert ladder.wait_for_views(url, timeout=0.5) is None
+        finally:
+            conn.execute(
+                "UPDATE projection_tracking SET position = %s WHERE view = %s",
+                (position, view),
+            )

@@ -90,3 +90,14 @@ def test_the_section_draws_its_chart(tmp_path: Path):
     lines = ladder_report.section(_section(), tmp_path)
     assert f"![{ladder_report.CHART}]({ladder_report.CHART})" in lines
     assert (tmp_path / ladder_report.CHART).stat().st_size > 0
+
+
+def test_the_section_says_when_the_full_servers_windows_started(tmp_path: Path):
+    section = _section()
+    assert not any("caught up" in line for line in ladder_report.section(section))
+    section["views_caught_up_after_s"] = 4.25
+    text = "\n".join(ladder_report.section(section))
+    assert "once its views had caught up with the log (4.2 s after it was up)" in text
+    section["views_caught_up_after_s"] = None
+    text = "\n".join(ladder_report.section(section))
+    assert "views had not caught up with the log when its windows started" in text
