@@ -23,17 +23,30 @@ from ledger.v1 import game_service_pb2 as pb
 SERVICE = "/ledger.v1.GameService/"
 
 
+def median_answer(
+    captured: dict[str, list[bytes]],
+    method: str,
+    cls: Any,
+    keep: Any = lambda m: True,
+) -> Any:
+    """The median-sized captured answer of ``method`` that ``keep`` accepts.
+
+    :raises RuntimeError: when none was captured.
+    """
+    messages = [
+        m for m in (cls.FromString(b) for b in captured.get(method, [])) if keep(m)
+    ]
+    if not messages:
+        raise RuntimeError(f"no {method} response was captured")
+    messages.sort(key=lambda m: m.ByteSize())
+    return messages[len(messages) // 2]
+
+
 def canned_responses(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
     """Median-sized real responses, made consistent so a client can loop on them forever."""
 
     def median_of(method: str, cls: Any, keep: Any = lambda m: True) -> Any:
-        messages = [
-            m for m in (cls.FromString(b) for b in captured.get(method, [])) if keep(m)
-        ]
-        if not messages:
-            raise RuntimeError(f"no {method} response was captured")
-        messages.sort(key=lambda m: m.ByteSize())
-        return messages[len(messages) // 2]
+        return median_answer(captured, method, cls, keep)
 
     created = median_of(
         "CreateGame", pb.CreateGameResponse, lambda m: m.game.status == "active"

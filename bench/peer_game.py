@@ -97,13 +97,8 @@ def canned_cards(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
     acknowledgement (what ``submit_only`` asked for)."""
 
     def median(method: str, cls: Any, keep: Any = lambda m: True) -> bytes:
-        messages = [
-            m for m in (cls.FromString(b) for b in captured.get(method, [])) if keep(m)
-        ]
-        if not messages:
-            raise RuntimeError(f"no {method} answer of the card game was captured")
-        messages.sort(key=lambda m: m.ByteSize())
-        return messages[len(messages) // 2].SerializeToString()
+        answer = canned_baseline.median_answer(captured, method, cls, keep)
+        return bytes(answer.SerializeToString())
 
     service = canned_baseline.SERVICE
     return {
