@@ -151,8 +151,9 @@ def test_an_unknown_game_type_is_invalid_argument_on_every_read(
 
 def test_a_request_just_under_the_size_limit_arrives_whole(grpc_server: Any) -> None:
     """The server does not probe bandwidth (:mod:`services.api.transport`), so
-    its receive window never grows: a request of almost 1 MiB still arrives
-    whole and is answered on its content; one byte over is refused unread."""
+    no probe grows its receive window: a request of almost 1 MiB still
+    arrives whole and is answered on its content; one over the limit is
+    refused unread."""
     request = pb.GetGameRequest()
     request.game_id = "z" * (limits.MAX_REQUEST_BYTES - 8)
     assert request.ByteSize() <= limits.MAX_REQUEST_BYTES
