@@ -96,25 +96,24 @@ VIEWS_WAIT_S = 180.0
 
 
 def wait_for_views(url: str, timeout: float = VIEWS_WAIT_S) -> float | None:
-    """Seconds until every view's position reached the log's head as it was
-    when this was called; None when one did not within ``timeout``."""
-    import psycopg
+    """Seconds until every view has applied the log's head as it was when
+    this was called (:func:`projections.runner.wait_for_position`, as a
+    read-your-writes call waits); None when one did not within ``timeout``
+    or stopped before it."""
+    from projections.runner import wait_for_position
+    from services.runtime.bootstrap import build_ledger, view_runners
+    from services.runtime.settings import Settings
 
-    start = time.monotonic()
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT coalesce(max(notification_id), 0) FROM ledger_events"
-        ).fetchone()
-        head = row[0] if row else 0
-        while True:
-            row = conn.execute(
-                "SELECT min(position) FROM projection_tracking"
-            ).fetchone()
-            if row is not None and row[0] is not None and row[0] >= head:
-                return round(time.monotonic() - start, 2)
-            if time.monotonic() - start > timeout:
-                return None
-            time.sleep(0.2)
+    ledger = build_ledger(Settings(database_url=url), url)
+    try:
+        runners = view_runners(ledger.datastore, create_tables=False)
+        head = runners[0].status().head
+        start = time.monotonic()
+        if not wait_for_position(runners, head, timeout):
+            return None
+        return round(time.monotonic() - start, 2)
+    finally:
+        ledger.close()
 
 
 def _row(rung: str, label: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
