@@ -44,21 +44,26 @@ def median_answer(
 
 def canned_responses(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
     """Median-sized real responses, made consistent so a client can loop on them forever."""
-
-    def median_of(method: str, cls: Any, keep: Any = lambda m: True) -> Any:
-        return median_answer(captured, method, cls, keep)
-
-    created = median_of(
-        "CreateGame", pb.CreateGameResponse, lambda m: m.game.status == "active"
+    created = median_answer(
+        captured,
+        "CreateGame",
+        pb.CreateGameResponse,
+        lambda m: m.game.status == "active",
     )
     seat = created.tokens[0].seats[0]
     del created.game.to_act[:]
     created.game.to_act.append(seat)
-    listed = median_of(
-        "ListLegalMoves", pb.ListLegalMovesResponse, lambda m: len(m.moves) > 0
+    listed = median_answer(
+        captured,
+        "ListLegalMoves",
+        pb.ListLegalMovesResponse,
+        lambda m: len(m.moves) > 0,
     )
-    submitted = median_of(
-        "SubmitMove", pb.SubmitMoveResponse, lambda m: m.game.status == "active"
+    submitted = median_answer(
+        captured,
+        "SubmitMove",
+        pb.SubmitMoveResponse,
+        lambda m: m.game.status == "active",
     )
     del submitted.game.to_act[:]
     submitted.game.to_act.append(seat)
