@@ -15,7 +15,10 @@ transactions with the ledger's ``ledger_games`` side row), then each view is
 reset and timed catching up from position 0: log positions per second.
 
 Lag: while scenario 1 runs, every 0.25 s, the age of the oldest event that
-the slowest view has not applied yet (0 when every view is at the head).
+the slowest view has not applied yet (0 when every view is at the head): the
+oldest event of a view's own topics past its tracked position, since a view
+that has nothing of its topics to apply leaves its tracked position behind
+(``projections.runner``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
+
+from domain.records import LEDGER_PREFIX
 
 MIN_EVENTS = 200_000
 QUICK_EVENTS = 15_000
@@ -168,9 +173,16 @@ def run(
 class LagProbe:
     """Age of the oldest event not yet applied by the slowest view (seconds)."""
 
-    def __init__(self, url: str, events_table: str = "ledger_events") -> None:
+    def __init__(
+        self,
+        url: str,
+        events_table: str = "ledger_events",
+        topics: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self._url = url
         self._table = events_table
+        self._topics = topics or {}
+        """Each view's topics (none: every event), as ``View.topics``."""
         self._conn: Any = None
 
     async def sample(self) -> float | None:
@@ -180,13 +192,27 @@ class LagProbe:
             self._conn = await psycopg.AsyncConnection.connect(
                 self._url, autocommit=True
             )
-        cur = await self._conn.execute("SELECT min(position) FROM projection_tracking")
-        row = await cur.fetchone()
-        if row is None or row[0] is None:
+        cur = await self._conn.execute("SELECT view, position FROM projection_tracking")
+        tracked = await cur.fetchall()
+        if not tracked:
             return None
+        oldest: int | None = None
+        for view, position in tracked:
+            sql = f"SELECT min(notification_id) FROM {self._table} WHERE notification_id > %s"
+            params: list[Any] = [position]
+            if self._topics.get(view):
+                if all(t.startswith(LEDGER_PREFIX) for t in self._topics[view]):
+                    sql += f" AND starts_with(topic, '{LEDGER_PREFIX}')"  # its index
+                sql += " AND topic = ANY(%s)"
+                params.append(list(self._topics[view]))
+            cur = await self._conn.execute(sql, params)
+            first = (await cur.fetchone() or (None,))[0]
+            if first is not None and (oldest is None or first < oldest):
+                oldest = first
+        if oldest is None:
+            return 0.0
         cur = await self._conn.execute(
-            f"SELECT state FROM {self._table} WHERE notification_id > %s ORDER BY notification_id LIMIT 1",
-            (row[0],),
+            f"SELECT state FROM {self._table} WHERE notification_id = %s", (oldest,)
         )
         pending = await cur.fetchone()
         if pending is None:
@@ -204,4 +230,13 @@ class LagProbe:
 
 def lag_probe(url: str) -> LagProbe | None:
     """A probe factory for scenario 1's headline window, or ``None`` without projections."""
-    return LagProbe(url) if _registry() is not None else None
+    registry = _registry()
+    if registry is None:
+        return None
+    import importlib
+
+    topics = {}
+    for name, where in registry.VIEWS.items():
+        module, _, cls = where.partition(":")
+        topics[name] = tuple(getattr(importlib.import_module(module), cls).topics)
+    return LagProbe(url, topics=topics)

@@ -11,6 +11,17 @@ Exactly-once, even with several runners and crashes:
   become visible in order and reading ``> position`` never skips an event
   that commits later.
 
+A view that reads only the ledger's own events (a game created, ended or
+concluded: every view today) is not stepped while none of them has arrived:
+the projector reads where the log's ledger events end once per round, for
+every view, and a view already past that point takes no transaction, where
+it took one that locked, read nothing, moved its position to the head and
+waited for its commit to reach the disk.  Its tracked position is then moved
+to the head at most once a second, and :meth:`ViewRunner.status` reports
+where it really is: every event of its topics up to the head is applied, so
+a read that waits for a position (read-your-writes) is not held back by
+moves the view would not have read.
+
 A poisoned log (an event the view cannot apply, e.g. a second
 ``GameConcluded`` a superuser appended) stops the view, not the process: the
 failing batch is retried one event per transaction to find the event, the
@@ -87,6 +98,15 @@ TRANSIENT = (
 
 MAX_REASON = 500
 
+IDLE_ADVANCE_S = 1.0
+"""How often, at most, a view with nothing of its topics to apply still moves
+its tracked position to the head (see the module docstring).
+
+Why at all: the tracked position is what an operator, a replica's reader or
+an older tool sees in ``projection_tracking``; a second behind the head there
+is one write a second, where a write per round (up to fifty a second, each
+waiting for its commit to reach the disk) was most of the views' cost."""
+
 
 class SetupRequiredError(RuntimeError):
     """Raised when the service may not create tables (``LEDGER_CREATE_TABLES=false``)
@@ -118,6 +138,8 @@ class ApplyFailedError(Exception):
 class ViewStatus:
     view: str
     position: int
+    """Every event of the view's topics up to here is applied (at or past
+    the tracked position: events of other topics count as applied)."""
     head: int
     stalled: Stall | None = None
 
@@ -146,6 +168,17 @@ class ViewRunner:
         self._retry_stall = True
         """A recorded stop is tried once more by each new runner (a process
         start), then left alone until a rebuild."""
+        self._ledger_only = bool(view.topics) and all(
+            t.startswith(LEDGER_PREFIX) for t in view.topics
+        )
+        """Reads only the ledger's own events, which the log's partial index
+        finds without reading the moves between them."""
+        self._stepped_at = -IDLE_ADVANCE_S
+        """``time.monotonic()`` of this runner's last transaction."""
+        self._through: int | None = None
+        """The position this runner's last batch committed: the view has
+        applied everything up to it (a rebuild elsewhere only moves the
+        tracked position past it again)."""
 
     def ensure_tables(self) -> None:
         """Create tables; rebuild from scratch if the view's schema version changed.
@@ -236,12 +269,32 @@ class ViewRunner:
                 f"{found}; run `ledger db setup` as the owner (it creates and rebuilds views)"
             )
 
-    def step(self, before_commit: Callable[[], None] | None = None) -> int:
+    def step(
+        self,
+        before_commit: Callable[[], None] | None = None,
+        ledger_head: int | None = None,
+    ) -> int:
         """Apply one batch; returns how many log positions it advanced.
 
         A batch the view cannot apply is retried one event at a time; the
         event that still fails stops the view (see the module docstring).
+
+        ``ledger_head``: the log's last ledger event (:func:`ledger_head`),
+        read once per round for every view.  A view of ledger events that
+        has already been stepped past it has nothing to apply: it takes no
+        transaction (but for one a second, :data:`IDLE_ADVANCE_S`) and
+        returns 0.
         """
+        if (
+            ledger_head is not None
+            and self._ledger_only
+            and self._through is not None
+            and ledger_head <= self._through
+            and time.monotonic() - self._stepped_at < IDLE_ADVANCE_S
+        ):
+            LAG.labels(self.view.name).set(0)
+            return 0
+        self._stepped_at = time.monotonic()
         try:
             return self._step(self.batch_size, before_commit)
         except ApplyFailedError as failed:
@@ -305,6 +358,7 @@ class ViewRunner:
                 )
             if before_commit is not None:
                 before_commit()
+        self._through = new_position
         if row["stalled_at"] is not None:
             log.warning("view %s applies the log again", self.view.name)
         STALLED.labels(self.view.name).set(0)
@@ -379,6 +433,7 @@ class ViewRunner:
                 return total
 
     def status(self) -> ViewStatus:
+        """Where the view is (see :class:`ViewStatus`), the log's head, and its stop."""
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
                 "SELECT position, stalled_at, stalled_reason FROM projection_tracking"
@@ -390,12 +445,24 @@ class ViewRunner:
                 f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
             )
             head = curs.fetchone()["head"]
+            position = row["position"] if row else 0
+            if row and self._ledger_only and position < head:
+                # events commit in position order, so every event up to the
+                # head read above is visible to this statement
+                curs.execute(
+                    f"SELECT min(notification_id) AS next FROM {self.events_table}"
+                    f" WHERE notification_id > %s AND notification_id <= %s"
+                    f" AND {LEDGER_TOPICS} AND topic = ANY(%s)",
+                    (position, head, list(self.view.topics)),
+                )
+                pending = curs.fetchone()["next"]
+                position = head if pending is None else pending - 1
         stalled = (
             Stall(row["stalled_at"], row["stalled_reason"] or "")
             if row and row["stalled_at"] is not None
             else None
         )
-        return ViewStatus(self.view.name, row["position"] if row else 0, head, stalled)
+        return ViewStatus(self.view.name, position, head, stalled)
 
     def reset(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
@@ -409,8 +476,22 @@ class ViewRunner:
                 " stalled_reason = NULL WHERE view = %s",
                 (self.view.name,),
             )
+        self._through = None
         self._retry_stall = True
         STALLED.labels(self.view.name).set(0)
+
+
+def ledger_head(datastore: Any, events_table: str = "ledger_events") -> int:
+    """The log position of the last ledger event (a game created, ended or
+    concluded), 0 for none: what :meth:`ViewRunner.step` compares a view of
+    ledger events with.  One statement, outside any transaction, served by the
+    log's partial index of those events."""
+    with datastore.get_connection() as conn:
+        row = conn.execute(
+            f"SELECT coalesce(max(notification_id), 0) AS head FROM {events_table}"
+            f" WHERE {LEDGER_TOPICS}"
+        ).fetchone()
+    return int(row["head"])
 
 
 def wait_for_position(

@@ -19,7 +19,7 @@ from domain.games import find_game
 from projections import registry
 from projections.base import View
 from projections.ratings import RatingsView, history, leaderboard
-from projections.runner import ViewRunner, wait_for_position
+from projections.runner import ViewRunner, ledger_head, wait_for_position
 from services.tournaments.desk import TournamentDesk
 from services.tournaments.results import ResultsDesk
 from tests.support.views import dump, dump_with
@@ -374,3 +374,95 @@ def test_a_view_gets_exactly_the_events_of_its_topics(ledger, names, topics):
         assert curs.fetchone()["found"] is not None
     assert got == expected
     assert {t for _, t in got} == set(topics)
+
+
+def _tracked(ledger, view: str) -> tuple[int, Any]:
+    with ledger.datastore.transaction(commit=False) as curs:
+        curs.execute(
+            "SELECT position, updated_at FROM projection_tracking WHERE view = %s",
+            (view,),
+        )
+        row = curs.fetchone()
+    return row["position"], row["updated_at"]
+
+
+def test_a_view_of_ledger_events_takes_no_transaction_while_only_moves_arrive(
+    ledger, names
+):
+    """Moves are not a ratings view's events: a round writes nothing for it,
+    yet its status (and a read waiting for a move's position) sees it at the
+    head, and a game's conclusion is applied at the next step."""
+    ruleset = find_game("terralore")
+    created = ledger.create_game(
+        "terralore", {"players": 2}, player_ids=tuple(names[:2])
+    )
+    runner = ViewRunner(ledger.datastore, RatingsView())
+    runner.ensure_tables()
+    runner.catch_up()
+    tracked = _tracked(ledger, "ratings")
+    rnd = random.Random(40)
+    for _ in range(3):
+        game = ledger.load(created.game_id)
+        seat = rnd.choice(game.to_act())
+        ledger.submit(
+            created.game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
+    assert runner.step(ledger_head=ledger_head(ledger.datastore)) == 0
+    assert _tracked(ledger, "ratings") == tracked  # no UPDATE: no transaction wrote
+    status = runner.status()
+    assert status.position == status.head > tracked[0]
+    assert wait_for_position([runner], status.head, timeout=0.05)
+
+    while not (game := ledger.load(created.game_id)).is_over:
+        seat = rnd.choice(game.to_act())
+        ledger.submit(
+            created.game_id,
+            ruleset.pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
+    status = runner.status()
+    assert status.position < status.head  # the conclusion waits for the view
+    assert not wait_for_position([runner], status.head, timeout=0.05)
+    assert runner.step(ledger_head=ledger_head(ledger.datastore)) > 0
+    assert runner.status().position == status.head
+    assert _tracked(ledger, "ratings")[0] == status.head
+    with ledger.datastore.transaction(commit=False) as curs:
+        curs.execute(
+            "SELECT player_id FROM ratings_current WHERE player_id = ANY(%s)",
+            (names[:2],),
+        )
+        assert {r["player_id"] for r in curs.fetchall()} == set(names[:2])
+
+
+def test_an_idle_view_still_moves_its_tracked_position_once_a_second(
+    ledger, names, monkeypatch
+):
+    """What ``projection_tracking`` shows stays near the head for readers of
+    the table itself (an operator, a replica's reader)."""
+    from projections import runner as runner_module
+
+    created = ledger.create_game(
+        "terralore", {"players": 2}, player_ids=tuple(names[:2])
+    )
+    runner = ViewRunner(ledger.datastore, RatingsView())
+    runner.ensure_tables()
+    runner.catch_up()
+    ruleset, rnd = find_game("terralore"), random.Random(41)
+    game = ledger.load(created.game_id)
+    seat = rnd.choice(game.to_act())
+    ledger.submit(
+        created.game_id,
+        ruleset.pick_random_command(game.state, seat, rnd),
+        seat,
+        str(uuid.uuid4()),
+    )
+    head = runner.status().head
+    assert runner.step(ledger_head=ledger_head(ledger.datastore)) == 0
+    assert _tracked(ledger, "ratings")[0] < head
+    monkeypatch.setattr(runner_module, "IDLE_ADVANCE_S", 0.0)
+    assert runner.step(ledger_head=ledger_head(ledger.datastore)) > 0
+    assert _tracked(ledger, "ratings")[0] == head
