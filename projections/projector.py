@@ -26,8 +26,9 @@ ROUND_SPACING = 0.02
 
 Why: every commit wakes the projector, and a round is one transaction per
 view that has events to apply (a view of the ledger's own events with none
-new takes none: :meth:`~projections.runner.ViewRunner.step`).  Stepping on every wakeup made each view a transaction per move, so
-the views cost more per move than the move's own commit.  Waiting out the
+new takes none: :meth:`~projections.runner.ViewRunner.step`).  Stepping on
+every wakeup made each view a transaction per move, so the views cost more
+per move than the move's own commit.  Waiting out the
 spacing lets one round take every move committed meanwhile: measured on the
 card game at 32 clients, server CPU per move fell from 2.5 to 1.8 ms and
 moves/s rose by a quarter (``docs/performance.md``).  The price is at most
