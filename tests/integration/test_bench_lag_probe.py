@@ -9,33 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-import uuid
 
 import pytest
 
 from bench.projection_catchup import lag_probe
-from domain.games import find_game
 from projections.ratings import RatingsView
 from projections.runner import ViewRunner, ledger_head
 from tests.support.database import scratch_database
+from tests.support.random_moves import play_random
 
 pytestmark = pytest.mark.postgres
-
-
-def _play(ledger, game_id, rnd, moves=None):
-    ruleset = find_game("terralore")
-    played = 0
-    while not (game := ledger.load(game_id)).is_over and (
-        moves is None or played < moves
-    ):
-        seat = rnd.choice(game.to_act())
-        ledger.submit(
-            game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
-            seat,
-            str(uuid.uuid4()),
-        )
-        played += 1
 
 
 def _sample(url: str) -> float | None:
@@ -65,12 +48,12 @@ def test_moves_a_view_does_not_read_are_no_lag_and_a_pending_conclusion_is(
             runner = ViewRunner(ledger.datastore, RatingsView())
             runner.ensure_tables()
             runner.catch_up()
-            _play(ledger, created.game_id, rnd, moves=5)
+            assert play_random(ledger, created.game_id, rnd, moves=5) == 5
             assert (
                 runner.step(ledger_head=ledger_head(ledger.datastore)) == 0
             )  # its tracked position stays behind the moves
             assert _sample(url) == 0.0
-            _play(ledger, created.game_id, rnd)
+            play_random(ledger, created.game_id, rnd)
             pending = _sample(url)
             assert pending is not None and pending > 0.0
             runner.catch_up()

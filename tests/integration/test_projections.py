@@ -22,6 +22,7 @@ from projections.ratings import RatingsView, history, leaderboard
 from projections.runner import ViewRunner, ledger_head, wait_for_position
 from services.tournaments.desk import TournamentDesk
 from services.tournaments.results import ResultsDesk
+from tests.support.random_moves import play_random
 from tests.support.views import dump, dump_with
 
 pytestmark = pytest.mark.postgres
@@ -35,17 +36,8 @@ def ledger(isolated_ledger):
 def finish_game(
     ledger, game_type: str, setup: dict, player_ids: tuple[str, ...], seed: int
 ) -> uuid.UUID:
-    ruleset = find_game(game_type)
     created = ledger.create_game(game_type, setup, player_ids=player_ids)
-    rnd = random.Random(seed)
-    while not (game := ledger.load(created.game_id)).is_over:
-        seat = rnd.choice(game.to_act())
-        ledger.submit(
-            created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
-            seat,
-            str(uuid.uuid4()),
-        )
+    play_random(ledger, created.game_id, random.Random(seed))
     return created.game_id
 
 
@@ -392,7 +384,6 @@ def test_a_view_of_ledger_events_takes_no_transaction_while_only_moves_arrive(
     """Moves are not a ratings view's events: a round writes nothing for it,
     yet its status (and a read waiting for a move's position) sees it at the
     head, and a game's conclusion is applied at the next step."""
-    ruleset = find_game("terralore")
     created = ledger.create_game(
         "terralore", {"players": 2}, player_ids=tuple(names[:2])
     )
@@ -401,29 +392,14 @@ def test_a_view_of_ledger_events_takes_no_transaction_while_only_moves_arrive(
     runner.catch_up()
     tracked = _tracked(ledger, "ratings")
     rnd = random.Random(40)
-    for _ in range(3):
-        game = ledger.load(created.game_id)
-        seat = rnd.choice(game.to_act())
-        ledger.submit(
-            created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
-            seat,
-            str(uuid.uuid4()),
-        )
+    assert play_random(ledger, created.game_id, rnd, moves=3) == 3
     assert runner.step(ledger_head=ledger_head(ledger.datastore)) == 0
     assert _tracked(ledger, "ratings") == tracked  # no UPDATE: no transaction wrote
     status = runner.status()
     assert status.position == status.head > tracked[0]
     assert wait_for_position([runner], status.head, timeout=0.05)
 
-    while not (game := ledger.load(created.game_id)).is_over:
-        seat = rnd.choice(game.to_act())
-        ledger.submit(
-            created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
-            seat,
-            str(uuid.uuid4()),
-        )
+    play_random(ledger, created.game_id, rnd)
     status = runner.status()
     assert status.position < status.head  # the conclusion waits for the view
     assert not wait_for_position([runner], status.head, timeout=0.05)
@@ -451,15 +427,7 @@ def test_an_idle_view_still_moves_its_tracked_position_once_a_second(
     runner = ViewRunner(ledger.datastore, RatingsView())
     runner.ensure_tables()
     runner.catch_up()
-    ruleset, rnd = find_game("terralore"), random.Random(41)
-    game = ledger.load(created.game_id)
-    seat = rnd.choice(game.to_act())
-    ledger.submit(
-        created.game_id,
-        ruleset.pick_random_command(game.state, seat, rnd),
-        seat,
-        str(uuid.uuid4()),
-    )
+    assert play_random(ledger, created.game_id, random.Random(41), moves=1) == 1
     head = runner.status().head
     assert runner.step(ledger_head=ledger_head(ledger.datastore)) == 0
     assert _tracked(ledger, "ratings")[0] < head

@@ -1,0 +1,35 @@
+"""Random legal moves through a ledger application, as a player would submit them.
+
+Why here: tests of the read side need games in the log, played to a point
+or to the end, and each wrote the same submit loop.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+from uuid import UUID
+
+from domain.games import find_game
+
+
+def play_random(
+    ledger: Any, game_id: UUID, rnd: random.Random, moves: int | None = None
+) -> int:
+    """Submit random legal moves to ``game_id`` until it is over, or ``moves``
+    of them; returns how many were submitted."""
+    played = 0
+    while moves is None or played < moves:
+        game = ledger.load(game_id)
+        if game.is_over:
+            break
+        seat = rnd.choice(game.to_act())
+        ledger.submit(
+            game_id,
+            find_game(game.game_type).pick_random_command(game.state, seat, rnd),
+            seat,
+            str(uuid.uuid4()),
+        )
+        played += 1
+    return played
