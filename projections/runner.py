@@ -11,8 +11,8 @@ Exactly-once, even with several runners and crashes:
   become visible in order and reading ``> position`` never skips an event
   that commits later.
 
-A view that reads only the ledger's own events (a game created, ended or
-concluded: every view today) is not stepped while none of them has arrived:
+A view that reads only the ledger's own events (every view today: games
+created and concluded) is not stepped while none of them has arrived:
 the projector reads where the log's ledger events end once per round, for
 every view, and a view already past that point takes no transaction, where
 it took one that locked, read nothing, moved its position to the head and
