@@ -19,9 +19,12 @@ import logging
 import os
 import signal
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from multiprocessing.synchronize import Event
+from typing import Any
 
 from services.runtime.settings import Settings
 
@@ -67,14 +70,18 @@ def stop(child: ViewsChild, timeout: float = 10.0) -> None:
 def run(settings_json: str, parent_pid: int, wake: Event) -> None:
     """The child: run every view until SIGTERM or until the parent is gone."""
     from projections.projector import Projector
-    from services.runtime.bootstrap import build_ledger, view_runners
+    from services.runtime.bootstrap import view_runners
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent
     os.environ["PGAPPNAME"] = VIEWS_APP_NAME  # its connection, in pg_stat_activity
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     settings = Settings.model_validate_json(settings_json)
-    ledger = build_ledger(settings)
+    ledger = ledger_once_reachable(
+        settings, lambda: stopping.is_set() or os.getppid() != parent_pid
+    )
+    if ledger is None:
+        return
     projector = Projector(
         view_runners(ledger.datastore, create_tables=settings.create_tables),
         None,  # no LISTEN connection: the parent's hub sets ``wake``
@@ -89,3 +96,34 @@ def run(settings_json: str, parent_pid: int, wake: Event) -> None:
     finally:
         projector.stop()
         ledger.close()
+
+
+def ledger_once_reachable(
+    settings: Settings,
+    give_up: Callable[[], bool],
+    build: Callable[[Settings], Any] | None = None,
+    pause: float = 1.0,
+) -> Any | None:
+    """The child's ledger application, built once the database lets it.
+
+    Why wait: the child starts beside the server, and a database that
+    restarted while the child was building (reading the schema's
+    fingerprint, say) made it exit for good, leaving every view where it
+    was while the server went on serving.  A failed attempt may leave its
+    connection pool behind; it takes a database outage during the child's
+    first moments to make one.  ``None`` once ``give_up()`` is true (told to
+    stop, or the parent is gone) before the database answered.
+    """
+    from projections.runner import TRANSIENT
+    from services.runtime.bootstrap import build_ledger
+
+    make = build or build_ledger
+    while True:
+        try:
+            return make(settings)
+        except TRANSIENT as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            log.warning("the views wait for the database: %s", first)
+        if give_up():
+            return None
+        time.sleep(pause)
