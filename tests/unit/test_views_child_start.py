@@ -1,8 +1,8 @@
 """The views' child waits for the database at start instead of exiting.
 
-A database restarting while the child built its ledger application made the
-child exit for good: every view stayed where it was while the server went on
-serving (seen in the PostgreSQL restart fault test).
+A database restarting while the child builds its ledger application would
+otherwise end the child for good: every view would stay where it was while
+the server went on serving, and nothing restarts the child.
 """
 
 from __future__ import annotations
