@@ -233,10 +233,5 @@ def lag_probe(url: str) -> LagProbe | None:
     registry = _registry()
     if registry is None:
         return None
-    import importlib
-
-    topics = {}
-    for name, where in registry.VIEWS.items():
-        module, _, cls = where.partition(":")
-        topics[name] = tuple(getattr(importlib.import_module(module), cls).topics)
+    topics = {name: tuple(registry.view(name).topics) for name in registry.VIEWS}
     return LagProbe(url, topics=topics)
