@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from projections.runner import TRANSIENT, ViewRunner, ledger_head
+from projections.runner import TRANSIENT, ViewRunner, ledger_head, wake_channel
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +56,15 @@ class Projector:
         self,
         runners: Sequence[ViewRunner],
         listen_url: str | None,
-        channel: str = "ledger_events",
+        channel: str | None = None,
         exclusive: bool = False,
         wake: Any = None,
         spacing: float = ROUND_SPACING,
     ):
         self.runners = list(runners)
         self._listen_url = listen_url
-        self._channel = channel
+        self._channel = channel or wake_channel(self.runners)
+        """What wakes this projector (:func:`~projections.runner.wake_channel`)."""
         self._exclusive = exclusive and listen_url is not None
         self._leader: psycopg.Connection[Any] | None = None
         self._held: set[str] = set()

@@ -74,6 +74,18 @@ the reads that wait on positions, and they behind it)."""
 LEDGER_TOPICS = f"starts_with(topic, '{LEDGER_PREFIX}')"
 """The predicate of the log's partial index of the ledger's own events."""
 
+VIEWS_CHANNEL = "ledger_views"
+"""The channel a commit that holds any of the ledger's own events notifies.
+
+Why a channel of its own: the log's channel (``ledger_events``) is notified
+by every commit, nearly all of them moves, and a projector woken by each one
+ran a round (a statement, a wakeup of its process) per move to learn that
+views of the ledger's own events had nothing to apply."""
+
+LOG_CHANNEL = "ledger_events"
+"""The channel every commit to the log notifies (eventsourcing's, named after
+the events table)."""
+
 LAG = Gauge(
     "ledger_projection_lag_events",
     "Events in the log not yet applied by the view",
@@ -179,6 +191,12 @@ class ViewRunner:
         """The position this runner's last batch committed: the view has
         applied everything up to it (a rebuild elsewhere only moves the
         tracked position past it again)."""
+
+    @property
+    def ledger_only(self) -> bool:
+        """Whether this view reads only the ledger's own events (games created,
+        ended, concluded), so :data:`VIEWS_CHANNEL` is enough to wake it."""
+        return self._ledger_only
 
     def ensure_tables(self) -> None:
         """Create tables; rebuild from scratch if the view's schema version changed.
@@ -492,6 +510,15 @@ def ledger_head(datastore: Any, events_table: str = "ledger_events") -> int:
             f" WHERE {LEDGER_TOPICS}"
         ).fetchone()
     return int(row["head"])
+
+
+def wake_channel(runners: Sequence[ViewRunner]) -> str:
+    """The channel whose notifications should wake a projector of ``runners``:
+    :data:`VIEWS_CHANNEL` when every view reads only the ledger's own events,
+    else the log's, which every commit notifies."""
+    if runners and all(r.ledger_only for r in runners):
+        return VIEWS_CHANNEL
+    return runners[0].events_table.replace(".", "_") if runners else LOG_CHANNEL
 
 
 def wait_for_position(

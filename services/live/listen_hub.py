@@ -45,8 +45,15 @@ class EventHub:
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self.connected = False
-        self.on_notify: Callable[[], None] | None = None
-        """Called on every notification (wakes the views' child process)."""
+        self._wakers: dict[str, Callable[[], None]] = {}
+        """Other channels this hub listens on, each with what it calls on a
+        notification (:meth:`wake_on`)."""
+
+    def wake_on(self, channel: str, call: Callable[[], None]) -> None:
+        """Call ``call`` on each notification of ``channel`` (the views' child
+        process is woken this way: one listening connection serves both).
+        Set before :meth:`start`."""
+        self._wakers[channel] = call
 
     async def start(self) -> None:
         if self._tail is not None:
@@ -133,13 +140,16 @@ class EventHub:
                     self._url, autocommit=True
                 ) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    for channel in self._wakers:
+                        await conn.execute(f"LISTEN {channel}")
                     self._heads.listening()
                     self.connected = True
                     for game_id in list(self._waiters):
                         self._wake(game_id)  # catch anything missed while reconnecting
                     async for note in conn.notifies():
-                        if self.on_notify is not None:
-                            self.on_notify()
+                        if note.channel != NOTIFY_CHANNEL:
+                            self._wakers[note.channel]()
+                            continue
                         game_id = self._heads.saw_payload(note.payload)
                         if self._tail is None:
                             self._wake(game_id)

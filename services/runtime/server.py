@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import grpc
 
 from projections.projector import Projector
+from projections.runner import wake_channel
 from services.api import grpc_server
 from services.api.read_rpc import ReadModels
 from services.ledger.timekeeper import Timekeeper
@@ -98,7 +99,6 @@ async def create_server(
     hub = EventHub(
         wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
     )
-    await hub.start()
     runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     )
@@ -111,7 +111,8 @@ async def create_server(
         for runner in runners:  # reads find the tables before the child starts
             runner.ensure_tables()
         views = views_process.start(wiring.settings, wiring.database_url)
-        hub.on_notify = views.wake.set
+        hub.wake_on(wake_channel(runners), views.wake.set)
+    await hub.start()
     executor = wiring.ledger.executor
     models = ReadModels(  # the views on the replica if one is set
         *read_side(wiring, runners), executor, primary=runners[0] if runners else None

@@ -38,9 +38,12 @@ from psycopg.types.json import Jsonb
 
 from domain.integrity import canonical_json
 from domain.receipts import Receipt
+from domain.records import LEDGER_PREFIX
+from projections.runner import VIEWS_CHANNEL
 from services.storage import tournament_rows
 
 NOTIFY_CHANNEL = "ledger_game_events"
+"""Every commit notifies ``game_id:version`` of each game it moved."""
 
 
 def hash_token(token: str) -> str:
@@ -467,4 +470,7 @@ class LedgerRecorder(PostgresApplicationRecorder):
                     [f"{game_id}:{version}" for game_id, version in heads.items()],
                 ),
             )
+        if any(e.topic.startswith(LEDGER_PREFIX) for e in stored_events):
+            # what wakes the views, which read only these (projections.runner)
+            curs.execute(f"NOTIFY {VIEWS_CHANNEL}")
         super()._insert_events(curs, stored_events, **kwargs)

@@ -162,3 +162,35 @@ def test_a_commit_stores_awkward_text_and_every_byte_exactly(ledger, monkeypatch
     assert stored[-len(append.events) :] == [
         ledger.events.mapper.to_stored_event(e).state for e in append.events
     ]
+
+
+def _notes(conn, wait: float = 0.3) -> int:
+    return sum(1 for _ in conn.notifies(timeout=wait, stop_after=10))
+
+
+def test_the_views_channel_hears_games_created_and_ended_but_not_moves(
+    ledger, database_url
+):
+    """Every view reads only games created and concluded, so only a commit
+    holding such an event wakes them; a move notifies its game's channel alone."""
+    import asyncio
+
+    import psycopg
+
+    from projections.runner import VIEWS_CHANNEL
+    from services.storage.recorder import NOTIFY_CHANNEL
+
+    with (
+        psycopg.connect(database_url, autocommit=True) as views,
+        psycopg.connect(database_url, autocommit=True) as games,
+    ):
+        views.execute(f"LISTEN {VIEWS_CHANNEL}")
+        games.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        game_id = ledger.create_game("thalara", SETUP).game_id
+        assert _notes(views) == 1
+        assert _notes(games) == 1
+        ledger.store.append([_decided(ledger, game_id, "a move")])
+        assert _notes(games) == 1
+        assert _notes(views) == 0
+        asyncio.run(ledger.resign(game_id, 0))
+        assert _notes(views) == 1

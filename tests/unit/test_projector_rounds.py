@@ -28,6 +28,7 @@ class CountingRunner:
     """Stands in for a view's runner: counts the rounds that step it."""
 
     events_table = "ledger_events"
+    ledger_only = True
 
     def __init__(self, name: str = "counted", datastore: object = None) -> None:
         self.view = SimpleNamespace(name=name)
