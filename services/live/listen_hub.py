@@ -120,10 +120,15 @@ class EventHub:
         timeout = 15.0 if self.connected else self._poll
         if at_most is not None:
             timeout = min(timeout, at_most)
+        # the timeout sets the event rather than wrapping the wait in
+        # ``asyncio.wait_for``, whose task of its own costs every wakeup a
+        # turn of the event loop more (a turn is milliseconds under load);
+        # a waiter looks again either way
+        timer = asyncio.get_running_loop().call_later(timeout, wakeup.set)
         try:
-            await asyncio.wait_for(wakeup.wait(), timeout)
-        except TimeoutError:
-            pass
+            await wakeup.wait()
+        finally:
+            timer.cancel()
 
     def _fallback(self, game_id: str, version: int) -> None:
         if self._tail is None or not self._tail.has(UUID(game_id), version):
