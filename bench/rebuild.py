@@ -29,7 +29,6 @@ add one step of the rebuild to the one before:
 
 from __future__ import annotations
 
-import gc
 import random
 import statistics
 import time
@@ -40,6 +39,7 @@ import psycopg
 
 from bench.stats import rate
 from domain.records import load
+from services.storage.game_repository import gc_paused
 
 GAME = "thorgal"
 SETUP = {"players": 1}
@@ -143,13 +143,8 @@ def _measure(
     reader = plain.repository.event_store
 
     def read_decode() -> None:
-        paused = gc.isenabled()
-        gc.disable()  # as GameRepository.get does
-        try:
+        with gc_paused():  # as GameRepository.get does
             assert len(reader.get(gid, lte=size)) == size
-        finally:
-            if paused:
-                gc.enable()
 
     def rebuild_plain() -> None:
         assert plain.repository.get(gid, version=size).version == size
@@ -161,15 +156,10 @@ def _measure(
     evolve = opened.ruleset.evolve
 
     def evolve_only() -> None:
-        paused = gc.isenabled()
-        gc.disable()  # as a rebuild does
-        try:
+        with gc_paused():  # as a rebuild does
             state = opened.state
             for payload in payloads:
                 state = evolve(state, payload)
-        finally:
-            if paused:
-                gc.enable()
 
     def rebuild_snap() -> None:
         assert snapper.repository.get(gid, version=size).version == size

@@ -18,12 +18,27 @@ overlapping rebuilds on other threads cannot keep it off.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Repository
 
 from domain.replay import replay
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic collector off for a rebuild, back on after it if it was on."""
+    pausing = gc.isenabled()
+    if pausing:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if pausing:
+            gc.enable()
 
 
 class GameRepository(Repository[UUID]):
@@ -38,10 +53,7 @@ class GameRepository(Repository[UUID]):
         fastforward_skipping: bool = False,
         deepcopy_from_cache: bool = True,
     ) -> Any:
-        pausing = gc.isenabled()
-        if pausing:
-            gc.disable()
-        try:
+        with gc_paused():
             return super().get(
                 aggregate_id,
                 version=version,
@@ -49,6 +61,3 @@ class GameRepository(Repository[UUID]):
                 fastforward_skipping=fastforward_skipping,
                 deepcopy_from_cache=deepcopy_from_cache,
             )
-        finally:
-            if pausing:
-                gc.enable()

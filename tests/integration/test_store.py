@@ -11,16 +11,20 @@ fail first.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import uuid
 from dataclasses import replace
 
+import psycopg
 import pytest
 from eventsourcing.persistence import IntegrityError
 
 from domain.games import find_game
+from projections.runner import VIEWS_CHANNEL
 from services.ledger.moves import request_hash
+from services.storage.recorder import NOTIFY_CHANNEL
 from services.storage.store import Append, MoveRows, RecordedCommand
 
 pytestmark = pytest.mark.postgres
@@ -173,13 +177,6 @@ def test_the_views_channel_hears_games_created_and_ended_but_not_moves(
 ):
     """Every view reads only games created and concluded, so only a commit
     holding such an event wakes them; a move notifies its game's channel alone."""
-    import asyncio
-
-    import psycopg
-
-    from projections.runner import VIEWS_CHANNEL
-    from services.storage.recorder import NOTIFY_CHANNEL
-
     with (
         psycopg.connect(database_url, autocommit=True) as views,
         psycopg.connect(database_url, autocommit=True) as games,
