@@ -313,6 +313,10 @@ class _Statements:
     def execute(self, query: Any, params: Any = None, *, prepare: Any = None) -> None:
         self.texts.append(self._cursor.mogrify(query, params).encode(self._encoding))
 
+    def add_rendered(self, text: bytes) -> None:
+        """A statement already rendered (one with no parameters, rendered once)."""
+        self.texts.append(text)
+
     def executemany(self, query: Any, params_seq: Any) -> None:
         for params in params_seq:
             self.execute(query, params)
@@ -434,7 +438,20 @@ class LedgerRecorder(PostgresApplicationRecorder):
             collector = cast(Any, statements)
             self._insert_events(collector, stored_events, **kwargs)
             if stored_events:
-                self._insert_stored_events(collector, stored_events, **kwargs)
+                statements.add_rendered(self._locking_statements())
+                statements.execute(
+                    self._values_insert(len(stored_events)),
+                    [
+                        value
+                        for e in stored_events
+                        for value in (
+                            e.originator_id,
+                            e.originator_version,
+                            e.topic,
+                            e.state,
+                        )
+                    ],
+                )
             if not statements.texts:
                 return None
             cursor.execute(b";".join(statements.texts))
@@ -443,6 +460,49 @@ class LedgerRecorder(PostgresApplicationRecorder):
             while cursor.nextset():  # the INSERT of the events is the last result
                 pass
             return self._fetch_ids_after_insert_events(cursor, stored_events, **kwargs)
+
+    def _locking_statements(self) -> bytes:
+        """eventsourcing's ``_lock_table`` and ``_notify_channel`` statements,
+        rendered once: they take no parameters, and rendering them per commit
+        cost more client time than PostgreSQL spends running them."""
+        rendered: bytes | None = getattr(self, "_locking_rendered", None)
+        if rendered is None:
+            statements = [
+                *(cast(sql.Composable, s) for s in self.lock_table_statements),
+                sql.SQL("NOTIFY {0}").format(sql.Identifier(self.channel_name)),
+            ]
+            rendered = b";".join(s.as_bytes(None) for s in statements)
+            self._locking_rendered = rendered
+        return rendered
+
+    def _values_insert(self, count: int) -> sql.Composed:
+        """eventsourcing's event INSERT with the events as ``count`` rows of
+        plain values instead of one array of its composite type.
+
+        Why: psycopg renders an array of composite values, each event's bytes
+        escaped inside the array's text and then again as a literal, at about
+        50 us an event; four scalars an event render in a fifth of that.  The
+        rows are inserted, and their ids returned, in the events' order, as
+        from the array.
+        """
+        statements: dict[int, sql.Composed] = self.__dict__.setdefault(
+            "_values_inserts", {}
+        )
+        statement = statements.get(count)
+        if statement is None:
+            row = sql.SQL("(%s, %s, %s, %s)")
+            statement = sql.SQL(
+                "INSERT INTO {schema}.{table} AS t"
+                " (originator_id, originator_version, topic, state) VALUES {rows}"
+                " RETURNING notification_id"
+            ).format(
+                schema=sql.Identifier(self.datastore.schema),
+                table=sql.Identifier(self.events_table_name),
+                rows=sql.SQL(", ").join([row] * count),
+            )
+            if len(statements) < 256:  # a batch holds at most a few hundred events
+                statements[count] = statement
+        return statement
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -462,12 +522,16 @@ class LedgerRecorder(PostgresApplicationRecorder):
             heads[event.originator_id] = max(
                 heads.get(event.originator_id, 0), event.originator_version
             )
-        if heads:  # one statement for the whole batch
+        if (
+            heads
+        ):  # one statement for the whole batch; scalars render faster than an array
             curs.execute(
-                "SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note",
+                "SELECT pg_notify(%s, note) FROM (VALUES "
+                + ", ".join(["(%s)"] * len(heads))
+                + ") AS notes (note)",
                 (
                     NOTIFY_CHANNEL,
-                    [f"{game_id}:{version}" for game_id, version in heads.items()],
+                    *(f"{game_id}:{version}" for game_id, version in heads.items()),
                 ),
             )
         if any(e.topic.startswith(LEDGER_PREFIX) for e in stored_events):

@@ -10,6 +10,11 @@ upgrade must keep, one per private API the services use:
 - ``PostgresApplicationRecorder._create_table`` (overridden): ``create_table``
   calls it with a cursor in one transaction, so the ledger's own tables and
   triggers are made with eventsourcing's.  Pinned here.
+- ``PostgresApplicationRecorder._insert_stored_events``: the ledger's
+  ``insert_events`` runs its statements itself (the table lock, the NOTIFY,
+  the event INSERT as rows of values, see ``LedgerRecorder._values_insert``),
+  so an upgrade that added a statement there would be missed.  Pinned here:
+  it runs exactly the statements the ledger renders in its place.
 - ``Aggregate._pending_events`` (``services.ledger.game_cache.shell``): the list
   ``collect_events`` drains, so a shell with a list of its own decides
   without touching the shared game.  Pinned here.
@@ -113,3 +118,38 @@ def test_a_shell_decides_without_touching_the_shared_game(own_ledger) -> None:
     events = copy.act(command, seat, own_ledger.seed_of(copy.id), str(uuid.uuid4()))
     assert list(game.collect_events()) == []  # the shared game has nothing pending
     assert list(copy.collect_events()) == list(events)
+
+
+def test_insert_stored_events_runs_the_statements_the_ledger_runs_in_its_place(
+    own_ledger,
+) -> None:
+    """eventsourcing's ``_insert_stored_events`` locks the table, notifies its
+    channel and inserts the events, nothing else: the ledger's commit sends
+    the first two as rendered once (``_locking_statements``) and the insert as
+    rows of values into the same columns."""
+    from psycopg import sql
+
+    recorder = own_ledger.recorder
+    executed: list[str] = []
+
+    class Recording:
+        def execute(self, query, params=None, **_):
+            executed.append(query.as_string(None))
+
+    recorder._insert_stored_events(Recording(), [])
+    locking = recorder._locking_statements().decode().split(";")
+    assert executed[: len(locking)] == locking
+    assert executed[len(locking) :] == [
+        recorder.insert_events_statement.as_string(None)
+    ]
+    values = recorder._values_insert(2).as_string(None)
+    assert values.startswith(
+        sql.SQL("INSERT INTO {}.{} AS t")
+        .format(
+            sql.Identifier(recorder.datastore.schema),
+            sql.Identifier(recorder.events_table_name),
+        )
+        .as_string(None)
+        + " (originator_id, originator_version, topic, state) VALUES"
+    )
+    assert values.endswith(" RETURNING notification_id")

@@ -102,6 +102,32 @@ def test_a_batch_with_one_conflict_stores_nothing_of_any_game(ledger):
     assert ledger.load(games[0]).version == fine.rows.first_version - 1
 
 
+def test_a_batch_gets_each_event_its_own_position_in_order(ledger, database_url):
+    """The events of a batch go in as rows of values: each recording must
+    carry the position its own event was stored at, in the batch's order."""
+    games = [ledger.create_game("thalara", SETUP).game_id for _ in range(3)]
+    appends = [_decided(ledger, g, f"batch-{i}") for i, g in enumerate(games)]
+    recordings = ledger.store.append(appends)
+    with psycopg.connect(database_url) as conn:
+        stored = dict(
+            conn.execute(
+                "SELECT notification_id, (originator_id, originator_version)"
+                " FROM ledger_events WHERE originator_id = ANY(%s)",
+                (games,),
+            ).fetchall()
+        )
+    positions = [r.notification.id for game in recordings for r in game]
+    assert positions == sorted(positions)
+    for append, recorded in zip(appends, recordings, strict=True):
+        assert [r.domain_event for r in recorded] == list(append.events)
+        for r in recorded:
+            event = r.domain_event
+            assert stored[r.notification.id] == (
+                str(event.originator_id),
+                str(event.originator_version),
+            )
+
+
 def test_the_ledger_tables_and_append_only_triggers_are_created(ledger, database_url):
     import psycopg
 
