@@ -17,10 +17,11 @@ Run: ``python -m bench.ladder_server --rung NAME --port P [--canned FILE]
   (its legal moves computed once), and ``SubmitMove`` answers the result of
   one move decided once per game, never committed;
 - ``rules``: plus decide and evolve: the real ``Moves.submit_move``, game
-  cache and ``Game.act``, with no storage (the commit is an already-resolved
-  future; the store keeps seeds and grants in dicts);
+  cache and ``Game.act``, with no storage (the commit answers at once; the
+  store keeps seeds and grants in dicts);
 - ``commit``: the real :class:`~services.ledger.application.GameLedger` on
-  PostgreSQL (recorder, group commit, snapshots).  No LISTEN connection:
+  PostgreSQL (recorder, group commit on the event loop as the server's,
+  snapshots).  No LISTEN connection:
   the cache is trusted by fiat (``Heads.listening`` once), which is correct
   for a lone writer and keeps cache misses out of the commit's price;
 - ``notify``: plus the LISTEN/NOTIFY :class:`~services.live.listen_hub.EventHub`
@@ -36,7 +37,7 @@ import argparse
 import asyncio
 import itertools
 import signal
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
@@ -113,20 +114,16 @@ class MemoryStore:
 
 
 class MemoryCommitter:
-    """``GroupCommitter.enqueue`` with nothing to write: a resolved future."""
+    """``GroupCommitter.commit`` with nothing to write: positions at once."""
 
     def __init__(self) -> None:
         self._positions = itertools.count(1)
 
-    def enqueue(self, append: Any) -> Future[list[Any]]:
-        future: Future[list[Any]] = Future()
-        future.set_result(
-            [
-                SimpleNamespace(notification=SimpleNamespace(id=next(self._positions)))
-                for _ in append.events
-            ]
-        )
-        return future
+    async def commit(self, append: Any) -> list[Any]:
+        return [
+            SimpleNamespace(notification=SimpleNamespace(id=next(self._positions)))
+            for _ in append.events
+        ]
 
 
 class MemoryLedger:
@@ -297,6 +294,7 @@ async def build(
     loop = asyncio.get_running_loop()
     ledger: Any = None
     hub: Any = None
+    committer: Any = None
     grants: dict[str, SeatGrant] = {}
     if rung in CANNED_RUNGS:
         if canned_path is None:
@@ -307,6 +305,7 @@ async def build(
         if database_url is None:
             raise ValueError(f"rung {rung!r} needs --database-url")
         ledger = _postgres_ledger(database_url)
+        committer = ledger.commit_on_this_loop()  # as the server commits
         if rung == "notify":
             from services.live.listen_hub import EventHub
 
@@ -344,6 +343,8 @@ async def build(
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
 
     async def close() -> None:
+        if committer is not None:
+            await committer.close()
         if hub is not None:
             await hub.stop()
         if ledger is not None and hasattr(ledger, "close"):

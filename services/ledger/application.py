@@ -40,7 +40,11 @@ from services.ledger.moves import (
 from services.ledger.referee import Referee
 from services.storage.database_env import io_threads
 from services.storage.game_repository import GameRepository
-from services.storage.group_commit import GroupCommitter
+from services.storage.group_commit import (
+    GroupCommitter,
+    LoopAppender,
+    LoopCommitter,
+)
 from services.storage.mapper import LedgerMapper
 from services.storage.store import (
     Append,
@@ -168,6 +172,14 @@ class GameLedger(Application[UUID]):
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
         super().close()
+
+    def commit_on_this_loop(self) -> LoopCommitter:
+        """Commit the moves decided on the running event loop on that loop
+        (the serving process's), not on the committer thread; the caller
+        closes what this returns when it stops serving."""
+        committer = LoopCommitter(LoopAppender(self.store))
+        self._committer.on_loop(committer)
+        return committer
 
     async def io(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking ``fn(*args)`` in the ledger's executor."""

@@ -172,7 +172,7 @@ class Moves:
                 _rows(game, new_events, actor, command_id, digest, receipt),
             )
             try:
-                recordings = await asyncio.wrap_future(self._committer.enqueue(append))
+                recordings = await self._committer.commit(append)
             except IntegrityError:
                 fresh = True
                 if expected_version is None:

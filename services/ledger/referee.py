@@ -96,8 +96,8 @@ class Referee:
             )
             epoch = self._heads.epoch
             try:
-                recordings = await asyncio.wrap_future(
-                    self._committer.enqueue(Append(game_id, tuple(new_events), rows))
+                recordings = await self._committer.commit(
+                    Append(game_id, tuple(new_events), rows)
                 )
             except IntegrityError:
                 continue  # another process appended first: decide again

@@ -32,6 +32,7 @@ from services.runtime.collector import CollectorSchedule
 from services.runtime.metrics_endpoint import serve_metrics
 from services.runtime.settings import Settings
 from services.storage.database_watcher import DatabaseWatcher
+from services.storage.group_commit import LoopCommitter
 from services.storage.read_replica import read_side
 from services.tournaments.desk import TournamentDesk
 
@@ -56,6 +57,8 @@ class Running:
     """Records timeouts of games whose clock ran out (``LEDGER_TIMEKEEPER_INTERVAL``)."""
     drain: Callable[[float], Awaitable[None]] | None = None
     """Drains the API and stops it (:mod:`services.api.drain`)."""
+    committer: LoopCommitter | None = None
+    """Commits the moves decided on this loop (closed once the API has drained)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""
@@ -67,6 +70,8 @@ class Running:
             await self.drain(grace)
         else:
             await self.server.stop(grace)
+        if self.committer is not None:
+            await self.committer.close()
         await self.hub.stop()
         if self.projector is not None:
             self.projector.stop()
@@ -113,6 +118,7 @@ async def create_server(
         views = views_process.start(wiring.settings, wiring.database_url)
         hub.wake_on(wake_channel(runners), views.wake.set)
     await hub.start()
+    committer = wiring.ledger.commit_on_this_loop()
     executor = wiring.ledger.executor
     models = ReadModels(  # the views on the replica if one is set
         *read_side(wiring, runners), executor, primary=runners[0] if runners else None
@@ -159,6 +165,7 @@ async def create_server(
         views,
         timekeeper,
         api.drain,
+        committer,
     )
 
 

@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
+import psycopg
 from eventsourcing.persistence import (
     IntegrityError,
     InterfaceError,
@@ -32,7 +33,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.utils import retry
-from psycopg import ClientCursor, sql
+from psycopg import AsyncClientCursor, AsyncConnection, ClientCursor, sql
 from psycopg.errors import TransactionRollback
 from psycopg.types.json import Jsonb
 
@@ -305,7 +306,9 @@ class _Statements:
     together by :meth:`LedgerRecorder.insert_events`.
     """
 
-    def __init__(self, cursor: ClientCursor[Any], encoding: str) -> None:
+    def __init__(
+        self, cursor: ClientCursor[Any] | AsyncClientCursor[Any], encoding: str
+    ) -> None:
         self._cursor = cursor
         self._encoding = encoding
         self.texts: list[bytes] = []
@@ -433,33 +436,79 @@ class LedgerRecorder(PostgresApplicationRecorder):
             if not conn.autocommit:
                 raise ProgrammingError("the commit needs an autocommit connection")
             cursor = ClientCursor(conn)
-            statements = _Statements(cursor, conn.info.encoding)
-            # a cursor as far as eventsourcing's hooks can tell: they only execute
-            collector = cast(Any, statements)
-            self._insert_events(collector, stored_events, **kwargs)
-            if stored_events:
-                statements.add_rendered(self._locking_statements())
-                statements.execute(
-                    self._values_insert(len(stored_events)),
-                    [
-                        value
-                        for e in stored_events
-                        for value in (
-                            e.originator_id,
-                            e.originator_version,
-                            e.topic,
-                            e.state,
-                        )
-                    ],
-                )
-            if not statements.texts:
+            text = self.commit_text(cursor, conn.info.encoding, stored_events, **kwargs)
+            if text is None:
                 return None
-            cursor.execute(b";".join(statements.texts))
+            cursor.execute(text)
             if not stored_events:
                 return None
             while cursor.nextset():  # the INSERT of the events is the last result
                 pass
             return self._fetch_ids_after_insert_events(cursor, stored_events, **kwargs)
+
+    async def insert_events_on_loop(
+        self,
+        conn: AsyncConnection[Any],
+        stored_events: Sequence[StoredEvent],
+        **kwargs: Any,
+    ) -> list[int]:
+        """:meth:`insert_events` on an async connection of the caller's own
+        (autocommit, tuple rows), awaited on the event loop: the same query
+        string, so the same transaction.
+
+        :raises IntegrityError: a version or command id already taken; nothing
+            is stored.
+        """
+        cursor = AsyncClientCursor(conn)
+        text = self.commit_text(cursor, conn.info.encoding, stored_events, **kwargs)
+        if text is None:
+            return []
+        try:
+            await cursor.execute(text)
+        except psycopg.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
+        if not stored_events:
+            return []
+        while cursor.nextset():  # the INSERT of the events is the last result
+            pass
+        ids = [row[0] for row in await cursor.fetchall()]
+        if len(ids) != len(stored_events):
+            raise ProgrammingError(
+                f"got {len(ids)} notification ids for {len(stored_events)} events"
+            )
+        return ids
+
+    def commit_text(
+        self,
+        cursor: ClientCursor[Any] | AsyncClientCursor[Any],
+        encoding: str,
+        stored_events: Sequence[StoredEvent],
+        **kwargs: Any,
+    ) -> bytes | None:
+        """A commit's statements rendered by ``cursor`` as one query string
+        (None when there is nothing to write): the side rows and NOTIFYs
+        (:meth:`_insert_events`), then eventsourcing's lock and NOTIFY, then
+        the events."""
+        statements = _Statements(cursor, encoding)
+        # a cursor as far as eventsourcing's hooks can tell: they only execute
+        collector = cast(Any, statements)
+        self._insert_events(collector, stored_events, **kwargs)
+        if stored_events:
+            statements.add_rendered(self._locking_statements())
+            statements.execute(
+                self._values_insert(len(stored_events)),
+                [
+                    value
+                    for e in stored_events
+                    for value in (
+                        e.originator_id,
+                        e.originator_version,
+                        e.topic,
+                        e.state,
+                    )
+                ],
+            )
+        return b";".join(statements.texts) if statements.texts else None
 
     def _locking_statements(self) -> bytes:
         """eventsourcing's ``_lock_table`` and ``_notify_channel`` statements,

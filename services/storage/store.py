@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import (
+    InterfaceError,
+    Notification,
+    OperationalError,
+    Recording,
+)
 from eventsourcing.utils import retry
+from psycopg import AsyncConnection
 from psycopg.rows import tuple_row
 
 from domain import stored_events
@@ -38,6 +44,14 @@ class Append:
     game_id: UUID
     events: tuple[Any, ...]
     rows: NewGameRows | MoveRows | EndingRows
+
+
+def _by_game(appends: Sequence[Append], recordings: list[Any]) -> list[list[Any]]:
+    """Each append's recordings, in the appends' order."""
+    by_game: dict[UUID, list[Any]] = {a.game_id: [] for a in appends}
+    for recording in recordings:
+        by_game[recording.domain_event.originator_id].append(recording)
+    return [by_game[a.game_id] for a in appends]
 
 
 @dataclass(frozen=True)
@@ -69,10 +83,37 @@ class LedgerStore:
             [e for a in appends for e in a.events],
             side_rows=[(a.game_id, a.rows) for a in appends],
         )
-        by_game: dict[UUID, list[Any]] = {a.game_id: [] for a in appends}
-        for recording in recordings:
-            by_game[recording.domain_event.originator_id].append(recording)
-        return [by_game[a.game_id] for a in appends]
+        return _by_game(appends, recordings)
+
+    async def append_on_loop(
+        self, conn: AsyncConnection[Any], appends: Sequence[Append]
+    ) -> list[list[Any]]:
+        """:meth:`append` over ``conn``, an async connection of the caller's
+        own, awaited on its event loop (:class:`services.storage.group_commit.LoopCommitter`):
+        the same statements in one transaction, and the same recordings
+        eventsourcing's ``EventStore.put`` makes.
+
+        :raises IntegrityError: as :meth:`append`; nothing is stored.
+        """
+        events = [e for a in appends for e in a.events]
+        stored = [self._events.mapper.to_stored_event(e) for e in events]
+        ids = await self._recorder.insert_events_on_loop(
+            conn, stored, side_rows=[(a.game_id, a.rows) for a in appends]
+        )
+        recordings = [
+            Recording(
+                event,
+                Notification(
+                    originator_id=record.originator_id,
+                    originator_version=record.originator_version,
+                    topic=record.topic,
+                    state=record.state,
+                    id=position,
+                ),
+            )
+            for event, record, position in zip(events, stored, ids, strict=True)
+        ]
+        return _by_game(appends, recordings)
 
     def snapshot(self, snapshot: Any) -> None:
         if self._snapshots is not None:
