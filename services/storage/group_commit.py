@@ -71,7 +71,11 @@ class GroupCommitter:
         """One game's append, committed with whatever else is waiting: its
         recordings (or the ``IntegrityError`` of a conflict)."""
         on_loop = self._on_loop
-        if on_loop is not None and on_loop.loop is asyncio.get_running_loop():
+        if (
+            on_loop is not None
+            and on_loop.serving
+            and on_loop.loop is asyncio.get_running_loop()
+        ):
             return await on_loop.commit(append)
         return await asyncio.wrap_future(self.enqueue(append))
 
@@ -175,7 +179,15 @@ class LoopCommitter:
         self.batches = 0
         self.moves = 0
 
+    @property
+    def serving(self) -> bool:
+        """Whether it still takes moves (until :meth:`close`); once closed,
+        the :class:`GroupCommitter` it was attached to uses its thread again."""
+        return not self._task.done()
+
     async def commit(self, append: Append) -> list[Any]:
+        if not self.serving:
+            raise DatabaseUnavailableError("the loop's committer has stopped")
         future: asyncio.Future[list[Any]] = self.loop.create_future()
         self._pending.append((append, future))
         self._wakeup.set()

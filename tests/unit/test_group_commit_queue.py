@@ -207,3 +207,26 @@ def test_the_group_committer_sends_only_its_loops_moves_to_the_loop_committer() 
     assert answer == ["on the loop"] and gate.batches == [["on the loop"]]
     other = asyncio.run(committer.commit(_append(uuid.uuid4(), "elsewhere")))
     assert other == ["elsewhere"] and threaded.batches == [["elsewhere"]]
+
+
+def test_once_the_loop_committer_closes_its_loop_commits_on_the_thread() -> None:
+    """A server stopped and its loop still running (an embedding program, a
+    test): moves made there afterwards go through the thread, not into a
+    queue nobody takes from."""
+    threaded = Gate()
+    threaded.release.set()
+    committer = GroupCommitter(threaded)
+
+    async def after_stopping() -> list[Any]:
+        gate = LoopGate()
+        loop_committer = LoopCommitter(gate)  # type: ignore[arg-type]
+        committer.on_loop(loop_committer)
+        await loop_committer.close()
+        with pytest.raises(DatabaseUnavailableError):
+            await loop_committer.commit(_append(uuid.uuid4(), "refused"))
+        return await asyncio.wait_for(
+            committer.commit(_append(uuid.uuid4(), "after")), 10
+        )
+
+    assert asyncio.run(after_stopping()) == ["after"]
+    assert threaded.batches == [["after"]]
