@@ -5,9 +5,9 @@ readers of the log never skip an event committed later), which serialises
 every move's commit.  One committer takes whatever moves are waiting, saves
 them together (one lock, one commit, one fsync) and wakes each caller with its
 own recordings: on the serving process's event loop :class:`LoopCommitter`,
-for any other caller the thread of :class:`GroupCommitter`.  A batch never holds two moves of the same game; if
-the combined save hits a conflict, each move is retried alone so only the
-conflicting one fails.  Idempotency rows, tracking and the hash chain are
+for any other caller the thread of :class:`GroupCommitter`.  A batch never
+holds two moves of the same game; if the combined save hits a conflict, each
+move is retried alone so only the conflicting one fails.  Idempotency rows, tracking and the hash chain are
 untouched: they ride in the same transaction as before.  Appends are
 immutable values (events plus typed side rows), so retrying one alone needs
 no state put back.
@@ -252,9 +252,8 @@ class LoopCommitter:
                 _settle(future, exc)
             return
         for (_, future), recorded in zip(batch, recordings, strict=True):
-            if (
-                not future.done()
-            ):  # from here on a caller that gave up still has its move stored
+            # a caller that gave up once its move was taken has it stored anyway
+            if not future.done():
                 future.set_result(recorded)
 
 
