@@ -5,49 +5,21 @@ unreachable database refused at once."""
 from __future__ import annotations
 
 import asyncio
-import random
 
 import psycopg
 import pytest
 
-from domain.games import find_game
-from services.ledger.moves import request_hash
 from services.storage.datastore import DatabaseUnavailableError
 from services.storage.group_commit import LoopAppender
-from services.storage.store import Append, MoveRows
+from tests.support.random_moves import decided_append
 
 pytestmark = pytest.mark.postgres
-THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
-
-
-def _decided(ledger, game_id, command_id, seed=5):
-    """A move decided on a private copy, with its side rows (not stored)."""
-    game = ledger.load(game_id)
-    rnd = random.Random(seed)
-    seat = rnd.choice(game.to_act())
-    command = THALARA.pick_random_command(game.state, seat, rnd)
-    events = game.act(command, seat, ledger.seed_of(game_id), command_id)
-    receipt = ledger.signer.sign(
-        str(game_id), game.version, game.head_hash, events[-1].timestamp.isoformat()
-    )
-    rows = MoveRows(
-        command_id=command_id,
-        actor=seat,
-        request_hash=request_hash(command_id, command, seat),
-        first_version=events[0].originator_version,
-        last_version=events[-1].originator_version,
-        receipt=receipt,
-        ended_at=None,
-        winners=None,
-        head_hash=game.head_hash,
-    )
-    return Append(game_id, tuple(events), rows)
 
 
 def test_a_batch_committed_on_the_loop_is_stored_as_the_thread_stores_it(ledger):
     games = [ledger.create_game("thalara", SETUP).game_id for _ in range(2)]
-    appends = [_decided(ledger, g, f"loop-{i}") for i, g in enumerate(games)]
+    appends = [decided_append(ledger, g, f"loop-{i}") for i, g in enumerate(games)]
 
     async def commit():
         appender = LoopAppender(ledger.store)
@@ -78,12 +50,12 @@ def test_a_broken_connection_is_replaced_and_the_commit_goes_through(
     async def commit():
         appender = LoopAppender(ledger.store)
         try:
-            await appender.append([_decided(ledger, game_id, "before")])
+            await appender.append([decided_append(ledger, game_id, "before")])
             pid = appender._conn.info.backend_pid
             with psycopg.connect(database_url, autocommit=True) as admin:
                 admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
             await asyncio.sleep(0.1)
-            await appender.append([_decided(ledger, game_id, "after")])
+            await appender.append([decided_append(ledger, game_id, "after")])
             return pid, appender._conn.info.backend_pid
         finally:
             await appender.close()
@@ -95,7 +67,7 @@ def test_a_broken_connection_is_replaced_and_the_commit_goes_through(
 
 def test_an_unreachable_database_is_refused_at_once(ledger):
     game_id = ledger.create_game("thalara", SETUP).game_id
-    append = _decided(ledger, game_id, "refused")
+    append = decided_append(ledger, game_id, "refused")
     ledger.datastore.unreachable = True
     try:
         with pytest.raises(DatabaseUnavailableError):

@@ -23,42 +23,18 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.games import find_game
 from projections.runner import VIEWS_CHANNEL
-from services.ledger.moves import request_hash
 from services.storage.recorder import NOTIFY_CHANNEL
-from services.storage.store import Append, MoveRows, RecordedCommand
+from services.storage.store import RecordedCommand
+from tests.support.random_moves import decided_append
 
 pytestmark = pytest.mark.postgres
 THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
 
 
-def _decided(ledger, game_id, command_id):
-    """A move decided on a private copy, with its side rows (not stored)."""
-    game = ledger.load(game_id)
-    rnd = random.Random(5)
-    seat = rnd.choice(game.to_act())
-    command = THALARA.pick_random_command(game.state, seat, rnd)
-    events = game.act(command, seat, ledger.seed_of(game_id), command_id)
-    receipt = ledger.signer.sign(
-        str(game_id), game.version, game.head_hash, events[-1].timestamp.isoformat()
-    )
-    rows = MoveRows(
-        command_id=command_id,
-        actor=seat,
-        request_hash=request_hash(command_id, command, seat),
-        first_version=events[0].originator_version,
-        last_version=events[-1].originator_version,
-        receipt=receipt,
-        ended_at=None,
-        winners=None,
-        head_hash=game.head_hash,
-    )
-    return Append(game_id, tuple(events), rows)
-
-
 def test_side_rows_commit_with_the_events_they_describe(ledger):
     game_id = ledger.create_game("thalara", SETUP).game_id
-    append = _decided(ledger, game_id, "one")
+    append = decided_append(ledger, game_id, "one")
     (recordings,) = ledger.store.append([append])
     assert [r.domain_event.originator_version for r in recordings] == [
         e.originator_version for e in append.events
@@ -76,8 +52,8 @@ def test_side_rows_commit_with_the_events_they_describe(ledger):
 
 def test_a_conflicting_append_stores_neither_its_events_nor_its_side_rows(ledger):
     game_id = ledger.create_game("thalara", SETUP).game_id
-    first = _decided(ledger, game_id, "first")
-    second = _decided(ledger, game_id, "second")  # the same version: a lost race
+    first = decided_append(ledger, game_id, "first")
+    second = decided_append(ledger, game_id, "second")  # the same version: a lost race
     # side rows that would store fine on their own: only the events conflict
     far = second.rows.last_version + 100
     second = replace(second, rows=replace(second.rows, last_version=far))
@@ -93,9 +69,9 @@ def test_a_conflicting_append_stores_neither_its_events_nor_its_side_rows(ledger
 
 def test_a_batch_with_one_conflict_stores_nothing_of_any_game(ledger):
     games = [ledger.create_game("thalara", SETUP).game_id for _ in range(2)]
-    stale = _decided(ledger, games[1], "stale")
-    ledger.store.append([_decided(ledger, games[1], "winner")])
-    fine = _decided(ledger, games[0], "fine")
+    stale = decided_append(ledger, games[1], "stale")
+    ledger.store.append([decided_append(ledger, games[1], "winner")])
+    fine = decided_append(ledger, games[0], "fine")
     with pytest.raises(IntegrityError):
         ledger.store.append([fine, stale])
     assert ledger.store.recorded_command(games[0], "fine") is None
@@ -106,7 +82,7 @@ def test_a_batch_gets_each_event_its_own_position_in_order(ledger, database_url)
     """The events of a batch go in as rows of values: each recording must
     carry the position its own event was stored at, in the batch's order."""
     games = [ledger.create_game("thalara", SETUP).game_id for _ in range(3)]
-    appends = [_decided(ledger, g, f"batch-{i}") for i, g in enumerate(games)]
+    appends = [decided_append(ledger, g, f"batch-{i}") for i, g in enumerate(games)]
     recordings = ledger.store.append(appends)
     with psycopg.connect(database_url) as conn:
         stored = dict(
@@ -185,7 +161,7 @@ def test_a_commit_stores_awkward_text_and_every_byte_exactly(ledger, monkeypatch
     game_id = ledger.create_game("thalara", SETUP, player_ids=players).game_id
     assert ledger.store.seed(game_id) == seed
     assert tuple(ledger.store.game_row(game_id)["player_ids"]) == players
-    append = _decided(ledger, game_id, AWKWARD)
+    append = decided_append(ledger, game_id, AWKWARD)
     ledger.store.append([append])
     assert ledger.store.recorded_command(game_id, AWKWARD) is not None
     stored = [record for _, _, record in ledger.read_records(game_id)]
@@ -212,7 +188,7 @@ def test_the_views_channel_hears_games_created_and_ended_but_not_moves(
         game_id = ledger.create_game("thalara", SETUP).game_id
         assert _notes(views) == 1
         assert _notes(games) == 1
-        ledger.store.append([_decided(ledger, game_id, "a move")])
+        ledger.store.append([decided_append(ledger, game_id, "a move")])
         assert _notes(games) == 1
         assert _notes(views) == 0
         asyncio.run(ledger.resign(game_id, 0))
