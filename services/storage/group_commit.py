@@ -176,8 +176,6 @@ class LoopCommitter:
         self._pending: deque[tuple[Append, asyncio.Future[list[Any]]]] = deque()
         self._wakeup = asyncio.Event()
         self._task = self.loop.create_task(self._run(), name="ledger-group-commit")
-        self.batches = 0
-        self.moves = 0
 
     @property
     def serving(self) -> bool:
@@ -229,8 +227,6 @@ class LoopCommitter:
     async def _commit(
         self, batch: list[tuple[Append, asyncio.Future[list[Any]]]]
     ) -> None:
-        self.batches += 1
-        self.moves += len(batch)
         BATCH.observe(len(batch))
         try:
             recordings = await self._appender.append([a for a, _ in batch])
