@@ -95,24 +95,39 @@ def generate_plans(player: PlayerState) -> Iterator[PlaceCards]:
 
     Discards and destroys come in hand/lane order; plays are grouped by lane
     (defending first) in every order within a lane.
+
+    Why the cards' costs, kinds and plays are looked up once before the loop:
+    a hand of seven is 2,187 assignments of cards to lanes, most of them
+    unaffordable, and a ``ListLegalMoves`` lists them all on the event loop.
+    What :func:`room_needed` and the cost check decide per assignment is
+    decided here from those lookups, the same way.
     """
     hand = player.hand
-    for assign in product((None, *LANES), repeat=len(hand)):
-        plays = [
-            Play(card=c, lane=lane) for c, lane in zip(hand, assign) if lane is not None
-        ]
-        rest = [c for c, lane in zip(hand, assign) if lane is None]
-        cost = sum(content.card(p.card).cost for p in plays)
-        needs = [room_needed(player, lane, plays) for lane in LANES]
-        if cost > len(rest) or any(
-            n > len(player.lane(l)) for n, l in zip(needs, LANES)
-        ):
+    lanes = [player.lane(lane) for lane in LANES]
+    sizes = [len(cards) for cards in lanes]
+    cards = [content.card(c) for c in hand]
+    costs = [card.cost for card in cards]
+    creatures = [card.is_creature for card in cards]
+    plays_of = [tuple(Play(card=c, lane=lane) for lane in LANES) for c in hand]
+    for assign in product((None, 0, 1), repeat=len(hand)):
+        by_lane: tuple[list[Play], list[Play]] = ([], [])
+        rest = []
+        cost = 0
+        new = [0, 0]
+        for i, lane in enumerate(assign):
+            if lane is None:
+                rest.append(hand[i])
+                continue
+            cost += costs[i]
+            new[lane] += creatures[i]
+            by_lane[lane].append(plays_of[i][lane])
+        needs = [max(0, size + n - LANE_LIMIT) for size, n in zip(sizes, new)]
+        if cost > len(rest) or needs[0] > sizes[0] or needs[1] > sizes[1]:
             continue
-        by_lane = [[p for p in plays if p.lane is lane] for lane in LANES]
         for discards, d_def, d_att, p_def, p_att in product(
             combinations(rest, cost),
-            combinations(player.defending, needs[0]),
-            combinations(player.attacking, needs[1]),
+            combinations(lanes[0], needs[0]),
+            combinations(lanes[1], needs[1]),
             permutations(by_lane[0]),
             permutations(by_lane[1]),
         ):
