@@ -221,7 +221,7 @@ def run(
 ) -> dict[str, Any]:
     from starlette.testclient import TestClient
 
-    from services.dashboard import create_app
+    from services.dashboard.app import create_app
     from services.dashboard.reader import reader_for
     from services.ledger.application import GameLedger
     from services.runtime.bootstrap import view_runners

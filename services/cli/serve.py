@@ -115,7 +115,7 @@ def announce(settings: Settings) -> Path | None:
 def http_address(value: str, allow_off: bool = True) -> str:
     """:raises UserError: an address the dashboard cannot listen on, in one line."""
     from services.cli.failures import USAGE, UserError
-    from services.dashboard.serve import check_listen
+    from services.dashboard.address import check_listen
 
     try:
         return check_listen(value, allow_off=allow_off)

@@ -5,9 +5,3 @@ tournaments through the same read path as ``TournamentService.GetStandings``,
 and replays and audits through the same functions as ``ReplayService``, so
 the browser never sees more than an anonymous gRPC caller would.
 """
-
-from __future__ import annotations
-
-from services.dashboard.app import create_app
-
-__all__ = ["create_app"]

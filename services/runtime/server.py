@@ -16,6 +16,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import grpc
 
@@ -35,6 +36,9 @@ from services.storage.database_watcher import DatabaseWatcher
 from services.storage.group_commit import LoopCommitter
 from services.storage.read_replica import read_side
 from services.tournaments.desk import TournamentDesk
+
+if TYPE_CHECKING:  # the web stack loads only when the dashboard is on
+    from services.dashboard.serve import Http
 
 log = logging.getLogger(__name__)
 
@@ -173,23 +177,28 @@ async def serve(
     wiring: Wiring, on_ready: Callable[[Running], None] | None = None
 ) -> None:
     """Serve until SIGINT/SIGTERM; ``on_ready`` runs once the port is bound."""
-    from services.dashboard.serve import DashboardBindError
-    from services.dashboard.serve import start as start_dashboard
+    from services.dashboard.address import parse_listen
 
     if wiring.settings.metrics_port:  # first: a port in use fails before anything runs
         serve_metrics(wiring.settings.metrics_port)
     running = await create_server(wiring, wiring.settings.listen, report_serving=False)
-    try:
-        http = await start_dashboard(
-            wiring.ledger,
-            wiring.settings.http_listen,
-            running.desk,
-            wiring.settings.read_database_url,
-            wiring.settings.http_tls,
-        )
-    except DashboardBindError as exc:
-        await running.stop()
-        raise SystemExit(str(exc)) from None
+    http: Http | None = None
+    if parse_listen(wiring.settings.http_listen) is not None:
+        # only now the web stack: a server without its dashboard never loads it
+        from services.dashboard.serve import DashboardBindError
+        from services.dashboard.serve import start as start_dashboard
+
+        try:
+            http = await start_dashboard(
+                wiring.ledger,
+                wiring.settings.http_listen,
+                running.desk,
+                wiring.settings.read_database_url,
+                wiring.settings.http_tls,
+            )
+        except DashboardBindError as exc:
+            await running.stop()
+            raise SystemExit(str(exc)) from None
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)

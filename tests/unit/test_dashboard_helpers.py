@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from scipy.stats import binomtest
 
-from services.dashboard.serve import InvalidListenError, parse_listen
+from services.dashboard.address import InvalidListenError, parse_listen
 from services.dashboard.web import wilson
 
 
