@@ -154,6 +154,16 @@ class GameCache:
         if self._publish(game, epoch).game is game:
             self._extend_tail(game.id, new_events)
 
+    def doubt(self, game_id: UUID) -> None:
+        """A commit on the game went unanswered (its connection lost or cut,
+        its caller gone): it may be stored or not, so the held copy is no
+        longer vouched for, and the next call reads what the store has
+        beyond it.  Only its epoch changes: a later NOTIFY or refresh
+        corrects it as usual."""
+        entry = self._entries.get(game_id)
+        if entry is not None and entry.epoch != 0:
+            self._entries.put(game_id, _Entry(entry.game, 0))  # 0: never vouched
+
     def held_version(self, game_id: UUID) -> int | None:
         """The version held in memory, vouched for or not (for tests and
         diagnostics: never an answer to a read)."""

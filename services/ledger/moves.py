@@ -15,7 +15,11 @@ unusual case is sorted out here, in one place, by asking the store once:
 - a conflict on commit (another move took the version, or the command id was
   used): a replay, :class:`CommandIdReusedError`, a conflict (with
   ``expected_version``) or, without it, the move decided again on the fresh
-  game (a simultaneous choice by another seat should not fail).
+  game (a simultaneous choice by another seat should not fail);
+- a commit that got no answer (a connection lost or cut in an outage): it may
+  be stored or not, so the cache stops vouching for the game
+  (:meth:`GameCache.doubt`) and the error goes to the caller, whose retry
+  with the same command id finds the move recorded or records it once.
 
 Blocking work (the store) runs in the ledger's one executor; deciding runs
 on the caller's event loop, as it is CPU only.
@@ -183,6 +187,11 @@ class Moves:
                 return await self._replay_or(
                     game_id, command_id, digest, "another move was recorded first"
                 )
+            except BaseException:
+                # no answer: stored or not, the cache must not vouch for the
+                # version before it; the caller may retry the command id
+                self._cache.doubt(game_id)
+                raise
             return await self._committed(game, epoch, new_events, recordings, receipt)
         raise ConcurrencyConflictError(
             "too much contention on this game; retry the command"

@@ -101,6 +101,9 @@ class Referee:
                 )
             except IntegrityError:
                 continue  # another process appended first: decide again
+            except BaseException:
+                self._cache.doubt(game_id)  # no answer: stored or not
+                raise
             game.collect_events()
             self._cache.committed(game, epoch, new_events)
             hook = self._on_committed()

@@ -44,7 +44,11 @@ class Timekeeper:
     def __init__(self, ledger: GameLedger, interval: float = 1.0) -> None:
         self.ledger = ledger
         self.interval = interval
-        self.lock = LeaderLock(ledger.store.connect_kwargs(), JOB)
+        self.lock = LeaderLock(
+            ledger.store.connect_kwargs(),
+            JOB,
+            getattr(ledger.datastore, "in_flight", None),  # cut in an outage
+        )
         self._task: asyncio.Task[None] | None = None
 
     async def sweep(self) -> int:

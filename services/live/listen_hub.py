@@ -16,6 +16,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 from uuid import UUID
 
@@ -23,9 +24,12 @@ import psycopg
 
 from services.ledger.heads import Heads
 from services.observability.metrics import STREAM_SUBSCRIBERS, TAIL_EVENTS
+from services.storage.datastore import tcp_timeouts
 from services.storage.recorder import NOTIFY_CHANNEL
 
 log = logging.getLogger(__name__)
+CONNECT_TIMEOUT = 5
+"""Seconds to open the LISTEN connection (a hung database never answers)."""
 
 
 class EventHub:
@@ -35,7 +39,13 @@ class EventHub:
         poll_interval: float = 1.0,
         heads: Heads | None = None,
         tail: Any = None,
+        datastore: Any = None,
     ) -> None:
+        self._datastore = datastore
+        """The ledger's :class:`services.storage.datastore.LedgerDatastore`: the
+        LISTEN connection is held among its connections in use, so a database
+        declared unreachable cuts it (a hung one would keep it quiet, and the
+        heads vouching, for good)."""
         self._tail = tail
         """A :class:`services.live.nats_tail.NatsTail` (``LEDGER_NATS_URL``), or None."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -130,6 +140,12 @@ class EventHub:
         finally:
             timer.cancel()
 
+    def _held(self, conn: Any) -> AbstractContextManager[None]:
+        if self._datastore is None:
+            return nullcontext()
+        held: AbstractContextManager[None] = self._datastore.in_flight.hold(conn)
+        return held
+
     def _fallback(self, game_id: str, version: int) -> None:
         if self._tail is None or not self._tail.has(UUID(game_id), version):
             self._wake(game_id)
@@ -142,29 +158,13 @@ class EventHub:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self._url, autocommit=True
+                    self._url,
+                    autocommit=True,
+                    connect_timeout=CONNECT_TIMEOUT,
+                    **tcp_timeouts(self._url),
                 ) as conn:
-                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    for channel in self._wakers:
-                        await conn.execute(f"LISTEN {channel}")
-                    self._heads.listening()
-                    self.connected = True
-                    for game_id in list(self._waiters):
-                        self._wake(game_id)  # catch anything missed while reconnecting
-                    async for note in conn.notifies():
-                        if note.channel != NOTIFY_CHANNEL:
-                            self._wakers[note.channel]()
-                            continue
-                        game_id = self._heads.saw_payload(note.payload)
-                        if self._tail is None:
-                            self._wake(game_id)
-                        elif game_id in self._waiters:
-                            # JetStream should bring the events; if it has not
-                            # shortly (a lost publish), read PostgreSQL
-                            version = int(note.payload.partition(":")[2] or 0)
-                            asyncio.get_running_loop().call_later(
-                                0.25, self._fallback, game_id, version
-                            )
+                    with self._held(conn):
+                        await self._serve(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - reconnect on any failure
@@ -174,3 +174,27 @@ class EventHub:
             for game_id in list(self._waiters):
                 self._wake(game_id)
             await asyncio.sleep(self._poll)
+
+    async def _serve(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """LISTEN on ``conn`` and hand on its notifications until it fails."""
+        await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        for channel in self._wakers:
+            await conn.execute(f"LISTEN {channel}")
+        self._heads.listening()
+        self.connected = True
+        for game_id in list(self._waiters):
+            self._wake(game_id)  # catch anything missed while reconnecting
+        async for note in conn.notifies():
+            if note.channel != NOTIFY_CHANNEL:
+                self._wakers[note.channel]()
+                continue
+            game_id = self._heads.saw_payload(note.payload)
+            if self._tail is None:
+                self._wake(game_id)
+            elif game_id in self._waiters:
+                # JetStream should bring the events; if it has not
+                # shortly (a lost publish), read PostgreSQL
+                version = int(note.payload.partition(":")[2] or 0)
+                asyncio.get_running_loop().call_later(
+                    0.25, self._fallback, game_id, version
+                )

@@ -106,7 +106,10 @@ async def create_server(
     """
     desk = TournamentDesk(wiring.ledger.env_for_peers, wiring.ledger)
     hub = EventHub(
-        wiring.database_url, heads=wiring.ledger.heads, tail=tail_for(wiring)
+        wiring.database_url,
+        heads=wiring.ledger.heads,
+        tail=tail_for(wiring),
+        datastore=wiring.ledger.datastore,
     )
     runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
@@ -149,6 +152,7 @@ async def create_server(
         settings.health_interval,
         (wiring.ledger.datastore, desk.datastore),
         api.report,
+        timeout=settings.db_wait_seconds,
     )
     await watcher.start()
     timekeeper = None

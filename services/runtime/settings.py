@@ -152,7 +152,9 @@ class Settings(BaseSettings):
         gt=0,
         le=60,
         description="Longest a call waits for PostgreSQL during an outage before it is "
-        "answered UNAVAILABLE with RetryInfo (also the wait for a pooled connection).",
+        "answered UNAVAILABLE with RetryInfo (also the wait for a pooled connection), and "
+        "longest the health probe waits for its SELECT 1: a database that hangs is declared "
+        "unreachable after it (plus a reconnect's 2 s), and the calls waiting on it are cut.",
     )
     streams_per_connection: int = Field(
         default=32,

@@ -17,18 +17,27 @@ While :mod:`services.storage.database_watcher` knows the database is unreachable
 checkout fails at once (``unreachable``) instead of waiting out the pool
 timeout, so callers get ``UNAVAILABLE`` in a second or two, not after
 minutes of eventsourcing's retries, and no thread is parked meanwhile.
+
+A database that hangs instead of closing (its processes stopped, packets
+dropped) answers nothing at all, so the calls already waiting on it would
+wait for good: each connection in use is held in :class:`InFlight`, and when
+the watcher declares the outage it cuts them (:meth:`InFlight.cut`).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import select
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import psycopg
 from eventsourcing.postgres import PostgresDatastore, PostgresFactory
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 S = TypeVar("S")
@@ -36,6 +45,22 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 FACTORY_TOPIC = "services.storage.datastore:LedgerPostgresFactory"
+
+TCP_TIMEOUTS: dict[str, int] = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 15_000,
+}
+"""libpq's connection parameters for a peer that stops answering at the TCP
+level (a network partition, a firewall that forgot an idle flow): data left
+unacknowledged for 15 s, or an idle connection that keepalive probes (from
+10 s idle on) get no answer to, fails with a connection error instead of
+after TCP's retransmissions (about 15 minutes) or never.  Set once per
+connection, no round trip; libpq ignores them on Unix-domain sockets.  A
+stopped PostgreSQL is not covered: its kernel still acknowledges everything,
+so these never fire; that case is :class:`InFlight`'s."""
 
 
 class DatabaseUnavailableError(psycopg.OperationalError):
@@ -47,6 +72,72 @@ class DatabaseUnavailableError(psycopg.OperationalError):
     watcher had declared the outage (two failed probes: no blip).  The error
     table maps it like any other lost connection (``UNAVAILABLE``).
     """
+
+
+def tcp_timeouts(url: str) -> dict[str, Any]:
+    """:data:`TCP_TIMEOUTS` for a connection to ``url``, less those it sets itself."""
+    named = conninfo_to_dict(url)
+    return {key: value for key, value in TCP_TIMEOUTS.items() if key not in named}
+
+
+def with_tcp_timeouts(datastore: Any) -> Any:
+    """``datastore`` with :data:`TCP_TIMEOUTS` on every connection its pool opens
+    (eventsourcing builds the pool from host, port, user and database alone)."""
+    datastore.pool.kwargs.update(TCP_TIMEOUTS)
+    return datastore
+
+
+class InFlight:
+    """The connections waiting on one database now, so a database that stops
+    answering cannot hold them: :meth:`cut` shuts each one's socket down, and
+    whatever waits on it (a thread in a query, a coroutine awaiting one, a
+    LISTEN) fails with a connection error at once.
+
+    Why the socket: a stopped PostgreSQL still has its kernel acknowledge
+    every packet, so neither TCP timeouts nor keepalives ever fire; a query
+    cancel goes through the postmaster, which is stopped too; and a thread
+    blocked in a synchronous query cannot be interrupted from outside, only
+    abandoned, which leaves it and its pooled connection taken until the
+    database wakes.  ``shutdown`` wakes any ``poll`` on the socket, from any
+    thread.  Each held connection is kept as a duplicate of its descriptor:
+    the connection may be closed while held, and a shutdown through the
+    duplicate can never reach another socket that reused the number.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._fds: set[int] = set()
+
+    @contextmanager
+    def hold(self, conn: Any) -> Iterator[None]:
+        """``conn`` is among the connections :meth:`cut` cuts while the block runs."""
+        try:
+            fd = os.dup(conn.fileno())
+        except (psycopg.Error, OSError):  # closed: nothing can wait on it
+            fd = -1
+        if fd >= 0:
+            with self._lock:
+                self._fds.add(fd)
+        try:
+            yield
+        finally:
+            if fd >= 0:
+                with self._lock:
+                    self._fds.discard(fd)
+                os.close(fd)
+
+    def cut(self) -> int:
+        """Shut down the socket of every connection held now; how many."""
+        with self._lock:  # a held descriptor stays open while the lock is held
+            for fd in self._fds:
+                sock = socket.socket(fileno=fd)  # a view of ``fd``, detached below
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already shut down or disconnected
+                finally:
+                    sock.detach()
+            return len(self._fds)
 
 
 def is_alive(conn: psycopg.Connection[Any]) -> bool:
@@ -113,6 +204,29 @@ class LedgerDatastore(PostgresDatastore):
     unreachable: bool = False
     """Set by :class:`services.storage.database_watcher.DatabaseWatcher` while probes fail."""
 
+    @property
+    def in_flight(self) -> InFlight:
+        """The connections waiting on this database now: the pool's in use,
+        and the connections of their own that the loop's committer, the event
+        hub, the timekeeper's lock and the tournament desk hold here."""
+        held: InFlight | None = self.__dict__.get("_in_flight")
+        if held is None:  # made on first use: the factory swaps in this class
+            held = self.__dict__.setdefault("_in_flight", InFlight())
+        return held
+
+    @contextmanager
+    def waiting(self, conn: Any) -> Iterator[None]:
+        """Hold ``conn`` in :attr:`in_flight` while the block uses it.
+
+        :raises DatabaseUnavailableError: when the database is unreachable;
+            checked after ``conn`` is held, so an outage declared meanwhile
+            either finds it held (and cuts it) or refuses it here.
+        """
+        with self.in_flight.hold(conn):
+            if self.unreachable:
+                raise DatabaseUnavailableError("the database is unreachable")
+            yield
+
     @contextmanager
     def get_connection(self) -> Iterator[Any]:
         if self.unreachable:
@@ -120,7 +234,7 @@ class LedgerDatastore(PostgresDatastore):
         # Every connection of a full pool may be dead after a restart; each one
         # found dead is closed and replaced, so this loop is bounded.
         for _ in range(self.pool.max_size + 1):
-            with super().get_connection() as conn:
+            with super().get_connection() as conn, self.waiting(conn):
                 if is_alive(conn):
                     try:
                         yield conn
@@ -142,9 +256,11 @@ class LedgerPostgresFactory(PostgresFactory):
     ``BasePostgresFactory.__init__`` constructs ``PostgresDatastore`` itself
     from a dozen ``POSTGRES_*`` settings and offers no hook for the class;
     rather than copy that parsing, the instance is given the subclass, which
-    adds behaviour but no state (pinned by ``tests/faults/test_outage.py``).
+    adds behaviour and no state of its own until used (pinned by
+    ``tests/faults/test_outage.py``), and its pool :data:`TCP_TIMEOUTS`.
     """
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self.datastore.__class__ = LedgerDatastore
+        with_tcp_timeouts(self.datastore)

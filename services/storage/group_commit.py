@@ -267,14 +267,21 @@ class LoopAppender:
         A commit whose outcome was lost with its connection is tried again on
         a new one; if it had been stored, its moves now conflict and are
         decided again, which finds them recorded (idempotency).  While the
-        database watcher finds the database unreachable, it fails at once.
+        database watcher finds the database unreachable, it fails at once;
+        a commit waiting when it declares the outage has its connection cut
+        (``waiting``: a hung database never answers it) and fails with it.
         """
+        datastore = self._store.datastore
+        waiting = getattr(datastore, "waiting", None)  # a bench's plain datastore: none
         for attempt in range(ATTEMPTS):
-            if getattr(self._store.datastore, "unreachable", False):
+            if getattr(datastore, "unreachable", False):
                 raise DatabaseUnavailableError("the database is unreachable")
             try:
                 conn = await self._connection()
-                return await self._store.append_on_loop(conn, appends)
+                if waiting is None:
+                    return await self._store.append_on_loop(conn, appends)
+                with waiting(conn):
+                    return await self._store.append_on_loop(conn, appends)
             except (psycopg.OperationalError, psycopg.InterfaceError):
                 await self.close()
                 if attempt == ATTEMPTS - 1:

@@ -17,6 +17,8 @@ from typing import Any
 import psycopg
 from psycopg.rows import tuple_row
 
+from services.storage.datastore import InFlight
+
 LOCK_CLASS = 0x1ED6
 """The first key of every lock taken here (the second names the job)."""
 
@@ -24,7 +26,14 @@ LOCK_CLASS = 0x1ED6
 class LeaderLock:
     """``try_hold()`` is true while this process holds ``job``'s lock."""
 
-    def __init__(self, connect_kwargs: dict[str, Any], job: str) -> None:
+    def __init__(
+        self,
+        connect_kwargs: dict[str, Any],
+        job: str,
+        in_flight: InFlight | None = None,
+    ) -> None:
+        self._in_flight = in_flight or InFlight()
+        """Where its queries wait (the ledger datastore's: an outage cuts them)."""
         self._kwargs = dict(connect_kwargs)
         # names the holder in pg_stat_activity (which process to ask, or kill)
         self._kwargs["application_name"] = f"{job}-{os.getpid()}"
@@ -37,14 +46,16 @@ class LeaderLock:
         (or when the database cannot be reached)."""
         try:
             if self._conn is not None and not self._conn.closed:
-                self._conn.execute("SELECT 1")
+                with self._in_flight.hold(self._conn):
+                    self._conn.execute("SELECT 1")
                 return True
             self._conn = psycopg.connect(
                 **self._kwargs, autocommit=True, connect_timeout=5
             )
-            row = self._conn.execute(
-                "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, self._key)
-            ).fetchone()
+            with self._in_flight.hold(self._conn):
+                row = self._conn.execute(
+                    "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, self._key)
+                ).fetchone()
             if row is not None and row[0]:
                 return True
         except psycopg.Error:

@@ -17,20 +17,22 @@ from typing import Any
 
 from psycopg.conninfo import conninfo_to_dict
 
-from services.storage.datastore import LedgerDatastore
+from services.storage.datastore import LedgerDatastore, with_tcp_timeouts
 
 
 def read_datastore(url: str, pool_size: int) -> Any:
     """A pooled, read-only datastore on ``url`` (a hot standby)."""
     parts = conninfo_to_dict(url)
-    return LedgerDatastore(
-        dbname=str(parts.get("dbname") or parts.get("user") or "postgres"),
-        host=str(parts.get("host") or "127.0.0.1"),
-        port=str(parts.get("port") or 5432),
-        user=str(parts.get("user") or "postgres"),
-        password=str(parts.get("password") or ""),
-        pool_size=pool_size,
-        pre_ping=True,
+    return with_tcp_timeouts(
+        LedgerDatastore(
+            dbname=str(parts.get("dbname") or parts.get("user") or "postgres"),
+            host=str(parts.get("host") or "127.0.0.1"),
+            port=str(parts.get("port") or 5432),
+            user=str(parts.get("user") or "postgres"),
+            password=str(parts.get("password") or ""),
+            pool_size=pool_size,
+            pre_ping=True,
+        )
     )
 
 

@@ -214,12 +214,16 @@ class TournamentDesk(Application[UUID]):
         A dedicated connection, not a pooled one: pooled sessions end idle
         transactions after a few seconds (which would drop the lock midway),
         and holding a pooled connection while the block needs others from the
-        same pool could exhaust it.
+        same pool could exhaust it.  It is held among the datastore's
+        connections in use, so an outage the watcher declares cuts it too.
         """
         key = int.from_bytes(tournament_id.bytes[:4], "big", signed=True)
-        with psycopg.connect(
-            **self.datastore.pool.kwargs, autocommit=True, connect_timeout=10
-        ) as conn:
+        with (
+            psycopg.connect(
+                **self.datastore.pool.kwargs, autocommit=True, connect_timeout=10
+            ) as conn,
+            self.datastore.waiting(conn),
+        ):
             conn.execute("SET idle_in_transaction_session_timeout = 0")
             conn.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
             with conn.transaction():

@@ -33,10 +33,14 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 class start_server:
     """``(running, ledger, url)``: a server in this process on a fresh database
-    of the scratch PostgreSQL, which is running again when the block ends."""
+    of the scratch PostgreSQL, which is running again when the block ends.
+    ``settings`` override the server's (a pool of 4 by default)."""
 
-    def __init__(self, scratch_pg: Any, tmp_path: Any, health_interval: float):
+    def __init__(
+        self, scratch_pg: Any, tmp_path: Any, health_interval: float, **settings: Any
+    ):
         self.pg, self.tmp, self.interval = scratch_pg, tmp_path, health_interval
+        self.settings = {"pool_size": 4, **settings}
 
     def __enter__(self) -> tuple[Any, Any, str]:
         from services.runtime.bootstrap import Wiring, build_ledger
@@ -48,9 +52,9 @@ class start_server:
             database_url=url,
             data_dir=self.tmp,
             admin_token=SecretStr("outage-admin"),
-            pool_size=4,
             health_interval=self.interval,
             projections=False,
+            **self.settings,
         )
         self.ledger = build_ledger(settings, url)
         self._server = server_in_thread(

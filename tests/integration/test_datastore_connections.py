@@ -5,19 +5,24 @@ rollback in pipeline mode, which is how eventsourcing inserts events: a lost
 race in a group commit left the next commit on that connection failing with
 'prepared statement "_pg3_N" does not exist' (``test_group_commit``'s stale
 game, 4 runs in 6 when run alone).  The datastore closes such a connection so
-the pool replaces it.
+the pool replaces it.  A connection waiting on a database that answers
+nothing is cut when an outage is declared, and replaced the same way.
 """
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 from contextlib import ExitStack
 
 import psycopg
 import pytest
-from eventsourcing.persistence import DataError, IntegrityError
+from eventsourcing.persistence import DataError, IntegrityError, OperationalError
 
 from domain.games import find_game
+from services.storage.datastore import TCP_TIMEOUTS
+from tests.support.server import wait_until
 
 pytestmark = pytest.mark.postgres
 
@@ -80,3 +85,59 @@ def test_a_stale_prepared_statement_cache_costs_a_retry_not_the_move(ledger) -> 
     assert forgotten, "no statement was prepared: the test would prove nothing"
     version = move("after-deallocate")
     assert ledger.load(game_id).version == version
+
+
+def test_a_query_waiting_on_the_database_is_cut_and_its_connection_replaced(
+    own_ledger, database_url
+) -> None:
+    """What the watcher does to each connection in use when it declares an
+    outage: a query the database does not answer (here it sleeps) fails at
+    once with a connection error, and the pool hands out a live one next."""
+    datastore = own_ledger.datastore
+    pids: list[int] = []
+    errors: list[BaseException] = []
+
+    def wait_on_the_database() -> None:
+        try:
+            with datastore.get_connection() as conn:
+                pids.append(conn.info.backend_pid)
+                conn.execute("SELECT pg_sleep(60)")
+        except BaseException as exc:  # noqa: BLE001 - the test's to look at
+            errors.append(exc)
+
+    def sleeping() -> bool:
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            row = admin.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE pid = %s AND query LIKE %s",
+                (pids[0] if pids else 0, "%pg_sleep%"),
+            ).fetchone()
+        return bool(row and row[0])
+
+    waiter = threading.Thread(target=wait_on_the_database)
+    waiter.start()
+    try:
+        wait_until(sleeping, "the query never started")
+        started = time.monotonic()
+        assert datastore.in_flight.cut() == 1
+        waiter.join(5)
+        assert not waiter.is_alive(), "the query still waits"
+        assert time.monotonic() - started < 2
+        assert [type(e) for e in errors] == [OperationalError], errors
+        with datastore.get_connection() as conn:
+            assert conn.info.backend_pid != pids[0]
+            assert conn.execute("SELECT 1").fetchone() is not None
+        assert datastore.in_flight.cut() == 0, "nothing in use any more"
+    finally:
+        waiter.join(60)
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pids[0],))
+
+
+def test_pooled_connections_carry_the_tcp_timeouts(ledger) -> None:
+    """Set once per connection by libpq, for a peer gone silent at the TCP level."""
+    with ledger.datastore.get_connection() as conn:
+        options = {o.keyword.decode(): o.val for o in conn.pgconn.info}
+    assert {k: options[k] for k in TCP_TIMEOUTS} == {
+        k: str(v).encode() for k, v in TCP_TIMEOUTS.items()
+    }

@@ -3,7 +3,8 @@
 Between another process's commit and the arrival of its NOTIFY, this
 process's cache still vouches for the older version.  A move judged on that
 copy must not be refused for it: the stale copy is checked against the
-store before a conflict or a rule error is reported.
+store before a conflict or a rule error is reported.  A commit that got no
+answer leaves memory the same doubt: the move may be stored.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 import uuid
 
+import psycopg
 import pytest
 
 from domain.games import find_game
@@ -86,3 +88,36 @@ def test_a_stale_expected_version_is_still_a_conflict(ledger, fresh_ledger):
         ledger.submit(
             game_id, command, seat, str(uuid.uuid4()), expected_version=real.version - 1
         )
+
+
+def test_a_move_stored_without_an_answer_is_read_back_and_recorded_once(
+    ledger, monkeypatch
+):
+    """The commit reached the store but its answer was lost (a connection cut
+    in an outage): memory stops vouching for the version before it, and the
+    client's retry with the same command id gets the recorded move."""
+    ledger.heads.listening()  # the cache vouches for what this process wrote
+    game_id = ledger.create_game("thalara", SETUP).game_id
+    game = ledger.load(game_id)
+    seat = game.to_act()[0]
+    command = THALARA.pick_random_command(game.state, seat, random.Random(6))
+    committer = ledger._committer
+    commit = committer.commit
+
+    async def answer_lost(append):
+        await commit(append)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(committer, "commit", answer_lost)
+    with pytest.raises(psycopg.OperationalError):
+        ledger.submit(game_id, command, seat, "unanswered")
+    assert ledger.cache.current(game_id) is None, "memory still vouches"
+    monkeypatch.undo()
+    stored = ledger.load(game_id)  # read from the store: the move is there
+    assert stored.version > game.version
+    again = ledger.submit(game_id, command, seat, "unanswered")
+    assert again.replayed
+    assert (again.first_version, again.last_version) == (
+        game.version + 1,
+        stored.version,
+    )

@@ -9,6 +9,11 @@ root the server runs as the ``postgres`` system user (or ``pgserver``'s).
 ``fsync=off`` keeps it quick; commits are still written to the kernel
 before they are acknowledged, so stopping PostgreSQL (even ``immediate``,
 a crash) loses nothing acknowledged: only a machine crash would.
+
+:meth:`ScratchPostgres.paused` makes it hang instead of stop: every process
+of the cluster is sent ``SIGSTOP`` (``SIGCONT`` at the end), so it closes
+nothing and answers nothing while its kernel still accepts connections and
+acknowledges packets.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -148,10 +155,57 @@ class ScratchPostgres:
         self.stop(mode)
         self.start()
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[list[int]]:
+        """The whole cluster stopped (``SIGSTOP``) for the block, then continued.
+
+        The postmaster first, so it starts no process meanwhile, then every
+        process it has started (backends, background workers); yields their
+        pids.  What a client sees is a server that hangs: connections stay
+        open, the kernel accepts new ones, and nothing is ever answered.
+        """
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        stopped = [postmaster]
+        try:
+            os.kill(postmaster, signal.SIGSTOP)
+            deadline = time.monotonic() + 10
+            while _state(postmaster) != "T":  # stopped: it forks nothing more
+                assert time.monotonic() < deadline, "the postmaster did not stop"
+                time.sleep(0.01)
+            for pid in _children(postmaster):
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            yield list(stopped)
+        finally:
+            for pid in reversed(stopped):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+
     def close(self) -> None:
         with contextlib.suppress(RuntimeError):
             self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _stat(pid: int) -> list[str]:
+    """``/proc/PID/stat`` after the command name: state, parent pid, ..."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    return text.rpartition(")")[2].split()
+
+
+def _state(pid: int) -> str:
+    return _stat(pid)[0]
+
+
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (PostgreSQL's are all direct)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if int(_stat(int(entry.name))[1]) == parent:
+                    found.append(int(entry.name))
+    return sorted(found)
 
 
 @contextlib.contextmanager

@@ -138,6 +138,25 @@ def test_a_notified_newer_version_is_read_from_the_store_as_only_what_is_missing
     assert store.reads == [("events", game_id, held.version)], "a catch-up read"
 
 
+def test_a_commit_without_an_answer_sends_the_next_read_to_the_store() -> None:
+    store, heads = FakeStore(), Heads()
+    heads.listening()
+    game_id = new_game(store).id
+    cache = make(store, heads)
+    held = cache.load(game_id)
+    mine = cache.load(game_id)
+    new_events = decide(mine, random.Random(5))
+    store.log[game_id] += new_events  # stored, but the answer was lost
+    assert cache.current(game_id) is not None, "vouched before the doubt"
+    cache.doubt(game_id)
+    assert cache.current(game_id) is None
+    store.reads.clear()
+    now = cache.load(game_id)
+    assert (now.version, now.state) == (mine.version, mine.state)
+    assert store.reads == [("events", game_id, held.version)], "only what is missing"
+    assert cache.current(game_id) is not None, "vouched again once read"
+
+
 def test_nothing_is_vouched_while_not_listening() -> None:
     store, heads = FakeStore(), Heads()
     game_id = new_game(store).id
