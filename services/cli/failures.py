@@ -82,11 +82,42 @@ def _rpc_line(exc: Any) -> str:
     code = exc.code()
     if code == grpc.StatusCode.UNAVAILABLE:
         where = target or "the server address"
+        reason = _reason(exc)
+        if reason == "DATABASE_UNAVAILABLE":
+            return (
+                f"the ledger server at {where} cannot reach its database: "
+                "retry once it is back (`ledger serve` logs when it is)"
+            )
+        if reason == "DRAINING":
+            return f"the ledger server at {where} is shutting down: retry on another"
+        if reason is not None:
+            return f"UNAVAILABLE ({reason}): {exc.details()}"
         return (
             f"no ledger server answers at {where}: start one with `ledger serve` "
             "(or pass --target HOST:PORT)"
         )
     return f"{code.name}: {exc.details()}"
+
+
+def _reason(exc: Any) -> str | None:
+    """The ``google.rpc.ErrorInfo`` reason the server gave, if a server answered.
+
+    Why: ``UNAVAILABLE`` comes both from a channel that reached nobody and
+    from a running server whose database is down or which is draining, and
+    "start one with `ledger serve`" is wrong advice for the last two.
+    """
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    try:
+        status = rpc_status.from_call(exc)
+    except ValueError:  # details that disagree with the call's code: not a server's
+        return None
+    for detail in status.details if status is not None else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason or None
+    return None
 
 
 def _validation_line(exc: Any) -> str:
