@@ -89,6 +89,22 @@ def call_timed(
         return answer
 
 
+def _play_a_legal_move(conn: Connection, table: Any) -> Any:
+    """The first listed move of the seat to act, under a fresh command id."""
+    game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
+    seat = game.to_act[0]
+    return conn.call(
+        "SubmitMove",
+        pb.SubmitMoveRequest(
+            game_id=table.game_id,
+            command_id=str(uuid.uuid4()),
+            move=legal_moves(conn, table, seat)[0],
+            seat=seat,
+        ),
+        table.tokens[seat],
+    )
+
+
 def health(port: int) -> int:
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = health_pb2_grpc.HealthStub(channel)
@@ -117,18 +133,7 @@ def test_a_hung_database_answers_unavailable_soon_and_recovers_by_itself(
         conn = Connection.open(f"127.0.0.1:{running.port}")
         table = create(conn, "terralore", players=2)
         other = create(conn, "terralore", players=2)  # its tokens: never used yet
-        game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
-        seat = game.to_act[0]
-        first = conn.call(
-            "SubmitMove",
-            pb.SubmitMoveRequest(
-                game_id=table.game_id,
-                command_id=str(uuid.uuid4()),
-                move=legal_moves(conn, table, seat)[0],
-                seat=seat,
-            ),
-            table.tokens[seat],
-        )
+        first = _play_a_legal_move(conn, table)
         game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
         seat = game.to_act[0]
         retried = pb.SubmitMoveRequest(  # in flight when PostgreSQL hangs
@@ -239,17 +244,7 @@ def test_a_hung_database_answers_unavailable_soon_and_recovers_by_itself(
         # memory does not claim a version the store does not have, or lack one
         game = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
         assert game.version == answered.last_version
-        seat = game.to_act[0]
-        later = conn.call(
-            "SubmitMove",
-            pb.SubmitMoveRequest(
-                game_id=table.game_id,
-                command_id=str(uuid.uuid4()),
-                move=legal_moves(conn, table, seat)[0],
-                seat=seat,
-            ),
-            table.tokens[seat],
-        )
+        later = _play_a_legal_move(conn, table)
         assert later.first_version == answered.last_version + 1
         conn.channel.close()
 
