@@ -5,10 +5,11 @@ Run: ``python -m bench.ladder_server --rung NAME --port P [--canned FILE]
 [--database-url URL]``.  Each rung adds one layer to the rung below it:
 
 - ``null``: canned bytes, no interceptor (:mod:`bench.nullserver`'s handler);
-- ``interceptors``: the real interceptor chain of
-  :func:`services.api.grpc_server.start` (metrics, drain, guard) and its
-  transport options, in front of the same canned bytes;
-- ``auth``: plus the real :class:`~services.api.auth.AuthInterceptor` and
+- ``interceptors``: the real interceptor of
+  :func:`services.api.grpc_server.start`
+  (:class:`~services.api.call_gate.CallGate`: metrics, drain, guard) with no
+  token resolver, and its transport options, in front of the same canned bytes;
+- ``auth``: plus authentication, the real
   :class:`~services.api.auth.TokenResolver` (the canned game's seat tokens are
   its grants; unknown tokens are refused);
 - ``convert``: plus the real :class:`~services.api.game_servicer.GameServicer`:
@@ -66,21 +67,17 @@ T = TypeVar("T")
 
 
 def _interceptors(rung: str, lookup: Any) -> list[grpc.aio.ServerInterceptor]:
-    """The real chain of :func:`services.api.grpc_server.start`, up to ``rung``
-    (the last of the chain is auth)."""
+    """The real interceptor of :func:`services.api.grpc_server.start`: without
+    authentication at ``interceptors``, whole from ``auth`` on."""
     from services.api.auth import TokenResolver
+    from services.api.call_gate import CallGate
     from services.api.drain import Drain
-    from services.api.grpc_server import interceptor_chain
     from services.runtime.settings import Settings
 
     if rung == "null":
         return []
-    chain = interceptor_chain(
-        Drain(),
-        Settings().streams_per_connection,
-        TokenResolver(ADMIN_TOKEN, lookup),
-    )
-    return chain[:-1] if rung == "interceptors" else chain
+    resolver = None if rung == "interceptors" else TokenResolver(ADMIN_TOKEN, lookup)
+    return [CallGate(Drain(), Settings().streams_per_connection, resolver)]
 
 
 def _options(rung: str) -> list[tuple[str, Any]]:

@@ -1,9 +1,10 @@
-"""Bearer-token authentication as a gRPC interceptor.
+"""Bearer-token authentication: who a call is.
 
 Tokens are random 256-bit strings; the database stores only their SHA-256, so
-a leaked database does not leak seats.  The interceptor resolves the token
-once per call and hands the handler a :class:`Principal` through a context
-variable, so servicers never parse metadata themselves.  A call with no token
+a leaked database does not leak seats.  :mod:`services.api.call_gate`
+resolves the token once per call (:func:`authenticate`) and hands the
+servicer a :class:`Principal` through a context variable, so servicers never
+parse metadata themselves.  A call with no token
 is a spectator; a call with an unknown token is refused (a typo should not
 silently downgrade a player to a spectator).
 """
@@ -18,11 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-import grpc
-
 from domain.core import ADMIN, SPECTATOR, Seat, Viewer
 from domain.viewers import SeatGrant
-from services.api.errors import UnauthenticatedError, abort
+from services.api.errors import UnauthenticatedError
 
 
 @dataclass(frozen=True)
@@ -107,86 +106,21 @@ class TokenResolver:
         return principal
 
 
-def _refusal(
-    handler: grpc.RpcMethodHandler, exc: BaseException
-) -> grpc.RpcMethodHandler:
-    """A handler that answers ``exc`` through the one error table
-    (:mod:`services.api.errors`), like every servicer method does."""
+async def authenticate(resolver: TokenResolver, metadata: Any) -> Principal:
+    """The principal of a call's ``metadata``: anonymous without a token.
 
-    async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        await abort(context, exc)
-
-    async def stream(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        await abort(context, exc)
-        yield  # pragma: no cover - makes this an async generator
-
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(
-            stream, handler.request_deserializer, handler.response_serializer
-        )
-    return grpc.unary_unary_rpc_method_handler(
-        unary, handler.request_deserializer, handler.response_serializer
-    )
-
-
-def _with_principal(
-    handler: grpc.RpcMethodHandler, principal: Principal
-) -> grpc.RpcMethodHandler:
-    if handler.unary_unary is not None:
-        # grpc's stubs type handlers as synchronous; under grpc.aio they are coroutines
-        inner: Any = handler.unary_unary
-
-        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            current_principal.set(principal)
-            return await inner(request, context)
-
-        return grpc.unary_unary_rpc_method_handler(
-            unary, handler.request_deserializer, handler.response_serializer
-        )
-    if handler.unary_stream is not None:
-        inner_stream: Any = handler.unary_stream
-
-        async def stream(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            current_principal.set(principal)
-            async for item in inner_stream(request, context):
-                yield item
-
-        return grpc.unary_stream_rpc_method_handler(
-            stream, handler.request_deserializer, handler.response_serializer
-        )
-    return handler
-
-
-class AuthInterceptor(grpc.aio.ServerInterceptor):
-    """Authenticates every ``ledger.v1`` call; health and reflection stay open."""
-
-    def __init__(self, resolver: TokenResolver) -> None:
-        self._resolver = resolver
-
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
-        ],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        handler = await continuation(details)
-        if handler is None or not details.method.startswith("/ledger.v1."):
-            return handler
-        try:
-            token = bearer_token(details.invocation_metadata)
-        except ValueError as exc:
-            return _refusal(
-                handler, UnauthenticatedError(str(exc), "MALFORMED_AUTHORIZATION")
-            )
-        if token is None:
-            return _with_principal(handler, ANONYMOUS)
-        try:
-            principal = await self._resolver.resolve(token)
-        except Exception as exc:  # noqa: BLE001 - e.g. the database is down: the table decides
-            return _refusal(handler, exc)
-        if principal is None:
-            return _refusal(
-                handler, UnauthenticatedError("unknown bearer token", "UNKNOWN_TOKEN")
-            )
-        return _with_principal(handler, principal)
+    :raises UnauthenticatedError: for a malformed authorization header or an
+        unknown token.
+    :raises Exception: whatever the token lookup raised (the database down, say);
+        the error table answers it.
+    """
+    try:
+        token = bearer_token(metadata)
+    except ValueError as exc:
+        raise UnauthenticatedError(str(exc), "MALFORMED_AUTHORIZATION") from exc
+    if token is None:
+        return ANONYMOUS
+    principal = await resolver.resolve(token)
+    if principal is None:
+        raise UnauthenticatedError("unknown bearer token", "UNKNOWN_TOKEN")
+    return principal

@@ -27,16 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import grpc
 from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
-
-_Request = TypeVar("_Request")
-_Response = TypeVar("_Response")
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 MESSAGE = "server draining (shutting down): retry on another server"
@@ -67,7 +62,8 @@ class Drain:
         self.draining = False
         self._streams: dict[asyncio.Task[Any], bool] = {}
         """Each live stream's task, and whether it is a health ``Watch``."""
-        self._in_flight = 0
+        self.in_flight = 0
+        """Unary calls still to answer (counted by :mod:`services.api.call_gate`)."""
         self._last_call = 0.0
 
     def start(self) -> None:
@@ -89,7 +85,7 @@ class Drain:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while loop.time() < deadline and (
-            self._in_flight or loop.time() - self._last_call < QUIET
+            self.in_flight or loop.time() - self._last_call < QUIET
         ):
             await asyncio.sleep(0.05)
         self._end_streams(health=True)
@@ -107,15 +103,6 @@ class Drain:
         self._last_call = asyncio.get_running_loop().time()
 
     @contextlib.contextmanager
-    def call(self) -> Any:
-        """Around a unary call's body: counted until it has answered."""
-        self._in_flight += 1
-        try:
-            yield
-        finally:
-            self._in_flight -= 1
-
-    @contextlib.contextmanager
     def stream(self, health: bool = False) -> Any:
         """Around a stream's body: its task is ended by :meth:`start` (or,
         for health's ``Watch``, by :meth:`finish`)."""
@@ -126,67 +113,3 @@ class Drain:
             yield
         finally:
             self._streams.pop(task, None)
-
-
-class DrainInterceptor(grpc.aio.ServerInterceptor):
-    """Refuses calls once draining, and ends the live streams; see the module."""
-
-    def __init__(self, drain: Drain) -> None:
-        self.drain = drain
-
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails],
-            Awaitable[grpc.RpcMethodHandler[_Request, _Response] | None],
-        ],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[_Request, _Response] | None:
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        method = cast(str, getattr(details, "method", ""))
-        return self._wrap(handler, method.startswith(HEALTH_PREFIX))
-
-    def _wrap(
-        self, handler: grpc.RpcMethodHandler[Any, Any], health: bool
-    ) -> grpc.RpcMethodHandler[Any, Any]:
-        drain = self.drain
-        parse, out = handler.request_deserializer, handler.response_serializer
-        if handler.unary_unary is not None:
-            unary = cast(Callable[[Any, Any], Awaitable[Any]], handler.unary_unary)
-
-            async def uu(request: Any, context: Any) -> Any:
-                if not health:
-                    drain.arrived()
-                if drain.draining and not health:
-                    await drain.refuse(context)
-                with drain.call():
-                    return await unary(request, context)
-
-            return grpc.unary_unary_rpc_method_handler(uu, parse, out)
-        if handler.unary_stream is not None:
-            inner = cast(Callable[[Any, Any], Any], handler.unary_stream)
-
-            async def us(request: Any, context: Any) -> Any:
-                if not health:
-                    drain.arrived()
-                if drain.draining and not health:
-                    await drain.refuse(context)
-                ended = False
-                with drain.stream(health):
-                    try:
-                        async for item in inner(request, context):
-                            yield item
-                    except asyncio.CancelledError:
-                        if not drain.draining:
-                            raise  # the client went away: nothing to answer
-                        ended = True
-                if ended:
-                    current = asyncio.current_task()
-                    if current is not None:
-                        current.uncancel()
-                    await drain.refuse(context)
-
-            return grpc.unary_stream_rpc_method_handler(us, parse, out)
-        return handler

@@ -1,8 +1,9 @@
-"""The gRPC server itself: interceptors, every servicer, health and reflection.
+"""The gRPC server itself: its interceptor, every servicer, health and reflection.
 
 Why apart from :mod:`services.runtime.server`: that module decides what runs
 beside the API (the live hub, the views, the database watcher, the
-dashboard); this one decides what a call meets, in which order.  It is given
+dashboard); this one decides what a call meets (the one interceptor of
+:mod:`services.api.call_gate`, then a servicer).  It is given
 the objects the servicers need and knows nothing of how they were built.
 """
 
@@ -25,10 +26,10 @@ from ledger.v1 import (
     tournament_service_pb2_grpc,
 )
 from services.api import page_tokens, reflection, transport
-from services.api.auth import AuthInterceptor, Principal, TokenResolver
-from services.api.drain import Drain, DrainInterceptor
+from services.api.auth import Principal, TokenResolver
+from services.api.call_gate import CallGate
+from services.api.drain import Drain
 from services.api.game_servicer import GameServicer
-from services.api.guard import GuardInterceptor
 from services.api.health import HealthServicer
 from services.api.rating_servicer import RatingServicer
 from services.api.read_rpc import ReadModels
@@ -37,7 +38,6 @@ from services.api.stats_servicer import StatsServicer
 from services.api.tournament_servicer import TournamentServicer
 from services.ledger.application import GameLedger
 from services.live.listen_hub import EventHub
-from services.observability.metrics import RpcMetricsInterceptor
 from services.tournaments import organisers
 from services.tournaments.desk import TournamentDesk
 
@@ -68,22 +68,6 @@ class GrpcServer:
     """Sets every service's health to SERVING (True) or NOT_SERVING (False)."""
     drain: Callable[[float], Awaitable[None]]
     """Drains and stops the server within that many seconds (:mod:`services.api.drain`)."""
-
-
-def interceptor_chain(
-    drain: Drain, streams_per_connection: int, resolver: TokenResolver
-) -> list[grpc.aio.ServerInterceptor]:
-    """The interceptors every call meets, in order.
-
-    Metrics first: it times every call, refusals included.  The bench's cost
-    ladder builds its rungs from prefixes of this list.
-    """
-    return [
-        RpcMetricsInterceptor(),
-        DrainInterceptor(drain),
-        GuardInterceptor(streams_per_connection),
-        AuthInterceptor(resolver),
-    ]
 
 
 async def start(
@@ -122,7 +106,7 @@ async def start(
     page_tokens.configure(admin_token)  # every worker signs alike
     drain = Drain()
     server = grpc.aio.server(
-        interceptors=interceptor_chain(drain, limits.streams_per_connection, resolver),
+        interceptors=[CallGate(drain, limits.streams_per_connection, resolver)],
         options=transport.server_options(limits.workers, limits.pending_calls),
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(

@@ -1,38 +1,28 @@
-"""The first thing every call meets: undecodable bytes, field limits, stream slots.
+"""The first checks every call meets: undecodable bytes, field limits, stream slots.
 
-Why an interceptor that rewraps each method handler: grpc decodes the request
+Why the deserializer is wrapped (:func:`lenient`): grpc decodes the request
 with the handler's ``request_deserializer`` *before* any servicer code runs,
 and a ``DecodeError`` there surfaces as ``UNKNOWN: Unexpected <class
 'google.protobuf.message.DecodeError'>``, an internal type and the wrong
-code.  Wrapping the deserializer turns any decoding failure into a marker
-value; the wrapped behaviour then aborts with ``INVALID_ARGUMENT`` and the
-usual ``google.rpc`` details, before authentication results or the servicer
-are used.  The same wrapper checks every request against :mod:`services.proto.limits`
-and bounds concurrent streams per connection (``RESOURCE_EXHAUSTED`` beyond
-it), so the rules hold for every RPC of every service, health and
-reflection included, and for RPCs added later.
+code.  The wrapped deserializer turns any decoding failure into a marker
+value; :func:`check` then refuses it with ``INVALID_ARGUMENT`` and the usual
+``google.rpc`` details, before authentication or the servicer.  The same
+check holds every request to :mod:`services.proto.limits`, and
+:class:`StreamSlots` bounds concurrent streams per connection
+(``RESOURCE_EXHAUSTED`` beyond it).  :mod:`services.api.call_gate` applies
+them to every RPC of every service, health and reflection included, and to
+RPCs added later.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar, cast
-
-import grpc
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 from domain.core import InvalidCommandError
 from services.api.errors import StreamLimitError, abort
 from services.proto import limits
-
-_Request = TypeVar("_Request")
-_Response = TypeVar("_Response")
-# What grpc.aio puts in an ``RpcMethodHandler``: coroutine functions and async
-# generators taking async request iterators.  types-grpcio declares the fields
-# with the synchronous server's signatures (``Iterator`` in, plain value out).
-_AsyncUnary = Callable[[Any, Any], Awaitable[Any]]
-_AsyncStreamIn = Callable[[AsyncIterator[Any], Any], Any]
 
 
 class _Undecodable:
@@ -44,7 +34,7 @@ class _Undecodable:
         self.why = why
 
 
-def _lenient(deserializer: Callable[[bytes], Any] | None) -> Any:
+def lenient(deserializer: Callable[[bytes], Any] | None) -> Any:
     if deserializer is None:
         return None
 
@@ -90,92 +80,21 @@ class StreamSlots:
             del self._open[peer]
 
 
-class GuardInterceptor(grpc.aio.ServerInterceptor):
-    """Wraps every method handler; see the module docstring."""
-
-    def __init__(self, streams_per_connection: int) -> None:
-        self.slots = StreamSlots(streams_per_connection)
-
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails],
-            Awaitable[grpc.RpcMethodHandler[_Request, _Response] | None],
-        ],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[_Request, _Response] | None:
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        return self._wrap(handler)
-
-    def _wrap(
-        self, handler: grpc.RpcMethodHandler[Any, Any]
-    ) -> grpc.RpcMethodHandler[Any, Any]:
-        parse = _lenient(handler.request_deserializer)
-        out = handler.response_serializer
-        slots = self.slots
-        if handler.unary_unary is not None:
-            unary_unary = cast(_AsyncUnary, handler.unary_unary)
-
-            async def uu(request: Any, context: Any) -> Any:
-                await _checked(request, context)
-                return await unary_unary(request, context)
-
-            return grpc.unary_unary_rpc_method_handler(uu, parse, out)
-        if handler.unary_stream is not None:
-            unary_stream = handler.unary_stream
-
-            async def us(request: Any, context: Any) -> Any:
-                await _checked(request, context)
-                async with _slot(slots, context):
-                    async for item in _items(unary_stream(request, context)):
-                        yield item
-
-            return grpc.unary_stream_rpc_method_handler(us, parse, out)
-        if handler.stream_unary is not None:
-            stream_unary = cast(_AsyncStreamIn, handler.stream_unary)
-
-            async def su(requests: Any, context: Any) -> Any:
-                return await stream_unary(_each_checked(requests, context), context)
-
-            return grpc.stream_unary_rpc_method_handler(su, parse, out)
-        assert handler.stream_stream is not None  # a handler has one behaviour
-        stream_stream = cast(_AsyncStreamIn, handler.stream_stream)
-
-        async def ss(requests: Any, context: Any) -> Any:
-            async with _slot(slots, context):
-                responses = stream_stream(_each_checked(requests, context), context)
-                async for item in _items(responses):
-                    yield item
-
-        return grpc.stream_stream_rpc_method_handler(ss, parse, out)
-
-
-async def _checked(request: Any, context: Any) -> None:
+async def check_call(request: Any, context: Any) -> None:
+    """:func:`check`, refusing the call ``INVALID_ARGUMENT`` for a bad request."""
     try:
         check(request)
     except InvalidCommandError as exc:
         await abort(context, exc)
 
 
-async def _items(result: Any) -> AsyncIterator[Any]:
-    """A streaming behaviour's responses: an async generator's items, or none
-    for a coroutine that writes with ``context.write`` (health's ``Watch``)."""
-    if inspect.isawaitable(result):
-        await result
-        return
-    async for item in result:
-        yield item
-
-
-async def _each_checked(requests: Any, context: Any) -> AsyncIterator[Any]:
+async def each_checked(requests: Any, context: Any) -> AsyncIterator[Any]:
     async for request in requests:
-        await _checked(request, context)
+        await check_call(request, context)
         yield request
 
 
-class _slot:
+class slot:
     """``async with``: hold one of the connection's stream slots, or abort."""
 
     def __init__(self, slots: StreamSlots, context: Any) -> None:

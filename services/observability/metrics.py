@@ -3,18 +3,13 @@
 Why here and not at each call site: the dashboards and rules name these
 series, and ``tests/deploy/test_manifests.py`` checks every name they use is
 one of ours.  Move rate and p99 latency come from one histogram of unary
-calls, timed by :class:`RpcMetricsInterceptor` around everything else (the
+calls, timed by :mod:`services.api.call_gate` around everything else (the
 token lookup included), labelled by method and final status code.  Streams
 are not timed (they last as long as the viewer watches); they are counted.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, cast
-
-import grpc
 from prometheus_client import Counter, Gauge, Histogram
 
 RPC_SECONDS = Histogram(
@@ -41,53 +36,3 @@ DATABASE_UP = Gauge(
     "1 while the health probe reaches PostgreSQL (grpc.health.v1 SERVING), else 0",
 )
 DATABASE_UP.set(1)
-
-_Request = TypeVar("_Request")
-_Response = TypeVar("_Response")
-# What grpc.aio puts in ``RpcMethodHandler.unary_unary``: a coroutine function.
-# types-grpcio declares the field with the synchronous server's signature.
-_AsyncUnary = Callable[[Any, grpc.aio.ServicerContext[Any, Any]], Awaitable[Any]]
-
-
-class RpcMetricsInterceptor(grpc.aio.ServerInterceptor):
-    """Times every unary-unary ``ledger.v1`` call into :data:`RPC_SECONDS`."""
-
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails],
-            Awaitable[grpc.RpcMethodHandler[_Request, _Response] | None],
-        ],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[_Request, _Response] | None:
-        handler = await continuation(details)
-        if (
-            handler is None
-            or handler.unary_unary is None
-            or not details.method.startswith("/ledger.v1.")
-        ):
-            return handler
-        behaviour = cast(_AsyncUnary, handler.unary_unary)
-        method = details.method
-
-        async def timed(
-            request: Any, context: grpc.aio.ServicerContext[Any, Any]
-        ) -> Any:
-            start = time.perf_counter()
-            code = grpc.StatusCode.UNKNOWN
-            try:
-                answer = await behaviour(request, context)
-                code = context.code() or grpc.StatusCode.OK
-                return answer
-            except BaseException:
-                code = context.code() or grpc.StatusCode.UNKNOWN
-                raise
-            finally:
-                name = code.name if isinstance(code, grpc.StatusCode) else str(code)
-                RPC_SECONDS.labels(method, name).observe(time.perf_counter() - start)
-
-        return grpc.unary_unary_rpc_method_handler(
-            timed,
-            request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer,
-        )

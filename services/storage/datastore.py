@@ -3,7 +3,7 @@
 Why: when PostgreSQL restarts, every idle connection in a pool is dead, and
 the pool (without a pre-ping) hands them out one after another.  Calls that
 eventsourcing wraps in its own retry survived that; everything else (the
-auth interceptor's token lookup, seed reads, view queries) failed with
+call gate's token lookup, seed reads, view queries) failed with
 ``terminating connection due to administrator command`` until each dead
 connection had been used once.  A pre-ping (``check=check_connection``)
 would fix it at one round trip per checkout, several per move.  Here a
