@@ -31,12 +31,12 @@ async def _who(request: wrappers_pb2.StringValue, context: Any) -> Any:
 
 
 def _count(code: str) -> float:
-    got = RPC_SECONDS.collect()[0].samples
+    (metric,) = RPC_SECONDS.collect()
+    got = metric.samples
     return sum(
         s.value
         for s in got
-        if s.name.endswith("_count")
-        and s.labels == {"method": METHOD, "code": code}
+        if s.name.endswith("_count") and s.labels == {"method": METHOD, "code": code}
     )
 
 
@@ -84,7 +84,7 @@ async def _calls(drain: Drain, lookups: list[str]) -> list[str]:
                 request_serializer=wrappers_pb2.StringValue.SerializeToString,
                 response_deserializer=wrappers_pb2.StringValue.FromString,
             )
-            raw = channel.unary_unary(METHOD)  # bytes as they are
+            raw: Any = channel.unary_unary(METHOD)  # bytes as they are
             for token, body in (
                 (ORGANISER, None),
                 (None, None),
@@ -97,7 +97,9 @@ async def _calls(drain: Drain, lookups: list[str]) -> list[str]:
                 if token == "Basic abc":
                     metadata: Any = (("authorization", token),)
                 else:
-                    metadata = (("authorization", f"Bearer {token}"),) if token else None
+                    metadata = (
+                        (("authorization", f"Bearer {token}"),) if token else None
+                    )
                 try:
                     if body is None:
                         got = await who(wrappers_pb2.StringValue(), metadata=metadata)
