@@ -112,15 +112,41 @@ def bearer(token: str | None) -> tuple[tuple[str, str], ...] | None:
     return (("authorization", f"Bearer {token}"),) if token else None
 
 
-def admin_token(settings: Settings | None = None) -> str | None:
-    """LEDGER_ADMIN_TOKEN, else the one the local server generated, else None."""
+def admin_token(
+    settings: Settings | None = None, target: str | None = None
+) -> str | None:
+    """LEDGER_ADMIN_TOKEN, else the one the local server generated, else None.
+
+    ``target``: the ``--target`` a command was given (None: the server it
+    found itself, which is local).  The generated token goes only to a
+    server on this machine (a loopback address): it is this machine's admin
+    credential, and a server elsewhere would see it before refusing it as
+    unknown.  LEDGER_ADMIN_TOKEN is the user's own choice and goes anywhere.
+    """
     settings = settings or Settings()
     if settings.admin_token is not None:
         return settings.admin_token.get_secret_value()
+    if target is not None and not _loopback(target):
+        return None
     try:
         return (settings.data_dir / "admin-token").read_text().strip() or None
     except OSError:
         return None
+
+
+def _loopback(target: str) -> bool:
+    import ipaddress
+
+    try:
+        host, _ = parse_address(target, "--target")
+    except UserError:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def canonical_game(name: str, what: str = "GAME_TYPE") -> str:

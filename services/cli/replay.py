@@ -35,7 +35,8 @@ def replay(
         "--token",
         metavar="TOKEN",
         help="Read as this seat, player or organiser token (default: the admin "
-        "token from the data dir; a running game then shows everything).",
+        "token from the data dir, to a server on this machine; a running game "
+        "then shows everything).",
     ),
     target: str | None = typer.Option(
         None, metavar="HOST:PORT", help=locate.TARGET_HELP
@@ -51,7 +52,7 @@ def replay(
     gid = parse_game_id(game_id)
     conn = locate.connect(target)
     frames_stub = rpc.ReplayServiceStub(conn.channel)
-    metadata = locate.bearer(token or locate.admin_token())
+    metadata = locate.bearer(token or locate.admin_token(target=target))
     try:
         got = conn.stub.GetGame(
             pb.GetGameRequest(game_id=str(gid)), metadata=metadata, timeout=30

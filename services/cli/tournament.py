@@ -2,7 +2,8 @@
 
 Organiser actions take ``--token`` (the organiser token ``create`` prints);
 by default they use the admin token, which the local server keeps in the data
-dir (or ``LEDGER_ADMIN_TOKEN``), so an operator needs no copy-paste.
+dir (or ``LEDGER_ADMIN_TOKEN``), so an operator needs no copy-paste.  The data
+dir's token goes only to a server on this machine (:func:`locate.admin_token`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ TOKEN = typer.Option(
     "--token",
     metavar="TOKEN",
     envvar="LEDGER_ORGANISER_TOKEN",
-    help="Organiser token (default: the admin token from the data dir).",
+    help="Organiser token (default: the admin token from the data dir, to a "
+    "server on this machine).",
 )
 
 
@@ -52,8 +54,8 @@ def _stub(target: str | None) -> Any:
     return locate.stub(rpc.TournamentServiceStub, target)
 
 
-def _organiser(token: str | None) -> Any:
-    return locate.bearer(token or locate.admin_token())
+def _organiser(token: str | None, target: str | None) -> Any:
+    return locate.bearer(token or locate.admin_token(target=target))
 
 
 @tournament_app.command("create")
@@ -76,7 +78,7 @@ def create(
         metavar="TOKEN",
         envvar="LEDGER_ORGANISER_TOKEN",
         help="An organiser credential the admin issued (default: the admin token "
-        "from the data dir).",
+        "from the data dir, to a server on this machine).",
     ),
     target: str | None = TARGET,
 ) -> None:
@@ -94,7 +96,7 @@ def create(
             table_size=table_size,
             setup_json=setup,
         ),
-        metadata=_organiser(token),
+        metadata=_organiser(token, target),
         timeout=30,
     )
     t = created.tournament
@@ -128,7 +130,7 @@ def register(
     for player in players:
         got = stub.RegisterPlayer(
             pb.RegisterPlayerRequest(tournament_id=tournament_id, player_id=player),
-            metadata=_organiser(token),
+            metadata=_organiser(token, target),
             timeout=30,
         )
         table.add_row(got.player_id, got.player_token)
@@ -148,7 +150,7 @@ def start(
     tournament_id = parse_tournament_id(tournament_id)
     got = _stub(target).StartRound(
         pb.StartRoundRequest(tournament_id=tournament_id),
-        metadata=_organiser(token),
+        metadata=_organiser(token, target),
         timeout=60,
     )
     table = Table(

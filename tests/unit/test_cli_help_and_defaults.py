@@ -246,3 +246,37 @@ def test_a_wrong_command_line_is_one_line_and_exit_2(args, line) -> None:
     result = CliRunner().invoke(app, args, terminal_width=200, prog_name="ledger")
     assert result.exit_code == 2, result.output
     assert result.output.splitlines() == [line]
+
+
+def test_the_generated_admin_token_goes_only_to_a_server_on_this_machine(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from services.runtime.settings import Settings
+
+    monkeypatch.delenv("LEDGER_ADMIN_TOKEN", raising=False)
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "admin-token").write_text("generated-here\n")
+    sent = {
+        target: locate.admin_token(Settings(), target=target)
+        for target in (
+            None,
+            "127.0.0.1:50051",
+            "localhost:50051",
+            "[::1]:50051",
+            "10.0.0.5:50051",
+            "ledger.example.org:443",
+        )
+    }
+    assert sent == {
+        None: "generated-here",
+        "127.0.0.1:50051": "generated-here",
+        "localhost:50051": "generated-here",
+        "[::1]:50051": "generated-here",
+        "10.0.0.5:50051": None,
+        "ledger.example.org:443": None,
+    }
+    monkeypatch.setenv("LEDGER_ADMIN_TOKEN", "chosen-by-the-user")
+    assert locate.admin_token(Settings(), target="ledger.example.org:443") == (
+        "chosen-by-the-user"
+    )
