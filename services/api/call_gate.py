@@ -32,13 +32,11 @@ from typing import Any, TypeVar, cast
 
 import grpc
 
-from domain.core import InvalidCommandError
 from services.api.auth import TokenResolver, authenticate, current_principal
 from services.api.drain import HEALTH_PREFIX, Drain
 from services.api.errors import abort
 from services.api.guard import (
     StreamSlots,
-    check,
     check_call,
     each_checked,
     lenient,
@@ -134,16 +132,10 @@ class CallGate(grpc.aio.ServerInterceptor):
         drain = self.drain
 
         async def unary(request: Any, context: Any) -> Any:
-            if not health:
-                drain.arrived()
-                if drain.draining:
-                    await drain.refuse(context)
+            await drain.admit(context, health)
             drain.in_flight += 1
             try:
-                try:
-                    check(request)
-                except InvalidCommandError as exc:
-                    await abort(context, exc)
+                await check_call(request, context)
                 if authed:
                     await self._principal(context)
                 return await inner(request, context)
@@ -156,10 +148,7 @@ class CallGate(grpc.aio.ServerInterceptor):
         drain, slots = self.drain, self.slots
 
         async def stream(request: Any, context: Any) -> Any:
-            if not health:
-                drain.arrived()
-                if drain.draining:
-                    await drain.refuse(context)
+            await drain.admit(context, health)
             ended = False
             with drain.stream(health):
                 try:

@@ -98,9 +98,14 @@ class Drain:
     async def refuse(self, context: Any) -> None:
         await context.abort_with_status(_draining_status())
 
-    def arrived(self) -> None:
-        """A call (not health's) arrived: the clients have not all moved away."""
-        self._last_call = asyncio.get_running_loop().time()
+    async def admit(self, context: Any, health: bool) -> None:
+        """A new call: refused while draining.  One that is not health's also
+        tells :meth:`finish` that the clients have not all moved away;
+        health's calls are never refused (a prober must see NOT_SERVING)."""
+        if not health:
+            self._last_call = asyncio.get_running_loop().time()
+            if self.draining:
+                await self.refuse(context)
 
     @contextlib.contextmanager
     def stream(self, health: bool = False) -> Any:

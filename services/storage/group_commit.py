@@ -22,6 +22,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -278,9 +279,7 @@ class LoopAppender:
                 raise DatabaseUnavailableError("the database is unreachable")
             try:
                 conn = await self._connection()
-                if waiting is None:
-                    return await self._store.append_on_loop(conn, appends)
-                with waiting(conn):
+                with nullcontext() if waiting is None else waiting(conn):
                     return await self._store.append_on_loop(conn, appends)
             except (psycopg.OperationalError, psycopg.InterfaceError):
                 await self.close()
