@@ -36,8 +36,8 @@ def run_anatomy(
     import eventsourcing.persistence as es_persistence
     import psycopg_pool
 
-    from domain.aggregate import Game
     from domain.games import find_game
+    from domain.ledger.aggregate import Game
     from services.ledger.application import GameLedger
 
     env = dict(es_env)

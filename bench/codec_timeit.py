@@ -5,7 +5,7 @@
 "Before" is what each move cost until the codec: the body built twice (hash
 input in the aggregate, stored record in the mapper), each encoded with
 :mod:`json`, and records parsed with :mod:`json`.  "After" is
-:func:`domain.records.seal` and :func:`domain.stored_events.decode`.  Both run in
+:func:`domain.ledger.records.seal` and :func:`domain.ledger.stored_events.decode`.  Both run in
 one process, interleaved, so the ratio holds on a busy machine.
 """
 
@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain import records, stored_events
-from domain.aggregate import Game
+from domain.ledger import records, stored_events
+from domain.ledger.aggregate import Game
 
 
 def stdlib(value: Any) -> bytes:

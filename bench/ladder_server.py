@@ -50,10 +50,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from bench.nullserver import NullHandler, read_canned
-from domain.aggregate import Game
-from domain.core import Seat
-from domain.receipts import Signer
-from domain.viewers import SeatGrant
+from domain.contract.core import Seat
+from domain.contract.viewers import SeatGrant
+from domain.ledger.aggregate import Game
+from domain.ledger.receipts import Signer
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
 

@@ -19,8 +19,8 @@ from typing import Any
 AREAS: list[tuple[str, tuple[str, ...]]] = [
     # first match wins, checked leaf-first along the stack
     ("rules (domain/games)", ("domain/games/",)),
-    ("hash chain / canonical json", ("domain/integrity.py", "hashlib")),
-    ("chance (hmac rng)", ("domain/chance.py",)),
+    ("hash chain / canonical json", ("domain/ledger/integrity.py", "hashlib")),
+    ("chance (hmac rng)", ("domain/contract/chance.py",)),
     ("pydantic validate/dump", ("pydantic/", "pydantic_core")),
     ("protobuf <-> pydantic mapping", ("services/proto/convert.py",)),
     ("redaction / presenters", ("services/api/presenters.py",)),
@@ -50,7 +50,7 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("protobuf", ("google/protobuf", "_pb2.py", "_pb2_grpc.py", "upb")),
     ("pydantic", ("pydantic/", "pydantic_core", "pydantic_settings")),
-    ("json/codec", ("json/", "orjson", "msgspec", "codec", "domain/records/")),
+    ("json/codec", ("json/", "orjson", "msgspec", "codec", "domain/ledger/records/")),
     ("psycopg/PostgreSQL client", ("psycopg", "psycopg_pool")),
     ("eventsourcing", ("eventsourcing/",)),
     ("domain/*", ("domain/",)),

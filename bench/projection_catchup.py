@@ -31,7 +31,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.records import LEDGER_PREFIX
+from domain.ledger.records import LEDGER_PREFIX
 
 MIN_EVENTS = 200_000
 QUICK_EVENTS = 15_000

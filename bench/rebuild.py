@@ -14,7 +14,7 @@ For each size we time, median of several repeats, a ladder whose rungs each
 add one step of the rebuild to the one before:
   * raw read: ``SELECT originator_version, topic, state`` of the same rows;
   * raw read + parsing each record with the ledger's parser
-    (:func:`domain.records.load`, orjson);
+    (:func:`domain.ledger.records.load`, orjson);
   * read + decode to event objects, through the rebuild's own reader
     (``repository.event_store``, a ``ReplayEvents``) with the cyclic GC
     paused as a rebuild pauses it: everything a rebuild does but ``evolve``;
@@ -38,7 +38,7 @@ from typing import Any
 import psycopg
 
 from bench.stats import rate
-from domain.records import load
+from domain.ledger.records import load
 from services.storage.game_repository import gc_paused
 
 GAME = "thorgal"
@@ -60,7 +60,7 @@ def _ledger(es_env: dict[str, str], snapshots: bool, interval: int) -> Any:
 
 def _payload_pool(min_events: int) -> list[Any]:
     from domain.games import find_game
-    from domain.simulate import play_random_game
+    from domain.ledger.simulate import play_random_game
 
     ruleset = find_game(GAME)
     setup = ruleset.setup_model(**SETUP)
@@ -74,8 +74,8 @@ def _payload_pool(min_events: int) -> list[Any]:
 
 def build_long_game(app: Any, events: int, pool: list[Any], seed: int) -> uuid.UUID:
     """A ``GAME`` aggregate with exactly ``events`` stored events (see module docstring)."""
-    from domain.aggregate import Game
     from domain.games import find_game
+    from domain.ledger.aggregate import Game
 
     ruleset = find_game(GAME)
     game = Game.create(

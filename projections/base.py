@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 from uuid import UUID
 
-from domain import records, stored_events
+from domain.ledger import records, stored_events
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.games import all_games, find_game
-from domain.records import CONCLUDED_TYPE, decode_payload, load
+from domain.ledger.records import CONCLUDED_TYPE, decode_payload, load
 from projections.base import LogEvent, View
 
 SHUFFLE = re.compile(r"_shuffle:n=(\d+)$")

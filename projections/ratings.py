@@ -17,7 +17,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from domain.games import find_game
-from domain.records import CONCLUDED_TYPE, CREATED_TYPE
+from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE
 from projections.base import LogEvent, View
 
 MODEL = PlackettLuce()

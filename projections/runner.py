@@ -46,7 +46,7 @@ import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, ProgrammingError
 from prometheus_client import Gauge
 
-from domain.records import LEDGER_PREFIX
+from domain.ledger.records import LEDGER_PREFIX
 from projections.base import LogEvent, View, ViewNotReadyError
 
 log = logging.getLogger(__name__)

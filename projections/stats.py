@@ -44,9 +44,9 @@ from typing import Any
 from psycopg.rows import tuple_row
 
 from domain.games import find_game
-from domain.records import CONCLUDED_TYPE as CONCLUDED
-from domain.records import CREATED_TYPE as CREATED
-from domain.records import LEDGER_PREFIX
+from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
+from domain.ledger.records import CREATED_TYPE as CREATED
+from domain.ledger.records import LEDGER_PREFIX
 from projections.base import LogEvent, View
 from projections.stats_summary import append_rows, summarise
 

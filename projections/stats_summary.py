@@ -2,7 +2,7 @@
 
 Why apart from :mod:`projections.stats`: the view owns the tables and the
 batch; this is the pure work on one game's stored log (decoded with
-:mod:`domain.records`), so it reads without any SQL.
+:mod:`domain.ledger.records`), so it reads without any SQL.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.core import GameFacts
+from domain.contract.core import GameFacts
 from domain.games import find_game
-from domain.records import decode_move, snapshot_game_state
+from domain.ledger.records import decode_move, snapshot_game_state
 from projections.base import LogEvent
 
 NO_SEAT = -1

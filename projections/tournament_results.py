@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
-from domain.records import CONCLUDED_TYPE
+from domain.ledger.records import CONCLUDED_TYPE
 from projections.base import LogEvent, View, ViewNotReadyError
 
 

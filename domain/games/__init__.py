@@ -19,7 +19,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from domain.core import Ruleset
+    from domain.contract.core import Ruleset
 
 #: name -> module that exports ``GAME``.  One line per game.
 REGISTRY: dict[str, str] = {

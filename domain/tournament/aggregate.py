@@ -14,7 +14,7 @@ ids.  :meth:`Tournament.record_result` is idempotent (same game again: no-op,
 All invariants are checked in the command methods; each event's ``apply``
 only folds the fact into a frozen :class:`TournamentState`, so replaying the
 events rebuilds equal state.  Payload fields are str, int, dicts of JSON
-values, tuples of those and small :class:`domain.core.Model` values, so
+values, tuples of those and small :class:`domain.contract.core.Model` values, so
 :mod:`domain.tournament.codec` can store them as canonical JSON.
 """
 
@@ -25,10 +25,10 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.clocks import TimeControl
-from domain.core import IllegalCommandError, InvalidCommandError, Model
+from domain.contract.core import IllegalCommandError, InvalidCommandError, Model
 from domain.games import find_game
-from domain.spectator import parse_delay
+from domain.ledger.clocks import TimeControl
+from domain.ledger.spectator import parse_delay
 from domain.tournament.guards import (
     check_can_register,
     check_can_start,
@@ -53,10 +53,10 @@ class Tournament(Aggregate):
         rounds: int
         table_size: int
         spectator_delay: dict[str, int] | None = None
-        """Every game's spectator delay (:mod:`domain.spectator`); absent in
+        """Every game's spectator delay (:mod:`domain.ledger.spectator`); absent in
         tournaments created before it existed."""
         time_control: dict[str, Any] | None = None
-        """Every game's clock and no-show window (:mod:`domain.clocks`);
+        """Every game's clock and no-show window (:mod:`domain.ledger.clocks`);
         absent in tournaments created before clocks."""
 
     class PlayerRegistered(Aggregate.Event):

@@ -27,7 +27,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.tournament.pairing import (
     Pairing,
     PlayerId,

@@ -1,16 +1,16 @@
 """Wrong-state checks for tournament commands (the "not now" half).
 
 Why apart from the aggregate: like :mod:`domain.tournament.rules` (the
-malformed-input half, :class:`~domain.core.InvalidCommandError`), these are
+malformed-input half, :class:`~domain.contract.core.InvalidCommandError`), these are
 pure functions of the state, so they read as one list of *when* each command
-may run.  Each raises :class:`~domain.core.IllegalCommandError` with a stable
+may run.  Each raises :class:`~domain.contract.core.IllegalCommandError` with a stable
 code a client can branch on; the aggregate only decides which guards a
 command needs and records the fact.
 """
 
 from __future__ import annotations
 
-from domain.core import IllegalCommandError
+from domain.contract.core import IllegalCommandError
 from domain.tournament.pairing import PlayerId, round_robin_schedule
 from domain.tournament.state import TournamentState
 

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from domain.core import InvalidCommandError, Model
+from domain.contract.core import InvalidCommandError, Model
 
 if TYPE_CHECKING:
     from collections.abc import Collection

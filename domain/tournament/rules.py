@@ -3,8 +3,8 @@
 Why apart from the aggregate: these checks are pure functions of their
 arguments (and the state), so they read as a list of rules and keep the
 aggregate about recording facts.  Each raises
-:class:`~domain.core.InvalidCommandError`; the wrong-state rules
-(:class:`~domain.core.IllegalCommandError`) are in :mod:`.guards`.
+:class:`~domain.contract.core.InvalidCommandError`; the wrong-state rules
+(:class:`~domain.contract.core.IllegalCommandError`) are in :mod:`.guards`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.games import UnknownGameError, find_game
 from domain.tournament.pairing import Pairing, PlayerId, is_valid_round
 from domain.tournament.state import FORMATS, TableAssignment
 
 if TYPE_CHECKING:
-    from domain.core import Ruleset
+    from domain.contract.core import Ruleset
     from domain.tournament.state import TournamentState
 
 

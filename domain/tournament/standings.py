@@ -39,7 +39,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from domain.core import InvalidCommandError, Model
+from domain.contract.core import InvalidCommandError, Model
 from domain.tournament.pairing import PlayerId
 
 FORFEITED = "forfeited"

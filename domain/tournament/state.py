@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from domain.core import Model
+from domain.contract.core import Model
 from domain.games import find_game
 from domain.tournament.ffa import ffa_pairing
 from domain.tournament.pairing import (

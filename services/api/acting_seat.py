@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import InvalidCommandError, Seat
+from domain.contract.core import InvalidCommandError, Seat
 from services.api.auth import Principal
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from domain.core import ADMIN, SPECTATOR, Seat, Viewer
-from domain.viewers import SeatGrant
+from domain.contract.core import ADMIN, SPECTATOR, Seat, Viewer
+from domain.contract.viewers import SeatGrant
 from services.api.errors import UnauthenticatedError
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from google.protobuf import timestamp_pb2
 
-from domain.aggregate import Game
-from domain.clocks import deadlines, millis, remaining
+from domain.ledger.aggregate import Game
+from domain.ledger.clocks import deadlines, millis, remaining
 from ledger.v1 import game_service_pb2 as pb
 
 
@@ -25,7 +25,7 @@ def _stamp(ms: int) -> timestamp_pb2.Timestamp:
 
 
 def time_control_message(record: dict[str, Any]) -> pb.TimeControl:
-    """A stored time control (:meth:`domain.clocks.TimeControl.record`)."""
+    """A stored time control (:meth:`domain.ledger.clocks.TimeControl.record`)."""
     return pb.TimeControl(**record)
 
 

@@ -3,7 +3,7 @@
 Every read of a game (``GetGame``, ``StreamGameEvents``, ``SubmitMove``'s
 answer, ``ListFrames``, ``StreamReplay``, ``ExportGame``) asks
 :func:`disclose` and presents events and views through the
-:class:`~domain.core.Viewer` it returns, so no RPC can reveal more, or less,
+:class:`~domain.contract.core.Viewer` it returns, so no RPC can reveal more, or less,
 than another.
 
 The policy (``docs/decisions.md``, "Leaks: what is public when"):
@@ -12,7 +12,7 @@ The policy (``docs/decisions.md``, "Leaks: what is public when"):
   everything, anyone else (no token, another game's token, a tournament
   token) only public information; chain hashes only to the admin (an unsalted
   hash of a record with a hidden hand could be brute-forced).
-- **While a game with a spectator delay runs** (``domain/spectator.py``),
+- **While a game with a spectator delay runs** (``domain/ledger/spectator.py``),
   spectators see it that many moves or seconds behind; players and the
   admin keep the live view.
 - **Once it has ended, everything is public** to everyone: hands, hidden
@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from domain.core import ADMIN, Viewer
-from domain.spectator import Mark, marks_of, parse_delay, visible_version
+from domain.contract.core import ADMIN, Viewer
+from domain.ledger.spectator import Mark, marks_of, parse_delay, visible_version
 
 if TYPE_CHECKING:
     from uuid import UUID
 
-    from domain.aggregate import Game
+    from domain.ledger.aggregate import Game
     from services.api.auth import Principal
 
 

@@ -22,9 +22,9 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import UnknownGameError
-from domain.signatures import BadSignatureError, MissingSignatureError
+from domain.ledger.signatures import BadSignatureError, MissingSignatureError
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,

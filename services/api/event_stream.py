@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
-from domain.records import CONCLUDED_TYPE
+from domain.ledger.records import CONCLUDED_TYPE
 from services.api import presenters
 from services.api.auth import Principal
 from services.api.clock_messages import add_event_clocks

@@ -20,10 +20,10 @@ from contextlib import aclosing
 from typing import Any
 from uuid import UUID
 
-from domain.core import InvalidCommandError, Seat
+from domain.contract.core import InvalidCommandError, Seat
 from domain.games import find_game
-from domain.records import CONCLUDED_TYPE
-from domain.signatures import SignedMove
+from domain.ledger.records import CONCLUDED_TYPE
+from domain.ledger.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
 from services.api import game_types, legal_pages, presenters

@@ -19,9 +19,9 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from domain.core import RuleError, Ruleset
+from domain.contract.core import RuleError, Ruleset
+from domain.contract.setup_options import PackOptions
 from domain.games import all_games
-from domain.setup_options import PackOptions
 from ledger.v1 import game_service_pb2 as pb
 from services.proto import convert
 

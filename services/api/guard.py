@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from services.api.errors import StreamLimitError, abort
 from services.proto import limits
 

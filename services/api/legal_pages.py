@@ -1,7 +1,7 @@
 """Paging and sampling ``ListLegalMoves`` over a ruleset's legal-move sequence.
 
 Rule-blind: a ruleset hands over its legal moves as a sized, indexable
-sequence (:meth:`domain.core.Ruleset.legal_moves`), so a page at any offset
+sequence (:meth:`domain.contract.core.Ruleset.legal_moves`), so a page at any offset
 is a slice (no rebuilding the list from the start), ``total_size`` is its
 length and a uniform sample is a draw of indices.
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from google.protobuf import any_pb2
 
-from domain.core import Command, InvalidCommandError, Ruleset, Seat
+from domain.contract.core import Command, InvalidCommandError, Ruleset, Seat
 from services.api import page_tokens
 from services.proto import convert
 

@@ -20,8 +20,8 @@ import asyncio
 from typing import Any
 from uuid import UUID
 
-from domain.aggregate import Game
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
+from domain.ledger.aggregate import Game
 from services.api.auth import Principal
 from services.api.disclosure import SpectatorWindow, is_delayed_for
 from services.api.errors import VersionNotVisibleError

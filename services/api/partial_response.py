@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from google.protobuf.field_mask_pb2 import FieldMask
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from ledger.v1 import game_service_pb2 as pb
 
 SUBMIT_RESPONSE_FIELDS = frozenset(pb.SubmitMoveResponse.DESCRIPTOR.fields_by_name)

@@ -2,7 +2,7 @@
 
 Every event and view leaves the server through here, so this is the single
 place where redaction is applied: game payloads go through the ruleset's
-``redact``/``view`` for the caller's :class:`~domain.core.Viewer`, recorded
+``redact``/``view`` for the caller's :class:`~domain.contract.core.Viewer`, recorded
 commands never leave, and chain hashes are shown only to admins or after the
 game has ended (an unsalted hash over a record containing a hidden hand could
 be brute-forced by a player who knows everything else in the record).
@@ -15,11 +15,11 @@ from typing import Any, TypeVar, cast
 
 from google.protobuf import timestamp_pb2
 
-from domain.aggregate import Game, record_type
-from domain.core import Outcome, Viewer
+from domain.contract.core import Outcome, Viewer
 from domain.games import find_ruleset
-from domain.receipts import Keyring
-from domain.records import CONCLUDED_TYPE, CREATED_TYPE
+from domain.ledger.aggregate import Game, record_type
+from domain.ledger.receipts import Keyring
+from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE
 from ledger.v1 import game_service_pb2 as pb
 from services.api.auth import Principal
 from services.api.clock_messages import (
@@ -70,7 +70,7 @@ def outcome_message(outcome: Outcome) -> pb.Outcome:
 
 
 def receipt_message(receipt: Any) -> pb.Receipt:
-    """A :class:`domain.receipts.Receipt` for the wire."""
+    """A :class:`domain.ledger.receipts.Receipt` for the wire."""
     return pb.Receipt(
         game_id=receipt.game_id,
         version=receipt.version,

@@ -14,7 +14,7 @@ from typing import Any
 
 import grpc
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from projections.runner import ViewRunner, ViewStatus, wait_for_position
 from services.api.rpc import Blocking
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.clocks import millis
-from domain.core import InvalidCommandError
-from domain.export import export_lines
+from domain.audit.export import export_lines
+from domain.contract.core import InvalidCommandError
+from domain.ledger.clocks import millis
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from services.api import presenters

@@ -16,7 +16,7 @@ from uuid import UUID
 
 import grpc
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from services.api.errors import abort
 from services.proto.limits import excerpt
 

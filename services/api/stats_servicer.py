@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import InvalidCommandError, Termination
+from domain.contract.core import InvalidCommandError, Termination
 from ledger.v1 import game_service_pb2 as game_pb
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc

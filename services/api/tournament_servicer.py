@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.clocks import deadlines, millis, remaining
-from domain.narration import seat_names
-from domain.sentences import seat_name
+from domain.ledger.clocks import deadlines, millis, remaining
+from domain.words.narration import seat_names
+from domain.words.sentences import seat_name
 
 
 def duration(ms: int) -> str:

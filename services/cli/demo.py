@@ -211,8 +211,8 @@ def demo(
 
 def winners_line(ruleset: Any, game: Any, fields: dict[str, Any]) -> str:
     """Who won, in the words ``ledger replay`` uses (names, else "seat 1")."""
-    from domain.narration import seat_names
-    from domain.sentences import listing, seat_name
+    from domain.words.narration import seat_names
+    from domain.words.sentences import listing, seat_name
 
     setup = ruleset.setup_model.model_validate(fields)
     names = seat_names(ruleset, setup, tuple(game.player_ids))

@@ -17,7 +17,7 @@ from services.cli.locate import open_ledger
 from services.cli.root import app, console, games_app
 
 if TYPE_CHECKING:
-    from domain.receipts import Keyring
+    from domain.ledger.receipts import Keyring
     from services.ledger.application import GameLedger
 
 GAME_ID = typer.Argument(
@@ -62,7 +62,7 @@ def audit(
     ),
 ) -> None:
     """Verify a game's chain, seed, decisions, signatures, listing row and receipts."""
-    from domain.receipts import load_receipts
+    from domain.ledger.receipts import load_receipts
     from services.ledger.audit import audit_game
 
     gid = parse_game_id(game_id)
@@ -94,7 +94,7 @@ def audit(
 
 def _keyring(public_keys: list[str] | None) -> Keyring | None:
     """:raises UserError: when a ``--public-key`` is not a 32-byte key in hex."""
-    from domain.receipts import Keyring
+    from domain.ledger.receipts import Keyring
 
     keys = [_hex_key(k) for k in public_keys or ()]
     if any(k is None or len(k) != 32 for k in keys):
@@ -175,8 +175,8 @@ def games_show(
 ) -> None:
     """One game's admin view (everything), its clocks and how it ended,
     optionally as it was at an event."""
-    from domain.core import ADMIN
-    from domain.narration import concluded_sentence, seat_names
+    from domain.contract.core import ADMIN
+    from domain.words.narration import concluded_sentence, seat_names
     from services.cli.clock_lines import clock_line
 
     gid = parse_game_id(game_id)
@@ -235,7 +235,7 @@ def export(
     """Write a game as NDJSON (ledger-export/v1): enough to verify it offline."""
     import sys
 
-    from domain.export import export_lines
+    from domain.audit.export import export_lines
 
     gid = parse_game_id(game_id)
     ledger = open_ledger()
@@ -265,7 +265,7 @@ def verify(
 ) -> None:
     """Verify an export offline: hash chain, seed, every decision, trailer lines,
     receipts, and a finished game's ledger-signed final head."""
-    from domain.export import verify_lines
+    from domain.audit.export import verify_lines
     from services.ledger.audit import decode_signed_move
 
     key = _keyring(public_key)

@@ -5,8 +5,8 @@ Everything goes through the calls any token holder has (``GetGame``,
 ``TournamentService.GetMyGames`` for a player token), so it plays against a
 remote server as well as a local one and can see only what the token may.
 
-The board is the caller's own view in words (:mod:`domain.board_text`), the
-log is the game's sentences (:mod:`domain.narration`, worded as in ``ledger
+The board is the caller's own view in words (:mod:`domain.words.board_text`), the
+log is the game's sentences (:mod:`domain.words.narration`, worded as in ``ledger
 replay``), and each legal move is numbered and worded.  Large lists (a
 Thalara hand selection has tens of thousands) are paged and searchable.  The
 same loop runs without a person: ``--move N`` submits move N once,
@@ -237,21 +237,21 @@ def _play_game(seat: Seat, move: int | None, auto: bool, page_size: int) -> None
 
 
 def _who(seat: Seat, number: int) -> str:
-    from domain.sentences import seat_name
+    from domain.words.sentences import seat_name
 
     name = seat_name(seat.names, number)
     return name if name.startswith("seat ") else f"{name} (seat {number + 1})"
 
 
 def _move_words(seat: Seat, packed: Any) -> str:
-    from domain.sentences import plain_sentence
+    from domain.words.sentences import plain_sentence
     from services.proto import convert
 
     return plain_sentence(convert.command_from_any(seat.ruleset, packed), seat.names)
 
 
 def _show_board(seat: Seat, got: Any) -> None:
-    from domain.board_text import board_lines
+    from domain.words.board_text import board_lines
     from services.proto import convert
 
     view = convert.model_from_any(seat.ruleset, got.view, seat.ruleset.view_model)
@@ -383,8 +383,8 @@ def _follow(seat: Seat, until: int | None = None) -> None:
 
 
 def _result(seat: Seat, summary: Any) -> str:
-    from domain.narration import concluded_sentence
-    from domain.outcomes import Outcome
+    from domain.contract.outcomes import Outcome
+    from domain.words.narration import concluded_sentence
 
     if not summary.HasField("outcome"):
         return "The game is over."

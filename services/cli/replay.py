@@ -4,7 +4,7 @@ Read through the API (``ReplayService.ListFrames``), not the database, so
 what a line says is exactly what the server discloses to the token's holder:
 a seat's own cards to its player, counts to a spectator, everything once the
 game has ended or to the admin.  The words are the game's own
-(``domain/narration.py``).
+(``domain/words/narration.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from services.cli.root import app, console
 from services.proto.event_words import sentence
 
 if TYPE_CHECKING:
-    from domain.core import Ruleset
+    from domain.contract.core import Ruleset
 
 
 @app.command()
@@ -97,7 +97,7 @@ def replay(
 def clocks_text(clocks: Any, names: dict[int, str]) -> str:
     """``clocks: rita 4:53.0 (to move), seat 2 5:00.0`` from a frame's clocks
     (seats as people read them: the player's name, else "seat N" from 1)."""
-    from domain.sentences import seat_name
+    from domain.words.sentences import seat_name
     from services.cli.clock_lines import duration
 
     return "clocks: " + ", ".join(
@@ -110,7 +110,7 @@ def clocks_text(clocks: Any, names: dict[int, str]) -> str:
 def rules_and_names(summary: Any) -> tuple[Ruleset[Any], dict[int, str]]:
     """The game's rules and its seats' names, from ``GetGame``'s summary."""
     from domain.games import find_ruleset
-    from domain.narration import seat_names
+    from domain.words.narration import seat_names
     from services.proto import convert
 
     ruleset = find_ruleset(summary.game_type, summary.ruleset_version or None)

@@ -256,7 +256,7 @@ def my_games(
     Play them with `ledger play TOURNAMENT_ID --tournament --token TOKEN`
     (or one of them with `ledger play GAME_ID --token SEAT_TOKEN`).
     """
-    from domain.sentences import seat_name
+    from domain.words.sentences import seat_name
     from services.cli.replay import rules_and_names
 
     tournament_id = parse_tournament_id(tournament_id)

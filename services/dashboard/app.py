@@ -12,7 +12,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.games import UnknownGameError
 from services.dashboard import (
     clocks,

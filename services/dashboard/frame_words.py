@@ -3,7 +3,7 @@
 Why on the server, from the frame ``ListFrames`` sent: the frame is already
 what an anonymous caller may see (a running game's public view, everything
 once it ended), and the sentence and board are drawn only from it, with the
-game's own words (:mod:`domain.narration`) and board (:mod:`domain.board_html`),
+game's own words (:mod:`domain.words.narration`) and board (:mod:`domain.words.board_html`),
 the same as ``ledger replay`` prints.  So the page cannot show more than the
 JSON behind its toggle, and no browser code words an event.
 """
@@ -14,9 +14,9 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from domain.board_html import board
-from domain.narration import seat_names
-from domain.sentences import seat_name
+from domain.words.board_html import board
+from domain.words.narration import seat_names
+from domain.words.sentences import seat_name
 from ledger.v1 import read_service_pb2 as rpb
 from services.proto import convert
 from services.proto.event_words import sentence
@@ -30,7 +30,7 @@ def names_of(game: Any) -> dict[int, str]:
 def readable(game: Any, response: rpb.ListFramesResponse) -> dict[str, Any]:
     """``response`` as JSON, each frame with its ``sentence``, ``board``
     (HTML) and ``actor`` (the acting seat as people read it: see
-    :func:`domain.sentences.seat_name`)."""
+    :func:`domain.words.sentences.seat_name`)."""
     ruleset = game.ruleset
     names = names_of(game)
     out = json_format.MessageToDict(response, preserving_proto_field_name=True)

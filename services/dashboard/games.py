@@ -17,8 +17,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from domain.core import InvalidCommandError
-from domain.sentences import seat_name
+from domain.contract.core import InvalidCommandError
+from domain.words.sentences import seat_name
 from services.dashboard.clock_rows import clock_rows, is_live
 from services.dashboard.frame_words import names_of, readable
 from services.dashboard.web import read, reader, render

@@ -26,8 +26,8 @@ from uuid import UUID
 
 import grpc
 
-from domain.audit_report import AuditReport
-from domain.export import verify_lines
+from domain.audit.export import verify_lines
+from domain.audit.report import AuditReport
 from ledger.v1 import read_service_pb2 as rpb
 from services.api.auth import ANONYMOUS, current_principal
 

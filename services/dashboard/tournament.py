@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.tournament.standings import TIE_BREAKS, head_to_head
 from services.dashboard import queries
 from services.dashboard.web import query, read, render, templates

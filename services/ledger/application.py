@@ -21,13 +21,13 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 
-from domain.aggregate import Game
-from domain.clocks import TimeControl
-from domain.core import Command, Model, RuleError, Seat
-from domain.endings import ClockFlaggedError
-from domain.receipts import Keyring, Receipt, RingKey, Signer
-from domain.signatures import SignedMove
-from domain.viewers import SeatGrant
+from domain.contract.core import Command, Model, RuleError, Seat
+from domain.contract.endings import ClockFlaggedError
+from domain.contract.viewers import SeatGrant
+from domain.ledger.aggregate import Game
+from domain.ledger.clocks import TimeControl
+from domain.ledger.receipts import Keyring, Receipt, RingKey, Signer
+from domain.ledger.signatures import SignedMove
 from services.ledger.creation import CreatedGame, SeatToken, new_game
 from services.ledger.game_cache import GameCache, GameNotFoundError, shell
 from services.ledger.heads import Heads

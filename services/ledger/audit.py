@@ -1,6 +1,6 @@
 """``ledger audit`` on a live database: the log, every copy of its head, and receipts.
 
-:func:`domain.audit.audit_records` proves a log is internally consistent, but
+:func:`domain.audit.game_audit.audit_records` proves a log is internally consistent, but
 a database superuser can rewrite a log *consistently* (edit, recompute every
 hash).  So this module also checks what the log alone cannot:
 
@@ -26,11 +26,11 @@ from uuid import UUID
 
 from google.protobuf import any_pb2
 
-from domain.audit import audit_records
-from domain.audit_report import AuditReport
-from domain.receipts import Keyring, Receipt, check_receipts
-from domain.records import CONCLUDED_TYPE as CONCLUDED
-from domain.records import ENDING_KINDS, load
+from domain.audit.game_audit import audit_records
+from domain.audit.report import AuditReport
+from domain.ledger.receipts import Keyring, Receipt, check_receipts
+from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
+from domain.ledger.records import ENDING_KINDS, load
 from services.proto import convert
 
 CLOCK_SLACK = timedelta(minutes=15)

@@ -15,13 +15,13 @@ from uuid import UUID
 
 from pydantic import ValidationError
 
-from domain.aggregate import Game
-from domain.clocks import TimeControl
-from domain.core import InvalidCommandError, Model, Seat
+from domain.contract.core import InvalidCommandError, Model, Seat
 from domain.games import find_game
-from domain.receipts import Receipt, Signer
-from domain.signatures import parse_seat_keys
-from domain.spectator import parse_delay
+from domain.ledger.aggregate import Game
+from domain.ledger.clocks import TimeControl
+from domain.ledger.receipts import Receipt, Signer
+from domain.ledger.signatures import parse_seat_keys
+from domain.ledger.spectator import parse_delay
 from services.storage.recorder import NewGameRows
 
 MAX_ENTROPY = 8

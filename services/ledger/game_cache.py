@@ -36,7 +36,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from domain.aggregate import Game
+from domain.ledger.aggregate import Game
 from services.ledger.lru import Lru
 
 if TYPE_CHECKING:

@@ -39,17 +39,17 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from domain.aggregate import Game
-from domain.core import Command, InvalidCommandError, RuleError, Seat
-from domain.integrity import canonical_json
-from domain.receipts import Receipt
-from domain.records import command_record
+from domain.contract.core import Command, InvalidCommandError, RuleError, Seat
+from domain.ledger.aggregate import Game
+from domain.ledger.integrity import canonical_json
+from domain.ledger.receipts import Receipt
+from domain.ledger.records import command_record
 from services.ledger.creation import deadline_of
 from services.storage.store import Append, MoveRows
 
 if TYPE_CHECKING:
-    from domain.receipts import Signer
-    from domain.signatures import SignedMove
+    from domain.ledger.receipts import Signer
+    from domain.ledger.signatures import SignedMove
     from services.ledger.game_cache import GameCache
     from services.ledger.heads import Heads
     from services.storage.group_commit import GroupCommitter

@@ -23,14 +23,14 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from domain.aggregate import Game
-from domain.core import GameOverError
+from domain.contract.core import GameOverError
+from domain.ledger.aggregate import Game
 from services.ledger.creation import deadline_of
 from services.ledger.moves import MoveResult
 from services.storage.store import Append, EndingRows
 
 if TYPE_CHECKING:
-    from domain.receipts import Signer
+    from domain.ledger.receipts import Signer
     from services.ledger.game_cache import GameCache
     from services.ledger.heads import Heads
     from services.storage.group_commit import GroupCommitter

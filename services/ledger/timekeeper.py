@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from domain.core import RuleError
+from domain.contract.core import RuleError
 from services.ledger.game_cache import GameNotFoundError
 from services.storage.leader_lock import LeaderLock
 

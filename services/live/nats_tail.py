@@ -37,8 +37,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.integrity import event_hash
-from domain.records import ALG_V1, load
+from domain.ledger.integrity import event_hash
+from domain.ledger.records import ALG_V1, load
 from services.live.nats_options import NatsOptions
 from services.live.sealed_records import PURPOSE, RecordSeal, SealError
 
@@ -387,7 +387,7 @@ def tail_for(wiring: Any) -> NatsTail | None:
     url = getattr(wiring.settings, "nats_url", None)
     if not url:
         return None
-    from domain.aggregate import Game
+    from domain.ledger.aggregate import Game
 
     seal = RecordSeal(wiring.ledger.signer.derive_key(PURPOSE))
     tail = NatsTail(

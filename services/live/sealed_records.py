@@ -5,7 +5,7 @@ per-record nonces included, and redaction happens in the serving process.
 Publishing it in clear would make the secrecy of every hand depend on
 nobody but the servers ever reading NATS.  So each record is encrypted with
 AES-256-GCM under a key every server of the deployment derives from the
-shared signing key (:meth:`domain.receipts.Signer.derive_key`); what a bus
+shared signing key (:meth:`domain.ledger.receipts.Signer.derive_key`); what a bus
 reader without it sees is an opaque subject per game, an opaque message id,
 and ciphertext (its size and timing are all that shows).
 

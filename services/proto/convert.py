@@ -3,7 +3,7 @@
 This is what lets ``services`` carry every game's typed moves, events and
 views without knowing any game: a ruleset's pydantic class ``Foo`` has a
 protobuf twin ``ledger.v1.<game>.Foo`` with the same field names (the naming
-contract is in :class:`domain.core.Ruleset`).  Moves travel as
+contract is in :class:`domain.contract.core.Ruleset`).  Moves travel as
 ``google.protobuf.Any`` wrapping ``ledger.v1.<game>.Move`` whose ``oneof kind``
 selects the command.
 
@@ -22,9 +22,9 @@ from google.protobuf import any_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError
 from pydantic import ValidationError
 
-from domain.clocks import TimeControl
-from domain.core import Command, Event, InvalidCommandError, Model, Ruleset
+from domain.contract.core import Command, Event, InvalidCommandError, Model, Ruleset
 from domain.games import all_games
+from domain.ledger.clocks import TimeControl
 from services.proto import limits
 from services.proto.fields import (  # noqa: F401  (re-exported)
     KIND_SUFFIX,
@@ -259,7 +259,7 @@ def descriptor_of(ruleset: Ruleset[Any], name: str) -> Descriptor:
 
 def delay_from_message(message: Any) -> dict[str, int] | None:
     """A ``ledger.v1.SpectatorDelay`` as the ledger's ``{"moves": n}`` or
-    ``{"seconds": s}``; ``None`` when unset (validated by ``domain.spectator``)."""
+    ``{"seconds": s}``; ``None`` when unset (validated by ``domain.ledger.spectator``)."""
     kind = message.WhichOneof("delay")
     return {kind: getattr(message, kind)} if kind else None
 

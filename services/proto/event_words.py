@@ -3,7 +3,7 @@
 ``ledger replay`` and the dashboard's replay both word the frames
 ``ListFrames`` gave them with :func:`sentence`, so the two say the same thing
 of the same event: the ledger's own events (created, ended, concluded) and
-each game's, with the game's words (:mod:`domain.narration`).
+each game's, with the game's words (:mod:`domain.words.narration`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from domain.core import Ruleset
+    from domain.contract.core import Ruleset
 
 
 def sentence(
@@ -23,15 +23,15 @@ def sentence(
     as sent (the admin's viewer redacts nothing more): a game that ended shows
     a player everything, as the API does.
     """
-    from domain.core import ADMIN
-    from domain.narration import (
+    from domain.contract.core import ADMIN
+    from domain.contract.outcomes import Outcome
+    from domain.ledger.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
+    from domain.words.narration import (
         concluded_sentence,
         created_sentence,
         describe,
         ended_sentence,
     )
-    from domain.outcomes import Outcome
-    from domain.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
     from ledger.v1 import game_service_pb2 as pb
     from services.proto import convert
 

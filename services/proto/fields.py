@@ -18,7 +18,7 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import FieldDescriptor
 from pydantic import BaseModel
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 
 if TYPE_CHECKING:
     from google.protobuf.descriptor import Descriptor, EnumDescriptor

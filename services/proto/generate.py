@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from domain.core import Ruleset
+from domain.contract.core import Ruleset
 from services.proto import schema
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 
 if TYPE_CHECKING:
     from google.protobuf.message import Message

@@ -4,7 +4,7 @@ Why this direction (``docs/decisions.md``, "The proto is written from the
 models"): a ruleset's author writes Python; the decider, the stored events and
 the audit all read the pydantic classes, so they are what must be right, and
 the wire twin follows from them mechanically by the naming contract of
-:class:`domain.core.Ruleset`.  Generating the models from the proto would put
+:class:`domain.contract.core.Ruleset`.  Generating the models from the proto would put
 validators, defaults and ``Literal`` closed sets into a schema language that
 cannot hold them.
 
@@ -29,7 +29,7 @@ from typing import Any, Literal
 from google.protobuf import descriptor_pb2
 from pydantic import BaseModel
 
-from domain.core import Ruleset
+from domain.contract.core import Ruleset
 from services.proto.fields import KIND_SUFFIX, snake
 from services.proto.type_names import attribute_docs, message_doc, proto_type, unwrap
 

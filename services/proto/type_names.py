@@ -1,4 +1,4 @@
-"""The naming contract of :class:`domain.core.Ruleset`: pydantic annotation -> proto type.
+"""The naming contract of :class:`domain.contract.core.Ruleset`: pydantic annotation -> proto type.
 
 Why apart from :mod:`services.proto.schema`: these are pure functions of
 one annotation or one model class, the rule a ruleset's author reads to know

@@ -1,7 +1,7 @@
 """The ledger's eventsourcing repository: snapshot plus events, replayed cheaply.
 
 Why a subclass: eventsourcing's ``Repository.get`` replays with its own
-projector unless each caller passes one; the ledger's (:func:`domain.replay.replay`)
+projector unless each caller passes one; the ledger's (:func:`domain.ledger.replay.replay`)
 becomes the default here, so every rebuild (the game cache's, an audit's,
 ``repository.get`` in the bench) takes the same path.
 
@@ -25,7 +25,7 @@ from uuid import UUID
 
 from eventsourcing.application import Repository
 
-from domain.replay import replay
+from domain.ledger.replay import replay
 
 
 @contextmanager
@@ -42,7 +42,7 @@ def gc_paused() -> Iterator[None]:
 
 
 class GameRepository(Repository[UUID]):
-    """``Repository`` whose default projector is :func:`domain.replay.replay`."""
+    """``Repository`` whose default projector is :func:`domain.ledger.replay.replay`."""
 
     def get(
         self,

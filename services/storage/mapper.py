@@ -14,11 +14,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent
 
-from domain import records, stored_events
-from domain.aggregate import Game, record_type
 from domain.games import all_games
+from domain.ledger import records, stored_events
+from domain.ledger.aggregate import Game, record_type
 
-# The record and snapshot format is domain.records'; these names stay importable
+# The record and snapshot format is domain.ledger.records'; these names stay importable
 # from here for callers that reach storage through this module.
 SNAPSHOT_TYPE = records.SNAPSHOT_TYPE
 decode_record = stored_events.decode_record
@@ -31,7 +31,7 @@ def _game_of_event_class() -> dict[type, str]:
 
 
 class LedgerMapper(Mapper[UUID]):
-    """Stores ledger events as ``(type name, record)`` in :mod:`domain.records`' format.
+    """Stores ledger events as ``(type name, record)`` in :mod:`domain.ledger.records`' format.
 
     A recorded event already carries its record (the aggregate encoded it
     once, with its hash); the mapper only names its type.
@@ -71,7 +71,7 @@ class LedgerMapper(Mapper[UUID]):
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         # trusted: these rows are the ledger's own append-only, hash-chained
-        # records (the audit reads them with validation, domain.audit)
+        # records (the audit reads them with validation, domain.audit.game_audit)
         return stored_events.decode(
             stored_event.originator_id,
             stored_event.originator_version,

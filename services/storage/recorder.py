@@ -37,9 +37,9 @@ from psycopg import AsyncClientCursor, AsyncConnection, ClientCursor, sql
 from psycopg.errors import TransactionRollback
 from psycopg.types.json import Jsonb
 
-from domain.integrity import canonical_json
-from domain.receipts import Receipt
-from domain.records import LEDGER_PREFIX
+from domain.ledger.integrity import canonical_json
+from domain.ledger.receipts import Receipt
+from domain.ledger.records import LEDGER_PREFIX
 from projections.runner import VIEWS_CHANNEL
 from services.storage import tournament_rows
 

@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 
-from domain.receipts import Keyring, RingKey, Signer
+from domain.ledger.receipts import Keyring, RingKey, Signer
 
 log = logging.getLogger(__name__)
 KEY_FILE = "signing-key"

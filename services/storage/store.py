@@ -24,9 +24,9 @@ from eventsourcing.utils import retry
 from psycopg import AsyncConnection
 from psycopg.rows import tuple_row
 
-from domain import stored_events
-from domain.receipts import Receipt
-from domain.viewers import SeatGrant
+from domain.contract.viewers import SeatGrant
+from domain.ledger import stored_events
+from domain.ledger.receipts import Receipt
 from services.storage.datastore import retried_on_stale_statements
 from services.storage.recorder import (
     EndingRows,

@@ -39,8 +39,8 @@ import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import strtobool
 
-from domain.clocks import TimeControl
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
+from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
 from services.ledger.application import (
     ConcurrencyConflictError,

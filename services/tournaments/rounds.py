@@ -36,8 +36,8 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from domain.clocks import TimeControl
 from domain.games import find_game
+from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
 from domain.tournament.pairing import Pairing
 from domain.tournament.state import TableAssignment

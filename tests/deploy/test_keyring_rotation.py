@@ -24,7 +24,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from domain.receipts import Keyring
+from domain.ledger.receipts import Keyring
 from ledger.v1 import game_service_pb2 as pb
 from services.api.client import Connection
 from services.ledger.audit import audit_game

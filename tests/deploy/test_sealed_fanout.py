@@ -41,8 +41,8 @@ import grpc
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from domain.receipts import Signer
-from domain.records import load
+from domain.ledger.receipts import Signer
+from domain.ledger.records import load
 from ledger.v1 import game_service_pb2 as pb
 from services.api.client import Connection, create, play_one
 from services.live.nats_tail import STREAM

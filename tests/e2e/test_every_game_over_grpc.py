@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import all_games
 from ledger.v1 import game_service_pb2 as pb
 from tests.e2e.client import create, play_to_end
@@ -58,7 +58,7 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
     redaction for that caller; the per-game tests prove the redaction hides."""
     import random
 
-    from domain.core import ADMIN, SPECTATOR, Viewer
+    from domain.contract.core import ADMIN, SPECTATOR, Viewer
     from domain.games import find_game
     from services.api.client import play_one
     from services.proto import convert

@@ -8,7 +8,7 @@ move on a copy with the game's own seed), and after the end; with
 ``LEDGER_LEAK_EVERY=n`` also every ``n`` moves (the full run).
 
 What each role may see is derived from the game itself, not from lists: the
-ruleset's ``redact``/``view`` for that role's :class:`~domain.core.Viewer`
+ruleset's ``redact``/``view`` for that role's :class:`~domain.contract.core.Viewer`
 against the admin's.  Every path where the two differ is hidden from that
 role, and every event and view an RPC gives the role must hold the role's
 value there (then equal the role's redaction as a whole).  Hashes follow the
@@ -37,10 +37,10 @@ from typing import Any
 import grpc
 import pytest
 
-from domain.aggregate import Game
-from domain.core import ADMIN, SPECTATOR, Viewer
+from domain.contract.core import ADMIN, SPECTATOR, Viewer
 from domain.games import find_game
-from domain.spectator import marks_of, parse_delay, visible_version
+from domain.ledger.aggregate import Game
+from domain.ledger.spectator import marks_of, parse_delay, visible_version
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import read_service_pb2 as rpb
 from services.api.client import create

@@ -56,7 +56,7 @@ def admin_game(server, game_id):
 
 
 def words_of(move) -> str:
-    from domain.sentences import plain_sentence
+    from domain.words.sentences import plain_sentence
 
     names = {0: "rita", 1: "sam"}
     return plain_sentence(convert.command_from_any(THALARA, move), names)

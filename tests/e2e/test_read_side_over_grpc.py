@@ -9,8 +9,8 @@ import grpc
 import pytest
 from typer.testing import CliRunner
 
-from domain.core import ADMIN, Viewer
-from domain.export import verify_lines
+from domain.audit.export import verify_lines
+from domain.contract.core import ADMIN, Viewer
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as gpb
 from ledger.v1 import read_service_pb2 as pb

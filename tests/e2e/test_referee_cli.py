@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from domain.clocks import ClockKind, TimeControl
 from domain.games import find_game
+from domain.ledger.clocks import ClockKind, TimeControl
 from tests.support.manual_clock import ManualClock
 
 pytestmark = pytest.mark.e2e

@@ -322,10 +322,10 @@ def test_a_tournaments_time_control_reaches_every_game(server: Any) -> None:
 def test_replay_frames_show_the_clocks_the_audit_rederives(
     server: Any, clock: ManualClock
 ) -> None:
-    from domain.audit_chain import AuditRow
-    from domain.audit_endings import ClockTrail, is_ending
-    from domain.clocks import remaining
-    from domain.records import load
+    from domain.audit.chain import AuditRow
+    from domain.audit.endings import ClockTrail, is_ending
+    from domain.ledger.clocks import remaining
+    from domain.ledger.records import load
     from ledger.v1 import read_service_pb2 as rpb
     from ledger.v1 import read_service_pb2_grpc as rpb_grpc
 
@@ -351,7 +351,7 @@ def test_replay_frames_show_the_clocks_the_audit_rederives(
     state = ruleset.initial_state(
         ruleset.setup_model.model_validate(events[0]["record"]["body"]["setup"])
     )
-    from domain.records import decode_payload
+    from domain.ledger.records import decode_payload
 
     shown = []
     for item, frame in zip(events, frames):

@@ -12,8 +12,8 @@ import uuid
 import grpc
 import pytest
 
-from domain.audit import audit_records
-from domain.core import SPECTATOR
+from domain.audit.game_audit import audit_records
+from domain.contract.core import SPECTATOR
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2 as tpb

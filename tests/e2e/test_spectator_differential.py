@@ -17,9 +17,9 @@ import uuid
 
 import pytest
 
-from domain.aggregate import Game
-from domain.core import SPECTATOR
+from domain.contract.core import SPECTATOR
 from domain.games import find_game
+from domain.ledger.aggregate import Game
 from services.api.client import create, play_one, play_to_end
 from tests.e2e.leak_probe import (
     MOVES,

@@ -12,7 +12,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from typer.testing import CliRunner
 
-from domain.core import SPECTATOR, Viewer
+from domain.contract.core import SPECTATOR, Viewer
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import thalara_pb2

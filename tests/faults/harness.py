@@ -13,7 +13,7 @@ At the end, the database is compared with what the clients were told:
   no stored command was never acknowledged, and no game holds an event that
   neither its creation nor an acknowledged move accounts for (else
   *duplicate*);
-- every game audits OK (``domain.audit``, as ``ledger audit`` runs it);
+- every game audits OK (``domain.audit.game_audit``, as ``ledger audit`` runs it);
 - every view equals a rebuild from the log.
 """
 
@@ -32,7 +32,7 @@ from typing import Any
 import grpc
 import psycopg
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from projections import registry

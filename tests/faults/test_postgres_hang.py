@@ -25,7 +25,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from services.api.client import Connection, create, legal_moves

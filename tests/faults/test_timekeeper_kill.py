@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from services.api.client import Connection

@@ -49,10 +49,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from domain.aggregate import Game
-from domain.clocks import ClockKind, TimeControl
-from domain.export import export_lines
+from domain.audit.export import export_lines
 from domain.games import all_games, rules_versions
+from domain.ledger.aggregate import Game
+from domain.ledger.clocks import ClockKind, TimeControl
 from services.storage.mapper import LedgerMapper
 
 HERE = Path(__file__).parent

@@ -12,9 +12,9 @@ import uuid
 
 import pytest
 
-from domain.clocks import ClockKind, TimeControl
-from domain.core import Termination
+from domain.contract.core import Termination
 from domain.games import find_game
+from domain.ledger.clocks import ClockKind, TimeControl
 from services.ledger.audit import audit_game
 from services.ledger.timekeeper import Timekeeper
 from tests.support.manual_clock import ManualClock

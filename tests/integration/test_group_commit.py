@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import find_game
 
 pytestmark = pytest.mark.postgres
@@ -120,7 +120,7 @@ def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(
 
 def _move_with_held(ledger, game_id, rnd):
     """Decide from the copy this process holds (stale for one game), as SubmitMove's routing does."""
-    from domain.core import RuleError
+    from domain.contract.core import RuleError
 
     game = ledger.load(game_id)
     seat = rnd.choice(game.to_act())

@@ -14,9 +14,9 @@ from collections import Counter
 
 import pytest
 
-from domain.aggregate import Game
 from domain.games import all_games
-from domain.simulate import rng_for
+from domain.ledger.aggregate import Game
+from domain.ledger.simulate import rng_for
 from projections.registry import VIEWS, runners
 
 pytestmark = pytest.mark.postgres

@@ -12,10 +12,10 @@ import psycopg
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from domain.audit import audit_records
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.audit.game_audit import audit_records
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import find_game
-from domain.integrity import canonical_json, event_hash
+from domain.ledger.integrity import canonical_json, event_hash
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,

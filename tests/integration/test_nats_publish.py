@@ -14,9 +14,9 @@ import uuid
 
 import pytest
 
-from domain import stored_events
-from domain.aggregate import Game
 from domain.games import find_game
+from domain.ledger import stored_events
+from domain.ledger.aggregate import Game
 from services.live.nats_tail import STREAM, NatsTail
 from services.live.sealed_records import PURPOSE, RecordSeal
 

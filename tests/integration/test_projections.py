@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from domain.aggregate import Game
 from domain.games import find_game
+from domain.ledger.aggregate import Game
 from projections import registry
 from projections.base import View
 from projections.ratings import RatingsView, history, leaderboard

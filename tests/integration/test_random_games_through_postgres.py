@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import find_game
 from tests.support.examples import every_example
 from tests.support.sizes import examples

@@ -21,7 +21,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
-from domain.audit import audit_records
+from domain.audit.game_audit import audit_records
 from domain.games import find_game
 from projections.runner import SetupRequiredError
 from services.cli import app

@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
-from domain.aggregate import Game
 from domain.games import find_game
 from domain.games.vaalbara.content import LANDS
+from domain.ledger.aggregate import Game
 from projections import stats as stats_view
 from projections import stats_queries as q
 from projections.fairness import FairnessView, fairness, first_player_fairness

@@ -27,9 +27,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from typer.testing import CliRunner
 
 from domain.games import find_game
-from domain.integrity import canonical_json, event_hash
-from domain.receipts import Receipt
-from domain.signatures import SignedMove, move_message
+from domain.ledger.integrity import canonical_json, event_hash
+from domain.ledger.receipts import Receipt
+from domain.ledger.signatures import SignedMove, move_message
 from services.ledger.application import GameLedger
 from services.ledger.audit import audit_game
 from services.proto import convert
@@ -520,7 +520,7 @@ def test_ledger_audit_receipts_names_the_rewrite(ledger, dba, settings, monkeypa
 
 
 def test_an_export_carries_the_receipts_and_key_and_verifies_them_offline(ledger, dba):
-    from domain.export import export_lines, verify_lines
+    from domain.audit.export import export_lines, verify_lines
 
     game_id, _ = play(ledger)
 
@@ -701,7 +701,7 @@ def test_the_strongest_forger_passes_the_database_audit_but_not_a_held_receipt(
 
 
 def test_a_signed_game_export_verifies_every_signature_offline(ledger):
-    from domain.export import export_lines, verify_lines
+    from domain.audit.export import export_lines, verify_lines
     from services.ledger.audit import decode_signed_move
 
     keys = [Ed25519PrivateKey.generate() for _ in range(2)]
@@ -779,7 +779,7 @@ def test_a_rewritten_ending_with_its_receipts_deleted_fails_verify_with_the_key(
     """The export of a finished game ends with the ledger's signed head;
     a rewrite of the ending (other legal moves from an earlier move, stolen
     seed, chain valid, later receipts deleted) has none the key verifies."""
-    from domain.export import export_lines, verify_lines
+    from domain.audit.export import export_lines, verify_lines
     from services.cli import app
 
     game_id, held = play(ledger)

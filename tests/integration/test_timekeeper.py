@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.clocks import ClockKind, TimeControl
-from domain.core import RuleError, Termination
-from domain.endings import ClockFlaggedError
+from domain.contract.core import RuleError, Termination
+from domain.contract.endings import ClockFlaggedError
 from domain.games import find_game
+from domain.ledger.clocks import ClockKind, TimeControl
 from services.ledger.audit import audit_game
 from services.ledger.timekeeper import Timekeeper
 from tests.support.manual_clock import ManualClock

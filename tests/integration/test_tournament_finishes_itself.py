@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from domain.clocks import ClockKind, TimeControl
 from domain.games import find_game
+from domain.ledger.clocks import ClockKind, TimeControl
 from projections.ratings import RatingsView
 from projections.runner import ViewRunner
 from projections.tournament_results import TournamentResultsView

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from domain.core import IllegalCommandError
+from domain.contract.core import IllegalCommandError
 from services.tournaments.desk import TournamentDesk
 
 pytestmark = pytest.mark.postgres

@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from domain.core import ADMIN, SPECTATOR, Command, Rng, Ruleset, Seat, Viewer
-from domain.simulate import Playthrough
+from domain.contract.core import ADMIN, SPECTATOR, Command, Rng, Ruleset, Seat, Viewer
+from domain.ledger.simulate import Playthrough
 from services.proto import convert
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from domain.core import Event, Ruleset, Viewer
+from domain.contract.core import Event, Ruleset, Viewer
 
 T = TypeVar("T")
 E = TypeVar("E", bound=Event)

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from domain import games
-from domain.core import Ruleset
-from domain.export import verify_lines
+from domain.audit.export import verify_lines
+from domain.contract.core import Ruleset
 from domain.games import all_games, find_game
 from services.api import game_types
 from services.proto import convert, generate

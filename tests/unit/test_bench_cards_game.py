@@ -8,8 +8,8 @@ import pytest
 
 from bench.games.cards import GAME
 from bench.games.cards.models import MOVES, CardPlayed, CardsSetup, PlayCard
-from domain.core import GameOverError, InvalidCommandError, NotYourTurnError
-from domain.simulate import play_random_game, rng_for
+from domain.contract.core import GameOverError, InvalidCommandError, NotYourTurnError
+from domain.ledger.simulate import play_random_game, rng_for
 
 
 def test_a_game_goes_on_until_move_100_and_ends_exactly_there() -> None:

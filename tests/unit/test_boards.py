@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from domain.board_html import board
-from domain.core import ADMIN, SPECTATOR, Viewer
+from domain.contract.core import ADMIN, SPECTATOR, Viewer
 from domain.games import find_game
-from domain.simulate import play_random_game
+from domain.ledger.simulate import play_random_game
+from domain.words.board_html import board
 from tests.support.examples import examples, smallest_and_largest
 
 NAMES = {0: "rita", 1: "sam", 2: "tove", 3: "ulf", 4: "vera"}

@@ -5,15 +5,19 @@ from __future__ import annotations
 import doctest
 from collections import Counter
 
-import domain.chance
-import domain.core
-import domain.integrity
-from domain.chance import HmacRng, commit, game_key, seed_commitment
-from domain.integrity import GENESIS, canonical_json, event_hash
+import domain.contract.chance
+import domain.contract.core
+import domain.ledger.integrity
+from domain.contract.chance import HmacRng, commit, game_key, seed_commitment
+from domain.ledger.integrity import GENESIS, canonical_json, event_hash
 
 
 def test_module_doctests_pass():
-    for module in (domain.chance, domain.core, domain.integrity):
+    for module in (
+        domain.contract.chance,
+        domain.contract.core,
+        domain.ledger.integrity,
+    ):
         assert doctest.testmod(module).failed == 0
 
 
@@ -29,7 +33,7 @@ def test_the_stream_is_a_pure_function_of_seed_game_entropy_and_label():
 def _reference_shuffle(
     seed: bytes, game_id: str, label: str, n: int
 ) -> tuple[int, ...]:
-    """The documented scheme, written out independently of domain.chance."""
+    """The documented scheme, written out independently of domain.contract.chance."""
     import hashlib
     import hmac
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from domain.games import all_games, find_game
-from domain.stored_events import decode_record
+from domain.ledger.stored_events import decode_record
 from services.api.auth import Principal
 from services.api.presenters import listed, summary
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.games import find_game
 
 SETUPS: dict[str, dict[str, Any]] = {

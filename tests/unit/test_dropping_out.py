@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from domain.aggregate import Game
-from domain.audit import audit_records
-from domain.chance import HmacRng
-from domain.clocks import ClockKind, TimeControl
-from domain.core import Termination
-from domain.endings import ClockFlaggedError, Consequence, DroppedOutError
+from domain.audit.game_audit import audit_records
+from domain.contract.chance import HmacRng
+from domain.contract.core import Termination
+from domain.contract.endings import ClockFlaggedError, Consequence, DroppedOutError
 from domain.games import find_game
-from domain.replay import replay
-from domain.stored_events import decode
+from domain.ledger.aggregate import Game
+from domain.ledger.clocks import ClockKind, TimeControl
+from domain.ledger.replay import replay
+from domain.ledger.stored_events import decode
 from services.storage.mapper import LedgerMapper
 
 SEED = b"d" * 32
@@ -224,7 +224,7 @@ def test_the_audit_refuses_a_dropped_seat_move_other_than_its_automatic_one() ->
     """A log where a dropped seat made a move of the ledger's choosing other
     than the ruleset's automatic one fails the audit."""
     from domain.games.thalara.rules import leaving
-    from domain.records import command_record
+    from domain.ledger.records import command_record
 
     game = new_game("thalara-3p")
     rnd = random.Random(9)
@@ -261,7 +261,7 @@ def test_in_a_game_with_seat_keys_the_ledgers_moves_for_a_dropped_seat_need_no_s
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-    from domain.signatures import SignedMove, move_message
+    from domain.ledger.signatures import SignedMove, move_message
 
     keys = [Ed25519PrivateKey.generate() for _ in range(3)]
     ruleset = find_game("thalara")
@@ -346,7 +346,7 @@ def test_random_drop_outs_never_stall_a_game_and_every_log_verifies(
 def test_a_snapshot_keeps_the_seats_that_dropped_out() -> None:
     import json
 
-    from domain.records import decode_aggregate_state, encode_aggregate_state
+    from domain.ledger.records import decode_aggregate_state, encode_aggregate_state
 
     game = new_game("vaalbara-4p")
     game.resign(3, SEED, "seat:3", now=T0 + timedelta(seconds=1))

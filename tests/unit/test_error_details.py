@@ -5,7 +5,7 @@ from __future__ import annotations
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import UnknownGameError
 from services.api.errors import PermissionDeniedError, UnauthenticatedError, status_for
 

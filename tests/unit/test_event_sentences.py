@@ -14,17 +14,17 @@ from typing import Any
 
 import pytest
 
-from domain.core import ADMIN, SPECTATOR, Viewer
+from domain.contract.core import ADMIN, SPECTATOR, Viewer
+from domain.contract.outcomes import Outcome, Termination
 from domain.games import all_games, find_game
-from domain.narration import (
+from domain.ledger.simulate import play_random_game
+from domain.words.narration import (
     concluded_sentence,
     created_sentence,
     describe,
     seat_names,
 )
-from domain.outcomes import Outcome, Termination
-from domain.sentences import plain_sentence
-from domain.simulate import play_random_game
+from domain.words.sentences import plain_sentence
 from tests.support.examples import examples, smallest_and_largest
 from tests.support.samples import sample_model
 
@@ -133,7 +133,7 @@ def test_ledger_events_have_sentences():
 
 def test_a_game_without_words_or_board_gets_plain_ones():
     """The defaults of ``Ruleset.describe`` and ``Ruleset.board``."""
-    from domain.board_html import board
+    from domain.words.board_html import board
     from tests.games.tictactoe import GAME
 
     assert GAME.describe is None and GAME.board is None

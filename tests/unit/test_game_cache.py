@@ -12,8 +12,8 @@ from uuid import UUID
 
 import pytest
 
-from domain.aggregate import Game
 from domain.games import find_game
+from domain.ledger.aggregate import Game
 from services.ledger.game_cache import GameCache, GameNotFoundError
 from services.ledger.heads import Heads
 

@@ -13,8 +13,8 @@ from typing import Any, Literal
 import pytest
 
 from domain import games
-from domain.chance import HmacRng
-from domain.core import Ruleset
+from domain.contract.chance import HmacRng
+from domain.contract.core import Ruleset
 from domain.games import all_games, find_game, parse_games_setting, register
 
 GAMES = all_games()

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from domain.core import Outcome
-from domain.export import verify_lines
+from domain.audit.export import verify_lines
+from domain.contract.core import Outcome
 from domain.games import all_games, find_ruleset
 from domain.games.vaalbara import GAME, GAME_V1
-from domain.records import CONCLUDED_TYPE as CONCLUDED
-from domain.stored_events import decode_record
+from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
+from domain.ledger.stored_events import decode_record
 from tests.golden.regenerate import check
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -112,9 +112,9 @@ def test_old_vaalbara_games_verify_only_because_they_keep_rules_version_1(path):
 def test_a_game_dealt_from_another_content_pack_fails_its_audit(monkeypatch):
     """The recorded content hash pins the pack: a changed pack file (same
     name, other cards) would replay the game against the wrong cards."""
-    import domain.audit
+    import domain.audit.game_audit
 
     path = GOLDEN / "thalara" / "v1" / "2p-standard.ndjson.gz"
-    monkeypatch.setattr(domain.audit, "content_hash", lambda *_: "0" * 64)
+    monkeypatch.setattr(domain.audit.game_audit, "content_hash", lambda *_: "0" * 64)
     report = verify_lines(lines(path))
     assert [(f.version, f.check) for f in report.failures][:1] == [(1, "content")]

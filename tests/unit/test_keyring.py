@@ -13,8 +13,8 @@ from cryptography.hazmat.primitives.serialization import (
     PrivateFormat,
 )
 
-from domain.export import export_lines, verify_lines
-from domain.receipts import Keyring, RingKey, Signer, check_receipts
+from domain.audit.export import export_lines, verify_lines
+from domain.ledger.receipts import Keyring, RingKey, Signer, check_receipts
 from services.storage.signing_key import SigningKeyError, load_signer, parse_keyring
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)

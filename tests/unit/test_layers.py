@@ -60,6 +60,20 @@ SERVICE_ROLES: dict[str, frozenset[str]] = {
 }
 """Role subpackage of ``services`` -> the other roles it may import (inner ones only)."""
 
+DOMAIN_PARTS: dict[str, frozenset[str]] = {
+    "contract": frozenset(),
+    "words": frozenset({"contract"}),
+    "games": frozenset({"contract", "words"}),
+    "ledger": frozenset({"contract", "words", "games"}),
+    "audit": frozenset({"contract", "words", "games", "ledger"}),
+    "tournament": frozenset({"contract", "games", "ledger"}),
+}
+"""Concept subpackage of ``domain`` -> the others it may import.
+
+A game sees only the contract and the words, so a ruleset never learns how
+its events are stored; the log never calls the audit that re-checks it.
+"""
+
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
     """Every module ``path`` imports, at any depth (function-level imports included)."""
@@ -81,27 +95,34 @@ def violations(layer: str) -> list[str]:
     ]
 
 
-def role_violations(services: Path) -> list[str]:
-    """Imports from one role of ``services`` into a role it may not use."""
+def role_violations(
+    package: Path, rules: dict[str, frozenset[str]] = SERVICE_ROLES
+) -> list[str]:
+    """Imports from one subpackage of ``package`` into one its rule does not allow.
+
+    ``rules`` maps each subpackage to the others it may import: the roles of
+    ``services`` by default, or the concepts of ``domain``.
+    """
     found = []
-    for path in sorted(services.rglob("*.py")):
-        parts = path.relative_to(services).parts
-        if len(parts) < 2:  # services/__init__.py
+    top = package.name
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).parts
+        if len(parts) < 2:  # the package's own __init__.py
             continue
         role = parts[0]
-        allowed = SERVICE_ROLES.get(role)
+        allowed = rules.get(role)
         if allowed is None:
-            found.append(f"{path.relative_to(services.parent)}: no rule for {role!r}")
+            found.append(f"{path.relative_to(package.parent)}: no rule for {role!r}")
             continue
         for line, module in imported_modules(path):
             names = module.split(".")
-            if names[0] != "services":
+            if names[0] != top:
                 continue
             if len(names) == 1:
-                found.append(f"{path}:{line} imports the services package itself")
+                found.append(f"{path}:{line} imports the {top} package itself")
             elif names[1] != role and names[1] not in allowed:
                 found.append(
-                    f"{path.relative_to(services.parent)}:{line} ({role}) imports {module}"
+                    f"{path.relative_to(package.parent)}:{line} ({role}) imports {module}"
                 )
     return found
 
@@ -156,4 +177,29 @@ def test_a_role_reaching_outward_is_reported(tmp_path):
     )
     assert role_violations(services) == [
         "services/storage/store.py:2 (storage) imports services.api.auth"
+    ]
+
+
+def test_every_part_of_domain_has_a_rule():
+    parts = {
+        p.name for p in (ROOT / "domain").iterdir() if (p / "__init__.py").exists()
+    }
+    assert parts == set(DOMAIN_PARTS)
+
+
+def test_each_part_of_domain_imports_only_the_parts_below_it():
+    assert role_violations(ROOT / "domain", DOMAIN_PARTS) == []
+
+
+def test_a_game_reaching_into_the_log_is_reported(tmp_path):
+    """A ruleset that reads the stored format is the edge the domain rules stop."""
+    domain = tmp_path / "domain"
+    for part in ("contract", "games", "ledger"):
+        (domain / part).mkdir(parents=True)
+        (domain / part / "__init__.py").write_text("")
+    (domain / "games" / "dice.py").write_text(
+        "from domain.contract import core\nfrom domain.ledger.records import seal\n"
+    )
+    assert role_violations(domain, DOMAIN_PARTS) == [
+        "domain/games/dice.py:2 (games) imports domain.ledger.records"
     ]

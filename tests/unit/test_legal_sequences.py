@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.contract.sequences import Chain, Combinations, Mapped
 from domain.games import find_game
 from domain.games.thalara.setup import ThalaraSetup
 from domain.games.thalara.state import PLAY, RETURN
-from domain.sequences import Chain, Combinations, Mapped
-from domain.simulate import play_random_game
+from domain.ledger.simulate import play_random_game
 from tests.unit.test_thalara_support import new_table
 
 THALARA = find_game("thalara")
@@ -68,7 +68,7 @@ def test_every_listed_sequence_equals_the_generator_through_a_game(mode):
 
 
 def test_a_game_without_a_sequence_lists_its_moves_as_a_tuple():
-    from domain.simulate import begin
+    from domain.ledger.simulate import begin
 
     terralore = find_game("terralore")
     play = begin(terralore, terralore.setup_model(), b"seed")
@@ -97,6 +97,6 @@ def test_any_slice_of_a_chain_of_combinations_is_the_list_slice(n, start, stop, 
 def test_the_doctests_hold():
     import doctest
 
-    import domain.sequences
+    import domain.contract.sequences
 
-    assert doctest.testmod(domain.sequences).failed == 0
+    assert doctest.testmod(domain.contract.sequences).failed == 0

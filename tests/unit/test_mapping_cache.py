@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from google.protobuf import any_pb2
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.games import find_game
 from domain.games.thalara.commands import Pass, PlayCard, SelectHand, SpellActivation
 from services.proto import convert

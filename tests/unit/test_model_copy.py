@@ -12,9 +12,9 @@ import pydantic
 import pytest
 from pydantic import BaseModel
 
+from domain.contract.messages import Model
 from domain.games import all_games
-from domain.messages import Model
-from domain.simulate import play_random_game
+from domain.ledger.simulate import play_random_game
 
 
 class Seat(Model):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from services.api import page_tokens
 
 

@@ -9,9 +9,15 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from domain.core import InvalidCommandError
-from domain.receipts import Receipt, Signer, is_valid, load_receipts, receipt_message
-from domain.signatures import (
+from domain.contract.core import InvalidCommandError
+from domain.ledger.receipts import (
+    Receipt,
+    Signer,
+    is_valid,
+    load_receipts,
+    receipt_message,
+)
+from domain.ledger.signatures import (
     BadSignatureError,
     MissingSignatureError,
     SignedMove,

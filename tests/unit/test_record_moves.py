@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from domain import records
 from domain.games import all_games
-from domain.records import decided_type
-from domain.simulate import play_random_game
+from domain.ledger import records
+from domain.ledger.records import decided_type
+from domain.ledger.simulate import play_random_game
 
 
 def stored(body: dict[str, object]) -> bytes:

@@ -1,4 +1,4 @@
-"""The record codec (``domain/records/``): stored bytes never drift, each event is encoded once."""
+"""The record codec (``domain/ledger/records/``): stored bytes never drift, each event is encoded once."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import domain.records.canonical
-import domain.records.sealing
-from domain import records, stored_events
-from domain.aggregate import Game
+import domain.ledger.records.canonical
+import domain.ledger.records.sealing
 from domain.games import find_game
-from domain.integrity import event_hash
+from domain.ledger import records, stored_events
+from domain.ledger.aggregate import Game
+from domain.ledger.integrity import event_hash
 from services.storage.mapper import LedgerMapper
 
 
@@ -40,7 +40,7 @@ json_values = st.recursive(
 
 
 def test_the_codec_doctests_pass():
-    results = doctest.testmod(domain.records.canonical)
+    results = doctest.testmod(domain.ledger.records.canonical)
     assert results.attempted > 0
     assert results.failed == 0
 
@@ -140,7 +140,7 @@ def test_a_move_encodes_each_body_once_and_the_mapper_stores_those_bytes(monkeyp
         calls.append(value)
         return real(value)
 
-    monkeypatch.setattr(domain.records.sealing, "canonical_json", counting)
+    monkeypatch.setattr(domain.ledger.records.sealing, "canonical_json", counting)
     ruleset = game.ruleset
     seat = ruleset.to_act(game.state)[0]
     command = ruleset.pick_random_command(game.state, seat, random.Random(1))
@@ -170,4 +170,4 @@ def test_the_type_names_are_written_once_in_product_code():
         if '"ledger.GameCreated"' in path.read_text()
         or '"ledger.GameConcluded"' in path.read_text()
     }
-    assert holders == {"domain/records/names.py"}
+    assert holders == {"domain/ledger/records/names.py"}

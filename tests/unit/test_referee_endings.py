@@ -13,11 +13,9 @@ from typing import Any
 
 import pytest
 
-from domain.aggregate import Game
-from domain.audit import audit_records
-from domain.clocks import UNTIMED, Clock, ClockKind, TimeControl, remaining
-from domain.core import GameOverError, InvalidCommandError, Termination
-from domain.endings import (
+from domain.audit.game_audit import audit_records
+from domain.contract.core import GameOverError, InvalidCommandError, Termination
+from domain.contract.endings import (
     AbortTooLateError,
     ClockFlaggedError,
     ClockRunningError,
@@ -26,9 +24,11 @@ from domain.endings import (
     seat_leaves,
 )
 from domain.games import find_game
-from domain.records import decode_aggregate_state, encode_aggregate_state
-from domain.replay import replay
-from domain.stored_events import decode
+from domain.ledger.aggregate import Game
+from domain.ledger.clocks import UNTIMED, Clock, ClockKind, TimeControl, remaining
+from domain.ledger.records import decode_aggregate_state, encode_aggregate_state
+from domain.ledger.replay import replay
+from domain.ledger.stored_events import decode
 from services.storage.mapper import LedgerMapper
 
 SEED = b"r" * 32

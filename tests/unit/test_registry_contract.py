@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.games import REGISTRY, UnknownGameError, all_games, find_game, modules
-from domain.simulate import play_random_game
+from domain.ledger.simulate import play_random_game
 from tests.support.contract import (
     assert_proto_contract,
     assert_replay_equals_live,

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from google.protobuf import any_pb2
 
-from domain.core import InvalidCommandError, Model
+from domain.contract.core import InvalidCommandError, Model
 from domain.games import all_games, find_game
 from ledger.v1 import terralore_pb2, thalara_pb2
 from services.api.game_types import game_type
@@ -98,7 +98,7 @@ def test_views_and_events_are_read_back_exactly_not_defaulted():
 
 
 def _admin():
-    from domain.core import ADMIN
+    from domain.contract.core import ADMIN
 
     return ADMIN
 

@@ -1,4 +1,4 @@
-"""``domain.simulate``: replay rebuilds from stored records, so replay == live can fail."""
+"""``domain.ledger.simulate``: replay rebuilds from stored records, so replay == live can fail."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import Field
 
-from domain.core import (
+from domain.contract.core import (
     Command,
     Event,
     Model,
@@ -19,8 +19,8 @@ from domain.core import (
     Termination,
 )
 from domain.games import all_games
-from domain.integrity import canonical_json
-from domain.simulate import apply, begin, decode_event, play_random_game, rng_for
+from domain.ledger.integrity import canonical_json
+from domain.ledger.simulate import apply, begin, decode_event, play_random_game, rng_for
 from tests.support.contract import assert_accepted, assert_replay_equals_live
 
 

@@ -1,4 +1,4 @@
-"""Which version a spectator of a delayed game may see (``domain.spectator``)."""
+"""Which version a spectator of a delayed game may see (``domain.ledger.spectator``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.core import InvalidCommandError
-from domain.spectator import (
+from domain.contract.core import InvalidCommandError
+from domain.ledger.spectator import (
     Mark,
     SpectatorDelay,
     marks_of,

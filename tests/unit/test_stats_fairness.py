@@ -10,7 +10,7 @@ import statistics
 
 import pytest
 
-from domain.core import shuffle_outcomes
+from domain.contract.core import shuffle_outcomes
 from projections.fairness import chi2_sf, chi_square_test, gammaincc
 
 

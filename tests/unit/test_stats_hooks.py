@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.core import ChanceOutcome, EventFacet, SeatFacet
+from domain.contract.core import ChanceOutcome, EventFacet, SeatFacet
 from domain.games import find_game
 from domain.games.terralore import events as tev
 from domain.games.terralore.commands import Lane

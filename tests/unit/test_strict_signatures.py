@@ -16,8 +16,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.bindings import crypto_core_ed25519_add
 
-from domain.core import InvalidCommandError
-from domain.signatures import SignedMove, is_signed_by, move_message, parse_seat_keys
+from domain.contract.core import InvalidCommandError
+from domain.ledger.signatures import (
+    SignedMove,
+    is_signed_by,
+    move_message,
+    parse_seat_keys,
+)
 
 L = 2**252 + 27742317777372353535851937790883648493
 """The order of the Ed25519 base point."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.games.terralore import GAME, content
 from domain.games.terralore.content import EffectKind
 from domain.games.terralore.events import (

@@ -8,14 +8,14 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core import SPECTATOR, Viewer, ranks_from_scores
+from domain.contract.core import SPECTATOR, Viewer, ranks_from_scores
 from domain.games.terralore import GAME
 from domain.games.terralore.events import CastleHealed, DeckRanOut, GameEnded
 from domain.games.terralore.rules.reveal import field_points
 from domain.games.terralore.setup import TerraloreSetup
 from domain.games.terralore.state import Plan, TerraloreState
 from domain.games.terralore.view import TerraloreView
-from domain.simulate import Playthrough, play_random_game
+from domain.ledger.simulate import Playthrough, play_random_game
 from tests.support.contract import (
     assert_accepted,
     assert_admin_view_is_complete,

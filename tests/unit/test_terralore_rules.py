@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import pytest
 
-from domain.core import (
+from domain.contract.core import (
     Event,
     GameOverError,
     IllegalCommandError,
@@ -439,7 +439,7 @@ def test_legal_commands_enumerates_every_distinct_plan_and_each_decides() -> Non
 
 
 def test_the_revealed_plan_and_nonce_match_the_published_commitment() -> None:
-    from domain.chance import commit
+    from domain.contract.chance import commit
     from domain.games.terralore.rules import plan_payload
 
     state = position({"hand": ("cinder-hound", "rally", "ember-imp")})

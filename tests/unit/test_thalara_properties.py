@@ -1,6 +1,6 @@
 """Thalara: random complete games (Hypothesis) and the invariants they must keep.
 
-Each example plays a whole game with ``domain.simulate.play_random_game`` and
+Each example plays a whole game with ``domain.ledger.simulate.play_random_game`` and
 checks: cards conserved in every state, scores recomputed from the final
 state and from the event log, replay equals live, proto round trips, no view
 or redacted event leaking a hidden card or the stack order, and a sample of
@@ -18,14 +18,14 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core import ADMIN, SPECTATOR, Viewer
+from domain.contract.core import ADMIN, SPECTATOR, Viewer
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.content import catalogue
 from domain.games.thalara.setup import ThalaraSetup
 from domain.games.thalara.state import Mode, ThalaraState
 from domain.games.thalara.view import ThalaraView
-from domain.simulate import Playthrough, play_random_game, rng_for
+from domain.ledger.simulate import Playthrough, play_random_game, rng_for
 from tests.support.contract import (
     assert_proto_contract,
     assert_replay_equals_live,

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import ADMIN, SPECTATOR, Event, GameOverError, Termination, Viewer
+from domain.contract.core import (
+    ADMIN,
+    SPECTATOR,
+    Event,
+    GameOverError,
+    Termination,
+    Viewer,
+)
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, ReturnRemnants, SelectHand

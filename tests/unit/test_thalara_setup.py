@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from domain.chance import commit
-from domain.core import (
+from domain.contract.chance import commit
+from domain.contract.core import (
     ADMIN,
     SPECTATOR,
     IllegalCommandError,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.core import Event
+from domain.contract.core import Event
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.setup import ThalaraSetup

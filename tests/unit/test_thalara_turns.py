@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import IllegalCommandError, InvalidCommandError, NotYourTurnError
+from domain.contract.core import (
+    IllegalCommandError,
+    InvalidCommandError,
+    NotYourTurnError,
+)
 from domain.games.thalara import GAME
 from domain.games.thalara import events as ev
 from domain.games.thalara.commands import Pass, PlayCard, SpellActivation

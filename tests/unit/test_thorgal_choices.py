@@ -229,7 +229,7 @@ def test_a_combat_item_can_be_used_in_the_reroll_step():
             "pending": Pending(kind="heal", seat=0, options=(PROCEED,)),
         }
     )
-    from domain.chance import HmacRng
+    from domain.contract.chance import HmacRng
     from domain.games.thorgal.rules.combat import _ask_mods
     from domain.games.thorgal.rules.engine import Ctx
 

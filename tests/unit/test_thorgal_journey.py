@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import IllegalCommandError
+from domain.contract.core import IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import PlaceTile

@@ -7,7 +7,7 @@ from domain.games.thorgal import events as E
 from domain.games.thorgal.evolve import evolve
 from domain.games.thorgal.evolve_board import board
 from domain.games.thorgal.setup import ThorgalSetup
-from domain.simulate import decode_event, play_random_game
+from domain.ledger.simulate import decode_event, play_random_game
 from tests.unit.test_thorgal_choices import moving
 from tests.unit.test_thorgal_rules import choose, do, fresh, hero
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.chance import HmacRng
+from domain.contract.chance import HmacRng
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import TakeAction
 from domain.games.thorgal.rules.combat import _ask_mods

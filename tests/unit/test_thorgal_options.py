@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import ADMIN, InvalidCommandError
+from domain.contract.core import ADMIN, InvalidCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import (

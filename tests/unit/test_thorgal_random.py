@@ -5,13 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core import ADMIN, SPECTATOR, Termination, Viewer
+from domain.contract.core import ADMIN, SPECTATOR, Termination, Viewer
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.content import load
 from domain.games.thorgal.setup import ThorgalSetup
 from domain.games.thorgal.state import dec
-from domain.simulate import play_random_game
+from domain.ledger.simulate import play_random_game
 from tests.support.contract import (
     assert_accepted,
     assert_admin_view_is_complete,
@@ -133,7 +133,7 @@ def test_deck_order_never_leaks_to_players_or_spectators(seed, players):
 @given(seed=SEEDS, players=st.integers(1, 4))
 def test_every_legal_command_is_accepted_along_a_random_game(seed, players):
     play = play_random_game(GAME, ThorgalSetup(players=players), seed)
-    from domain.chance import HmacRng
+    from domain.contract.chance import HmacRng
 
     for state in play.states[:: max(1, len(play.states) // 15)]:
         for seat in GAME.to_act(state):

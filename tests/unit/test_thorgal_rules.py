@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.chance import HmacRng
-from domain.core import Event, IllegalCommandError
+from domain.contract.chance import HmacRng
+from domain.contract.core import Event, IllegalCommandError
 from domain.games.thorgal import GAME
 from domain.games.thorgal import events as E
 from domain.games.thorgal.commands import Choose, Option, PlaceTile, TakeAction

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from domain import simulate
-from domain.core import ChanceOutcome, EventFacet, SeatFacet
+from domain.contract.core import ChanceOutcome, EventFacet, SeatFacet
 from domain.games import find_game
 from domain.games.thorgal import events as E
 from domain.games.thorgal import stats
 from domain.games.thorgal.setup import ThorgalSetup
-from domain.simulate import play_random_game
+from domain.ledger import simulate
+from domain.ledger.simulate import play_random_game
 
 THORGAL = find_game("thorgal")
 SEEDS = [

@@ -8,13 +8,13 @@ legal play both wins and loses over a fixed sweep of seeds.
 
 from __future__ import annotations
 
-from domain.core import Termination
+from domain.contract.core import Termination
 from domain.games.thorgal import GAME
 from domain.games.thorgal.commands import Choose, PlaceTile, TakeAction
 from domain.games.thorgal.content import load
 from domain.games.thorgal.rules.options import notation, parse_option
 from domain.games.thorgal.setup import ThorgalSetup
-from domain.simulate import play_random_game, rng_for
+from domain.ledger.simulate import play_random_game, rng_for
 
 WIN_SEED = b"thorgal-scripted-win".ljust(32, b".")
 C = load()

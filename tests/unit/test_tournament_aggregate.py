@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.tournament.aggregate import Tournament
 from domain.tournament.codec import EVENT_TYPES, decode_event, event_body, record_type
 from domain.tournament.state import TableAssignment

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.tournament.ffa import ffa_pairing, table_sizes
 from domain.tournament.pairing import (
     Pairing,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import InvalidCommandError
+from domain.contract.core import InvalidCommandError
 from domain.tournament.standings import (
     GameResult,
     compute_standings,

@@ -1,9 +1,9 @@
 """The rebuild's shortcuts rebuild exactly what the validating path rebuilds.
 
 A rebuild decodes stored payloads without validation
-(:mod:`domain.records.trusted`), builds decoded events without their
+(:mod:`domain.ledger.records.trusted`), builds decoded events without their
 dataclass ``__init__`` and replays without eventsourcing's per-event protocol
-check (:mod:`domain.replay`).  The reference here is the path they replace:
+check (:mod:`domain.ledger.replay`).  The reference here is the path they replace:
 ``model_validate`` of each payload, the event's constructor and
 ``project_aggregate``.  Equality is checked with ``repr`` too, which tells a
 tuple from a list and ``1`` from ``1.0`` where ``==`` does not.
@@ -22,12 +22,12 @@ import pytest
 from eventsourcing.application import project_aggregate
 from pydantic import field_validator
 
-from domain import records, stored_events
-from domain.aggregate import Game
-from domain.core import Model
+from domain.contract.core import Model
 from domain.games import all_games, find_game
-from domain.records.trusted import trusted_decoder
-from domain.replay import replay
+from domain.ledger import records, stored_events
+from domain.ledger.aggregate import Game
+from domain.ledger.records.trusted import trusted_decoder
+from domain.ledger.replay import replay
 from tests.support.examples import every_example, every_example_id
 
 GOLDEN = Path(__file__).parents[1] / "golden"

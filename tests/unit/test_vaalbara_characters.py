@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games.vaalbara import GAME
 from domain.games.vaalbara import commands as cmd
 from domain.games.vaalbara import events as ev

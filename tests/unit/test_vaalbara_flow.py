@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.chance import commit
-from domain.core import (
+from domain.contract.chance import commit
+from domain.contract.core import (
     ADMIN,
     SPECTATOR,
     GameOverError,

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core import SPECTATOR, Viewer
+from domain.contract.core import SPECTATOR, Viewer
 from domain.games.vaalbara import GAME, GAME_V1
 from domain.games.vaalbara import events as ev
 from domain.games.vaalbara.content import CHARACTERS, LANDS, PACK, ROUNDS, STARTING_VP
 from domain.games.vaalbara.setup import VaalbaraSetup
 from domain.games.vaalbara.state import OVER, VaalbaraState
-from domain.simulate import Playthrough, play_random_game, rng_for
+from domain.ledger.simulate import Playthrough, play_random_game, rng_for
 from tests.support.contract import (
     assert_admin_view_is_complete,
     assert_proto_contract,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.chance import HmacRng
-from domain.core import Event
+from domain.contract.chance import HmacRng
+from domain.contract.core import Event
 from domain.games.vaalbara import GAME
 from domain.games.vaalbara.content import CHARACTERS, CLANS, PACK
 from domain.games.vaalbara.rules.flow import advance

@@ -12,7 +12,7 @@ Registered like the tic-tac-toe test game, from outside ``domain/games``:
 
 from __future__ import annotations
 
-from domain.core import Example, Ruleset
+from domain.contract.core import Example, Ruleset
 
 from . import rules
 from .models import COMMANDS, EVENTS, CardsSetup, CardsState, CardsView

@@ -6,7 +6,7 @@ Each class has a protobuf twin of the same name in ``cards.proto``, which
 
 from __future__ import annotations
 
-from domain.core import Command, Event, Model, State
+from domain.contract.core import Command, Event, Model, State
 
 CARDS = 10
 """Cards are numbered 1..CARDS."""

@@ -64,7 +64,7 @@ Rule decisions (where the rulebook is silent or ambiguous)
 
 from __future__ import annotations
 
-from domain.core import Example, Ruleset
+from domain.contract.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
 from .board import board

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from domain.core import Command, Model
+from domain.contract.core import Command, Model
 
 
 class Lane(str, enum.Enum):

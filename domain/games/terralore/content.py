@@ -16,8 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.core import InvalidCommandError
-from domain.setup_options import PackOptions, SetupChoice
+from domain.contract.core import InvalidCommandError
+from domain.contract.setup_options import PackOptions, SetupChoice
 
 CONTENT_FILE = Path(__file__).with_name("content") / "sample.json"
 DECK_SIZE = 20

@@ -7,7 +7,7 @@ everyone but admins, ``cards`` of :class:`CardsDrawn` and the plan of
 
 from __future__ import annotations
 
-from domain.core import Event, Model
+from domain.contract.core import Event, Model
 
 from .commands import Lane, Play
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import model_validator
 
-from domain.core import InvalidCommandError, Model
+from domain.contract.core import InvalidCommandError, Model
 
 from . import content
 from .state import TerraloreState

@@ -9,7 +9,7 @@ until the Reveal, so nothing moves while the plan is secret.
 
 from __future__ import annotations
 
-from domain.core import Model, State
+from domain.contract.core import Model, State
 
 from .commands import Lane, Play
 from .events import LaneRef

@@ -1,7 +1,7 @@
 """Terralore's statistics hooks: game facts, countable event facets, chance draws.
 
 Why here: only the ruleset knows turns, decks and dice; the views stay
-game-agnostic (see ``domain.core.Ruleset``).
+game-agnostic (see ``domain.contract.core.Ruleset``).
 
 Decisions:
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import (
+from domain.contract.core import (
     ChanceOutcome,
     Event,
     EventFacet,

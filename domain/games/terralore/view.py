@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.core import Model
+from domain.contract.core import Model
 from domain.games.kit import mirror, seat_views
 
 from .events import CardsDrawn, DeckShuffled, LaneRef, PlacementCommitted
 from .state import Plan
 
 if TYPE_CHECKING:
-    from domain.core import Event, Viewer
+    from domain.contract.core import Event, Viewer
 
     from .state import PlayerState, TerraloreState
 

@@ -87,7 +87,7 @@ Decisions where the books are silent
 
 from __future__ import annotations
 
-from domain.core import Example, Ruleset
+from domain.contract.core import Example, Ruleset
 
 from . import stats as _stats
 from .board import board

@@ -9,11 +9,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from domain.board_html import cards, el, facts, render
-from domain.sentences import Names, seat_name
+from domain.words.board_html import cards, el, facts, render
+from domain.words.sentences import Names, seat_name
 
 if TYPE_CHECKING:
-    from domain.core import Model
+    from domain.contract.core import Model
 
     from .view import ConflictView, PlayerView
 

@@ -7,7 +7,7 @@ enforced by the shape of the message itself; ``Pass`` ends the seat's round.
 
 from __future__ import annotations
 
-from domain.core import Command, Model
+from domain.contract.core import Command, Model
 
 
 class SpellActivation(Model):

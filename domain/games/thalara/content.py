@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.content_packs import pack_file
-from domain.setup_options import PackOptions, SetupChoice, pack_names
+from domain.contract.content_packs import pack_file
+from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
 
 if TYPE_CHECKING:
     from .state import ThalaraState
@@ -152,7 +152,7 @@ class CardInfo(_Data):
 
 @cache
 def load_pack(name: str) -> ContentPack:
-    """Load and validate the shipped pack ``name`` (see :mod:`domain.content_packs`).
+    """Load and validate the shipped pack ``name`` (see :mod:`domain.contract.content_packs`).
 
     :raises InvalidCommandError: if no such pack is shipped.
     """

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.sentences import Names, cards_or_count, counted, listing, seat_name
+from domain.words.sentences import Names, cards_or_count, counted, listing, seat_name
 
 from . import events as ev
 from .view import redact
 
 if TYPE_CHECKING:
-    from domain.core import Event, Viewer
+    from domain.contract.core import Event, Viewer
 
 
 def describe(event: Event, viewer: Viewer, names: Names) -> str:

@@ -7,7 +7,7 @@ the counts stay public).
 
 from __future__ import annotations
 
-from domain.core import Event
+from domain.contract.core import Event
 
 
 class ArtifactsShuffled(Event):
@@ -37,7 +37,7 @@ class HandSelected(Event):
     """Owner only."""
     count: int
     commitment: str
-    """``domain.chance.commit(nonce, canonical payload)``, public."""
+    """``domain.contract.chance.commit(nonce, canonical payload)``, public."""
 
 
 class SupplyShuffled(Event):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.content_packs import pack_name
-from domain.core import InvalidCommandError, Model
+from domain.contract.content_packs import pack_name
+from domain.contract.core import InvalidCommandError, Model
 
 from .content import (
     CONTENT_DIR,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from domain.core import Model, State
+from domain.contract.core import Model, State
 
 STANDARD: Final = "standard"
 CASUAL_CHAOS: Final = "casual_chaos"

@@ -2,7 +2,7 @@
 
 Why here and not in the projection: only the ruleset knows what a round, a
 character or a shuffle is; the stats and fairness views stay game-agnostic and
-just call these pure functions (see ``domain.core.Ruleset``).
+just call these pure functions (see ``domain.contract.core.Ruleset``).
 
 Decisions:
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import (
+from domain.contract.core import (
     ChanceOutcome,
     Event,
     EventFacet,

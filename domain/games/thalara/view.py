@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.core import Model
+from domain.contract.core import Model
 from domain.games.kit import mirror, seat_views
 
 from . import events as ev
@@ -21,7 +21,7 @@ from .rules.spells import totals
 from .state import ActiveSpell, Play, PlayerState, ThalaraState
 
 if TYPE_CHECKING:
-    from domain.core import Event, Viewer
+    from domain.contract.core import Event, Viewer
 
 
 class ConflictView(Model):

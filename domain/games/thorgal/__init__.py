@@ -120,7 +120,7 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 
 from __future__ import annotations
 
-from domain.core import Example, Ruleset
+from domain.contract.core import Example, Ruleset
 
 from . import content, evolve, rules, setup, stats, view
 from .board import board

@@ -10,13 +10,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from domain.board_html import cards, el, facts, render
-from domain.sentences import Names, listing, seat_name, words
+from domain.words.board_html import cards, el, facts, render
+from domain.words.sentences import Names, listing, seat_name, words
 
 from .content import GOODS
 
 if TYPE_CHECKING:
-    from domain.core import Model
+    from domain.contract.core import Model
 
     from .state import Hero, Site
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import model_validator
 
-from domain.core import Model
+from domain.contract.core import Model
 
 
 def _shorthand(data: Any) -> Any:

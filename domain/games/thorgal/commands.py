@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import model_validator
 
-from domain.core import Command, Model
+from domain.contract.core import Command, Model
 
 
 class Proceed(Model):

@@ -22,9 +22,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from domain.content_packs import pack_file
-from domain.core import Model
-from domain.setup_options import PackOptions, SetupChoice, pack_names
+from domain.contract.content_packs import pack_file
+from domain.contract.core import Model
+from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
 
 from .cards import (
     ActionCard,
@@ -214,7 +214,7 @@ def _index(content: Content, attr: str, _kind: type[_M]) -> dict[str, _M]:
 
 @cache
 def load(name: str = "sample") -> Content:
-    """Load and validate the shipped pack ``name`` (see :mod:`domain.content_packs`).
+    """Load and validate the shipped pack ``name`` (see :mod:`domain.contract.content_packs`).
 
     :raises InvalidCommandError: if no such pack is shipped.
     """

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.sentences import Names, counted, fields_words, listing, seat_name, words
+from domain.words.sentences import (
+    Names,
+    counted,
+    fields_words,
+    listing,
+    seat_name,
+    words,
+)
 
 from . import events as ev
 from .view import redact
 
 if TYPE_CHECKING:
-    from domain.core import Event, Viewer
+    from domain.contract.core import Event, Viewer
 
     from .commands import Option
 

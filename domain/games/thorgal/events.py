@@ -12,7 +12,7 @@ and no seed.
 
 from __future__ import annotations
 
-from domain.core import Event
+from domain.contract.core import Event
 
 from .commands import Option
 from .state import Act, Combat, Pending, Task

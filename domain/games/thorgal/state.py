@@ -13,7 +13,7 @@ the API as plain repeated ints.
 
 from __future__ import annotations
 
-from domain.core import Model, State
+from domain.contract.core import Model, State
 
 from .commands import Option
 

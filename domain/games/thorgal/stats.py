@@ -1,7 +1,7 @@
 """Thorgal's statistics hooks: game facts, countable event facets, chance draws.
 
 Why here: only the ruleset knows rounds, characters, decks and combat dice;
-the stats and fairness views stay game-agnostic (see ``domain.core.Ruleset``).
+the stats and fairness views stay game-agnostic (see ``domain.contract.core.Ruleset``).
 
 Decisions:
 
@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import (
+from domain.contract.core import (
     ChanceOutcome,
     Event,
     EventFacet,

@@ -7,7 +7,7 @@ once read (they are only in ``EntryRead`` events and ``entries``).
 
 from __future__ import annotations
 
-from domain.core import Event, Model, Viewer
+from domain.contract.core import Event, Model, Viewer
 from domain.games.kit import mirror
 
 from . import events as ev

@@ -69,7 +69,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.core import Example, Ruleset
+from domain.contract.core import Example, Ruleset
 
 from . import stats as _stats
 from .board import board

@@ -6,7 +6,7 @@ character card asks for, so ``legal_commands`` can list each option exactly.
 
 from __future__ import annotations
 
-from domain.core import Command
+from domain.contract.core import Command
 
 
 class ChooseCharacter(Command):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from domain.setup_options import PackOptions, SetupChoice
+from domain.contract.setup_options import PackOptions, SetupChoice
 
 CONTENT_DIR = Path(__file__).parent / "content"
 

@@ -6,7 +6,7 @@ them for viewers who may not see them while keeping the event's class.
 
 from __future__ import annotations
 
-from domain.core import Event
+from domain.contract.core import Event
 
 
 class LandDeckShuffled(Event):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.core import InvalidCommandError, Model
+from domain.contract.core import InvalidCommandError, Model
 
 from .content import CHARACTERS, CLANS, PACK
 from .state import PlayerState, VaalbaraState

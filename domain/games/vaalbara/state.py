@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.core import Model, State
+from domain.contract.core import Model, State
 
 from .content import CLANS, INITIATIVE, LANDS, STARTING_VP
 

@@ -1,7 +1,7 @@
 """Vaalbara's statistics hooks: game facts, countable event facets, chance draws.
 
 Why here: only the ruleset knows clans, Land types and characters; the views
-stay game-agnostic (see ``domain.core.Ruleset``).
+stay game-agnostic (see ``domain.contract.core.Ruleset``).
 
 Decisions:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import (
+from domain.contract.core import (
     ChanceOutcome,
     Event,
     EventFacet,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.core import Model, Viewer
+from domain.contract.core import Model, Viewer
 from domain.games.kit import mirror, seat_views
 
 from . import events as ev
@@ -17,7 +17,7 @@ from .rules import to_act
 from .state import OVER, PlayerState, VaalbaraState
 
 if TYPE_CHECKING:
-    from domain.core import Event
+    from domain.contract.core import Event
 
 
 class PlayerView(Model):

@@ -8,7 +8,7 @@ through it file by file.
 
 from __future__ import annotations
 
-from domain.core import Example, Ruleset
+from domain.contract.core import Example, Ruleset
 
 from . import rules
 from .models import COMMANDS, EVENTS, TicTacToeSetup, TicTacToeState, TicTacToeView

@@ -6,7 +6,7 @@ Each class has a protobuf twin of the same name in ``tictactoe.proto``, which
 
 from __future__ import annotations
 
-from domain.core import Command, Event, Model, State
+from domain.contract.core import Command, Event, Model, State
 
 CELLS = 9
 """Cells 0-8, row by row."""

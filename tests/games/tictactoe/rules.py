@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from domain.core import (
+from domain.contract.core import (
     Command,
     Event,
     GameOverError,

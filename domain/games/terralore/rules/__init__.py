@@ -12,8 +12,8 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from domain.chance import commit
-from domain.core import (
+from domain.contract.chance import commit
+from domain.contract.core import (
     GameOverError,
     InvalidCommandError,
     NotYourTurnError,
@@ -28,7 +28,7 @@ from . import plans
 from .reveal import Tx, draw, reveal_and_count
 
 if TYPE_CHECKING:
-    from domain.core import Command, Event, Rng, Seat
+    from domain.contract.core import Command, Event, Rng, Seat
 
 OPENING_HAND = 4
 

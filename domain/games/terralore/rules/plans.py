@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from itertools import combinations, permutations, product
 from typing import TYPE_CHECKING
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 
 from .. import content
 from ..commands import Lane, PlaceCards, Play

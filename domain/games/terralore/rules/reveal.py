@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.core import ranks_from_scores
+from domain.contract.core import ranks_from_scores
 
 from .. import content
 from ..commands import Lane
@@ -35,7 +35,7 @@ from ..events import (
 from ..evolve import evolve
 
 if TYPE_CHECKING:
-    from domain.core import Event, Rng
+    from domain.contract.core import Event, Rng
 
     from ..content import Effect
     from ..state import PlayerState, TerraloreState

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from domain.chance import commit
-from domain.core import (
+from domain.contract.chance import commit
+from domain.contract.core import (
     GameOverError,
     IllegalCommandError,
     InvalidCommandError,
@@ -51,7 +51,7 @@ from .spells import (
 )
 
 if TYPE_CHECKING:
-    from domain.core import Command, Event, Rng
+    from domain.contract.core import Command, Event, Rng
 
 
 def _known_cards(state: ThalaraState, cards: tuple[str, ...]) -> None:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.endings import Consequence
-from domain.messages import Seat
-from domain.rule_errors import IllegalCommandError
+from domain.contract.endings import Consequence
+from domain.contract.errors import IllegalCommandError
+from domain.contract.messages import Seat
 
 from ..commands import Pass, ReturnRemnants
 from ..state import PLAY, RETURN, ThalaraState
 from .moves import legal_sequence
 
 if TYPE_CHECKING:
-    from domain.core import Command
+    from domain.contract.core import Command
 
 
 def timeout_consequence(state: ThalaraState, seat: Seat) -> Consequence:

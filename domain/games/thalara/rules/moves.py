@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from domain.core import Outcome, Termination, ranks_from_scores
-from domain.sequences import Chain, Combinations, Mapped
+from domain.contract.core import Outcome, Termination, ranks_from_scores
+from domain.contract.sequences import Chain, Combinations, Mapped
 
 from .. import events as ev
 from ..commands import (
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections import Counter
     from collections.abc import Iterator, Sequence
 
-    from domain.core import Command
+    from domain.contract.core import Command
 
 
 def to_act(state: ThalaraState) -> tuple[int, ...]:

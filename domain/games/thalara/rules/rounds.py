@@ -28,7 +28,7 @@ from ..state import (
 from .spells import contenders, totals, winner
 
 if TYPE_CHECKING:
-    from domain.core import Event, Rng
+    from domain.contract.core import Event, Rng
 
 REASON_ARTIFACTS = "a player has won seven or more Artifacts"
 REASON_SUPPLY = "a player's supply cannot fill their hand"

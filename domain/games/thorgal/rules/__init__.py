@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from domain.core import (
+from domain.contract.core import (
     Command,
     Consequence,
     Event,

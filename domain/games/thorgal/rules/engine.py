@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from domain.core import Event, Rng
+from domain.contract.core import Event, Rng
 
 from .. import events as ev
 from ..cards import Effect

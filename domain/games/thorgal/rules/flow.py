@@ -6,7 +6,7 @@ a chip, and "a different Action card" means a different slot.
 
 from __future__ import annotations
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 
 from .. import events as ev
 from ..cards import ActionCard

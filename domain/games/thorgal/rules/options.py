@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core import Model
+from domain.contract.core import Model
 
 from ..commands import (
     ActivateCritical,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from domain.core import IllegalCommandError, InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 
 from .. import commands as cmd
 from .. import events as ev
@@ -24,7 +24,7 @@ from ..state import VaalbaraState
 from .lands import count_type, land_reward
 
 if TYPE_CHECKING:
-    from domain.core import Command, Event
+    from domain.contract.core import Command, Event
 
 CHOICE_CHARACTERS = {
     "bard": cmd.GiveBardPoints,

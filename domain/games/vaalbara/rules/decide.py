@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from domain.chance import commit
-from domain.core import (
+from domain.contract.chance import commit
+from domain.contract.core import (
     GameOverError,
     IllegalCommandError,
     InvalidCommandError,
@@ -39,7 +39,7 @@ from .flow import advance
 from .lands import land_reward
 
 if TYPE_CHECKING:
-    from domain.core import Command, Event, Rng
+    from domain.contract.core import Command, Event, Rng
 
 
 def choice_payload(seat: int, round_number: int, character: str) -> str:

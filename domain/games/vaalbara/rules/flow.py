@@ -25,7 +25,7 @@ from .characters import automatic_effect, needs_choice
 from .lands import variety_bonus
 
 if TYPE_CHECKING:
-    from domain.core import Event, Rng
+    from domain.contract.core import Event, Rng
 
 
 def start(state: VaalbaraState, rng: Rng) -> list[Event]:

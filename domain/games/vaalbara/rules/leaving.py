@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.endings import Consequence
-from domain.messages import Seat
-from domain.rule_errors import IllegalCommandError
+from domain.contract.endings import Consequence
+from domain.contract.errors import IllegalCommandError
+from domain.contract.messages import Seat
 
 from .. import commands as cmd
 from ..state import FIGHTER_STEP, RESOLUTION, VaalbaraState
 from .decide import legal_commands
 
 if TYPE_CHECKING:
-    from domain.core import Command
+    from domain.contract.core import Command
 
 
 def timeout_consequence(state: VaalbaraState, seat: Seat) -> Consequence:

@@ -1,0 +1,219 @@
+"""Audit of a game's clocks and of the ledger's own endings.
+
+Why apart from :mod:`domain.audit.game_audit`: the decision checks re-run the rules;
+these re-derive what the referee did from the same rows: every seat's clock
+from the recorded timestamps (the same :mod:`domain.ledger.clocks` functions the
+aggregate uses), that no move was stored after a deadline had passed, that a
+timeout names the seat whose deadline passed and was recorded after it, that
+an abort came early enough, and that each ending's conclusion is the outcome
+:mod:`domain.contract.endings` gives.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domain.audit.chain import AuditRow
+from domain.audit.report import AuditReport
+from domain.contract.core import Outcome, Ruleset, Termination
+from domain.contract.endings import (
+    Consequence,
+    EndingKind,
+    aborted,
+    drops_out,
+    last_standing,
+    seat_leaves,
+)
+from domain.ledger.clocks import (
+    Clock,
+    TimeControl,
+    control_of,
+    millis,
+    next_deadline,
+    stop,
+    tick,
+)
+from domain.ledger.records import ENDING_KINDS
+
+
+def is_ending(row: AuditRow) -> bool:
+    return row.type in ENDING_KINDS
+
+
+def _at(row: AuditRow) -> int:
+    return millis(datetime.fromisoformat(row.record["timestamp"]))
+
+
+class ClockTrail:
+    """Every seat's clock, followed event by event through the audit."""
+
+    def __init__(self, created: dict[str, Any], seat_count: int) -> None:
+        self.control = control_of(created.get("time_control"))
+        self.clock: Clock | None = (
+            Clock.start(self.control, seat_count) if self.control.is_timed else None
+        )
+        self.moves = 0
+        self.seat_count = seat_count
+        self.dropped: tuple[int, ...] = ()
+        """The seats that dropped out, in the order they left."""
+
+    def check_move(self, row: AuditRow, report: AuditReport) -> None:
+        """A move stored after a deadline had passed is a failure.  The
+        ledger's moves for a dropped seat are neither checked nor counted
+        (an abort's limit counts the players' moves)."""
+        if self.is_automatic(row):
+            return
+        self.moves += 1
+        if self.clock is None:
+            return
+        due = next_deadline(self.clock, self.control)
+        if due is not None and due[1] <= _at(row):
+            report.fail(
+                row.version,
+                "clock",
+                f"a move was stored after seat {due[0]}'s deadline",
+            )
+
+    def follow(
+        self, ruleset: Ruleset[Any], state: Any, row: AuditRow, payload: Any
+    ) -> Any:
+        """``state`` after ``payload``, moving the clocks with it."""
+        if self.clock is None:
+            return ruleset.evolve(state, payload)
+        before = self.playing(ruleset.to_act(state))
+        state = ruleset.evolve(state, payload)
+        self.clock = tick(
+            self.clock,
+            self.control,
+            _at(row),
+            before,
+            self.playing(ruleset.to_act(state)),
+            row.body["actor"],
+            row.body["command"] is not None,
+        )
+        return state
+
+    def playing(self, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """``seats`` without those that dropped out (their clocks never run)."""
+        return tuple(s for s in seats if s not in self.dropped)
+
+    def is_automatic(self, row: AuditRow) -> bool:
+        """A decision the ledger made for a seat that dropped out."""
+        return row.body.get("actor") in self.dropped
+
+    def check_automatic(
+        self, ruleset: Ruleset[Any], state: Any, row: AuditRow, report: AuditReport
+    ) -> None:
+        """A dropped seat's move must be the ruleset's automatic command, made
+        while the game waited on that seat and on no seat dropped before it."""
+        seat = row.body["actor"]
+        waiting = [s for s in ruleset.to_act(state) if s in self.dropped]
+        command = row.body.get("command") or {}
+        expected = ruleset.zombie_command(state, seat) if waiting else None
+        if (
+            not waiting
+            or waiting[0] != seat
+            or expected is None
+            or command.get("type") != type(expected).__name__
+            or command.get("fields") != expected.model_dump(mode="json")
+        ):
+            report.fail(
+                row.version,
+                "dropped-out",
+                f"seat {seat} dropped out, and this is not its automatic move",
+            )
+
+    def stop(self, row: AuditRow) -> None:
+        if self.clock is not None:
+            self.clock = stop(self.clock, _at(row))
+
+
+def check_ending(
+    trail: ClockTrail,
+    ruleset: Ruleset[Any],
+    state: Any,
+    group: list[AuditRow],
+    report: AuditReport,
+) -> None:
+    """Check one ending decision: the ending row, then its conclusion."""
+    ending, rest = group[0], group[1:]
+    body = ending.body
+    kind = ENDING_KINDS[ending.type]
+    if body.get("kind") != kind:
+        report.fail(ending.version, "ending", "the ending's kind differs from its type")
+        return
+    expected: Outcome | None = None
+    seat: int = body.get("seat") or 0
+    if kind == EndingKind.TIMED_OUT.value:
+        due = next_deadline(trail.clock, trail.control) if trail.clock else None
+        if due is None or due[0] != seat or due[1] != body.get("deadline_ms"):
+            report.fail(ending.version, "clock", "the timeout names no passed deadline")
+            return
+        if due[1] > _at(ending):
+            report.fail(
+                ending.version, "clock", "a timeout recorded before its deadline"
+            )
+            return
+        assert trail.clock is not None
+        no_show = trail.control.no_show_seconds > 0 and not trail.clock.moved[seat]
+        termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
+        reason = f"seat {seat} {'did not show up' if no_show else 'ran out of time'}"
+    elif kind == EndingKind.RESIGNED.value:
+        termination, reason = Termination.RESIGNED, f"seat {seat} resigned"
+    if kind in (EndingKind.TIMED_OUT.value, EndingKind.RESIGNED.value):
+        consequence = ruleset.consequence(state, seat, trail.seat_count)
+        if consequence is Consequence.DROPS_OUT:
+            if seat in trail.dropped:
+                report.fail(ending.version, "dropped-out", "a seat left twice")
+                return
+            trail.dropped = (*trail.dropped, seat)
+            if drops_out(trail.seat_count, trail.dropped) and len(group) == 1:
+                if trail.clock is not None:  # only the leaver's clock stops
+                    trail.clock = tick(
+                        trail.clock,
+                        TimeControl(),
+                        _at(ending),
+                        (seat,),
+                        (),
+                        None,
+                        False,
+                    )
+                report.decisions_rederived += 1
+                return
+            if drops_out(trail.seat_count, trail.dropped):
+                # recorded before seats could drop out: the leaver placed last
+                consequence = Consequence.SEAT_LOSES
+            else:
+                expected = last_standing(
+                    termination, trail.seat_count, trail.dropped, reason
+                )
+        if expected is None:
+            expected = seat_leaves(
+                termination, seat, trail.seat_count, consequence, reason
+            )
+    elif kind == EndingKind.ABORTED.value:
+        if trail.moves >= trail.control.abort_before_moves:
+            report.fail(ending.version, "ending", "aborted after too many moves")
+        expected = aborted(trail.seat_count, body["reason"] or "aborted")
+    trail.stop(ending)
+    concluded = [r for r in rest if r.type not in ENDING_KINDS]
+    if len(rest) != 1 or not concluded:
+        report.fail(ending.version, "conclusion", "an ending must be concluded")
+        return
+    outcome = Outcome.model_validate(concluded[0].body["outcome"])
+    if expected is not None and outcome != expected:
+        report.fail(
+            concluded[0].version,
+            "conclusion",
+            "recorded outcome differs from the ending",
+        )
+    elif expected is None and (
+        outcome.termination is not Termination.ADJUDICATED
+        or len(outcome.ranks) != trail.seat_count
+    ):
+        report.fail(
+            concluded[0].version, "conclusion", "an adjudication's outcome is malformed"
+        )
+    else:
+        report.decisions_rederived += 1  # the ending's outcome, re-derived

@@ -1,0 +1,737 @@
+"""The generic ``Game`` aggregate: one eventsourcing ``Aggregate`` for every ruleset.
+
+Why one aggregate class and not one per game: the ledger's guarantees (hash
+chain, committed seed, idempotent decisions, conclusion with the revealed
+seed) are the same for every game, and a game only contributes its pure
+decider.  Each ``Decided`` event carries the game's own domain event as its
+payload, and the mapper stores it under the game's own type name
+(``thalara.CardPlayed``), so the event store holds real domain events.
+
+Every stored event is a link of the hash chain (:mod:`domain.ledger.integrity`) and
+names the *decision* it belongs to (the version the decision followed, which
+is also the label of that decision's chance stream) so an auditor can group
+events back into decisions and re-run them.  Appending a decision's events as
+links is the aggregate's own (:meth:`Game.append_decided`), because each link
+reads and moves the chain's head, which is the aggregate's state; sealing one
+is :func:`domain.ledger.event_links.link`.  The checked creation fields are
+:func:`domain.ledger.creation.creation_fields`; the stored record of each event
+is :mod:`domain.ledger.records`; building events back from records is
+:mod:`domain.ledger.stored_events`; replay is :mod:`domain.ledger.replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import field
+from datetime import datetime, timedelta
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.contract.chance import HmacRng, seed_commitment
+from domain.contract.core import (
+    Command,
+    Event,
+    GameOverError,
+    InvalidCommandError,
+    Model,
+    Outcome,
+    Ruleset,
+    Seat,
+    Termination,
+)
+from domain.contract.endings import (
+    AbortTooLateError,
+    ClockFlaggedError,
+    ClockRunningError,
+    Consequence,
+    DroppedOutError,
+    EndingKind,
+    aborted,
+    adjudicated,
+    drops_out,
+    last_standing,
+    seat_leaves,
+    with_dropouts,
+)
+from domain.games import find_ruleset
+from domain.ledger.clocks import (
+    Clock,
+    TimeControl,
+    control_of,
+    millis,
+    next_deadline,
+    stop,
+    tick,
+)
+from domain.ledger.creation import creation_fields
+from domain.ledger.event_links import link
+from domain.ledger.records import (
+    CONCLUDED_TYPE,
+    CREATED_TYPE,
+    ENDED_TYPES,
+    GENESIS,
+    command_record,
+    concluded_body,
+    created_body,
+    decided_body,
+    decided_type,
+    ended_body,
+)
+from domain.ledger.signatures import SignedMove, require_signature
+from domain.ledger.spectator import SpectatorDelay
+
+__all__ = ["Game", "SeedMismatchError", "record_type"]
+
+
+class SeedMismatchError(RuntimeError):
+    """Raised when the seed supplied does not match the game's commitment."""
+
+
+class Game(Aggregate):
+    """A game of any registered type, rebuilt by replaying its events."""
+
+    class Created(Aggregate.Created):
+        game_type: str
+        setup: Any
+        seat_count: int
+        seed_commitment: str
+        rng_scheme: str
+        entropy: tuple[str, ...]
+        content: str
+        player_ids: tuple[str, ...]
+        ruleset_version: int
+        content_hash: str
+        seat_keys: tuple[str, ...]
+        receipt_key: str | None
+        prev_hash: str
+        hash: str
+        nonce: str | None
+        spectator_delay: dict[str, int] | None = None
+        """``{"moves": n}`` or ``{"seconds": s}`` (:mod:`domain.ledger.spectator`)."""
+        time_control: dict[str, Any] | None = None
+        """:meth:`domain.ledger.clocks.TimeControl.record`, ``None`` for no clock."""
+        stored: bytes | None = field(default=None, compare=False, repr=False)
+        """The stored record, encoded once when the event was appended
+        (:func:`domain.ledger.records.seal`); ``None`` for a decoded event."""
+
+    class Decided(Aggregate.Event):
+        payload: Any
+        decision: int
+        actor: Any
+        command_id: Any
+        command: Any
+        signed: Any
+        prev_hash: str
+        hash: str
+        nonce: str | None
+        stored: bytes | None = field(default=None, compare=False, repr=False)
+
+        def apply(self, game: Game) -> None:
+            if game.clock is None:
+                game.state = game.ruleset.evolve(game.state, self.payload)
+            else:
+                before = game.ruleset.to_act(game.state)
+                game.state = game.ruleset.evolve(game.state, self.payload)
+                after = game.ruleset.to_act(game.state)
+                game.clock = tick(
+                    game.clock,
+                    game.control,
+                    millis(self.timestamp),
+                    playing(before, game.dropped),
+                    playing(after, game.dropped),
+                    self.actor,
+                    self.command is not None,
+                )
+            if self.command is not None and self.actor not in game.dropped:
+                game.moves_made += 1  # the ledger's moves for a dropped seat: not play
+            game.head_hash = self.hash
+
+    class Concluded(Aggregate.Event):
+        outcome: Any
+        seed: str
+        decision: int
+        prev_hash: str
+        hash: str
+        nonce: str | None
+        stored: bytes | None = field(default=None, compare=False, repr=False)
+
+        def apply(self, game: Game) -> None:
+            game.outcome = self.outcome
+            game.revealed_seed = self.seed
+            game.head_hash = self.hash
+            if game.clock is not None:
+                game.clock = stop(game.clock, millis(self.timestamp))
+
+    class Ended(Aggregate.Event):
+        """The ledger ended the game beyond its rulebook (:mod:`domain.contract.endings`).
+
+        Followed by ``Concluded`` in the same decision, which carries the
+        outcome, so every reader of outcomes reads them in one place; except
+        when a seat resigns or runs out of time in a game whose ruleset lets
+        it drop out and more than one seat is still playing: then only that
+        seat leaves (its clock stops and the ledger moves for it).
+        """
+
+        kind: str
+        seat: int | None
+        by: str
+        reason: str
+        decision: int
+        deadline_ms: int | None
+        prev_hash: str
+        hash: str
+        nonce: str | None
+        stored: bytes | None = field(default=None, compare=False, repr=False)
+
+        def apply(self, game: Game) -> None:
+            game.head_hash = self.hash
+            if leaves_by_dropping_out(game, self.kind, self.seat):
+                assert self.seat is not None
+                game.dropped = (*game.dropped, self.seat)
+                if drops_out(game.seat_count, game.dropped):
+                    if game.clock is not None:  # only the leaver's clock stops
+                        game.clock = tick(
+                            game.clock,
+                            TimeControl(),
+                            millis(self.timestamp),
+                            (self.seat,),
+                            (),
+                            None,
+                            False,
+                        )
+                    return
+            game.ending = self.kind
+            if game.clock is not None:
+                game.clock = stop(game.clock, millis(self.timestamp))
+
+    def __init__(
+        self,
+        game_type: str,
+        setup: Model,
+        seat_count: int,
+        seed_commitment: str,
+        rng_scheme: str,
+        entropy: tuple[str, ...],
+        content: str,
+        player_ids: tuple[str, ...],
+        hash: str,
+        ruleset_version: int = 1,
+        content_hash: str = "",
+        seat_keys: tuple[str, ...] = (),
+        receipt_key: str | None = None,
+        spectator_delay: dict[str, int] | None = None,
+        time_control: dict[str, Any] | None = None,
+    ) -> None:
+        self.game_type = game_type
+        self.ruleset_version = ruleset_version
+        self.content_hash = content_hash
+        self.seat_keys = tuple(seat_keys)
+        self.receipt_key = receipt_key
+        self.setup = setup
+        self.seat_count = seat_count
+        self.seed_commitment = seed_commitment
+        self.rng_scheme = rng_scheme
+        self.entropy = tuple(entropy)
+        self.content = content
+        self.player_ids = tuple(player_ids)
+        self.spectator_delay = spectator_delay
+        self.head_hash = hash
+        self.state = self.ruleset.initial_state(setup)
+        self.outcome: Outcome | None = None
+        self.revealed_seed: str | None = None
+        self.time_control = time_control
+        self.control = control_of(time_control)
+        self.clock: Clock | None = (
+            Clock.start(self.control, seat_count) if self.control.is_timed else None
+        )
+        self.moves_made = 0
+        self.ending: str | None = None
+        self.dropped: tuple[Seat, ...] = ()
+        """The seats that dropped out (:attr:`Consequence.DROPS_OUT`), in the
+        order they left; the ledger makes their moves."""
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        """The rules this game was created under (older games: version 1)."""
+        return find_ruleset(self.game_type, getattr(self, "ruleset_version", 1))
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def to_act(self) -> tuple[Seat, ...]:
+        return () if self.is_over else tuple(self.ruleset.to_act(self.state))
+
+    def type_name(self, event: Any) -> str:
+        """The stable stored type name of one of this game's events."""
+        return record_type(self.game_type, event)
+
+    # ------------------------------------------------------------ commands
+
+    @classmethod
+    def create(
+        cls,
+        ruleset: Ruleset[Any],
+        setup: Model,
+        seed: bytes,
+        entropy: tuple[str, ...] = (),
+        game_id: Any = None,
+        player_ids: tuple[str, ...] = (),
+        spectator_delay: SpectatorDelay | None = None,
+        seat_keys: tuple[str, ...] = (),
+        receipt_key: str | None = None,
+        time_control: TimeControl | None = None,
+        now: datetime | None = None,
+    ) -> Game:
+        """Create a game and append its opening decision (shuffles, first player).
+
+        :raises InvalidCommandError: when ``setup`` is not this ruleset's setup.
+        """
+        fields = creation_fields(
+            ruleset,
+            setup,
+            seed,
+            entropy,
+            player_ids,
+            spectator_delay,
+            seat_keys,
+            receipt_key,
+        )
+        terms = time_control.record() if time_control is not None else None
+        fields["time_control"] = terms if terms != {"kind": "none"} else None
+        timestamp = now or cls.Created.create_timestamp()
+        game_id = game_id or cls.create_id()
+        chain = link(
+            game_id=str(game_id),
+            version=1,
+            type_=CREATED_TYPE,
+            timestamp=timestamp,
+            prev_hash=GENESIS,
+            body=created_body(fields),
+        )
+        game = cls._create(
+            cls.Created, id=game_id, timestamp=timestamp, **chain, **fields
+        )
+        game._decide_opening(seed, now)
+        return game
+
+    def _rng(self, seed: bytes) -> HmacRng:
+        if seed_commitment(seed) != self.seed_commitment:
+            raise SeedMismatchError(
+                f"seed does not match the commitment of game {self.id}"
+            )
+        return HmacRng.for_decision(seed, str(self.id), self.entropy, self.version)
+
+    def _decide_opening(self, seed: bytes, now: datetime | None) -> None:
+        decision = self.version
+        events = self.ruleset.start(self.state, self._rng(seed))
+        self._append_decision(decision, events, None, None, None, seed, at=now)
+
+    def act(
+        self,
+        command: Command,
+        actor: Seat,
+        seed: bytes,
+        command_id: str | None,
+        signed: SignedMove | None = None,
+        now: datetime | None = None,
+    ) -> list[Any]:
+        """Decide ``command`` for ``actor`` and append the resulting events.
+
+        Returns the new ledger events (``Decided``/``Concluded``).  ``now``
+        is the ledger's clock reading (default: the system clock); every
+        event of the decision is stamped with it.
+
+        :raises GameOverError: when the game has ended.
+        :raises ClockFlaggedError: a seat's time ran out before ``now``; the
+            caller records the timeout with :meth:`time_out`.
+        :raises RuleError: from the ruleset when the command is not allowed.
+        :raises MissingSignatureError, BadSignatureError: a game with seat
+            keys and a move not signed by the acting seat's key.
+        """
+        if self.is_over:
+            raise GameOverError()
+        if not 0 <= actor < self.seat_count:
+            raise InvalidCommandError(f"seat {actor} does not exist in this game")
+        if actor in self.dropped:
+            raise DroppedOutError(actor)
+        now = now or self.Decided.create_timestamp()
+        self._check_flag(now)
+        decision = self.version
+        require_signature(
+            self.seat_keys, str(self.id), actor, command_id, decision, signed
+        )
+        events = self.ruleset.decide(self.state, command, actor, self._rng(seed))
+        if not events:
+            raise RuntimeError(
+                f"{self.game_type}.decide returned no events for {command!r}"
+            )
+        before = len(self.pending_events)
+        self._append_decision(
+            decision,
+            events,
+            actor,
+            command_id,
+            command_record(command),
+            seed,
+            signed.to_record() if signed is not None else None,
+            at=now,
+        )
+        self._play_for_dropped(seed, now)
+        return self.pending_events[before:]
+
+    # ------------------------------------------------------------ endings
+
+    def flagged(self, now: datetime) -> tuple[Seat, int] | None:
+        """The seat whose time ran out at or before ``now``, and its deadline."""
+        if self.clock is None or self.is_over:
+            return None
+        due = next_deadline(self.clock, self.control)
+        if due is None or due[1] > millis(now):
+            return None
+        return due
+
+    def next_deadline(self) -> tuple[Seat, int] | None:
+        """The next seat to run out of time and when (epoch ms), if running."""
+        if self.clock is None or self.is_over:
+            return None
+        return next_deadline(self.clock, self.control)
+
+    def _check_flag(self, now: datetime) -> None:
+        due = self.flagged(now)
+        if due is not None:
+            raise ClockFlaggedError(*due)
+
+    def _check_open(self, seat: Seat | None) -> None:
+        if self.is_over:
+            raise GameOverError()
+        if seat is not None and not 0 <= seat < self.seat_count:
+            raise InvalidCommandError(f"seat {seat} does not exist in this game")
+
+    def resign(
+        self, seat: Seat, seed: bytes, by: str, now: datetime | None = None
+    ) -> list[Any]:
+        """``seat`` concedes: the ruleset's consequence (two players: the
+        other seat wins).
+
+        :raises GameOverError, InvalidCommandError, ClockFlaggedError.
+        """
+        self._check_open(seat)
+        if seat in self.dropped:
+            raise DroppedOutError(seat)
+        now = now or self.Ended.create_timestamp()
+        self._check_flag(now)
+        consequence = self.ruleset.consequence(self.state, seat, self.seat_count)
+        if consequence is Consequence.DROPS_OUT:
+            return self._drop(
+                EndingKind.RESIGNED, Termination.RESIGNED, seat, by, seed, now
+            )
+        outcome = seat_leaves(
+            Termination.RESIGNED,
+            seat,
+            self.seat_count,
+            consequence,
+            f"seat {seat} resigned",
+        )
+        return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
+
+    def abort(
+        self, by: str, reason: str, seed: bytes, now: datetime | None = None
+    ) -> list[Any]:
+        """Call the game off: allowed only before ``abort_before_moves`` moves.
+
+        :raises GameOverError, AbortTooLateError.
+        """
+        self._check_open(None)
+        if self.moves_made >= self.control.abort_before_moves:
+            raise AbortTooLateError(self.control.abort_before_moves)
+        now = now or self.Ended.create_timestamp()
+        outcome = aborted(self.seat_count, reason or "aborted")
+        return self._end(EndingKind.ABORTED, None, by, reason, outcome, seed, now)
+
+    def adjudicate(
+        self,
+        ranks: tuple[int, ...],
+        reason: str,
+        by: str,
+        seed: bytes,
+        now: datetime | None = None,
+    ) -> list[Any]:
+        """Record an arbiter's result: ``ranks[seat]`` with a reason.
+
+        :raises GameOverError, InvalidCommandError: a rank per seat is needed.
+        """
+        self._check_open(None)
+        if len(ranks) != self.seat_count:
+            raise InvalidCommandError(
+                f"ranks: one per seat ({self.seat_count})",
+                violations=(("ranks", f"needs {self.seat_count} ranks"),),
+            )
+        outcome = adjudicated(tuple(ranks), reason)
+        now = now or self.Ended.create_timestamp()
+        return self._end(EndingKind.ADJUDICATED, None, by, reason, outcome, seed, now)
+
+    def time_out(self, seed: bytes, now: datetime, by: str) -> list[Any]:
+        """Record the timeout of the seat whose deadline passed by ``now``.
+
+        A seat that never moved within the no-show window forfeits
+        (``forfeited``, unrated); otherwise it ran out of time (``timed_out``).
+
+        :raises GameOverError, ClockRunningError: no deadline has passed.
+        """
+        self._check_open(None)
+        due = self.flagged(now)
+        if due is None or self.clock is None:
+            raise ClockRunningError()
+        seat, deadline = due
+        no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
+        termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
+        consequence = self.ruleset.consequence(self.state, seat, self.seat_count)
+        if consequence is Consequence.DROPS_OUT:
+            return self._drop(
+                EndingKind.TIMED_OUT, termination, seat, by, seed, now, deadline
+            )
+        outcome = seat_leaves(
+            termination,
+            seat,
+            self.seat_count,
+            consequence,
+            f"seat {seat} {'did not show up' if no_show else 'ran out of time'}",
+        )
+        return self._end(
+            EndingKind.TIMED_OUT, seat, by, "", outcome, seed, now, deadline
+        )
+
+    def _drop(
+        self,
+        kind: EndingKind,
+        termination: Termination,
+        seat: Seat,
+        by: str,
+        seed: bytes,
+        now: datetime,
+        deadline_ms: int | None = None,
+    ) -> list[Any]:
+        """``seat`` drops out: its ending is recorded and the others play on,
+        the ledger making the dropped seats' moves at once wherever the game
+        waits on them; when one seat is left playing, it has won.
+
+        The same ending event as when the seat's leaving ends the game; which
+        it is follows from the ruleset's consequence (re-derived on replay and
+        by the audit), and only the last drop-out is followed by a conclusion.
+        """
+        self._rng(seed)  # the seed must match before it is revealed
+        before = len(self.pending_events)
+        decision = self.version
+        self._append_link(
+            self.Ended,
+            ENDED_TYPES[kind.value],
+            ended_body,
+            at=now,
+            kind=kind.value,
+            seat=seat,
+            by=by,
+            reason="",
+            decision=decision,
+            deadline_ms=deadline_ms,
+        )
+        if drops_out(self.seat_count, self.dropped):
+            self._play_for_dropped(seed, now)
+        else:
+            self._append_link(
+                self.Concluded,
+                CONCLUDED_TYPE,
+                concluded_body,
+                at=now,
+                outcome=last_standing(
+                    termination,
+                    self.seat_count,
+                    self.dropped,
+                    leaving_reason(termination, seat),
+                ),
+                seed=seed.hex(),
+                decision=decision,
+            )
+        return self.pending_events[before:]
+
+    def _play_for_dropped(self, seed: bytes, at: datetime) -> None:
+        """Make every move the game waits for from a seat that dropped out
+        (the ruleset's automatic command), each its own decision, until it
+        waits only on seats still playing or is over.  Stamped ``at``: a
+        dropped seat never thinks, so it never spends clock time."""
+        while not self.is_over:
+            waiting = [s for s in self.ruleset.to_act(self.state) if s in self.dropped]
+            if not waiting:
+                return
+            seat = waiting[0]
+            command = self.ruleset.zombie_command(self.state, seat)
+            decision = self.version
+            events = self.ruleset.decide(self.state, command, seat, self._rng(seed))
+            self._append_decision(
+                decision, events, seat, None, command_record(command), seed, at=at
+            )
+
+    def _end(
+        self,
+        kind: EndingKind,
+        seat: Seat | None,
+        by: str,
+        reason: str,
+        outcome: Outcome,
+        seed: bytes,
+        now: datetime,
+        deadline_ms: int | None = None,
+    ) -> list[Any]:
+        """Append the ending and the conclusion as one decision."""
+        self._rng(seed)  # the seed must match before it is revealed
+        before = len(self.pending_events)
+        decision = self.version
+        self._append_link(
+            self.Ended,
+            ENDED_TYPES[kind.value],
+            ended_body,
+            at=now,
+            kind=kind.value,
+            seat=seat,
+            by=by,
+            reason=reason,
+            decision=decision,
+            deadline_ms=deadline_ms,
+        )
+        self._append_link(
+            self.Concluded,
+            CONCLUDED_TYPE,
+            concluded_body,
+            at=now,
+            outcome=outcome,
+            seed=seed.hex(),
+            decision=decision,
+        )
+        return self.pending_events[before:]
+
+    # ------------------------------------------------------------ the chain
+
+    def _append_decision(
+        self,
+        decision: int,
+        events: Iterable[Any],
+        actor: Seat | None,
+        command_id: str | None,
+        command: dict[str, Any] | None,
+        seed: bytes,
+        signed: dict[str, Any] | None = None,
+        at: datetime | None = None,
+    ) -> None:
+        """Append one ``Decided`` per domain event of ``decision`` (the command
+        and its signature on the first only), and ``Concluded`` if the game is
+        over.  This is the one place a decided domain event becomes a ledger
+        event, the same for every game."""
+        for index, payload in enumerate(events):
+            self.append_decided(
+                payload,
+                decision=decision,
+                actor=actor,
+                command_id=command_id,
+                command=command if index == 0 else None,
+                signed=signed if index == 0 else None,
+                at=at,
+            )
+        if self.ruleset.is_over(self.state):
+            scored = self.ruleset.outcome(self.state)
+            self._append_link(
+                self.Concluded,
+                CONCLUDED_TYPE,
+                concluded_body,
+                outcome=with_dropouts(scored, self.dropped) if scored else scored,
+                seed=seed.hex(),
+                decision=decision,
+                at=at,
+            )
+
+    def append_decided(self, payload: Any, **fields: Any) -> None:
+        """Append ``payload`` (one of the game's events) as a ``Decided`` event.
+
+        Public for the rebuild benchmark, which appends real payloads to build
+        long games without deciding them.  ``fields``: ``decision``, ``actor``,
+        ``command_id``, ``command``, ``signed``, and ``at`` (the timestamp).
+        """
+        self._append_link(
+            self.Decided,
+            self.type_name(payload),
+            decided_body,
+            payload=payload,
+            **fields,
+        )
+
+    def _append_link(
+        self,
+        cls: type,
+        type_: str,
+        body: Callable[[dict[str, Any]], dict[str, Any]],
+        at: datetime | None = None,
+        **fields: Any,
+    ) -> None:
+        """Trigger event ``cls`` with ``fields``, sealed as the chain's next
+        link and stamped ``at`` (default: now).
+
+        Every event of a decision is given the same reading of the ledger's
+        clock; each is stamped at least a microsecond after the event before,
+        so a game's timestamps strictly increase (a record moved in time is
+        then always a change the receipts catch), and the clocks, which count
+        milliseconds, are unaffected.
+        """
+        timestamp: datetime = at or cls.create_timestamp()  # type: ignore[attr-defined]  # an eventsourcing event class
+        if timestamp <= self.modified_on:
+            timestamp = self.modified_on + timedelta(microseconds=1)
+        chain = link(
+            game_id=str(self.id),
+            version=self.version + 1,
+            type_=type_,
+            timestamp=timestamp,
+            prev_hash=self.head_hash,
+            body=body(fields),
+        )
+        self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
+
+
+def playing(seats: Iterable[Seat], dropped: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """``seats`` without those that dropped out: a dropped seat's clock never
+    runs (the ledger moves for it at once)."""
+    return tuple(s for s in seats if s not in dropped)
+
+
+def leaves_by_dropping_out(game: Game, kind: str, seat: Seat | None) -> bool:
+    """Whether an ending of ``kind`` for ``seat`` drops it out rather than
+    ending the game (the ruleset's consequence in the game's state now)."""
+    return (
+        seat is not None
+        and kind in (EndingKind.RESIGNED.value, EndingKind.TIMED_OUT.value)
+        and game.ruleset.consequence(game.state, seat, game.seat_count)
+        is Consequence.DROPS_OUT
+    )
+
+
+def leaving_reason(termination: Termination, seat: Seat) -> str:
+    """The outcome's reason when ``seat`` leaves by ``termination``."""
+    if termination is Termination.RESIGNED:
+        return f"seat {seat} resigned"
+    if termination is Termination.FORFEITED:
+        return f"seat {seat} did not show up"
+    return f"seat {seat} ran out of time"
+
+
+def record_type(game_type: str, event: Any) -> str:
+    """``ledger.GameCreated``, ``ledger.GameConcluded`` or ``<game>.<EventClass>``."""
+    if isinstance(event, Game.Created):
+        return CREATED_TYPE
+    if isinstance(event, Game.Concluded):
+        return CONCLUDED_TYPE
+    if isinstance(event, Game.Ended):
+        return ENDED_TYPES[event.kind]
+    payload = event.payload if isinstance(event, Game.Decided) else event
+    if not isinstance(payload, Event):
+        raise TypeError(f"not a game event: {event!r}")
+    return decided_type(game_type, payload)

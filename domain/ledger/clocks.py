@@ -1,0 +1,270 @@
+"""Game clocks: the time controls a game is played under and each seat's time.
+
+Why derived, never stored: a seat's remaining time follows from the
+timestamps the ledger itself stamped on the game's events (never a client's
+clock), so it is part of the game's state at every version, a replay shows it
+and the audit re-derives it from the same rows.  Every function here is pure:
+the current time comes in as data (``now_ms``), so deciders stay replayable.
+
+Times are integer milliseconds since the Unix epoch, the same on every
+platform and in JSON.  Which seats' clocks run is the ruleset's ``to_act``:
+a seat's clock runs while it has a decision to make, and each seat pays for
+the time it spent to act when it acts or stops having to (simultaneous
+phases charge every seat that was asked).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from pydantic import model_validator
+
+from domain.contract.messages import Model, Seat
+
+DAY_MS = 86_400_000
+MAX_SECONDS = 90 * 86_400
+"""The longest period a time control may name (90 days), so deadlines stay
+far inside what a timestamp can hold."""
+DEFAULT_ABORT_BEFORE_MOVES = 2
+"""A game may be aborted while fewer moves than this were made (Lichess: one
+move each)."""
+
+
+class ClockKind(str, enum.Enum):
+    """The time systems a game can be played under."""
+
+    NONE = "none"
+    """No clock: nobody ever runs out of time."""
+    PER_MOVE = "per_move"
+    """Each move must come within ``per_move_seconds`` of being asked for."""
+    FISCHER = "fischer"
+    """Each seat has a bank of ``base_seconds`` and gains ``increment_seconds``
+    after each of its moves."""
+    CORRESPONDENCE = "correspondence"
+    """Each move must come within ``days_per_move`` days."""
+
+
+class TimeControl(Model):
+    """How long seats may think, chosen at creation (and per tournament).
+
+    >>> TimeControl(kind="fischer", base_seconds=300, increment_seconds=2).record()
+    {'kind': 'fischer', 'base_seconds': 300, 'increment_seconds': 2}
+    """
+
+    kind: ClockKind = ClockKind.NONE
+    per_move_seconds: int = 0
+    base_seconds: int = 0
+    increment_seconds: int = 0
+    days_per_move: int = 0
+    no_show_seconds: int = 0
+    """A seat that has not moved yet must move within this many seconds of
+    being asked, or it forfeits (0: only the clock above applies)."""
+    abort_before_moves: int = DEFAULT_ABORT_BEFORE_MOVES
+    """The game may be aborted while fewer moves than this were made."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TimeControl:
+        for name in (
+            "per_move_seconds",
+            "base_seconds",
+            "increment_seconds",
+            "no_show_seconds",
+        ):
+            if not 0 <= getattr(self, name) <= MAX_SECONDS:
+                raise ValueError(f"{name} must be 0-{MAX_SECONDS}")
+        if not 0 <= self.days_per_move <= MAX_SECONDS // 86_400:
+            raise ValueError(f"days_per_move must be 0-{MAX_SECONDS // 86_400}")
+        if not 0 <= self.abort_before_moves <= 100:
+            raise ValueError("abort_before_moves must be 0-100")
+        needs = {
+            ClockKind.PER_MOVE: self.per_move_seconds,
+            ClockKind.FISCHER: self.base_seconds,
+            ClockKind.CORRESPONDENCE: self.days_per_move,
+        }
+        if self.kind in needs and not needs[self.kind]:
+            raise ValueError(f"a {self.kind.value} clock needs a positive limit")
+        return self
+
+    @property
+    def is_timed(self) -> bool:
+        return self.kind is not ClockKind.NONE or self.no_show_seconds > 0
+
+    def record(self) -> dict[str, object]:
+        """The stored form: the kind and only the fields that are set."""
+        out: dict[str, object] = {"kind": self.kind.value}
+        out.update(
+            self.model_dump(mode="json", exclude_defaults=True, exclude={"kind"})
+        )
+        return out
+
+    @property
+    def move_limit_ms(self) -> int | None:
+        """The per-move limit, for the per-move and correspondence kinds."""
+        if self.kind is ClockKind.PER_MOVE:
+            return self.per_move_seconds * 1000
+        if self.kind is ClockKind.CORRESPONDENCE:
+            return self.days_per_move * DAY_MS
+        return None
+
+
+UNTIMED = TimeControl()
+"""The control of a game created without one.  Shared: most games have no
+clock, and a control per open game was a few hundred bytes of every game
+the cache holds (the model is frozen, so sharing it is safe)."""
+
+
+def control_of(stored: dict[str, object] | None) -> TimeControl:
+    """The control a game was created with (its stored form, or none)."""
+    return TimeControl.model_validate(stored) if stored else UNTIMED
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Every seat's clock at one version of a game.
+
+    ``bank_ms`` is what a Fischer seat had left when its clock last stopped;
+    ``since_ms`` is when a running clock started (``None``: stopped);
+    ``moved`` is whether the seat has made a move yet (the no-show window).
+    """
+
+    bank_ms: tuple[int, ...]
+    since_ms: tuple[int | None, ...]
+    moved: tuple[bool, ...]
+
+    @classmethod
+    def start(cls, control: TimeControl, seats: int) -> Clock:
+        return cls(
+            bank_ms=(control.base_seconds * 1000,) * seats,
+            since_ms=(None,) * seats,
+            moved=(False,) * seats,
+        )
+
+    def to_record(self) -> dict[str, list[object]]:
+        return {
+            "bank_ms": list(self.bank_ms),
+            "since_ms": list(self.since_ms),
+            "moved": list(self.moved),
+        }
+
+    @classmethod
+    def from_record(cls, data: dict[str, list[object]]) -> Clock:
+        return cls(
+            bank_ms=tuple(int(v) for v in data["bank_ms"]),  # type: ignore[call-overload]  # JSON ints
+            since_ms=tuple(None if v is None else int(v) for v in data["since_ms"]),  # type: ignore[call-overload]  # JSON ints
+            moved=tuple(bool(v) for v in data["moved"]),
+        )
+
+
+def millis(at: datetime) -> int:
+    """A ledger timestamp as epoch milliseconds (rounded down)."""
+    return int(at.timestamp() * 1000)
+
+
+def tick(
+    clock: Clock,
+    control: TimeControl,
+    at_ms: int,
+    before: tuple[Seat, ...],
+    after: tuple[Seat, ...],
+    actor: Seat | None,
+    moved: bool,
+) -> Clock:
+    """The clock after one event stamped ``at_ms``.
+
+    ``before``/``after``: the seats to act before and after the event;
+    ``actor`` made a move with it when ``moved`` (the first event of a
+    decision taken on a seat's command: a Fischer seat gains its increment
+    once per move).
+
+    >>> tc = TimeControl(kind="fischer", base_seconds=10, increment_seconds=1)
+    >>> c = tick(Clock.start(tc, 2), tc, 0, (), (0,), None, False)
+    >>> c = tick(c, tc, 4_000, (0,), (1,), 0, True)
+    >>> c.bank_ms, c.since_ms
+    ((7000, 10000), (None, 4000))
+    """
+    bank, since, has_moved = (
+        list(clock.bank_ms),
+        list(clock.since_ms),
+        list(clock.moved),
+    )
+    for seat in before:
+        started = since[seat]
+        if started is None or (seat in after and seat != actor):
+            continue
+        bank[seat] -= at_ms - started
+        since[seat] = None
+    if moved and actor is not None:
+        bank[actor] += control.increment_seconds * 1000
+        has_moved[actor] = True
+    for seat in after:
+        if since[seat] is None:
+            since[seat] = at_ms
+    return replace(
+        clock, bank_ms=tuple(bank), since_ms=tuple(since), moved=tuple(has_moved)
+    )
+
+
+def stop(clock: Clock, at_ms: int) -> Clock:
+    """Every running clock stopped at ``at_ms`` (the game ended)."""
+    running = tuple(s for s, since in enumerate(clock.since_ms) if since is not None)
+    return tick(clock, TimeControl(), at_ms, running, (), None, False)
+
+
+def deadlines(clock: Clock, control: TimeControl) -> tuple[int | None, ...]:
+    """When each running seat's time runs out (``None``: its clock is stopped).
+
+    >>> tc = TimeControl(kind="per_move", per_move_seconds=30, no_show_seconds=10)
+    >>> deadlines(Clock((0, 0), (5_000, None), (False, False)), tc)
+    (15000, None)
+    """
+    out: list[int | None] = []
+    limit = control.move_limit_ms
+    for seat, since in enumerate(clock.since_ms):
+        if since is None:
+            out.append(None)
+            continue
+        ends: list[int] = []
+        if limit is not None:
+            ends.append(since + limit)
+        if control.kind is ClockKind.FISCHER:
+            ends.append(since + clock.bank_ms[seat])
+        if control.no_show_seconds and not clock.moved[seat]:
+            ends.append(since + control.no_show_seconds * 1000)
+        out.append(min(ends) if ends else None)
+    return tuple(out)
+
+
+def next_deadline(clock: Clock, control: TimeControl) -> tuple[Seat, int] | None:
+    """The seat whose time runs out first, and when (ties: the lowest seat)."""
+    running = [(at, seat) for seat, at in enumerate(deadlines(clock, control)) if at]
+    if not running:
+        return None
+    at, seat = min(running)
+    return seat, at
+
+
+def remaining(
+    clock: Clock, control: TimeControl, now_ms: int
+) -> tuple[int | None, ...]:
+    """Each seat's time left at ``now_ms`` in milliseconds (never below 0).
+
+    A stopped Fischer clock shows its bank, a stopped per-move clock the full
+    limit; ``None`` for a game without a clock.
+    """
+    ends = deadlines(clock, control)
+    out: list[int | None] = []
+    for seat, end in enumerate(ends):
+        if end is not None:
+            out.append(max(0, end - now_ms))
+        elif control.kind is ClockKind.FISCHER:
+            out.append(max(0, clock.bank_ms[seat]))  # a fallen flag shows 0
+        else:
+            out.append(control.move_limit_ms)
+    return tuple(out)
+
+
+def is_no_show(clock: Clock, seat: Seat) -> bool:
+    """``seat`` never moved: running out now is a no-show, not a timeout."""
+    return not clock.moved[seat]

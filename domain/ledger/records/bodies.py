@@ -1,0 +1,122 @@
+"""Each ledger event's hashed body, and a game's own event from its body.
+
+Why together: these functions are the body layout in both directions, so a
+field added on one side is seen next to the other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from domain.contract.core import Command, Event
+from domain.games import find_game
+from domain.ledger.records.trusted import trusted_decoder
+
+if TYPE_CHECKING:
+    from domain.contract.core import Ruleset
+
+
+def created_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """``GameCreated``'s hashed body.
+
+    ``ruleset_version`` and ``content_hash`` (absent from games created
+    before rules were versioned: those are version 1), ``seat_keys`` only for
+    games whose moves must be signed, ``receipt_key`` (the id of the key that
+    signs this game's receipts) only when the server signs receipts.
+    """
+    optional = {
+        key: list(fields[key]) if key == "seat_keys" else fields[key]
+        for key in ("seat_keys", "receipt_key")
+        if fields.get(key)
+    }
+    body = {
+        **optional,
+        "ruleset_version": fields["ruleset_version"],
+        "content_hash": fields["content_hash"],
+        "game_type": fields["game_type"],
+        "setup": fields["setup"].model_dump(mode="json"),
+        "seat_count": fields["seat_count"],
+        "seed_commitment": fields["seed_commitment"],
+        "rng_scheme": fields["rng_scheme"],
+        "entropy": list(fields["entropy"]),
+        "content": fields["content"],
+        "player_ids": list(fields["player_ids"]),
+    }
+    if fields.get("spectator_delay"):  # only when set: older games hash as before
+        body["spectator_delay"] = dict(fields["spectator_delay"])
+    if fields.get("time_control"):  # likewise: untimed games hash as before
+        body["time_control"] = dict(fields["time_control"])
+    return body
+
+
+def command_record(command: Command) -> dict[str, Any]:
+    """How a decision's command is recorded (the audit re-validates it)."""
+    return {"type": type(command).__name__, "fields": command.model_dump(mode="json")}
+
+
+def decided_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """A game event's hashed body: its payload and the decision it belongs to."""
+    body = {
+        "payload": fields["payload"].model_dump(mode="json"),
+        "decision": fields["decision"],
+        "actor": fields["actor"],
+        "command_id": fields["command_id"],
+        "command": fields["command"],
+    }
+    if fields.get("signed") is not None:
+        body["signed"] = fields["signed"]
+    return body
+
+
+def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """``GameConcluded``'s hashed body: the outcome and the revealed seed."""
+    return {
+        "outcome": fields["outcome"].model_dump(mode="json"),
+        "seed": fields["seed"],
+        "decision": fields["decision"],
+    }
+
+
+def ended_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """A ledger ending's hashed body (``ledger.SeatResigned`` and the others):
+    who ended the game (``by``), which seat it concerns, why, and for a
+    timeout the deadline that passed."""
+    body = {
+        "kind": fields["kind"],
+        "seat": fields["seat"],
+        "by": fields["by"],
+        "reason": fields["reason"],
+        "decision": fields["decision"],
+    }
+    if fields.get("deadline_ms") is not None:
+        body["deadline_ms"] = fields["deadline_ms"]
+    return body
+
+
+def decided_type(game_type: str, payload: Event) -> str:
+    """The stored type name of a game's own event: ``<game>.<EventClass>``."""
+    return f"{game_type}.{type(payload).__name__}"
+
+
+def decode_payload(
+    type_: str,
+    body: dict[str, Any],
+    ruleset: Ruleset[Any] | None = None,
+    trusted: bool = False,
+) -> Event:
+    """A game's own event from its type name and stored body.
+
+    ``ruleset`` is the rules version the game was created under (default:
+    the game's newest).  ``trusted``: the body was read from the ledger's own
+    table, so it is converted without validation where
+    :func:`~domain.ledger.records.trusted.trusted_decoder` can (the same event).
+
+    :raises UnknownGameError: for a type name of no registered game.
+    :raises KeyError: for an event name the game does not have.
+    """
+    game_type, _, name = type_.partition(".")
+    rules = ruleset if ruleset is not None else find_game(game_type)
+    cls = rules.events_by_name[name]
+    build = trusted_decoder(cls) if trusted else None
+    event: Event = (build or cls.model_validate)(body["payload"])
+    return event

@@ -1,0 +1,28 @@
+"""The names the stored format is spelled with: type names, hash algorithms, genesis.
+
+Why a module of constants: a reader in another process or language matches on
+these exact strings, so each is written once here (a test checks no other
+product module spells a type name) and everyone imports it.
+"""
+
+from __future__ import annotations
+
+CREATED_TYPE = "ledger.GameCreated"
+CONCLUDED_TYPE = "ledger.GameConcluded"
+SNAPSHOT_TYPE = "ledger.Snapshot"
+ENDED_TYPES = {
+    "resigned": "ledger.SeatResigned",
+    "aborted": "ledger.GameAborted",
+    "adjudicated": "ledger.GameAdjudicated",
+    "timed_out": "ledger.SeatTimedOut",
+}
+"""The ledger's own endings (:class:`domain.contract.endings.EndingKind` value -> type),
+each followed by ``ledger.GameConcluded`` in the same decision."""
+ENDING_KINDS = {type_: kind for kind, type_ in ENDED_TYPES.items()}
+LEDGER_PREFIX = "ledger."
+"""The prefix of the ledger's own type names; a game's are ``<game>.<EventClass>``."""
+
+ALG_V1 = "sha256-canonical-json/v1"
+ALG = "sha256-canonical-json/v2"
+ALGORITHMS = (ALG_V1, ALG)
+GENESIS = "0" * 64

@@ -1,0 +1,6 @@
+"""Words: sentences, narration and boards drawn as text or HTML.
+
+Why apart from the games: every game describes its events and boards through
+the same small vocabulary, so a reader of any game (the CLI, the dashboard, an
+export) gets the same sentences.  It imports only :mod:`domain.contract`.
+"""
