@@ -84,7 +84,7 @@ def prefill(
             ruleset = find_game(game_type)
             kwargs: dict[str, Any] = {}
             if takes_ids:
-                count = len(ruleset.players_seats(ruleset.setup_model(**fields)))
+                count = len(ruleset.player_seats(ruleset.setup_model(**fields)))
                 kwargs["player_ids"] = tuple(rnd.sample(players, count))
             created = app.create_game(game_type, fields, **kwargs)
             game = app.load(created.game_id)
@@ -93,7 +93,7 @@ def prefill(
                 if game.is_over:
                     break
                 seat = rnd.choice(game.to_act())
-                command = ruleset.pick_random_command(game.state, seat, rnd)
+                command = ruleset.random_command(game.state, seat, rnd)
                 game.act(command, seat, seed_bytes, str(uuid.uuid4()))
             batch.append(game)
             side.append(

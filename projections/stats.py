@@ -123,7 +123,7 @@ class StatsView(View):
                 body = event.body
                 ruleset = find_game(body["game_type"])
                 setup = ruleset.setup_model.model_validate(body["setup"])
-                players = len(ruleset.players_seats(setup))
+                players = len(ruleset.player_seats(setup))
                 games[event.game_id] = {
                     "game_type": ruleset.name,
                     "setup": body["setup"],

@@ -1,5 +1,5 @@
 """What every game's rules need and used to copy: seat updates, card removal,
-view builders and the evolve dispatch table.
+view builders, the evolve dispatch table and the wiring of a game's ``GAME``.
 
 Each helper has exactly one behaviour, stated in its docstring, because the
 copies it replaces disagreed (one ``_without`` raised on a missing card, two
@@ -9,9 +9,12 @@ silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
+
+from domain.contract.core import Ruleset
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
@@ -141,3 +144,44 @@ class Evolver(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.game} cannot apply {type(event).__name__}")
         return handler(state, event)
+
+
+def ruleset(
+    *,
+    content: ModuleType,
+    setup: ModuleType,
+    rules: ModuleType,
+    evolve: ModuleType,
+    view: ModuleType,
+    stats: ModuleType,
+    **fields: Any,
+) -> Ruleset[Any]:
+    """A game's ``GAME``, its decider functions taken from the modules every
+    game package has (``docs/adding-a-game.md``), under the contract's names.
+
+    ``content.content_packs``, ``setup.initial_state``, ``rules.start`` /
+    ``decide`` / ``legal_commands`` / ``to_act`` / ``is_over`` / ``outcome``,
+    ``evolve.evolve``, ``view.view`` / ``redact`` and ``stats.facts`` /
+    ``event_facets`` / ``chance_outcomes`` / ``CHANCE_EVENTS``; ``fields``
+    gives the rest of the :class:`~domain.contract.core.Ruleset` (name, models,
+    the optional hooks).  One wiring, so a game cannot forget a hook its
+    modules define, and a module missing one fails at import.
+    """
+    return Ruleset(
+        content_packs=content.content_packs,
+        initial_state=setup.initial_state,
+        start=rules.start,
+        decide=rules.decide,
+        legal_commands=rules.legal_commands,
+        to_act=rules.to_act,
+        is_over=rules.is_over,
+        outcome=rules.outcome,
+        evolve=evolve.evolve,
+        view=view.view,
+        redact=view.redact,
+        facts=stats.facts,
+        event_facets=stats.event_facets,
+        chance_outcomes=stats.chance_outcomes,
+        chance_events=stats.CHANCE_EVENTS,
+        **fields,
+    )

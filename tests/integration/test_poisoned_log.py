@@ -45,7 +45,7 @@ def finish(ledger: Any, seed: int) -> uuid.UUID:
         seat = rnd.choice(game.to_act())
         ledger.submit(
             created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )

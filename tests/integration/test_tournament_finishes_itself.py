@@ -64,7 +64,7 @@ def play_round(
                 if silent:
                     continue
                 ledger.clock.advance(1)
-                command = ruleset.pick_random_command(game.state, seat, rnd)
+                command = ruleset.random_command(game.state, seat, rnd)
                 ledger.submit(game_id, command, seat, str(uuid.uuid4()))
                 moved[(game_id, player)] += 1
                 progressed = True
