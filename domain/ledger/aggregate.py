@@ -300,7 +300,7 @@ class Game(Aggregate):
             seat_keys,
             receipt_key,
         )
-        terms = time_control.record() if time_control is not None else None
+        terms = time_control.to_record() if time_control is not None else None
         fields["time_control"] = terms if terms != {"kind": "none"} else None
         timestamp = now or cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()

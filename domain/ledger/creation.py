@@ -51,7 +51,7 @@ def creation_fields(
         "entropy": tuple(entropy),
         "content": ruleset.content_label,
         "player_ids": tuple(player_ids),
-        "spectator_delay": spectator_delay.record() if spectator_delay else None,
+        "spectator_delay": spectator_delay.to_record() if spectator_delay else None,
         "ruleset_version": ruleset.version,
         "content_hash": content_hash(ruleset.name, getattr(setup, "content", None)),
         "seat_keys": tuple(seat_keys),

@@ -15,7 +15,8 @@ from eventsourcing.persistence import IntegrityError
 from domain.audit.game_audit import audit_records
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import find_game
-from domain.ledger.integrity import canonical_json, event_hash
+from domain.ledger.integrity import event_hash
+from domain.ledger.records import canonical_json
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,
