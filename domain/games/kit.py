@@ -8,8 +8,8 @@ silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Sequence
-from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
@@ -146,42 +146,46 @@ class Evolver(Generic[S]):
         return handler(state, event)
 
 
-def ruleset(
-    *,
-    content: ModuleType,
-    setup: ModuleType,
-    rules: ModuleType,
-    evolve: ModuleType,
-    view: ModuleType,
-    stats: ModuleType,
-    **fields: Any,
-) -> Ruleset[Any]:
-    """A game's ``GAME``, its decider functions taken from the modules every
-    game package has (``docs/adding-a-game.md``), under the contract's names.
+WIRING: dict[str, tuple[str, str]] = {
+    "command_types": ("commands", "COMMAND_TYPES"),
+    "event_types": ("events", "EVENT_TYPES"),
+    "content_packs": ("content", "content_packs"),
+    "initial_state": ("setup", "initial_state"),
+    "start": ("rules", "start"),
+    "decide": ("rules", "decide"),
+    "legal_commands": ("rules", "legal_commands"),
+    "to_act": ("rules", "to_act"),
+    "is_over": ("rules", "is_over"),
+    "outcome": ("rules", "outcome"),
+    "evolve": ("evolve", "evolve"),
+    "view": ("view", "view"),
+    "redact": ("view", "redact"),
+    "facts": ("stats", "facts"),
+    "event_facets": ("stats", "event_facets"),
+    "chance_outcomes": ("stats", "chance_outcomes"),
+    "chance_events": ("stats", "CHANCE_EVENTS"),
+    "describe": ("describe", "describe"),
+    "board": ("board", "board"),
+}
+"""``Ruleset`` field -> (module of a game package, name in it): the layout
+every game here shares (``docs/adding-a-game.md``)."""
 
-    ``content.content_packs``, ``setup.initial_state``, ``rules.start`` /
-    ``decide`` / ``legal_commands`` / ``to_act`` / ``is_over`` / ``outcome``,
-    ``evolve.evolve``, ``view.view`` / ``redact`` and ``stats.facts`` /
-    ``event_facets`` / ``chance_outcomes`` / ``CHANCE_EVENTS``; ``fields``
-    gives the rest of the :class:`~domain.contract.core.Ruleset` (name, models,
-    the optional hooks).  One wiring, so a game cannot forget a hook its
-    modules define, and a module missing one fails at import.
+
+def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
+    """A game's ``GAME``: its functions and message types taken from the
+    modules of ``package`` (the game's ``__name__``) as :data:`WIRING` says;
+    ``fields`` gives the rest of the :class:`~domain.contract.core.Ruleset`
+    (name, models, the optional hooks).
+
+    One wiring, so no game maps a module's function to the wrong field or
+    forgets one its modules define; each game's ``__init__.py`` says only
+    what is its own.
+
+    :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
+    :raises AttributeError: for a module without a name the layout gives it.
     """
-    return Ruleset(
-        content_packs=content.content_packs,
-        initial_state=setup.initial_state,
-        start=rules.start,
-        decide=rules.decide,
-        legal_commands=rules.legal_commands,
-        to_act=rules.to_act,
-        is_over=rules.is_over,
-        outcome=rules.outcome,
-        evolve=evolve.evolve,
-        view=view.view,
-        redact=view.redact,
-        facts=stats.facts,
-        event_facets=stats.event_facets,
-        chance_outcomes=stats.chance_outcomes,
-        chance_events=stats.CHANCE_EVENTS,
-        **fields,
-    )
+    wired = {
+        field: getattr(importlib.import_module(f"{package}.{module}"), name)
+        for field, (module, name) in WIRING.items()
+    }
+    return Ruleset(**wired, **fields)

@@ -67,33 +67,20 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import content, evolve, rules, setup, stats, view
-from .board import board
-from .commands import COMMAND_TYPES
-from .describe import describe
-from .events import EVENT_TYPES
+from . import rules, setup, view
 from .state import TerraloreState
 
 GAME: Ruleset[TerraloreState] = kit.ruleset(
-    content=content,
-    setup=setup,
-    rules=rules,
-    evolve=evolve,
-    view=view,
-    stats=stats,
+    __name__,
     name="terralore",
     title="Terralore",
     min_players=2,
     max_players=2,
     setup_model=setup.TerraloreSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
     view_model=view.TerraloreView,
     state_model=TerraloreState,
     sampler=rules.random_command,
     examples=(Example("terralore-2p", {"players": 2}),),
-    describe=describe,
-    board=board,
 )
 
 __all__ = ["GAME"]

@@ -90,11 +90,7 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import content, evolve, rules, setup, stats, view
-from .board import board
-from .commands import COMMAND_TYPES
-from .describe import describe
-from .events import EVENT_TYPES
+from . import rules, setup, view
 from .rules import leaving
 from .state import ThalaraState
 
@@ -103,19 +99,12 @@ _CHARACTERS = ("myrja", "canto", "accaina", "kandhran")
 Chaos tables the first ``n`` starting from the third."""
 
 GAME: Ruleset[ThalaraState] = kit.ruleset(
-    content=content,
-    setup=setup,
-    rules=rules,
-    evolve=evolve,
-    view=view,
-    stats=stats,
+    __name__,
     name="thalara",
     title="Thalara: The Last Artifacts",
     min_players=2,
     max_players=4,
     setup_model=setup.ThalaraSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
     view_model=view.ThalaraView,
     state_model=ThalaraState,
     legal_sequence=rules.legal_sequence,
@@ -133,8 +122,6 @@ GAME: Ruleset[ThalaraState] = kit.ruleset(
         )
         for n in (2, 3, 4)
     ),
-    describe=describe,
-    board=board,
 )
 
 __all__ = ["GAME"]

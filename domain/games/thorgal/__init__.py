@@ -123,27 +123,16 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import content, evolve, rules, setup, stats, view
-from .board import board
-from .commands import COMMAND_TYPES
-from .describe import describe
-from .events import EVENT_TYPES
+from . import rules, setup, view
 from .state import ThorgalState
 
 GAME: Ruleset[ThorgalState] = kit.ruleset(
-    content=content,
-    setup=setup,
-    rules=rules,
-    evolve=evolve,
-    view=view,
-    stats=stats,
+    __name__,
     name="thorgal",
     title="Thorgal: The Board Game",
     min_players=1,
     max_players=4,
     setup_model=setup.ThorgalSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
     view_model=view.ThorgalView,
     state_model=ThorgalState,
     player_seats=setup.player_seats,
@@ -156,8 +145,6 @@ GAME: Ruleset[ThorgalState] = kit.ruleset(
         Example("thorgal-3p", {"players": 3}),
         Example("thorgal-4p", {"players": 4}),
     ),
-    describe=describe,
-    board=board,
 )
 
 __all__ = ["GAME"]

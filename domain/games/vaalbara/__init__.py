@@ -72,28 +72,17 @@ from dataclasses import replace
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import content, evolve, rules, setup, stats, view
-from .board import board
-from .commands import COMMAND_TYPES
-from .describe import describe
-from .events import EVENT_TYPES
+from . import rules, setup, view
 from .rules import leaving
 from .state import VaalbaraState
 
 GAME_V1: Ruleset[VaalbaraState] = kit.ruleset(
-    content=content,
-    setup=setup,
-    rules=rules,
-    evolve=evolve,
-    view=view,
-    stats=stats,
+    __name__,
     name="vaalbara",
     title="Vaalbara",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
     setup_model=setup.VaalbaraSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
     view_model=view.VaalbaraView,
     state_model=VaalbaraState,
     consequence=leaving.consequence,
@@ -102,8 +91,6 @@ GAME_V1: Ruleset[VaalbaraState] = kit.ruleset(
         Example(f"vaalbara-{n}p", {"players": n})
         for n in range(setup.MIN_PLAYERS, setup.MAX_PLAYERS + 1)
     ),
-    describe=describe,
-    board=board,
 )
 
 GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=rules.outcome_v2)
