@@ -135,7 +135,7 @@ def run_anatomy(
                 if game.is_over:
                     break
                 seat = rnd.choice(game.to_act())
-                command = ruleset.pick_random_command(game.state, seat, rnd)
+                command = ruleset.random_command(game.state, seat, rnd)
                 assert command is not None, "a game that is not over has a move"
                 result = app.submit(gid, command, seat, str(uuid.uuid4()))
                 if getattr(result, "game", None) is None:

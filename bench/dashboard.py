@@ -56,7 +56,7 @@ def _play(app: Any, game_id: Any, seed: int) -> None:
             break
         seat = rnd.choice(game.to_act())
         game.act(
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             seed_bytes,
             str(uuid.uuid4()),

@@ -31,7 +31,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.ledger.records import LEDGER_PREFIX
+from domain.ledger.records import LEDGER_TYPE_PREFIX
 
 MIN_EVENTS = 200_000
 QUICK_EVENTS = 15_000
@@ -84,7 +84,7 @@ def prefill(
             ruleset = find_game(game_type)
             kwargs: dict[str, Any] = {}
             if takes_ids:
-                count = len(ruleset.players_seats(ruleset.setup_model(**fields)))
+                count = len(ruleset.player_seats(ruleset.setup_model(**fields)))
                 kwargs["player_ids"] = tuple(rnd.sample(players, count))
             created = app.create_game(game_type, fields, **kwargs)
             game = app.load(created.game_id)
@@ -93,7 +93,7 @@ def prefill(
                 if game.is_over:
                     break
                 seat = rnd.choice(game.to_act())
-                command = ruleset.pick_random_command(game.state, seat, rnd)
+                command = ruleset.random_command(game.state, seat, rnd)
                 game.act(command, seat, seed_bytes, str(uuid.uuid4()))
             batch.append(game)
             side.append(
@@ -201,8 +201,10 @@ class LagProbe:
             sql = f"SELECT min(notification_id) FROM {self._table} WHERE notification_id > %s"
             params: list[Any] = [position]
             if self._topics.get(view):
-                if all(t.startswith(LEDGER_PREFIX) for t in self._topics[view]):
-                    sql += f" AND starts_with(topic, '{LEDGER_PREFIX}')"  # its index
+                if all(t.startswith(LEDGER_TYPE_PREFIX) for t in self._topics[view]):
+                    sql += (
+                        f" AND starts_with(topic, '{LEDGER_TYPE_PREFIX}')"  # its index
+                    )
                 sql += " AND topic = ANY(%s)"
                 params.append(list(self._topics[view]))
             cur = await self._conn.execute(sql, params)

@@ -71,7 +71,7 @@ class RatingsView(View):
                 body = event.body
                 if body.get("player_ids"):
                     ruleset = find_game(body["game_type"])
-                    groups = ruleset.players_seats(
+                    groups = ruleset.player_seats(
                         ruleset.setup_model.model_validate(body["setup"])
                     )
                     curs.execute(

@@ -46,7 +46,7 @@ import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, ProgrammingError
 from prometheus_client import Gauge
 
-from domain.ledger.records import LEDGER_PREFIX
+from domain.ledger.records import LEDGER_TYPE_PREFIX
 from projections.base import LogEvent, View, ViewNotReadyError
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ when a column is missing, since ``ALTER TABLE`` takes the table's exclusive
 lock even when there is nothing to add (every view start would queue behind
 the reads that wait on positions, and they behind it)."""
 
-LEDGER_TOPICS = f"starts_with(topic, '{LEDGER_PREFIX}')"
+LEDGER_TOPICS = f"starts_with(topic, '{LEDGER_TYPE_PREFIX}')"
 """The predicate of the log's partial index of the ledger's own events."""
 
 VIEWS_CHANNEL = "ledger_views"
@@ -181,7 +181,7 @@ class ViewRunner:
         """A recorded stop is tried once more by each new runner (a process
         start), then left alone until a rebuild."""
         self._ledger_only = bool(view.topics) and all(
-            t.startswith(LEDGER_PREFIX) for t in view.topics
+            t.startswith(LEDGER_TYPE_PREFIX) for t in view.topics
         )
         """Reads only the ledger's own events, which the log's partial index
         finds without reading the moves between them."""
@@ -341,7 +341,7 @@ class ViewRunner:
                 " WHERE notification_id > %s AND notification_id <= %s"
             )
             if self.view.topics:
-                if all(t.startswith(LEDGER_PREFIX) for t in self.view.topics):
+                if all(t.startswith(LEDGER_TYPE_PREFIX) for t in self.view.topics):
                     sql += f" AND {LEDGER_TOPICS}"  # a literal: lets the partial index serve
                 sql += " AND topic = ANY(%s)"
                 params.append(list(self.view.topics))

@@ -44,9 +44,7 @@ from typing import Any
 from psycopg.rows import tuple_row
 
 from domain.games import find_game
-from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
-from domain.ledger.records import CREATED_TYPE as CREATED
-from domain.ledger.records import LEDGER_PREFIX
+from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE, LEDGER_TYPE_PREFIX
 from projections.base import LogEvent, View
 from projections.stats_summary import append_rows, summarise
 
@@ -65,7 +63,7 @@ def _aborted(event: LogEvent) -> bool:
 class StatsView(View):
     name = "stats"
     schema_version = 3
-    topics = (CREATED, CONCLUDED)
+    topics = (CREATED_TYPE, CONCLUDED_TYPE)
     tables = (
         "stats_games",
         "stats_seat_results",
@@ -119,11 +117,11 @@ class StatsView(View):
         games: dict[Any, dict[str, Any]] = {}
         created_rows = []
         for event in events:
-            if event.type == CREATED:
+            if event.type == CREATED_TYPE:
                 body = event.body
                 ruleset = find_game(body["game_type"])
                 setup = ruleset.setup_model.model_validate(body["setup"])
-                players = len(ruleset.players_seats(setup))
+                players = len(ruleset.player_seats(setup))
                 games[event.game_id] = {
                     "game_type": ruleset.name,
                     "setup": body["setup"],
@@ -147,7 +145,7 @@ class StatsView(View):
                 " created_position, created_at) VALUES (%s,%s,%s,%s,%s,%s::jsonb,%s,%s) ON CONFLICT DO NOTHING",
                 created_rows,
             )
-        ended = [e for e in events if e.type == CONCLUDED]
+        ended = [e for e in events if e.type == CONCLUDED_TYPE]
         if not ended:
             return
         ids = [e.game_id for e in ended]
@@ -249,7 +247,7 @@ class StatsView(View):
             f"SELECT originator_id, originator_version, topic, state FROM {self.events_table}"
             " WHERE originator_id = ANY(%s) AND NOT starts_with(topic, %s)"
             " ORDER BY originator_id, originator_version",
-            (ids, LEDGER_PREFIX),
+            (ids, LEDGER_TYPE_PREFIX),
             binary=True,  # bytea as it is stored, not hex text to decode
         )
         logs: dict[Any, list[tuple[int, str, bytes]]] = {}

@@ -87,7 +87,7 @@ def append_rows(
     facts: GameFacts = summary["facts"]
     gid, gt = event.game_id, game["game_type"]
     ruleset = summary["ruleset"]
-    groups = ruleset.players_seats(ruleset.setup_model.model_validate(game["setup"]))
+    groups = ruleset.player_seats(ruleset.setup_model.model_validate(game["setup"]))
     owner = {seat: i for i, seats in enumerate(groups) for seat in seats}
     pids = game["player_ids"]
     first = summary["first"]

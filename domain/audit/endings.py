@@ -110,7 +110,7 @@ class ClockTrail:
         seat = row.body["actor"]
         waiting = [s for s in ruleset.to_act(state) if s in self.dropped]
         command = row.body.get("command") or {}
-        expected = ruleset.zombie_command(state, seat) if waiting else None
+        expected = ruleset.automatic_command(state, seat) if waiting else None
         if (
             not waiting
             or waiting[0] != seat
@@ -162,7 +162,7 @@ def check_ending(
     elif kind == EndingKind.RESIGNED.value:
         termination, reason = Termination.RESIGNED, f"seat {seat} resigned"
     if kind in (EndingKind.TIMED_OUT.value, EndingKind.RESIGNED.value):
-        consequence = ruleset.consequence(state, seat, trail.seat_count)
+        consequence = ruleset.consequence(state, seat)
         if consequence is Consequence.DROPS_OUT:
             if seat in trail.dropped:
                 report.fail(ending.version, "dropped-out", "a seat left twice")

@@ -45,16 +45,14 @@ from domain.contract.chance import SCHEME, HmacRng
 from domain.contract.core import Outcome, RuleError, Ruleset
 from domain.contract.endings import with_dropouts
 from domain.games import UnknownGameError, content_hash, find_ruleset
-from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
-from domain.ledger.records import CREATED_TYPE as CREATED
-from domain.ledger.records import decode_payload
+from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE, decode_payload
 
 
 def _seed(
     rows: list[AuditRow], server_seed: bytes | None, report: AuditReport
 ) -> bytes | None:
     created = rows[0].body
-    if rows[-1].type == CONCLUDED:
+    if rows[-1].type == CONCLUDED_TYPE:
         report.concluded = True
         seed, report.seed_source = bytes.fromhex(rows[-1].body["seed"]), "revealed"
     elif server_seed is not None:
@@ -81,7 +79,7 @@ def _events_after_the_end(rows: list[AuditRow], report: AuditReport) -> bool:
     inserted around it, e.g. a second ``GameConcluded`` with the chain
     recomputed: a view could not apply it, and the audit says why.
     """
-    ended = next((r.version for r in rows if r.type == CONCLUDED), None)
+    ended = next((r.version for r in rows if r.type == CONCLUDED_TYPE), None)
     if ended is None:
         return False
     after = [r for r in rows if r.version > ended]
@@ -91,7 +89,7 @@ def _events_after_the_end(rows: list[AuditRow], report: AuditReport) -> bool:
             "conclusion",
             f"a second GameConcluded at event {row.version}: the game ended at "
             f"event {ended}, and the server never appends to a finished game"
-            if row.type == CONCLUDED
+            if row.type == CONCLUDED_TYPE
             else f"event {row.version} ({row.type}) follows the game's "
             f"conclusion at event {ended}",
         )
@@ -107,8 +105,8 @@ def audit_records(
     """Verify one game's rows; see the module docstring for what is checked."""
     report = AuditReport(game_id=game_id, events=len(raw))
     rows = check_chain(game_id, raw, report)
-    if not rows or rows[0].type != CREATED:
-        report.fail(1, "genesis", f"the first event is not {CREATED}")
+    if not rows or rows[0].type != CREATED_TYPE:
+        report.fail(1, "genesis", f"the first event is not {CREATED_TYPE}")
         return report
     if report.failures:
         return report  # semantic checks on a broken chain would only add noise
@@ -138,7 +136,7 @@ def audit_records(
     trail = ClockTrail(created, created["seat_count"])
     for decision, group_iter in groupby(rows[1:], key=lambda r: r.body["decision"]):
         group = list(group_iter)
-        decided = [r for r in group if r.type != CONCLUDED]
+        decided = [r for r in group if r.type != CONCLUDED_TYPE]
         first = group[0]
         if is_ending(first):
             if first.version != decision + 1:
@@ -195,7 +193,7 @@ def audit_records(
             report.decisions_rederived += 1
         for row, payload in zip(decided, payloads):
             state = trail.follow(ruleset, state, row, payload)
-        concluded = [r for r in group if r.type == CONCLUDED]
+        concluded = [r for r in group if r.type == CONCLUDED_TYPE]
         if concluded:
             trail.stop(concluded[0])
         if ruleset.is_over(state):

@@ -26,14 +26,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from domain.contract.endings import Consequence, default_consequence
+from domain.contract.endings import Consequence, seat_loses
 from domain.contract.errors import (
     GameOverError,
     IllegalCommandError,
     InvalidCommandError,
     NotYourTurnError,
     RuleError,
-    RuleViolation,
 )
 from domain.contract.facts import (
     ChanceOutcome,
@@ -64,7 +63,6 @@ __all__ = [
     "Outcome",
     "Rng",
     "RuleError",
-    "RuleViolation",
     "Ruleset",
     "Seat",
     "SeatFacet",
@@ -98,6 +96,11 @@ class Rng(Protocol):
 # --------------------------------------------------------------------- ruleset
 
 S = TypeVar("S", bound=State)
+
+
+def one_seat_each(setup: Any) -> tuple[tuple[Seat, ...], ...]:
+    """The default ``Ruleset.player_seats``: player ``i`` holds seat ``i``."""
+    return tuple((s,) for s in range(setup.players))
 
 
 @dataclass(frozen=True)
@@ -168,11 +171,13 @@ class Ruleset(Generic[S]):
     outcome: Callable[[S], Outcome | None]
 
     aliases: tuple[str, ...] = ()
-    seats_of_players: Callable[[Any], tuple[tuple[Seat, ...], ...]] | None = None
-    """Which seats each player controls; default one seat each (Thorgal solo: two)."""
-    random_command: Callable[[S, Seat, random.Random], Command | None] | None = None
-    """A uniformly-ish random legal command, for bots and property tests where
-    ``legal_commands`` is too large to materialise (e.g. choose 7 of 20)."""
+    player_seats: Callable[[Any], tuple[tuple[Seat, ...], ...]] = one_seat_each
+    """``player_seats(setup)``: which seats each player controls; default one
+    seat each (Thorgal solo: two)."""
+    sampler: Callable[[S, Seat, random.Random], Command | None] | None = None
+    """The game's own way to draw a uniformly-ish random legal command, for
+    rulesets whose ``legal_commands`` is too large to materialise (e.g. choose
+    7 of 20).  ``None``: :meth:`random_command` picks from the list."""
     legal_sequence: Callable[[S, Seat], Sequence[Command]] | None = None
     """The same commands as ``legal_commands``, in the same order, as a sized,
     indexable sequence (:mod:`domain.contract.sequences`): for rulesets whose lists are
@@ -206,14 +211,14 @@ class Ruleset(Generic[S]):
     events_by_name: dict[str, type[Event]] = field(default_factory=dict, compare=False)
     examples: tuple[Example, ...] = field(default=(), compare=False)
     """Named example setups: every player count and mode (see :class:`Example`)."""
-    timeout_consequence: Callable[[S, Seat], Consequence] | None = None
-    """``timeout_consequence(state, seat)``: what a seat running out of time
-    (or resigning) costs (:mod:`domain.contract.endings`); ``None``: the seat loses."""
-    automatic_command: Callable[[S, Seat], Command] | None = None
-    """``automatic_command(state, seat)``: the move the ledger makes for a
-    seat that dropped out (:attr:`~domain.contract.endings.Consequence.DROPS_OUT`)
-    whenever the game waits on it; pure and deterministic, so the audit
-    re-derives it.  ``None``: the first legal command."""
+    consequence: Callable[[S, Seat], Consequence] = seat_loses
+    """``consequence(state, seat)``: what a seat running out of time (or
+    resigning) costs (:mod:`domain.contract.endings`); default: the seat loses."""
+    autoplay: Callable[[S, Seat], Command] | None = None
+    """The game's own rule for the move the ledger makes for a seat that
+    dropped out (:attr:`~domain.contract.endings.Consequence.DROPS_OUT`);
+    pure and deterministic, so the audit re-derives it.  ``None``:
+    :meth:`automatic_command` takes the first legal command."""
     proto_module: str | None = None
     """The generated ``*_pb2`` module holding ``proto_package``'s messages.
     ``None``: ``ledger.v1.<name>_pb2`` (games in this repository, whose
@@ -259,16 +264,13 @@ class Ruleset(Generic[S]):
         """The content name to show for a stored game's ``content``."""
         return self.content_label if stored in self.content_label_aliases else stored
 
-    def players_seats(self, setup: Any) -> tuple[tuple[Seat, ...], ...]:
-        if self.seats_of_players is not None:
-            return self.seats_of_players(setup)
-        return tuple((s,) for s in range(setup.players))
-
-    def pick_random_command(
+    def random_command(
         self, state: S, seat: Seat, rnd: random.Random
     ) -> Command | None:
-        if self.random_command is not None:
-            return self.random_command(state, seat, rnd)
+        """A random legal command for ``seat`` (bots, tests, the bench): the
+        game's ``sampler``, or a uniform pick; ``None`` when it has none."""
+        if self.sampler is not None:
+            return self.sampler(state, seat, rnd)
         options = list(self.legal_commands(state, seat))
         return rnd.choice(options) if options else None
 
@@ -282,17 +284,11 @@ class Ruleset(Generic[S]):
             return self.legal_sequence(state, seat)
         return tuple(self.legal_commands(state, seat))
 
-    def consequence(self, state: S, seat: Seat, seat_count: int) -> Consequence:
-        """What ``seat`` leaving the game now costs (the hook, or the default)."""
-        if self.timeout_consequence is not None:
-            return self.timeout_consequence(state, seat)
-        return default_consequence(seat_count)
-
-    def zombie_command(self, state: S, seat: Seat) -> Command:
-        """The move the ledger makes for ``seat``, which dropped out (the hook,
-        or the first legal command)."""
-        if self.automatic_command is not None:
-            return self.automatic_command(state, seat)
+    def automatic_command(self, state: S, seat: Seat) -> Command:
+        """The move the ledger makes for ``seat``, which dropped out: the
+        game's ``autoplay``, or the first legal command."""
+        if self.autoplay is not None:
+            return self.autoplay(state, seat)
         return self.legal_moves(state, seat)[0]
 
     def replay(self, state: S, events: Iterable[Event]) -> S:

@@ -4,7 +4,7 @@ Why at the ledger level: every game can be conceded, called off, decided by
 an arbiter or lost on time, whatever its rules, so the ledger records these
 endings itself (``ledger.*`` events in the game's hash chain) and a ruleset
 only says what running out of time costs (:class:`Consequence`, the
-``timeout_consequence`` hook of :class:`~domain.contract.core.Ruleset`).
+``consequence`` of :class:`~domain.contract.core.Ruleset`).
 
 The outcome of each ending is decided here, purely, so the aggregate that
 records it and the audit that re-checks it compute the same value.
@@ -44,13 +44,14 @@ class Consequence(str, enum.Enum):
     is left playing, the game ends with that seat the winner."""
 
 
-def default_consequence(seat_count: int) -> Consequence:
-    """The consequence a ruleset that declares none gets: the seat loses.
+def seat_loses(state: object, seat: Seat) -> Consequence:
+    """The default ``Ruleset.consequence``: at any competitive table the
+    leaver is placed last, whatever the state.
 
-    >>> default_consequence(2).value
+    >>> seat_loses(None, 0).value
     'seat_loses'
     """
-    del seat_count  # every competitive table: the leaver is placed last
+    del state, seat
     return Consequence.SEAT_LOSES
 
 

@@ -41,10 +41,6 @@ class IllegalCommandError(RuleError):
         self.message = message
 
 
-RuleViolation = IllegalCommandError
-"""The name the issue tracker uses for :class:`IllegalCommandError`."""
-
-
 class NotYourTurnError(IllegalCommandError):
     """Raised when a seat acts while the rules give the decision to someone else."""
 

@@ -1,5 +1,5 @@
 """What every game's rules need and used to copy: seat updates, card removal,
-view builders and the evolve dispatch table.
+view builders, the evolve dispatch table and the wiring of a game's ``GAME``.
 
 Each helper has exactly one behaviour, stated in its docstring, because the
 copies it replaces disagreed (one ``_without`` raised on a missing card, two
@@ -8,10 +8,13 @@ silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
+
+from domain.contract.core import Ruleset
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
@@ -141,3 +144,48 @@ class Evolver(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.game} cannot apply {type(event).__name__}")
         return handler(state, event)
+
+
+WIRING: dict[str, tuple[str, str]] = {
+    "command_types": ("commands", "COMMAND_TYPES"),
+    "event_types": ("events", "EVENT_TYPES"),
+    "content_packs": ("content", "content_packs"),
+    "initial_state": ("setup", "initial_state"),
+    "start": ("rules", "start"),
+    "decide": ("rules", "decide"),
+    "legal_commands": ("rules", "legal_commands"),
+    "to_act": ("rules", "to_act"),
+    "is_over": ("rules", "is_over"),
+    "outcome": ("rules", "outcome"),
+    "evolve": ("evolve", "evolve"),
+    "view": ("view", "view"),
+    "redact": ("view", "redact"),
+    "facts": ("stats", "facts"),
+    "event_facets": ("stats", "event_facets"),
+    "chance_outcomes": ("stats", "chance_outcomes"),
+    "chance_events": ("stats", "CHANCE_EVENTS"),
+    "describe": ("describe", "describe"),
+    "board": ("board", "board"),
+}
+"""``Ruleset`` field -> (module of a game package, name in it): the layout
+every game here shares (``docs/adding-a-game.md``)."""
+
+
+def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
+    """A game's ``GAME``: its functions and message types taken from the
+    modules of ``package`` (the game's ``__name__``) as :data:`WIRING` says;
+    ``fields`` gives the rest of the :class:`~domain.contract.core.Ruleset`
+    (name, models, the optional hooks).
+
+    One wiring, so no game maps a module's function to the wrong field or
+    forgets one its modules define; each game's ``__init__.py`` says only
+    what is its own.
+
+    :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
+    :raises AttributeError: for a module without a name the layout gives it.
+    """
+    wired = {
+        field: getattr(importlib.import_module(f"{package}.{module}"), name)
+        for field, (module, name) in WIRING.items()
+    }
+    return Ruleset(**wired, **fields)

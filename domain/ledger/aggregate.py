@@ -300,7 +300,7 @@ class Game(Aggregate):
             seat_keys,
             receipt_key,
         )
-        terms = time_control.record() if time_control is not None else None
+        terms = time_control.to_record() if time_control is not None else None
         fields["time_control"] = terms if terms != {"kind": "none"} else None
         timestamp = now or cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
@@ -424,7 +424,7 @@ class Game(Aggregate):
             raise DroppedOutError(seat)
         now = now or self.Ended.create_timestamp()
         self._check_flag(now)
-        consequence = self.ruleset.consequence(self.state, seat, self.seat_count)
+        consequence = self.ruleset.consequence(self.state, seat)
         if consequence is Consequence.DROPS_OUT:
             return self._drop(
                 EndingKind.RESIGNED, Termination.RESIGNED, seat, by, seed, now
@@ -489,7 +489,7 @@ class Game(Aggregate):
         seat, deadline = due
         no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
-        consequence = self.ruleset.consequence(self.state, seat, self.seat_count)
+        consequence = self.ruleset.consequence(self.state, seat)
         if consequence is Consequence.DROPS_OUT:
             return self._drop(
                 EndingKind.TIMED_OUT, termination, seat, by, seed, now, deadline
@@ -567,7 +567,7 @@ class Game(Aggregate):
             if not waiting:
                 return
             seat = waiting[0]
-            command = self.ruleset.zombie_command(self.state, seat)
+            command = self.ruleset.automatic_command(self.state, seat)
             decision = self.version
             events = self.ruleset.decide(self.state, command, seat, self._rng(seed))
             self._append_decision(
@@ -709,8 +709,7 @@ def leaves_by_dropping_out(game: Game, kind: str, seat: Seat | None) -> bool:
     return (
         seat is not None
         and kind in (EndingKind.RESIGNED.value, EndingKind.TIMED_OUT.value)
-        and game.ruleset.consequence(game.state, seat, game.seat_count)
-        is Consequence.DROPS_OUT
+        and game.ruleset.consequence(game.state, seat) is Consequence.DROPS_OUT
     )
 
 

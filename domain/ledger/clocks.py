@@ -49,7 +49,7 @@ class ClockKind(str, enum.Enum):
 class TimeControl(Model):
     """How long seats may think, chosen at creation (and per tournament).
 
-    >>> TimeControl(kind="fischer", base_seconds=300, increment_seconds=2).record()
+    >>> TimeControl(kind="fischer", base_seconds=300, increment_seconds=2).to_record()
     {'kind': 'fischer', 'base_seconds': 300, 'increment_seconds': 2}
     """
 
@@ -91,7 +91,7 @@ class TimeControl(Model):
     def is_timed(self) -> bool:
         return self.kind is not ClockKind.NONE or self.no_show_seconds > 0
 
-    def record(self) -> dict[str, object]:
+    def to_record(self) -> dict[str, object]:
         """The stored form: the kind and only the fields that are set."""
         out: dict[str, object] = {"kind": self.kind.value}
         out.update(

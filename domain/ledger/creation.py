@@ -33,7 +33,7 @@ def creation_fields(
     """
     if not isinstance(setup, ruleset.setup_model):
         raise InvalidCommandError(f"setup must be a {ruleset.setup_model.__name__}")
-    players = len(ruleset.players_seats(setup))
+    players = len(ruleset.player_seats(setup))
     if player_ids and (
         len(player_ids) != players
         or len(set(player_ids)) != players
@@ -45,13 +45,13 @@ def creation_fields(
     fields: dict[str, Any] = {
         "game_type": ruleset.name,
         "setup": setup,
-        "seat_count": sum(len(g) for g in ruleset.players_seats(setup)),
+        "seat_count": sum(len(g) for g in ruleset.player_seats(setup)),
         "seed_commitment": seed_commitment(seed),
         "rng_scheme": SCHEME,
         "entropy": tuple(entropy),
         "content": ruleset.content_label,
         "player_ids": tuple(player_ids),
-        "spectator_delay": spectator_delay.record() if spectator_delay else None,
+        "spectator_delay": spectator_delay.to_record() if spectator_delay else None,
         "ruleset_version": ruleset.version,
         "content_hash": content_hash(ruleset.name, getattr(setup, "content", None)),
         "seat_keys": tuple(seat_keys),

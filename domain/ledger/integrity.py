@@ -31,15 +31,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from domain.ledger import records
-from domain.ledger.records import hash_input
-
-ALG_V1 = records.ALG_V1
-ALG = records.ALG
-ALGORITHMS = records.ALGORITHMS
-GENESIS = records.GENESIS
-canonical_json = records.canonical_json
-"""The canonical encoding is the record codec's (:mod:`domain.ledger.records`)."""
+from domain.ledger.records import ALG, hash_input
 
 
 def event_hash(

@@ -7,7 +7,7 @@ A receipt is the server's Ed25519 signature over one head of one game::
     canonical_json({"context": "ledger-receipt/v1", "game_id": str,
                     "version": int, "head_hash": hex, "timestamp": ISO-8601})
 
-(:func:`domain.ledger.integrity.canonical_json`).  The signing key lives with the
+(:func:`domain.ledger.records.canonical_json`).  The signing key lives with the
 server (data dir or configuration), never in the database, so whoever holds
 only the database cannot issue a receipt for a rewritten history.  Because
 each hash covers the one before, a receipt for version ``v`` pins events
@@ -44,7 +44,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from domain.ledger.integrity import canonical_json
+from domain.ledger.records import canonical_json
 
 CONTEXT = "ledger-receipt/v1"
 

@@ -34,7 +34,7 @@ from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
 from nacl.exceptions import BadSignatureError as SodiumBadSignature
 
 from domain.contract.core import InvalidCommandError
-from domain.ledger.integrity import canonical_json
+from domain.ledger.records import canonical_json
 
 CONTEXT = "ledger-move/v1"
 KEY_BYTES = 32

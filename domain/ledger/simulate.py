@@ -148,7 +148,7 @@ def step(play: Playthrough[Any], seed: bytes, rnd: random.Random) -> bool:
     if not seats:
         return False
     seat = rnd.choice(seats)
-    command = ruleset.pick_random_command(play.state, seat, rnd)
+    command = ruleset.random_command(play.state, seat, rnd)
     if command is None:
         raise AssertionError(f"seat {seat} must act but has no legal command")
     events = tuple(

@@ -55,7 +55,7 @@ class SpectatorDelay(Model):
     def is_live(self) -> bool:
         return not (self.moves or self.seconds)
 
-    def record(self) -> dict[str, int] | None:
+    def to_record(self) -> dict[str, int] | None:
         """The stored form: ``{"moves": n}``, ``{"seconds": s}`` or ``None`` (live)."""
         if self.moves:
             return {"moves": self.moves}

@@ -151,9 +151,9 @@ class Tournament(Aggregate):
         fields = parse_creation(name, game_type, format, rounds, table_size, setup)
         delay = parse_delay(spectator_delay)
         if delay is not None:
-            fields["spectator_delay"] = delay.record()
-        if time_control is not None and time_control.record() != {"kind": "none"}:
-            fields["time_control"] = time_control.record()
+            fields["spectator_delay"] = delay.to_record()
+        if time_control is not None and time_control.to_record() != {"kind": "none"}:
+            fields["time_control"] = time_control.to_record()
         return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
 
     # ------------------------------------------------------------ commands

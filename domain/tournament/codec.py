@@ -5,7 +5,7 @@ are part of the domain's contract (they outlive class renames), and keeping
 the encoding next to the event classes lets a unit test check the round trip
 without PostgreSQL.  A mapper only needs :func:`record_type`,
 :func:`event_body` and :func:`decode_event`; the body is plain JSON values, so
-``domain.ledger.integrity.canonical_json`` can serialise it.
+``domain.ledger.records.canonical_json`` can serialise it.
 """
 
 from __future__ import annotations

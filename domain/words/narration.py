@@ -40,7 +40,7 @@ def seat_names(
     names: dict[int, str] = {}
     if not player_ids:
         return names
-    for player, seats in zip(player_ids, ruleset.players_seats(setup)):
+    for player, seats in zip(player_ids, ruleset.player_seats(setup)):
         for seat in seats:
             names[seat] = player
     return names

@@ -52,7 +52,7 @@ _Response = TypeVar("_Response")
 _AsyncUnary = Callable[[Any, Any], Awaitable[Any]]
 _AsyncStreamIn = Callable[[AsyncIterator[Any], Any], Any]
 
-LEDGER_PREFIX = "/ledger.v1."
+LEDGER_METHOD_PREFIX = "/ledger.v1."
 OK = grpc.StatusCode.OK
 UNKNOWN = grpc.StatusCode.UNKNOWN
 
@@ -104,7 +104,7 @@ class CallGate(grpc.aio.ServerInterceptor):
     ) -> grpc.RpcMethodHandler[Any, Any]:
         parse = lenient(handler.request_deserializer)
         out = handler.response_serializer
-        ours = method.startswith(LEDGER_PREFIX)
+        ours = method.startswith(LEDGER_METHOD_PREFIX)
         authed = ours and self.resolver is not None
         health = method.startswith(HEALTH_PREFIX)
         if handler.unary_unary is not None:

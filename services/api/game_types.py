@@ -97,7 +97,7 @@ def example_setups(ruleset: Ruleset[Any], pack: PackOptions) -> list[Any]:
             if "content" in model.model_fields:
                 data["content"] = pack.name
             try:
-                seats = sum(len(s) for s in ruleset.players_seats(model(**data)))
+                seats = sum(len(s) for s in ruleset.player_seats(model(**data)))
                 for choice in pack.choices:
                     if choice.per_seat and choice.values:
                         data[choice.field] = tuple(

@@ -87,7 +87,7 @@ def new_game(
             f"player ids are at most {MAX_ENTROPY_LEN} characters"
         )
     seed = secrets.token_bytes(32)
-    seats = sum(len(g) for g in ruleset.players_seats(parsed))
+    seats = sum(len(g) for g in ruleset.player_seats(parsed))
     game = Game.create(
         ruleset,
         parsed,
@@ -109,7 +109,7 @@ def new_game(
     )
     tokens = tuple(
         SeatToken(player=i, seats=group, token=secrets.token_urlsafe(32))
-        for i, group in enumerate(ruleset.players_seats(parsed))
+        for i, group in enumerate(ruleset.player_seats(parsed))
     )
     rows = NewGameRows(
         seed=seed,

@@ -41,9 +41,8 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.contract.core import Command, InvalidCommandError, RuleError, Seat
 from domain.ledger.aggregate import Game
-from domain.ledger.integrity import canonical_json
 from domain.ledger.receipts import Receipt
-from domain.ledger.records import command_record
+from domain.ledger.records import canonical_json, command_record
 from services.ledger.creation import deadline_of
 from services.storage.store import Append, MoveRows
 

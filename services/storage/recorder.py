@@ -37,9 +37,8 @@ from psycopg import AsyncClientCursor, AsyncConnection, ClientCursor, sql
 from psycopg.errors import TransactionRollback
 from psycopg.types.json import Jsonb
 
-from domain.ledger.integrity import canonical_json
 from domain.ledger.receipts import Receipt
-from domain.ledger.records import LEDGER_PREFIX
+from domain.ledger.records import LEDGER_TYPE_PREFIX, canonical_json
 from projections.runner import VIEWS_CHANNEL
 from services.storage import tournament_rows
 
@@ -583,7 +582,7 @@ class LedgerRecorder(PostgresApplicationRecorder):
                     *(f"{game_id}:{version}" for game_id, version in heads.items()),
                 ),
             )
-        if any(e.topic.startswith(LEDGER_PREFIX) for e in stored_events):
+        if any(e.topic.startswith(LEDGER_TYPE_PREFIX) for e in stored_events):
             # what wakes the views, which read only these (projections.runner)
             curs.execute(f"NOTIFY {VIEWS_CHANNEL}")
         super()._insert_events(curs, stored_events, **kwargs)

@@ -19,7 +19,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent
 
-from domain.ledger.integrity import canonical_json
+from domain.ledger.records import canonical_json
 from domain.tournament import codec
 from services.storage.roles import SERVICE_ROLE_RECORDER
 

@@ -60,7 +60,7 @@ def test_a_running_games_clocks_tick_by_sse_and_stop_when_it_ends(
     assert fragment.count(">8:45<") == 2  # 10:00 less 75 s, by the ledger's clock
     game = ledger.load(game_id)
     seat = game.to_act()[0]
-    command = THALARA.pick_random_command(game.state, seat, random.Random(1))
+    command = THALARA.random_command(game.state, seat, random.Random(1))
     ledger.submit(game_id, command, seat, str(uuid.uuid4()))
     import asyncio
 

@@ -49,7 +49,7 @@ def test_a_torn_down_server_leaves_the_session_ledger_deaf(
     # the session ledger reads it from the store instead of vouching for its copy
     game = fresh_ledger.load(gid)
     seat = game.to_act()[0]
-    command = THALARA.pick_random_command(game.state, seat, random.Random(3))
+    command = THALARA.random_command(game.state, seat, random.Random(3))
     moved = fresh_ledger.submit(gid, command, seat, str(uuid.uuid4()))
     assert ledger.cache.current(gid) is None
     assert ledger.load(gid).version == moved.last_version

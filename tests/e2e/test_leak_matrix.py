@@ -163,7 +163,7 @@ class Walk:
     def next_move(self) -> tuple[int, Any]:
         game = self.ledger.load(self.game_id)
         seat = self.rnd.choice(game.to_act())
-        return seat, self.ruleset.pick_random_command(game.state, seat, self.rnd)
+        return seat, self.ruleset.random_command(game.state, seat, self.rnd)
 
     def would_end(self, seat: int, command: Any) -> bool:
         trial = self.ledger.load(self.game_id)  # a private copy

@@ -38,7 +38,7 @@ def test_another_process_reads_the_store_for_a_version_its_memory_has_not_seen(
         game = own_ledger.load(game_id)
         rnd = random.Random(3)
         seat = rnd.choice(game.to_act())
-        command = find_game("thalara").pick_random_command(game.state, seat, rnd)
+        command = find_game("thalara").random_command(game.state, seat, rnd)
         moved = own_ledger.submit(game_id, command, seat, str(uuid.uuid4()))
         assert moved.last_version > before
         assert asyncio.run(other.game(game_id)).version == before  # the stale read

@@ -34,7 +34,7 @@ def timed_out_game(ledger: Any) -> str:
             clock.advance(5)
             game = ledger.load(game_id)
             seat = game.to_act()[0]
-            command = THALARA.pick_random_command(game.state, seat, rnd)
+            command = THALARA.random_command(game.state, seat, rnd)
             ledger.submit(game_id, command, seat, str(uuid.uuid4()))
         clock.now += timedelta(seconds=60)
         import asyncio

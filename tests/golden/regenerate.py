@@ -158,7 +158,7 @@ def play_game(
     moves = 0
     while not game.is_over:
         seat = rnd.choice(game.to_act())
-        command = ruleset.pick_random_command(game.state, seat, rnd)
+        command = ruleset.random_command(game.state, seat, rnd)
         game.act(command, seat, secret, f"move-{moves}")
         moves += 1
     mapper = LedgerMapper()
@@ -186,7 +186,7 @@ def play_ending(
     )
     for move in range(1 if ending == "aborted" else 6):
         seat = rnd.choice(game.to_act())
-        command = ruleset.pick_random_command(game.state, seat, rnd)
+        command = ruleset.random_command(game.state, seat, rnd)
         at += timedelta(seconds=5)
         game.act(command, seat, secret, f"move-{move}", now=at)
     at += timedelta(seconds=5)

@@ -63,7 +63,7 @@ def test_a_stale_prepared_statement_cache_costs_a_retry_not_the_move(ledger) -> 
     def move(command_id: str) -> int:
         game = ledger.load(game_id)
         seat = rnd.choice(game.to_act())
-        command = thalara.pick_random_command(game.state, seat, rnd)
+        command = thalara.random_command(game.state, seat, rnd)
         return ledger.submit(game_id, command, seat, command_id).game.version
 
     for i in range(8):  # enough inserts for psycopg to prepare them

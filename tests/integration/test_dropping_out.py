@@ -42,7 +42,7 @@ def _move(app, game_id, rnd, clock: ManualClock) -> None:
     game = app.load(game_id)
     seat = game.to_act()[0]
     assert seat not in game.dropped  # the ledger never waits on a dropped seat
-    command = game.ruleset.pick_random_command(game.state, seat, rnd)
+    command = game.ruleset.random_command(game.state, seat, rnd)
     app.submit(game_id, command, seat, str(uuid.uuid4()))
 
 

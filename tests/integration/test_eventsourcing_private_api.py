@@ -46,7 +46,7 @@ def _decide(ledger, game, rnd, command_id):
     from services.ledger.moves import _rows
 
     seat = rnd.choice(game.to_act())
-    command = find_game("thalara").pick_random_command(game.state, seat, rnd)
+    command = find_game("thalara").random_command(game.state, seat, rnd)
     assert command is not None
     events = game.act(command, seat, ledger.seed_of(game.id), command_id)
     receipt = ledger._moves._receipt(game, events[-1])
@@ -113,7 +113,7 @@ def test_a_shell_decides_without_touching_the_shared_game(own_ledger) -> None:
     copy = shell(game)
     rnd = random.Random(3)
     seat = rnd.choice(copy.to_act())
-    command = find_game("thalara").pick_random_command(copy.state, seat, rnd)
+    command = find_game("thalara").random_command(copy.state, seat, rnd)
     assert command is not None
     events = copy.act(command, seat, own_ledger.seed_of(copy.id), str(uuid.uuid4()))
     assert list(game.collect_events()) == []  # the shared game has nothing pending

@@ -24,7 +24,7 @@ def _move(ledger, game_id, rnd):
     seat = rnd.choice(game.to_act())
     return ledger.submit(
         game_id,
-        THALARA.pick_random_command(game.state, seat, rnd),
+        THALARA.random_command(game.state, seat, rnd),
         seat,
         str(uuid.uuid4()),
     )
@@ -124,7 +124,7 @@ def _move_with_held(ledger, game_id, rnd):
 
     game = ledger.load(game_id)
     seat = rnd.choice(game.to_act())
-    command = THALARA.pick_random_command(game.state, seat, rnd)
+    command = THALARA.random_command(game.state, seat, rnd)
     try:
         return ledger.submit(game_id, command, seat, str(uuid.uuid4()))
     except RuleError:
@@ -133,7 +133,7 @@ def _move_with_held(ledger, game_id, rnd):
         seat = rnd.choice(fresh.to_act())
         return ledger.submit(
             game_id,
-            THALARA.pick_random_command(fresh.state, seat, rnd),
+            THALARA.random_command(fresh.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )

@@ -58,7 +58,7 @@ def dump(ledger) -> dict[str, list]:
 def step(ledger, game_id, rnd) -> None:
     game = ledger.load(game_id)
     seat = rnd.choice(game.to_act())
-    command = game.ruleset.pick_random_command(game.state, seat, rnd)
+    command = game.ruleset.random_command(game.state, seat, rnd)
     ledger.submit(game_id, command, seat, str(uuid.uuid4()))
 
 
@@ -75,7 +75,7 @@ def step_keeping_it_running(ledger, game_id, rnd) -> bool:
     ruleset = game.ruleset
     for _ in range(50):
         seat = rnd.choice(game.to_act())
-        command = ruleset.pick_random_command(game.state, seat, rnd)
+        command = ruleset.random_command(game.state, seat, rnd)
         state = game.state
         for event in ruleset.decide(state, command, seat, rng_for(b"probe", 1)):
             state = ruleset.evolve(state, event)

@@ -15,7 +15,8 @@ from eventsourcing.persistence import IntegrityError
 from domain.audit.game_audit import audit_records
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import find_game
-from domain.ledger.integrity import canonical_json, event_hash
+from domain.ledger.integrity import event_hash
+from domain.ledger.records import canonical_json
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,
@@ -33,7 +34,7 @@ def random_move(ledger: GameLedger, game_id: uuid.UUID, rnd: random.Random) -> b
     if game.is_over:
         return False
     seat = rnd.choice(game.to_act())
-    command = THALARA.pick_random_command(game.state, seat, rnd)
+    command = THALARA.random_command(game.state, seat, rnd)
     assert command is not None, "a seat that must act has a legal move"
     ledger.submit(game_id, command, seat, str(uuid.uuid4()))
     return True
@@ -82,7 +83,7 @@ def test_a_retried_command_returns_the_original_result_and_stores_nothing(
     created = ledger.create_game("thalara", SETUP)
     game = ledger.load(created.game_id)
     seat = game.to_act()[0]
-    command = THALARA.pick_random_command(game.state, seat, random.Random(3))
+    command = THALARA.random_command(game.state, seat, random.Random(3))
     first = ledger.submit(created.game_id, command, seat, "cmd-1")
     before = event_count(superuser, created.game_id)
     again = ledger.submit(created.game_id, command, seat, "cmd-1")
@@ -106,7 +107,7 @@ def test_a_command_id_reused_for_another_move_is_refused(ledger, superuser):
     rnd = random.Random(5)
     ledger.submit(
         created.game_id,
-        THALARA.pick_random_command(game.state, seat, rnd),
+        THALARA.random_command(game.state, seat, rnd),
         seat,
         "same",
     )
@@ -116,7 +117,7 @@ def test_a_command_id_reused_for_another_move_is_refused(ledger, superuser):
     with pytest.raises(CommandIdReusedError):
         ledger.submit(
             created.game_id,
-            THALARA.pick_random_command(game.state, other, rnd),
+            THALARA.random_command(game.state, other, rnd),
             other,
             "same",
         )
@@ -160,8 +161,7 @@ def test_racing_clients_get_exactly_one_move_per_decision_point(
     version = game.version
     rnd = random.Random(11)
     moves = {
-        seat: THALARA.pick_random_command(game.state, seat, rnd)
-        for seat in game.to_act()
+        seat: THALARA.random_command(game.state, seat, rnd) for seat in game.to_act()
     }
     assert len(moves) == 2  # hand selection is simultaneous
     results: dict[int, object] = {}
@@ -218,8 +218,7 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     assert game is not None
     rnd = random.Random(12)
     moves = {
-        seat: THALARA.pick_random_command(game.state, seat, rnd)
-        for seat in game.to_act()
+        seat: THALARA.random_command(game.state, seat, rnd) for seat in game.to_act()
     }
     assert set(moves) == {0, 1}  # the secret hand selection: both seats may act
     elsewhere = fresh_ledger.submit(gid, moves[1], 1, "retry-1")

@@ -44,7 +44,7 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
         game = own_ledger.load(game_id)
         rnd = random.Random(5)
         seat = rnd.choice(game.to_act())
-        command = find_game("thalara").pick_random_command(game.state, seat, rnd)
+        command = find_game("thalara").random_command(game.state, seat, rnd)
 
         encodings: list[object] = []
         encode = stored_events.encode_event

@@ -24,7 +24,8 @@ from prometheus_client import REGISTRY
 from typer.testing import CliRunner
 
 from domain.games import find_game
-from domain.ledger.integrity import canonical_json, event_hash
+from domain.ledger.integrity import event_hash
+from domain.ledger.records import canonical_json
 from projections.runner import ViewRunner, wait_for_position
 from projections.stats import StatsView
 from services.api.health import HealthServicer
@@ -45,7 +46,7 @@ def finish(ledger: Any, seed: int) -> uuid.UUID:
         seat = rnd.choice(game.to_act())
         ledger.submit(
             created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )

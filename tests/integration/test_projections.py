@@ -138,7 +138,7 @@ def play_workload(ledger, names, seed: int) -> Workload:
             seat = rnd.choice(game.to_act())
             ledger.submit(
                 game_id,
-                ruleset.pick_random_command(game.state, seat, rnd),
+                ruleset.random_command(game.state, seat, rnd),
                 seat,
                 str(uuid.uuid4()),
             )
@@ -188,7 +188,7 @@ def expected(ledger, name: str, work: Workload) -> Counter:
     for game_id, game_type in work.games.items():
         game, ruleset = ledger.load(game_id), find_game(game_type)
         if name == "ratings":
-            out[game_id] = len(ruleset.players_seats(game.setup)) + (
+            out[game_id] = len(ruleset.player_seats(game.setup)) + (
                 game_type == "thorgal"
             )  # + scenario
         elif name == "stats":

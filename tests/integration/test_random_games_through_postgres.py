@@ -47,7 +47,7 @@ def test_random_games_through_postgres_replay_and_audit(
         seat = rnd.choice(game.to_act())
         ledger.submit(
             created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )

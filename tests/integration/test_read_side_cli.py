@@ -32,7 +32,7 @@ def play(ledger, seed: int) -> uuid.UUID:
         seat = rnd.choice(game.to_act())
         ledger.submit(
             created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )

@@ -107,7 +107,7 @@ def game_id(service_ledger: GameLedger) -> uuid.UUID:
     for _ in range(MOVES):
         game = service_ledger.load(created.game_id)
         seat = rnd.choice(game.to_act())
-        command = THALARA.pick_random_command(game.state, seat, rnd)
+        command = THALARA.random_command(game.state, seat, rnd)
         assert command is not None, "a seat that must act has a legal move"
         service_ledger.submit(created.game_id, command, seat, str(uuid.uuid4()))
     return created.game_id
@@ -378,7 +378,7 @@ def test_the_service_role_records_a_tournament_result(deployment, service_ledger
             seat = rnd.choice(game.to_act())
             service_ledger.submit(
                 game_id,
-                ruleset.pick_random_command(game.state, seat, rnd),
+                ruleset.random_command(game.state, seat, rnd),
                 seat,
                 str(uuid.uuid4()),
             )

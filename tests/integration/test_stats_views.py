@@ -48,7 +48,7 @@ def play(
         seat = rnd.choice(game.to_act())
         ledger.submit(
             created.game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )
@@ -214,7 +214,7 @@ def test_scores_and_win_rate_by_seat(ledger, world, game_type):
     expected = Counter()
     for _, g, _ in games:
         players = len(
-            find_game(game_type).players_seats(g.setup)
+            find_game(game_type).player_seats(g.setup)
         )  # solo Thorgal: 1 player, 2 seats
         for seat in range(len(g.outcome.ranks)):
             expected[(players, seat, "games")] += 1

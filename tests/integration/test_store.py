@@ -129,7 +129,7 @@ def test_a_rebuild_reads_the_events_the_event_store_reads(ledger):
         game = ledger.load(game_id)
         seat = rnd.choice(game.to_act())
         ledger.submit(
-            game_id, THALARA.pick_random_command(game.state, seat, rnd), seat, f"m{n}"
+            game_id, THALARA.random_command(game.state, seat, rnd), seat, f"m{n}"
         )
     head = ledger.load(game_id).version
     replay_events = ledger.repository.event_store

@@ -41,7 +41,7 @@ def _vouched_but_behind(ledger, fresh_ledger):
         stale = ledger.cache.current(game_id)
         assert stale is not None and not stale.is_over
         mover = rnd.choice(stale.to_act())
-        command = THALARA.pick_random_command(stale.state, mover, rnd)
+        command = THALARA.random_command(stale.state, mover, rnd)
         trial = ledger.cache.current(game_id)  # a private copy: decide to look ahead
         trial.act(command, mover, seed, "trial")
         after = trial.to_act()
@@ -63,7 +63,7 @@ def test_an_expected_version_newer_than_memory_is_checked_against_the_store(
     ledger, fresh_ledger
 ):
     game_id, real, seat, rnd = _vouched_but_behind(ledger, fresh_ledger)
-    command = THALARA.pick_random_command(real.state, seat, rnd)
+    command = THALARA.random_command(real.state, seat, rnd)
     result = ledger.submit(
         game_id, command, seat, "on-time", expected_version=real.version
     )
@@ -75,7 +75,7 @@ def test_a_move_refused_on_a_stale_copy_is_decided_on_the_store_state(
     ledger, fresh_ledger
 ):
     game_id, real, seat, rnd = _vouched_but_behind(ledger, fresh_ledger)
-    command = THALARA.pick_random_command(real.state, seat, rnd)
+    command = THALARA.random_command(real.state, seat, rnd)
     result = ledger.submit(game_id, command, seat, "my-turn-now")
     assert result.first_version == real.version + 1
     assert fresh_ledger.load(game_id).version == result.last_version
@@ -83,7 +83,7 @@ def test_a_move_refused_on_a_stale_copy_is_decided_on_the_store_state(
 
 def test_a_stale_expected_version_is_still_a_conflict(ledger, fresh_ledger):
     game_id, real, seat, rnd = _vouched_but_behind(ledger, fresh_ledger)
-    command = THALARA.pick_random_command(real.state, seat, rnd)
+    command = THALARA.random_command(real.state, seat, rnd)
     with pytest.raises(ConcurrencyConflictError):
         ledger.submit(
             game_id, command, seat, str(uuid.uuid4()), expected_version=real.version - 1
@@ -100,7 +100,7 @@ def test_a_move_stored_without_an_answer_is_read_back_and_recorded_once(
     game_id = ledger.create_game("thalara", SETUP).game_id
     game = ledger.load(game_id)
     seat = game.to_act()[0]
-    command = THALARA.pick_random_command(game.state, seat, random.Random(6))
+    command = THALARA.random_command(game.state, seat, random.Random(6))
     committer = ledger._committer
     commit = committer.commit
 

@@ -27,8 +27,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from typer.testing import CliRunner
 
 from domain.games import find_game
-from domain.ledger.integrity import canonical_json, event_hash
+from domain.ledger.integrity import event_hash
 from domain.ledger.receipts import Receipt
+from domain.ledger.records import canonical_json
 from domain.ledger.signatures import SignedMove, move_message
 from services.ledger.application import GameLedger
 from services.ledger.audit import audit_game
@@ -62,7 +63,7 @@ def play(
         if game.is_over:
             break
         seat = rnd.choice(game.to_act())
-        command = THALARA.pick_random_command(game.state, seat, rnd)
+        command = THALARA.random_command(game.state, seat, rnd)
         assert command is not None, "a seat to act has a legal move"
         command_id = str(uuid.uuid4())
         signed = None
@@ -369,7 +370,7 @@ def append_with_stolen_seed(
     game = ledger.load(game_id)
     game.seat_keys = ()  # the forger has no player's private key
     seat = game.to_act()[0]
-    command = THALARA.pick_random_command(game.state, seat, random.Random(99))
+    command = THALARA.random_command(game.state, seat, random.Random(99))
     assert command is not None, "a seat to act has a legal move"
     events = game.act(command, seat, seed, "forged-move")
     statements: list[tuple[str, tuple[Any, ...]]] = [
@@ -632,7 +633,7 @@ def test_a_game_stored_before_versions_and_receipts_continues_and_audits(ledger,
             game = upgraded.load(game_id)
             assert game.ruleset.version == 1 and not game.seat_keys
             seat = rnd.choice(game.to_act())
-            command = THALARA.pick_random_command(game.state, seat, rnd)
+            command = THALARA.random_command(game.state, seat, rnd)
             held.append(
                 upgraded.submit(game_id, command, seat, str(uuid.uuid4())).receipt
             )
@@ -737,7 +738,7 @@ def rewrite_the_ending(
     events: list[Any] = []
     while not game.is_over:
         seat = rnd.choice(game.to_act())
-        command = THALARA.pick_random_command(game.state, seat, rnd)
+        command = THALARA.random_command(game.state, seat, rnd)
         assert command is not None
         events += game.act(command, seat, seed, f"forged-{len(events)}")
     last = events[-1]

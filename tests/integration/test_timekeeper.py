@@ -50,7 +50,7 @@ def _audit_ok(ledger, game_id) -> None:
 def _one_move(ledger, game_id, rnd) -> None:
     game = ledger.load(game_id)
     seat = game.to_act()[0]
-    command = THALARA.pick_random_command(game.state, seat, rnd)
+    command = THALARA.random_command(game.state, seat, rnd)
     ledger.submit(game_id, command, seat, str(uuid.uuid4()))
 
 
@@ -109,9 +109,7 @@ def test_a_move_racing_the_deadline_is_stored_or_refused_never_both(
             late.now = deadline  # the timekeeper: the deadline has come
             game = mover.load(game_id)
             seat = due[0]
-            command = THALARA.pick_random_command(
-                game.state, seat, random.Random(round_)
-            )
+            command = THALARA.random_command(game.state, seat, random.Random(round_))
 
             async def race(game_id=game_id, seat=seat, command=command, n=round_):
                 return await asyncio.gather(
@@ -151,7 +149,7 @@ def test_a_late_move_is_refused_as_flagged_and_the_timeout_is_recorded(
         game_id = app.create_game("thalara", SETUP, time_control=PER_MOVE).game_id
         game = app.load(game_id)
         seat = game.to_act()[0]
-        command = THALARA.pick_random_command(game.state, seat, random.Random(3))
+        command = THALARA.random_command(game.state, seat, random.Random(3))
         clock.advance(11)
         with pytest.raises(ClockFlaggedError) as refused:
             app.submit(game_id, command, seat, "too-late")

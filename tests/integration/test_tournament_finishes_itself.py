@@ -64,7 +64,7 @@ def play_round(
                 if silent:
                     continue
                 ledger.clock.advance(1)
-                command = ruleset.pick_random_command(game.state, seat, rnd)
+                command = ruleset.random_command(game.state, seat, rnd)
                 ledger.submit(game_id, command, seat, str(uuid.uuid4()))
                 moved[(game_id, player)] += 1
                 progressed = True
@@ -97,7 +97,7 @@ def test_a_swiss_tournament_with_two_silent_players_finishes_on_its_own(
         started = desk.start_round(cup.id)
         tables = started.state.round_records[-1].tables
         games = [uuid.UUID(t.game_id) for t in tables]
-        assert all(ledger.load(g).time_control == CONTROL.record() for g in games)
+        assert all(ledger.load(g).time_control == CONTROL.to_record() for g in games)
         play_round(ledger, round_, games, log)
         results.catch_up()
     final = desk.load(cup.id)

@@ -43,7 +43,7 @@ def test_results_flow_in_once_despite_crashes_reruns_and_rebuilds(ledger):
         seat = rnd.choice(game.to_act())
         ledger.submit(
             game_id,
-            ruleset.pick_random_command(game.state, seat, rnd),
+            ruleset.random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )

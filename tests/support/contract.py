@@ -87,7 +87,7 @@ def assert_proto_contract(ruleset: Ruleset[Any]) -> None:
 
 
 def viewers_of(play: Playthrough) -> list[Viewer]:
-    seats = [s for group in play.ruleset.players_seats(play.setup) for s in group]
+    seats = [s for group in play.ruleset.player_seats(play.setup) for s in group]
     return [ADMIN, SPECTATOR, *[Viewer.player(s) for s in seats]]
 
 

@@ -27,7 +27,7 @@ def play_random(
         seat = rnd.choice(game.to_act())
         ledger.submit(
             game_id,
-            find_game(game.game_type).pick_random_command(game.state, seat, rnd),
+            find_game(game.game_type).random_command(game.state, seat, rnd),
             seat,
             str(uuid.uuid4()),
         )
@@ -47,7 +47,7 @@ def decided_append(ledger: Any, game_id: UUID, command_id: str, seed: int = 5) -
     game = ledger.load(game_id)
     rnd = random.Random(seed)
     seat = rnd.choice(game.to_act())
-    command = find_game(game.game_type).pick_random_command(game.state, seat, rnd)
+    command = find_game(game.game_type).random_command(game.state, seat, rnd)
     assert command is not None, "the seat to act has a legal move"
     events = game.act(command, seat, ledger.seed_of(game_id), command_id)
     receipt = ledger.signer.sign(

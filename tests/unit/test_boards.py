@@ -82,7 +82,7 @@ def test_boards_are_well_formed_and_show_only_what_the_view_holds(example):
     game = find_game(game_type)
     setup = game.setup_model(**fields)
     play = play_random_game(game, setup, seed=11)
-    seats = sum(len(held) for held in game.players_seats(setup))
+    seats = sum(len(held) for held in game.player_seats(setup))
     n = len(play.states)
     for state in (play.states[n // 4], play.states[n // 2], play.states[3 * n // 4]):
         everything = leaves(game.view(state, ADMIN))

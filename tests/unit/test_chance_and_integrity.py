@@ -9,7 +9,8 @@ import domain.contract.chance
 import domain.contract.core
 import domain.ledger.integrity
 from domain.contract.chance import HmacRng, commit, game_key, seed_commitment
-from domain.ledger.integrity import GENESIS, canonical_json, event_hash
+from domain.ledger.integrity import event_hash
+from domain.ledger.records import GENESIS, canonical_json
 
 
 def test_module_doctests_pass():

@@ -79,7 +79,7 @@ def test_the_demo_defaults_make_a_valid_game_for_every_player_count(
     ruleset = next(g for g in all_games() if g.name == game)
     setup = ruleset.setup_model.model_validate({"players": players})
     ruleset.initial_state(setup)  # raised for Thalara 3-4p before
-    assert len(ruleset.players_seats(setup)) == players
+    assert len(ruleset.player_seats(setup)) == players
 
 
 def test_the_demo_takes_its_table_from_the_games_declared_examples() -> None:

@@ -44,7 +44,7 @@ def play(game: Game, rnd: random.Random, at: datetime, moves: int = 10_000) -> d
             break
         seat = game.to_act()[0]
         assert seat not in game.dropped  # the ledger never waits on a dropped seat
-        command = game.ruleset.pick_random_command(game.state, seat, rnd)
+        command = game.ruleset.random_command(game.state, seat, rnd)
         assert command is not None
         at += timedelta(seconds=5)
         game.act(command, seat, SEED, None, now=at)
@@ -94,7 +94,7 @@ def test_each_competitive_ruleset_drops_a_leaver_out_only_at_three_or_more(
 ) -> None:
     game = new_game(example)
     for seat in range(game.seat_count):
-        assert game.ruleset.consequence(game.state, seat, game.seat_count) is expected
+        assert game.ruleset.consequence(game.state, seat) is expected
 
 
 def test_a_dropped_thalara_seat_passes_in_play_and_takes_a_legal_hand_otherwise() -> (
@@ -107,17 +107,17 @@ def test_a_dropped_thalara_seat_passes_in_play_and_takes_a_legal_hand_otherwise(
     rules = game.ruleset
     assert game.state.phase == SELECT
     for seat in game.to_act():
-        command = rules.zombie_command(game.state, seat)
+        command = rules.automatic_command(game.state, seat)
         assert rules.decide(game.state, command, seat, HmacRng(b"x", "t"))  # legal
-        assert command == rules.zombie_command(game.state, seat)  # deterministic
+        assert command == rules.automatic_command(game.state, seat)  # deterministic
     rnd = random.Random(3)
     while game.state.phase != PLAY:
         seat = game.to_act()[0]
-        move = rules.pick_random_command(game.state, seat, rnd)
+        move = rules.random_command(game.state, seat, rnd)
         assert move is not None
         game.act(move, seat, SEED, None)
     seat = game.to_act()[0]
-    assert rules.zombie_command(game.state, seat) == Pass()
+    assert rules.automatic_command(game.state, seat) == Pass()
 
 
 def test_a_dropped_vaalbara_seat_declines_its_fighter_and_otherwise_takes_a_legal_option() -> (
@@ -133,14 +133,14 @@ def test_a_dropped_vaalbara_seat_declines_its_fighter_and_otherwise_takes_a_lega
         rnd = random.Random(seed)
         while not game.is_over:
             for seat in game.to_act():
-                command = rules.zombie_command(game.state, seat)
+                command = rules.automatic_command(game.state, seat)
                 legal = list(rules.legal_commands(game.state, seat))
                 assert command in legal
                 if game.state.step == FIGHTER_STEP:
                     assert command == DeclineFighter()
                     checked_fighter = True
             seat = game.to_act()[0]
-            move = rules.pick_random_command(game.state, seat, rnd)
+            move = rules.random_command(game.state, seat, rnd)
             assert move is not None
             game.act(move, seat, SEED, None)
         if checked_fighter:
@@ -241,12 +241,12 @@ def test_the_audit_refuses_a_dropped_seat_move_other_than_its_automatic_one() ->
         )
         return next(others, honest)
 
-    object.__setattr__(rules, "automatic_command", forged)
+    object.__setattr__(rules, "autoplay", forged)
     try:
         game.resign(seat, SEED, f"seat:{seat}", now=at + timedelta(seconds=1))
         play(game, rnd, at + timedelta(seconds=2), moves=30)
     finally:
-        object.__setattr__(rules, "automatic_command", leaving.automatic_command)
+        object.__setattr__(rules, "autoplay", leaving.automatic_command)
     assert automatic_decisions(game, seat)
     report, _ = audited(game)
     assert not report.ok
@@ -284,7 +284,7 @@ def test_in_a_game_with_seat_keys_the_ledgers_moves_for_a_dropped_seat_need_no_s
     moves = 0
     while not game.is_over:
         seat = game.to_act()[0]
-        command = ruleset.pick_random_command(game.state, seat, rnd)
+        command = ruleset.random_command(game.state, seat, rnd)
         assert command is not None
         command_id = f"m{moves}"
         body = command.model_dump_json().encode()

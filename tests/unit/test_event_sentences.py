@@ -94,7 +94,7 @@ def test_random_games_word_every_event_and_leak_nothing(example):
     game = find_game(game_type)
     setup = game.setup_model(**fields)
     play = play_random_game(game, setup, seed=7)
-    seats = sum(len(held) for held in game.players_seats(setup))
+    seats = sum(len(held) for held in game.player_seats(setup))
     names = {s: n for s, n in NAMES.items() if s < seats}
     for event in play.events:
         for viewer in [SPECTATOR, *(Viewer.player(s) for s in range(seats))]:

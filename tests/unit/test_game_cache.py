@@ -67,7 +67,7 @@ def new_game(store: FakeStore) -> Game:
 
 def decide(game: Game, rnd: random.Random) -> list[Any]:
     seat = rnd.choice(game.to_act())
-    command = THALARA.pick_random_command(game.state, seat, rnd)
+    command = THALARA.random_command(game.state, seat, rnd)
     assert command is not None, "a seat to act has a move"
     return game.act(command, seat, SEED, "c")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pydantic import BaseModel, ConfigDict
 
@@ -110,3 +112,43 @@ def test_evolver_include_adds_the_other_tables_handlers_and_refuses_overlaps():
     assert (table.players[0].score, table.deck) == (1, ("x",))
     with pytest.raises(ValueError, match="two handlers for Dealt"):
         evolve.include(dealing)
+
+
+def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stand-in package whose every name holds a class named for its path
+    (in a tuple, as the message types are): each ``Ruleset`` field holds
+    exactly the name ``WIRING`` gives it."""
+    import sys
+    from types import ModuleType
+
+    from domain.contract.core import Model, State
+
+    monkeypatch.setitem(sys.modules, "standin", ModuleType("standin"))
+    for field, (module, name) in kit.WIRING.items():
+        path = f"standin.{module}"
+        made = sys.modules.get(path) or ModuleType(path)
+        setattr(made, name, (type(f"{module}.{name}", (), {}),))
+        monkeypatch.setitem(sys.modules, path, made)
+
+    def build() -> Any:
+        return kit.ruleset(
+            "standin",
+            name="stand-in",
+            title="Stand-in",
+            min_players=2,
+            max_players=2,
+            setup_model=Model,
+            view_model=Model,
+            state_model=State,
+        )
+
+    game = build()
+    for field, (module, name) in kit.WIRING.items():
+        assert getattr(game, field)[0].__name__ == f"{module}.{name}", field
+    assert game.redact[0].__name__ == "view.redact"
+
+    monkeypatch.delattr(sys.modules["standin.rules"], "outcome")
+    with pytest.raises(AttributeError, match="outcome"):
+        build()

@@ -143,7 +143,7 @@ def test_a_move_encodes_each_body_once_and_the_mapper_stores_those_bytes(monkeyp
     monkeypatch.setattr(domain.ledger.records.sealing, "canonical_json", counting)
     ruleset = game.ruleset
     seat = ruleset.to_act(game.state)[0]
-    command = ruleset.pick_random_command(game.state, seat, random.Random(1))
+    command = ruleset.random_command(game.state, seat, random.Random(1))
     new = game.act(command, seat, random.Random(7).randbytes(32), "c1")
     sealed = [e.stored for e in new]
     assert all(sealed)

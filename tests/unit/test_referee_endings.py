@@ -50,7 +50,7 @@ def play(game: Game, moves: int, seconds: int, rnd: random.Random) -> datetime:
     at = T0
     for _ in range(moves):
         seat = game.to_act()[0]
-        command = game.ruleset.pick_random_command(game.state, seat, rnd)
+        command = game.ruleset.random_command(game.state, seat, rnd)
         assert command is not None
         at += timedelta(seconds=seconds)
         game.act(command, seat, SEED, None, now=at)
@@ -86,7 +86,7 @@ def test_a_move_after_the_deadline_is_refused_and_the_timeout_is_recorded(
     seat, deadline = game.next_deadline() or (None, None)
     assert seat is not None and deadline is not None
     late = datetime.fromtimestamp(deadline / 1000, UTC) + timedelta(seconds=1)
-    command = game.ruleset.pick_random_command(game.state, seat, random.Random(1))
+    command = game.ruleset.random_command(game.state, seat, random.Random(1))
     assert command is not None
     with pytest.raises(ClockFlaggedError) as refused:
         game.act(command, seat, SEED, None, now=late)
@@ -146,7 +146,7 @@ def test_resigning_in_a_two_player_game_gives_the_other_seat_the_win(
 
 def test_resigning_a_cooperative_game_loses_it_for_the_team() -> None:
     game = new_game("thorgal-2p", control=None)
-    assert game.ruleset.consequence(game.state, 0, 2) is Consequence.TEAM_LOSES
+    assert game.ruleset.consequence(game.state, 0) is Consequence.TEAM_LOSES
     game.resign(1, SEED, "seat:1")
     assert game.outcome is not None
     assert game.outcome.termination is Termination.RESIGNED
@@ -157,7 +157,7 @@ def test_resigning_a_cooperative_game_loses_it_for_the_team() -> None:
 
 def test_a_ruleset_without_a_hook_makes_the_seat_lose(example: str) -> None:
     game = new_game(example)
-    assert game.ruleset.consequence(game.state, 0, 2) is Consequence.SEAT_LOSES
+    assert game.ruleset.consequence(game.state, 0) is Consequence.SEAT_LOSES
 
 
 def test_abort_is_allowed_only_before_the_configured_moves(example: str) -> None:

@@ -64,3 +64,35 @@ def test_chance_events_cover_every_event_with_chance_outcomes(game):
         )
         found |= with_chance
     assert found, "random games recorded no chance at all"
+
+
+def test_a_ruleset_that_declares_no_hooks_gets_the_contract_defaults():
+    """One seat a player, the leaver loses, a dropped seat plays the first
+    legal command and a random command comes from the legal list."""
+    import dataclasses
+    import random
+
+    from domain.contract.chance import HmacRng
+    from domain.contract.core import Consequence
+    from tests.games.tictactoe import GAME as TICTACTOE
+    from tests.games.tictactoe.models import Place
+
+    game = TICTACTOE
+    assert (game.sampler, game.autoplay) == (None, None)
+    setup = game.setup_model(players=2)
+    state = game.replay(game.initial_state(setup), [])
+    state = game.replay(state, game.start(state, HmacRng(b"seed", "t")))
+    seat = game.to_act(state)[0]
+    legal = list(game.legal_commands(state, seat))
+    assert game.player_seats(setup) == ((0,), (1,))
+    assert game.consequence(state, seat) is Consequence.SEAT_LOSES
+    assert game.automatic_command(state, seat) == legal[0]
+    picks = {game.random_command(state, seat, random.Random(n)) for n in range(40)}
+    assert picks <= set(legal) and len(picks) > 1
+
+    corner = Place(cell=8)
+    own = dataclasses.replace(
+        game, sampler=lambda *_: corner, autoplay=lambda *_: corner
+    )
+    assert own.random_command(state, seat, random.Random(0)) == corner
+    assert own.automatic_command(state, seat) == corner

@@ -19,7 +19,7 @@ from domain.contract.core import (
     Termination,
 )
 from domain.games import all_games
-from domain.ledger.integrity import canonical_json
+from domain.ledger.records import canonical_json
 from domain.ledger.simulate import apply, begin, decode_event, play_random_game, rng_for
 from tests.support.contract import assert_accepted, assert_replay_equals_live
 

@@ -152,7 +152,7 @@ def test_every_legal_command_decides_and_random_commands_are_legal(seed: bytes) 
             for command in list(legal)[:50]:
                 assert_accepted(GAME, state, command, seat, _FreshRng(rng_seed))
             if len(legal) < 400:
-                pick = GAME.random_command
+                pick = GAME.sampler
                 assert pick is not None
                 assert pick(state, seat, rng_seed) in legal
 

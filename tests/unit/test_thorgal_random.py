@@ -143,7 +143,7 @@ def test_every_legal_command_is_accepted_along_a_random_game(seed, players):
 
 def test_solo_is_one_player_with_two_seats():
     setup = ThorgalSetup(players=1)
-    assert GAME.players_seats(setup) == ((0, 1),)
+    assert GAME.player_seats(setup) == ((0, 1),)
     assert GAME.initial_state(setup).seats == 2
 
 

@@ -90,7 +90,7 @@ def random_game_rows(game_type: str, setup: dict, seed: int):
         if game.is_over:
             break
         seat = rnd.choice(game.to_act())
-        command = ruleset.pick_random_command(game.state, seat, rnd)
+        command = ruleset.random_command(game.state, seat, rnd)
         assert command is not None, "a game that is not over has a move"
         game.act(command, seat, secret, str(uuid.uuid4()))
     assert game.is_over

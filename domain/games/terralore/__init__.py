@@ -65,43 +65,22 @@ Rule decisions (where the rulebook is silent or ambiguous)
 from __future__ import annotations
 
 from domain.contract.core import Example, Ruleset
+from domain.games import kit
 
-from . import content, evolve, rules, setup, stats, view
-from .board import board
-from .commands import PlaceCards
-from .describe import describe
-from .events import EVENT_TYPES
+from . import rules, setup, view
 from .state import TerraloreState
 
-GAME: Ruleset[TerraloreState] = Ruleset(
+GAME: Ruleset[TerraloreState] = kit.ruleset(
+    __name__,
     name="terralore",
-    content_packs=content.content_packs,
     title="Terralore",
     min_players=2,
     max_players=2,
     setup_model=setup.TerraloreSetup,
-    command_types=(PlaceCards,),
-    event_types=EVENT_TYPES,
     view_model=view.TerraloreView,
     state_model=TerraloreState,
-    initial_state=setup.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=evolve.evolve,
-    view=view.view,
-    redact=view.redact,
-    legal_commands=rules.legal_commands,
-    to_act=rules.to_act,
-    is_over=rules.is_over,
-    outcome=rules.outcome,
-    random_command=rules.random_command,
-    facts=stats.facts,
-    event_facets=stats.event_facets,
-    chance_outcomes=stats.chance_outcomes,
-    chance_events=stats.CHANCE_EVENTS,
+    sampler=rules.random_command,
     examples=(Example("terralore-2p", {"players": 2}),),
-    describe=describe,
-    board=board,
 )
 
 __all__ = ["GAME"]

@@ -43,3 +43,6 @@ class PlaceCards(Command):
     plays: tuple[Play, ...] = ()
     discards: tuple[str, ...] = ()
     destroys: tuple[str, ...] = ()
+
+
+COMMAND_TYPES = (PlaceCards,)

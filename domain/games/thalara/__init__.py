@@ -1,7 +1,7 @@
 """Thalara: The Last Artifacts (Alexander Wrede, wredespiele), 2-4 players.
 
 Mechanics follow the English rulesheet, the German edition's clarifications
-and ``/work/shared/rules/README.md``.  Cards and spells are data
+and the rules README (cited below as README).  Cards and spells are data
 (``content/*.json``, the shipped ``sample.json`` is *sample content*, not the
 published list).
 
@@ -88,107 +88,40 @@ Decisions where the books are silent
 from __future__ import annotations
 
 from domain.contract.core import Example, Ruleset
+from domain.games import kit
 
-from . import stats as _stats
-from .board import board
-from .commands import COMMANDS
-from .content import content_packs as _content_packs
-from .describe import describe
-from .events import EVENTS
-from .evolve import evolve
-from .rules import (
-    decide,
-    is_over,
-    leaving,
-    legal_commands,
-    legal_sequence,
-    outcome,
-    random_command,
-    start,
-    to_act,
-)
-from .setup import ThalaraSetup, initial_state
+from . import rules, setup, view
+from .rules import leaving
 from .state import ThalaraState
-from .view import ThalaraView, redact, view
 
-GAME: Ruleset[ThalaraState] = Ruleset(
+_CHARACTERS = ("myrja", "canto", "accaina", "kandhran")
+"""The examples' characters: standard tables take the first ``n``, Casual
+Chaos tables the first ``n`` starting from the third."""
+
+GAME: Ruleset[ThalaraState] = kit.ruleset(
+    __name__,
     name="thalara",
-    content_packs=_content_packs,
     title="Thalara: The Last Artifacts",
     min_players=2,
     max_players=4,
-    setup_model=ThalaraSetup,
-    command_types=COMMANDS,
-    event_types=EVENTS,
-    view_model=ThalaraView,
+    setup_model=setup.ThalaraSetup,
+    view_model=view.ThalaraView,
     state_model=ThalaraState,
-    initial_state=initial_state,
-    start=start,
-    decide=decide,
-    evolve=evolve,
-    view=view,
-    redact=redact,
-    legal_commands=legal_commands,
-    legal_sequence=legal_sequence,
-    to_act=to_act,
-    timeout_consequence=leaving.timeout_consequence,
-    automatic_command=leaving.automatic_command,
-    is_over=is_over,
-    outcome=outcome,
-    random_command=random_command,
-    content_label="sample",
-    facts=_stats.facts,
-    event_facets=_stats.event_facets,
-    chance_outcomes=_stats.chance_outcomes,
-    chance_events=_stats.CHANCE_EVENTS,
-    examples=(
+    legal_sequence=rules.legal_sequence,
+    consequence=leaving.consequence,
+    autoplay=leaving.automatic_command,
+    sampler=rules.random_command,
+    examples=tuple(
         Example(
-            "thalara-2p",
-            {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]},
-        ),
-        Example(
-            "thalara-2p-casual-chaos",
-            {
-                "players": 2,
-                "mode": "casual_chaos",
-                "characters": ["accaina", "kandhran"],
-            },
-        ),
-        Example(
-            "thalara-3p",
-            {
-                "players": 3,
-                "mode": "standard",
-                "characters": ["myrja", "canto", "accaina"],
-            },
-        ),
-        Example(
-            "thalara-4p",
-            {
-                "players": 4,
-                "mode": "standard",
-                "characters": ["myrja", "canto", "accaina", "kandhran"],
-            },
-        ),
-        Example(
-            "thalara-3p-casual-chaos",
-            {
-                "players": 3,
-                "mode": "casual_chaos",
-                "characters": ["accaina", "kandhran", "myrja"],
-            },
-        ),
-        Example(
-            "thalara-4p-casual-chaos",
-            {
-                "players": 4,
-                "mode": "casual_chaos",
-                "characters": ["accaina", "kandhran", "myrja", "canto"],
-            },
-        ),
+            f"thalara-{n}p" + suffix,
+            {"players": n, "mode": mode, "characters": list(characters[:n])},
+        )
+        for mode, suffix, characters in (
+            ("standard", "", _CHARACTERS),
+            ("casual_chaos", "-casual-chaos", _CHARACTERS[2:] + _CHARACTERS[:2]),
+        )
+        for n in (2, 3, 4)
     ),
-    describe=describe,
-    board=board,
 )
 
 __all__ = ["GAME"]

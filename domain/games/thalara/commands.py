@@ -46,4 +46,4 @@ class ReturnRemnants(Command):
     cards: tuple[str, ...] = ()
 
 
-COMMANDS = (SelectHand, PlayCard, Pass, ReturnRemnants)
+COMMAND_TYPES = (SelectHand, PlayCard, Pass, ReturnRemnants)

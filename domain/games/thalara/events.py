@@ -112,7 +112,7 @@ class GameEnded(Event):
     scores: tuple[int, ...]
 
 
-EVENTS = (
+EVENT_TYPES = (
     ArtifactsShuffled,
     FirstPlayerChosen,
     ArtifactsRefilled,

@@ -121,50 +121,30 @@ are code.  Rule decisions taken where the rulebook is silent or pictorial:
 from __future__ import annotations
 
 from domain.contract.core import Example, Ruleset
+from domain.games import kit
 
-from . import content, evolve, rules, setup, stats, view
-from .board import board
-from .commands import COMMAND_TYPES
-from .describe import describe
-from .events import EVENT_TYPES
+from . import rules, setup, view
 from .state import ThorgalState
 
-GAME: Ruleset[ThorgalState] = Ruleset(
+GAME: Ruleset[ThorgalState] = kit.ruleset(
+    __name__,
     name="thorgal",
-    content_packs=content.content_packs,
     title="Thorgal: The Board Game",
     min_players=1,
     max_players=4,
     setup_model=setup.ThorgalSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
     view_model=view.ThorgalView,
     state_model=ThorgalState,
-    initial_state=setup.initial_state,
-    start=rules.start,
-    decide=rules.decide,
-    evolve=evolve.evolve,
-    view=view.view,
-    redact=view.redact,
-    legal_commands=rules.legal_commands,
-    to_act=rules.to_act,
-    is_over=rules.is_over,
-    outcome=rules.outcome,
-    timeout_consequence=rules.timeout_consequence,
-    seats_of_players=setup.seats_of_players,
-    random_command=rules.random_command,
-    content_label="sample",
+    player_seats=setup.player_seats,
+    consequence=rules.consequence,
+    sampler=rules.random_command,
     content_label_aliases=("SAMPLE CONTENT: The Warlord of the Fjord",),
-    facts=stats.facts,
-    event_facets=stats.event_facets,
-    chance_outcomes=stats.chance_outcomes,
-    chance_events=stats.CHANCE_EVENTS,
     examples=(
         Example("thorgal-solo", {"players": 1}),
         Example("thorgal-2p", {"players": 2}),
         Example("thorgal-3p", {"players": 3}),
         Example("thorgal-4p", {"players": 4}),
     ),
-    describe=describe,
-    board=board,
 )
+
+__all__ = ["GAME"]

@@ -1,7 +1,7 @@
 """Table options and the empty table: player count, characters, content pack.
 
 Solo is one person with two characters, so the seat count and the player
-count differ (:func:`seats_for`, :func:`seats_of_players`).
+count differ (:func:`seats_for`, :func:`player_seats`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def seats_for(players: int) -> int:
     return max(2, players)
 
 
-def seats_of_players(setup: ThorgalSetup) -> tuple[tuple[int, ...], ...]:
+def player_seats(setup: ThorgalSetup) -> tuple[tuple[int, ...], ...]:
     if setup.players == 1:
         return ((0, 1),)
     return tuple((s,) for s in range(setup.players))

@@ -70,64 +70,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.contract.core import Example, Ruleset
+from domain.games import kit
 
-from . import stats as _stats
-from .board import board
-from .commands import COMMAND_TYPES
-from .content import content_packs as _content_packs
-from .describe import describe
-from .events import EVENT_TYPES
-from .evolve import evolve
-from .rules import (
-    decide,
-    is_over,
-    leaving,
-    legal_commands,
-    outcome,
-    outcome_v2,
-    start,
-    to_act,
-)
-from .setup import MAX_PLAYERS, MIN_PLAYERS, VaalbaraSetup, initial_state
+from . import rules, setup, view
+from .rules import leaving
 from .state import VaalbaraState
-from .view import VaalbaraView, redact, view
 
-GAME_V1: Ruleset[VaalbaraState] = Ruleset(
+GAME_V1: Ruleset[VaalbaraState] = kit.ruleset(
+    __name__,
     name="vaalbara",
-    content_packs=_content_packs,
     title="Vaalbara",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    setup_model=VaalbaraSetup,
-    command_types=COMMAND_TYPES,
-    event_types=EVENT_TYPES,
-    view_model=VaalbaraView,
+    min_players=setup.MIN_PLAYERS,
+    max_players=setup.MAX_PLAYERS,
+    setup_model=setup.VaalbaraSetup,
+    view_model=view.VaalbaraView,
     state_model=VaalbaraState,
-    initial_state=initial_state,
-    start=start,
-    decide=decide,
-    evolve=evolve,
-    view=view,
-    redact=redact,
-    legal_commands=legal_commands,
-    to_act=to_act,
-    timeout_consequence=leaving.timeout_consequence,
-    automatic_command=leaving.automatic_command,
-    is_over=is_over,
-    outcome=outcome,
-    facts=_stats.facts,
-    event_facets=_stats.event_facets,
-    chance_outcomes=_stats.chance_outcomes,
-    chance_events=_stats.CHANCE_EVENTS,
+    consequence=leaving.consequence,
+    autoplay=leaving.automatic_command,
     examples=tuple(
         Example(f"vaalbara-{n}p", {"players": n})
-        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+        for n in range(setup.MIN_PLAYERS, setup.MAX_PLAYERS + 1)
     ),
-    describe=describe,
-    board=board,
 )
 
-GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=outcome_v2)
+GAME: Ruleset[VaalbaraState] = replace(GAME_V1, version=2, outcome=rules.outcome_v2)
 VERSIONS = (GAME_V1, GAME)
 """Every rules version still replayable (see :func:`domain.games.find_ruleset`)."""
 

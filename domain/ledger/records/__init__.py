@@ -54,7 +54,7 @@ from domain.ledger.records.names import (
     ENDED_TYPES,
     ENDING_KINDS,
     GENESIS,
-    LEDGER_PREFIX,
+    LEDGER_TYPE_PREFIX,
     SNAPSHOT_TYPE,
 )
 from domain.ledger.records.sealing import hash_input, seal
@@ -74,7 +74,7 @@ __all__ = [
     "ENDED_TYPES",
     "ENDING_KINDS",
     "GENESIS",
-    "LEDGER_PREFIX",
+    "LEDGER_TYPE_PREFIX",
     "SNAPSHOT_TYPE",
     "Move",
     "canonical_json",

@@ -19,7 +19,7 @@ ENDED_TYPES = {
 """The ledger's own endings (:class:`domain.contract.endings.EndingKind` value -> type),
 each followed by ``ledger.GameConcluded`` in the same decision."""
 ENDING_KINDS = {type_: kind for kind, type_ in ENDED_TYPES.items()}
-LEDGER_PREFIX = "ledger."
+LEDGER_TYPE_PREFIX = "ledger."
 """The prefix of the ledger's own type names; a game's are ``<game>.<EventClass>``."""
 
 ALG_V1 = "sha256-canonical-json/v1"

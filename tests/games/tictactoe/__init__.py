@@ -11,7 +11,13 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 
 from . import rules
-from .models import COMMANDS, EVENTS, TicTacToeSetup, TicTacToeState, TicTacToeView
+from .models import (
+    COMMAND_TYPES,
+    EVENT_TYPES,
+    TicTacToeSetup,
+    TicTacToeState,
+    TicTacToeView,
+)
 
 GAME: Ruleset[TicTacToeState] = Ruleset(
     name="tictactoe",
@@ -19,8 +25,8 @@ GAME: Ruleset[TicTacToeState] = Ruleset(
     min_players=2,
     max_players=2,
     setup_model=TicTacToeSetup,
-    command_types=COMMANDS,
-    event_types=EVENTS,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
     view_model=TicTacToeView,
     state_model=TicTacToeState,
     initial_state=rules.initial_state,

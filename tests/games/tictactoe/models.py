@@ -52,5 +52,5 @@ class TicTacToeView(Model):
     to_move: int
 
 
-COMMANDS = (Place,)
-EVENTS = (GameStarted, MarkPlaced)
+COMMAND_TYPES = (Place,)
+EVENT_TYPES = (GameStarted, MarkPlaced)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from domain.contract.core import Command
 
 
-def timeout_consequence(state: ThalaraState, seat: Seat) -> Consequence:
+def consequence(state: ThalaraState, seat: Seat) -> Consequence:
     """Two players: the seat loses; three or more: it drops out."""
     del seat
     return Consequence.DROPS_OUT if len(state.players) >= 3 else Consequence.SEAT_LOSES

@@ -209,7 +209,7 @@ def is_over(state: ThorgalState) -> bool:
     return state.phase == "over"
 
 
-def timeout_consequence(state: ThorgalState, seat: Seat) -> Consequence:
+def consequence(state: ThorgalState, seat: Seat) -> Consequence:
     """Thorgal is cooperative: a hero who runs out of time loses it for the team."""
     del state, seat
     return Consequence.TEAM_LOSES
