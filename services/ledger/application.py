@@ -234,9 +234,9 @@ class GameLedger(Application[UUID]):
         :raises ClockFlaggedError: a seat's time had run out; the timeout is
             recorded before the move is refused.
         """
-        decided = move(command, actor, command_id, expected_version, signed)
+        write = move(command, actor, command_id, expected_version, signed)
         try:
-            return await self.log_tail.extend(game_id, decided, game)
+            return await self.log_tail.extend(game_id, write, game)
         except ClockFlaggedError:
             try:
                 await self.claim_timeout(game_id)
