@@ -17,7 +17,7 @@ Run: ``python -m bench.ladder_server --rung NAME --port P [--canned FILE]
   games, but a move decides nothing: every game stays at its first position
   (its legal moves computed once), and ``SubmitMove`` answers the result of
   one move decided once per game, never committed;
-- ``rules``: plus decide and evolve: the real ``Moves.submit_move``, game
+- ``rules``: plus decide and evolve: the real ``LogTail.extend``, game
   cache and ``Game.act``, with no storage (the commit answers at once; the
   store keeps seeds and grants in dicts);
 - ``commit``: the real :class:`~services.ledger.application.GameLedger` on
@@ -41,7 +41,6 @@ import signal
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import partial
 from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 from uuid import UUID
@@ -134,7 +133,8 @@ class MemoryLedger:
     def __init__(self, decide: bool, snapshot_interval: int = 50) -> None:
         from services.ledger.game_cache import GameCache
         from services.ledger.heads import Heads
-        from services.ledger.moves import Moves
+        from services.ledger.io_pool import IoPool
+        from services.ledger.log_tail import LogTail
 
         self.decide = decide
         self.heads = Heads()
@@ -144,15 +144,16 @@ class MemoryLedger:
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="io")
         self.signer = Signer.generate()
         self._frozen: dict[UUID, Any] = {}
-        self._moves = Moves(
+        self.io = IoPool(self.executor)
+        self.log_tail = LogTail(
             self.cache,
             cast(Any, self.store),
             cast(Any, MemoryCommitter()),
             self.heads,
-            self.executor,
+            self.io,
             lambda: self.signer,
             snapshot_interval,
-            clock=self.clock,
+            self.clock,
         )
 
     def clock(self) -> datetime:
@@ -162,10 +163,6 @@ class MemoryLedger:
         from services.ledger.game_cache import GameNotFoundError
 
         raise GameNotFoundError(str(game_id))
-
-    async def io(self, fn: Any, *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, partial(fn, *args))
 
     def create_game(
         self,
@@ -202,7 +199,7 @@ class MemoryLedger:
     async def game(self, game_id: UUID, at: int | None = None) -> Game:
         from services.ledger.game_cache import GameNotFoundError
 
-        held = self.cache.current(game_id)
+        held = self.cache.vouched(game_id)
         if held is None:
             raise GameNotFoundError(str(game_id))
         return held
@@ -224,10 +221,15 @@ class MemoryLedger:
         command_id: str,
         expected_version: int | None = None,
         signed: Any = None,
+        game: Any = None,
     ) -> Any:
+        from services.ledger.log_tail import move
+
         if self.decide:
-            return await self._moves.submit_move(
-                game_id, command, actor, command_id, expected_version, signed
+            return await self.log_tail.extend(
+                game_id,
+                move(command, actor, command_id, expected_version, signed),
+                game,
             )
         frozen = self._frozen.get(game_id)
         if frozen is None:
@@ -241,7 +243,7 @@ class MemoryLedger:
     ) -> Any:
         """The result of one move decided on a private copy and never kept."""
         from services.ledger.game_cache import shell
-        from services.ledger.moves import MoveResult
+        from services.ledger.log_tail import Recorded
 
         seed = self.store.seeds[game.id]
         events = shell(game).act(
@@ -254,7 +256,7 @@ class MemoryLedger:
             last.hash,
             last.timestamp.isoformat(),
         )
-        return MoveResult(
+        return Recorded(
             game.id,
             events[0].originator_version,
             last.originator_version,
@@ -288,7 +290,6 @@ async def build(
 
     if rung not in RUNGS:
         raise ValueError(f"unknown rung {rung!r}; one of {', '.join(RUNGS)}")
-    loop = asyncio.get_running_loop()
     ledger: Any = None
     hub: Any = None
     committer: Any = None
@@ -317,9 +318,7 @@ async def build(
         if ledger is None:
             grant = grants.get(token)
         else:  # the store's lookup, in the ledger's executor as the server does
-            grant = await loop.run_in_executor(
-                ledger.executor, ledger.grant_for_token, token
-            )
+            grant = await ledger.io(ledger.grant_for_token, token)
         return Principal(grant=grant) if grant is not None else None
 
     server = grpc.aio.server(

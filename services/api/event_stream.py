@@ -51,7 +51,7 @@ class GameEventStream:
                 wakeup.clear()
                 batch: list[Any] = []
                 from_nats = False
-                if self._ledger.cache.current(game_id) is None and not is_delayed_for(
+                if self._ledger.cache.vouched(game_id) is None and not is_delayed_for(
                     principal, head
                 ):  # memory cannot vouch; a delayed game reads the store
                     tail = self._hub.live_events(game_id, last, last_hash)

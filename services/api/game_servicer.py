@@ -63,9 +63,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self._stream = GameEventStream(ledger, hub, self._window)
         self._listing = GameListing(ledger, self._window)
         self._created_at: Lru[UUID, Any] = Lru(CREATED_AT_CACHE)
-
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self._ledger.io(fn, *args)
+        self._run = ledger.io
 
     # ------------------------------------------------------------ writes
 
@@ -139,7 +137,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             else None
         )
         result = await self._ledger.submit_move(
-            game_id, command, seat, request.command_id, expected, signed
+            game_id, command, seat, request.command_id, expected, signed, game
         )
         head = result.game
         answer = pb.SubmitMoveResponse()

@@ -100,7 +100,7 @@ async def start(
         return None
 
     async def lookup(token: str) -> Principal | None:
-        return await loop.run_in_executor(executor, find, token)
+        return await ledger.io(find, token)
 
     resolver = TokenResolver(admin_token, lookup)
     page_tokens.configure(admin_token)  # every worker signs alike

@@ -16,7 +16,7 @@ import grpc
 
 from domain.contract.core import InvalidCommandError
 from projections.runner import ViewRunner, ViewStatus, wait_for_position
-from services.api.rpc import Blocking
+from services.ledger.io_pool import IoPool
 
 
 def parse_page_size(value: int, default: int, maximum: int) -> int:
@@ -40,7 +40,7 @@ def known_game(name: str) -> None:
     find_game(name)
 
 
-class ReadModels(Blocking):
+class ReadModels:
     """The views a read RPC may wait on for read-your-writes."""
 
     def __init__(
@@ -52,7 +52,7 @@ class ReadModels(Blocking):
     ) -> None:
         self.datastore = datastore
         self.runners = list(runners)
-        self._executor = executor
+        self._run = IoPool(executor)
         self._primary = primary
         """A runner on the primary: the log's head is read there, since a
         replica's lags behind positions this server has already returned."""

@@ -20,18 +20,19 @@ from services.api.clock_messages import seat_clocks
 from services.api.disclosure import SpectatorWindow
 from services.api.errors import PermissionDeniedError
 from services.api.read_rpc import parse_page_size
-from services.api.rpc import Blocking, guarded, guarded_stream, parse_game_id
+from services.api.rpc import guarded, guarded_stream, parse_game_id
+from services.ledger.io_pool import IoPool
 
 
-class ReplayServicer(pb_grpc.ReplayServiceServicer, Blocking):
+class ReplayServicer(pb_grpc.ReplayServiceServicer):
     def __init__(self, ledger: Any, executor: Any) -> None:
         self._ledger = ledger
-        self._executor = executor
+        self._run = IoPool(executor)
         self._window = SpectatorWindow(ledger)
 
     async def _frames(
         self, game_id: Any, after: int, limit: int
-    ) -> tuple[list[pb.Frame], bool]:
+    ) -> tuple[list[pb.Frame], int]:
         principal = current_principal.get()
         head = await self._run(self._ledger.load, game_id)
         sight = await self._run(self._window.disclose, principal, head)

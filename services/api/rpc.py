@@ -1,4 +1,4 @@
-"""What every servicer shares: errors mapped to statuses, ids parsed, blocking calls.
+"""What every servicer shares: errors mapped to statuses, ids parsed.
 
 Why a module of its own: the game, replay, read-model and tournament
 servicers all wrap their handlers the same way (:func:`guarded`) and parse
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial, wraps
+from functools import wraps
 from typing import Any
 from uuid import UUID
 
@@ -64,14 +63,3 @@ def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
             await abort(context, exc)
 
     return wrapper
-
-
-class Blocking:
-    """Runs the synchronous ledger and views in the server's thread pool."""
-
-    _executor: ThreadPoolExecutor
-
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(
-            self._executor, partial(fn, *args)
-        )

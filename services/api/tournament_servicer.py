@@ -13,7 +13,8 @@ from services.api.auth import ANONYMOUS, current_principal
 from services.api.clock_messages import time_control_message
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.presenters import delay_message
-from services.api.rpc import Blocking, guarded, guarded_stream
+from services.api.rpc import guarded, guarded_stream
+from services.ledger.io_pool import IoPool
 from services.proto import convert, limits
 from services.tournaments import organisers
 
@@ -107,11 +108,11 @@ def standings_message(t: Any) -> pb.Standings:
     )
 
 
-class TournamentServicer(pb_grpc.TournamentServiceServicer, Blocking):
+class TournamentServicer(pb_grpc.TournamentServiceServicer):
     def __init__(self, desk: Any, results: Any, executor: Any, hub: Any) -> None:
         self._desk = desk
         self._results = results
-        self._executor = executor
+        self._run = IoPool(executor)
         self._hub = hub
 
     @guarded

@@ -1,10 +1,12 @@
 """``GameLedger``: the application that creates games, records moves and reads them.
 
 Load -> act -> save, as in the eventsourcing examples, with the pieces split
-by what they hold: the move use case (:mod:`services.ledger.moves`), the one game
-cache and its freshness (:mod:`services.ledger.game_cache`), every SQL statement
+by what they hold: the use cases here state what each write decides, and the
+one path that records every write to a game's log
+(:mod:`services.ledger.log_tail`); the one game cache and its freshness
+(:mod:`services.ledger.game_cache`), every SQL statement
 (:mod:`services.storage.store`) and group commit (:mod:`services.storage.group_commit`).
-Blocking work runs in this application's one executor (:meth:`GameLedger.io`),
+Blocking work runs in this application's one pool (:attr:`GameLedger.io`),
 so async callers (the servicers) never hold a pool of their own for it.
 """
 
@@ -15,8 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -31,13 +32,16 @@ from domain.ledger.signatures import SignedMove
 from services.ledger.creation import CreatedGame, SeatToken, new_game
 from services.ledger.game_cache import GameCache, GameNotFoundError, shell
 from services.ledger.heads import Heads
-from services.ledger.moves import (
+from services.ledger.io_pool import IoPool
+from services.ledger.log_tail import (
     CommandIdReusedError,
     ConcurrencyConflictError,
-    MoveResult,
-    Moves,
+    Decide,
+    Extension,
+    LogTail,
+    Recorded,
+    move,
 )
-from services.ledger.referee import Referee
 from services.storage.database_env import io_threads
 from services.storage.game_repository import GameRepository
 from services.storage.group_commit import (
@@ -52,15 +56,13 @@ from services.storage.store import (
     ReplayEvents,
 )
 
-T = TypeVar("T")
-
 __all__ = [
     "CommandIdReusedError",
     "ConcurrencyConflictError",
     "CreatedGame",
     "GameLedger",
     "GameNotFoundError",
-    "MoveResult",
+    "Recorded",
     "SeatToken",
 ]
 
@@ -100,31 +102,25 @@ class GameLedger(Application[UUID]):
             max_workers=io_threads(env), thread_name_prefix="ledger-io"
         )
         """The one pool for blocking work (store reads, snapshot writes)."""
+        self.io = IoPool(self.executor)
+        """Awaitable blocking calls in :attr:`executor`, for async callers."""
         self.store = LedgerStore(self.events, self.snapshots, self.recorder)  # type: ignore[arg-type]
         self.cache = GameCache(cache_size, self.heads, self.store, self._rebuild)
         self._committer = GroupCommitter(self.store.append)
         self.clock: Callable[[], datetime] = clock or _system_clock
         """The ledger's own clock: stamps every event, so it times every
         seat (tests pass one they move by hand)."""
-        self._moves = Moves(
+        self.log_tail = LogTail(
             self.cache,
             self.store,
             self._committer,
             self.heads,
-            self.executor,
+            self.io,
             lambda: self.signer,
             snapshot_interval,
-            clock=lambda: self.clock(),
-        )
-        self._referee = Referee(
-            self.cache,
-            self._committer,
-            self.heads,
-            self.executor,
-            lambda: self.signer,
             lambda: self.clock(),
-            lambda: self._moves.on_committed,
         )
+        """Records every write that extends a game's log."""
 
     @property
     def signer(self) -> Signer:
@@ -150,12 +146,12 @@ class GameLedger(Application[UUID]):
 
     @property
     def on_committed(self) -> Callable[[UUID, list[Any]], None] | None:
-        """Called with each committed move's events (the JetStream publisher)."""
-        return self._moves.on_committed
+        """Called with each committed write's records (the JetStream publisher)."""
+        return self.log_tail.on_committed
 
     @on_committed.setter
     def on_committed(self, hook: Callable[[UUID, list[Any]], None] | None) -> None:
-        self._moves.on_committed = hook
+        self.log_tail.on_committed = hook
 
     def construct_mapper(self) -> LedgerMapper:
         return LedgerMapper()
@@ -180,11 +176,6 @@ class GameLedger(Application[UUID]):
         committer = LoopCommitter(LoopAppender(self.store))
         self._committer.on_loop(committer)
         return committer
-
-    async def io(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking ``fn(*args)`` in the ledger's executor."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, partial(fn, *args))
 
     # ------------------------------------------------------------ create
 
@@ -232,17 +223,20 @@ class GameLedger(Application[UUID]):
         command_id: str,
         expected_version: int | None = None,
         signed: SignedMove | None = None,
-    ) -> MoveResult:
+        game: Game | None = None,
+    ) -> Recorded:
         """Decide and record one move, exactly once per ``command_id``
-        (:meth:`services.ledger.moves.Moves.submit_move`).
+        (:meth:`services.ledger.log_tail.LogTail.extend`).
+
+        ``game``: the game the caller loaded for its own checks (the seat, the
+        command's type), decided on first so a move reads it once.
 
         :raises ClockFlaggedError: a seat's time had run out; the timeout is
             recorded before the move is refused.
         """
+        write = move(command, actor, command_id, expected_version, signed)
         try:
-            return await self._moves.submit_move(
-                game_id, command, actor, command_id, expected_version, signed
-            )
+            return await self.log_tail.extend(game_id, write, game)
         except ClockFlaggedError:
             try:
                 await self.claim_timeout(game_id)
@@ -252,49 +246,61 @@ class GameLedger(Application[UUID]):
 
     # ------------------------------------------------------------ endings
 
-    async def resign(self, game_id: UUID, seat: Seat) -> MoveResult:
+    async def resign(self, game_id: UUID, seat: Seat) -> Recorded:
         """``seat`` concedes (the ruleset's consequence; two players: the other
         seat wins).  Who may ask is the API's check.
 
         :raises GameNotFoundError, RuleError:
         """
-        return await self._referee.end(
+        return await self._end(
             game_id,
             lambda game, seed, now: game.resign(seat, seed, f"seat:{seat}", now),
         )
 
-    async def abort(self, game_id: UUID, by: str, reason: str = "") -> MoveResult:
+    async def abort(self, game_id: UUID, by: str, reason: str = "") -> Recorded:
         """Call the game off before its abort limit of moves: unrated, no stats.
 
         :raises GameNotFoundError, RuleError: ``AbortTooLateError`` after it.
         """
-        return await self._referee.end(
+        return await self._end(
             game_id,
             lambda game, seed, now: game.abort(by, reason, seed, now),
         )
 
     async def adjudicate(
         self, game_id: UUID, ranks: tuple[int, ...], reason: str, by: str
-    ) -> MoveResult:
+    ) -> Recorded:
         """Record an arbiter's result (``ranks[seat]``, 1 the best) and why.
 
         :raises GameNotFoundError, RuleError:
         """
-        return await self._referee.end(
+        return await self._end(
             game_id,
             lambda game, seed, now: game.adjudicate(ranks, reason, by, seed, now),
         )
 
-    async def claim_timeout(self, game_id: UUID, by: str = "timekeeper") -> MoveResult:
+    async def claim_timeout(self, game_id: UUID, by: str = "timekeeper") -> Recorded:
         """Record the timeout of the seat whose time ran out, by the ledger's clock.
 
         :raises GameNotFoundError, RuleError: ``ClockRunningError`` when
             nobody's time is up, ``GameOverError`` when it already ended.
         """
-        return await self._referee.end(
+        return await self._end(
             game_id,
             lambda game, seed, now: game.time_out(seed, now, by),
         )
+
+    async def _end(self, game_id: UUID, ending: Decide) -> Recorded:
+        """Append one of the ledger's own decisions to the game as the store
+        has it now.
+
+        Why from the store: these endings carry no client's command id; the
+        event store's unique ``(game, version)`` is what makes a timeout
+        happen exactly once when several timekeepers, or a timekeeper and a
+        late move, race for the same game: whoever appends second decides
+        again on the fresh game and finds it over (or the clock reset).
+        """
+        return await self.log_tail.extend(game_id, Extension(ending, from_store=True))
 
     def has_running_clocks(self) -> bool:
         """Whether any running game has a clock (the timekeeper has work)."""
@@ -312,7 +318,7 @@ class GameLedger(Application[UUID]):
         command_id: str,
         expected_version: int | None = None,
         signed: SignedMove | None = None,
-    ) -> MoveResult:
+    ) -> Recorded:
         """:meth:`submit_move` for synchronous callers (the CLI, tournaments,
         tests); not from a running event loop."""
         return asyncio.run(
@@ -325,7 +331,7 @@ class GameLedger(Application[UUID]):
 
     async def game(self, game_id: UUID, at: int | None = None) -> Game:
         """:meth:`load` for async callers: no thread hop when memory vouches."""
-        held = self.cache.current(game_id) if at is None else None
+        held = self.cache.vouched(game_id) if at is None else None
         if held is not None:
             return held
         return await self.io(self.cache.load, game_id, at)
@@ -346,7 +352,7 @@ class GameLedger(Application[UUID]):
         self, game_id: UUID, after: int, limit: int = 256
     ) -> tuple[Game, list[Any]]:
         """The game now and its events after ``after`` (for live streams)."""
-        found = self.cache.current_since(game_id, after, limit)
+        found = self.cache.vouched_since(game_id, after, limit)
         if found is not None:
             return found
         return await self.io(self.cache.since, game_id, after, limit)

@@ -97,9 +97,9 @@ class GameCache:
 
     # ------------------------------------------------------------ games
 
-    def current(self, game_id: UUID) -> Game | None:
+    def vouched(self, game_id: UUID) -> Game | None:
         """The game now if memory can vouch for it (no I/O), else ``None``."""
-        entry = self._vouched(game_id)
+        entry = self._vouched_entry(game_id)
         return None if entry is None else shell(entry.game)
 
     def load(self, game_id: UUID, at: int | None = None) -> Game:
@@ -109,7 +109,7 @@ class GameCache:
         """
         if at is not None:
             return self._rebuilt(game_id, at)
-        entry = self._vouched(game_id)
+        entry = self._vouched_entry(game_id)
         return shell((entry or self._refresh(game_id)).game)
 
     def refresh(self, game_id: UUID) -> Game:
@@ -129,7 +129,7 @@ class GameCache:
         cannot vouch for is first brought up to date (one read of what it
         lacks, which usually covers ``after`` too); otherwise the store.
         """
-        entry = self._vouched(game_id)
+        entry = self._vouched_entry(game_id)
         if entry is None and self._entries.get(game_id) is not None:
             entry = self._refresh(game_id)
         if entry is None:
@@ -140,11 +140,11 @@ class GameCache:
             self._store.events(game_id, after, entry.game.version, limit),
         )
 
-    def current_since(
+    def vouched_since(
         self, game_id: UUID, after: int, limit: int = 256
     ) -> tuple[Game, list[Any]] | None:
         """:meth:`since` if memory can answer it alone (no I/O), else ``None``."""
-        entry = self._vouched(game_id)
+        entry = self._vouched_entry(game_id)
         return None if entry is None else self._tail(entry, after, limit)
 
     def committed(self, game: Game, epoch: int, new_events: list[Any]) -> None:
@@ -225,9 +225,9 @@ class GameCache:
 
     # ------------------------------------------------------------ inside
 
-    def _vouched(self, game_id: UUID) -> _Entry | None:
+    def _vouched_entry(self, game_id: UUID) -> _Entry | None:
         entry = self._entries.get(game_id)
-        if entry is not None and self._heads.current(
+        if entry is not None and self._heads.is_newest(
             game_id, entry.game.version, entry.epoch
         ):
             return entry

@@ -53,7 +53,7 @@ class Heads:
             self.listening()  # a payload we cannot read: be safe
         return game_id
 
-    def current(self, game_id: UUID, version: int, epoch: int) -> bool:
+    def is_newest(self, game_id: UUID, version: int, epoch: int) -> bool:
         """Whether an aggregate at ``version``, held since ``epoch``, is the newest."""
         return (
             epoch != 0

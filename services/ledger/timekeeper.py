@@ -9,7 +9,7 @@ a session advisory lock: a holder killed with ``kill -9`` drops it with its
 session and the next server takes over).  The lock only saves work: what
 makes each timeout happen exactly once is the event store's unique
 ``(game, version)``, so two sweepers, or a sweeper and a late move, can
-never both append (:mod:`services.ledger.referee`).  Nothing is claimed or
+never both append (:meth:`GameLedger.claim_timeout`).  Nothing is claimed or
 leased, so a crash leaves nothing behind, and a server started after a
 deadline passed finds the game on its first sweep.
 """

@@ -1,16 +1,22 @@
-"""Group commit: concurrent moves on different games saved in one transaction.
+"""Group commit: concurrent writes on different games saved in one transaction.
 
 Why: the event store takes an EXCLUSIVE table lock per insert transaction (so
 readers of the log never skip an event committed later), which serialises
-every move's commit.  One committer takes whatever moves are waiting, saves
-them together (one lock, one commit, one fsync) and wakes each caller with its
-own recordings: on the serving process's event loop :class:`LoopCommitter`,
-for any other caller the thread of :class:`GroupCommitter`.  A batch never
-holds two moves of the same game; if the combined save hits a conflict, each
-move is retried alone so only the conflicting one fails.  Idempotency rows, tracking and the hash chain are
-untouched: they ride in the same transaction as before.  Appends are
-immutable values (events plus typed side rows), so retrying one alone needs
-no state put back.
+every write's commit.  One committer takes whatever appends are waiting,
+saves them together (one lock, one commit, one fsync) and wakes each caller
+with its own recordings.  Idempotency rows, tracking and the hash chain are
+untouched: they ride in the same transaction as before.
+
+Two committers, one batching rule.  The serving process's event loop commits
+on that loop over an async connection of its own (:class:`LoopCommitter`: no
+thread hop per move); any other caller (the CLI, tournaments, tests, another
+loop) queues for the thread of :class:`GroupCommitter`, which commits through
+the store's pool.  Which appends go together and what a conflict does is
+written once (:func:`_next_batch`, :func:`_failed`): a batch never holds two
+appends of one game, an append whose caller gave up before it was taken is
+not stored, and if the combined save conflicts, each append is retried alone
+(appends are immutable values: events plus typed side rows) so only the
+conflicting one fails.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from contextlib import nullcontext
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import psycopg
 from eventsourcing.persistence import IntegrityError
@@ -42,10 +48,68 @@ BATCH = Histogram(
 )
 
 
+F = TypeVar("F", "Future[list[Any]]", "asyncio.Future[list[Any]]")
+
+
 @dataclass
-class _Item:
+class _Waiting(Generic[F]):
+    """One game's append waiting for a batch, and its caller's future."""
+
     append: Append
-    future: Future[list[Any]] = field(default_factory=Future)
+    future: F
+
+
+def _next_batch(
+    waiting: deque[_Waiting[F]], max_batch: int, taken: Callable[[F], bool]
+) -> list[_Waiting[F]]:
+    """The batch to commit next, from the front of ``waiting``.
+
+    The batching rule both committers follow: up to ``max_batch`` appends, at
+    most one per game (a later append of a game already in the batch stays
+    at the front, in its order, for the next batch), and none whose caller
+    gave up before it was taken (``taken(future)`` is false: dropped, never
+    stored).
+    """
+    batch: list[_Waiting[F]] = []
+    deferred: list[_Waiting[F]] = []
+    ids: set[Any] = set()
+    while waiting and len(batch) < max_batch:
+        item = waiting.popleft()
+        if item.append.game_id in ids:
+            deferred.append(item)
+        elif taken(item.future):
+            batch.append(item)
+            ids.add(item.append.game_id)
+    waiting.extendleft(reversed(deferred))
+    return batch
+
+
+def _failed(batch: list[_Waiting[F]], exc: BaseException) -> list[list[_Waiting[F]]]:
+    """What a failed commit of ``batch`` means for its callers: the batches
+    to try next.
+
+    Nothing of the batch was stored (one transaction).  After a conflict, a
+    batch of several appends is tried again one append at a time (appends
+    are immutable values, so nothing needs putting back) and only the
+    conflicting one fails; any other failure goes to every caller.
+    """
+    if isinstance(exc, IntegrityError) and len(batch) > 1:
+        return [[item] for item in batch]
+    for item in batch:
+        _settle(item.future, exc)
+    return []
+
+
+def _committed(batch: list[_Waiting[F]], recordings: list[list[Any]]) -> None:
+    for item, recorded in zip(batch, recordings, strict=True):
+        # a caller that gave up once its append was taken has it stored anyway
+        if not item.future.done():
+            item.future.set_result(recorded)
+
+
+def _settle(future: Future[Any] | asyncio.Future[Any], exc: BaseException) -> None:
+    if not future.done():
+        future.set_exception(exc)
 
 
 class GroupCommitter:
@@ -56,11 +120,11 @@ class GroupCommitter:
     ) -> None:
         self._append = append
         self._max = max_batch
-        self._queue: queue.SimpleQueue[_Item] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Waiting[Future[list[Any]]]] = (
+            queue.SimpleQueue()
+        )
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
-        self.batches = 0
-        self.moves = 0
         self._on_loop: LoopCommitter | None = None
 
     def on_loop(self, committer: LoopCommitter | None) -> None:
@@ -90,56 +154,43 @@ class GroupCommitter:
                         target=self._run, name="group-commit", daemon=True
                     )
                     self._thread.start()
-        item = _Item(append)
+        item: _Waiting[Future[list[Any]]] = _Waiting(append, Future())
         self._queue.put(item)
         return item.future
 
     def _run(self) -> None:
+        waiting: deque[_Waiting[Future[list[Any]]]] = deque()
         while True:
-            batch: list[_Item] = []
-            ids: set[Any] = set()
-            deferred: list[_Item] = []
-            item = self._queue.get()
+            if not waiting:
+                waiting.append(self._queue.get())
             while True:
-                if item.append.game_id in ids:
-                    deferred.append(item)
-                elif item.future.set_running_or_notify_cancel():
-                    # from here on the caller cannot cancel: it gets the outcome
-                    batch.append(item)
-                    ids.add(item.append.game_id)
-                # else: the caller gave up before its move was taken; not stored
-                if len(batch) >= self._max:
-                    break
                 try:
-                    item = self._queue.get_nowait()
+                    waiting.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+            # from the moment it is taken the caller cannot cancel: it gets
+            # the outcome
+            batch = _next_batch(waiting, self._max, _running)
             if batch:
                 self._commit(batch)
-            for item in deferred:
-                self._queue.put(item)
 
-    def _commit(self, batch: list[_Item]) -> None:
-        self.batches += 1
-        self.moves += len(batch)
+    def _commit(self, batch: list[_Waiting[Future[list[Any]]]]) -> None:
         BATCH.observe(len(batch))
         try:
             recordings = self._append([i.append for i in batch])
-        except IntegrityError as exc:
-            if len(batch) == 1:
-                batch[0].future.set_exception(exc)
-                return
-            # nothing of the batch was stored (one transaction); appends are
-            # immutable values, so each is simply tried again on its own
-            for item in batch:
-                self._commit([item])
-            return
         except BaseException as exc:  # noqa: BLE001 - handed to every caller
-            for item in batch:
-                item.future.set_exception(exc)
+            for alone in _failed(batch, exc):
+                self._commit(alone)
             return
-        for item, recorded in zip(batch, recordings, strict=True):
-            item.future.set_result(recorded)
+        _committed(batch, recordings)
+
+
+def _running(future: Future[Any]) -> bool:
+    return future.set_running_or_notify_cancel()
+
+
+def _waiting_on_loop(future: asyncio.Future[Any]) -> bool:
+    return not future.done()
 
 
 CONNECT_TIMEOUT = 5
@@ -161,10 +212,8 @@ class LoopCommitter:
     its round trip is awaited (psycopg's async connection), so the loop
     serves other calls meanwhile and no thread is involved.
 
-    The queue discipline is :class:`GroupCommitter`'s: a batch never holds
-    two moves of one game, a conflicting batch is retried one move at a
-    time, and a move whose caller gave up before it was taken is not stored.
-    One connection is enough: the event store's table lock serialises every
+    Its batches follow the rule the thread's do (:func:`_next_batch`,
+    :func:`_failed`).  One connection is enough: the event store's table lock serialises every
     commit anyway.  It is bound to the loop that creates it; the
     :class:`GroupCommitter` it is attached to sends every other caller to
     its thread.
@@ -174,7 +223,7 @@ class LoopCommitter:
         self.loop = asyncio.get_running_loop()
         self._appender = appender
         self._max = max_batch
-        self._pending: deque[tuple[Append, asyncio.Future[list[Any]]]] = deque()
+        self._pending: deque[_Waiting[asyncio.Future[list[Any]]]] = deque()
         self._wakeup = asyncio.Event()
         self._task = self.loop.create_task(self._run(), name="ledger-group-commit")
 
@@ -188,7 +237,7 @@ class LoopCommitter:
         if not self.serving:
             raise DatabaseUnavailableError("the loop's committer has stopped")
         future: asyncio.Future[list[Any]] = self.loop.create_future()
-        self._pending.append((append, future))
+        self._pending.append(_Waiting(append, future))
         self._wakeup.set()
         return await future
 
@@ -197,11 +246,10 @@ class LoopCommitter:
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         while self._pending:
-            _, future = self._pending.popleft()
-            if not future.done():
-                future.set_exception(
-                    DatabaseUnavailableError("the server is stopping: retry elsewhere")
-                )
+            _settle(
+                self._pending.popleft().future,
+                DatabaseUnavailableError("the server is stopping: retry elsewhere"),
+            )
         await self._appender.close()
 
     async def _run(self) -> None:
@@ -209,49 +257,22 @@ class LoopCommitter:
             await self._wakeup.wait()
             self._wakeup.clear()
             while self._pending:
-                batch: list[tuple[Append, asyncio.Future[list[Any]]]] = []
-                deferred: list[tuple[Append, asyncio.Future[list[Any]]]] = []
-                ids: set[Any] = set()
-                while self._pending and len(batch) < self._max:
-                    item = self._pending.popleft()
-                    if item[1].done():
-                        continue  # the caller gave up before its move was taken
-                    if item[0].game_id in ids:
-                        deferred.append(item)
-                    else:
-                        batch.append(item)
-                        ids.add(item[0].game_id)
-                self._pending.extendleft(reversed(deferred))
+                batch = _next_batch(self._pending, self._max, _waiting_on_loop)
                 if batch:
                     await self._commit(batch)
 
-    async def _commit(
-        self, batch: list[tuple[Append, asyncio.Future[list[Any]]]]
-    ) -> None:
+    async def _commit(self, batch: list[_Waiting[asyncio.Future[list[Any]]]]) -> None:
         BATCH.observe(len(batch))
         try:
-            recordings = await self._appender.append([a for a, _ in batch])
-        except IntegrityError as exc:
-            if len(batch) == 1:
-                _settle(batch[0][1], exc)
-                return
-            # nothing of the batch was stored (one transaction); appends are
-            # immutable values, so each is simply tried again on its own
-            for item in batch:
-                await self._commit([item])
-            return
+            recordings = await self._appender.append([i.append for i in batch])
         except asyncio.CancelledError:
-            for _, future in batch:
-                _settle(future, DatabaseUnavailableError("the server is stopping"))
+            _failed(batch, DatabaseUnavailableError("the server is stopping"))
             raise
         except Exception as exc:  # noqa: BLE001 - handed to every caller
-            for _, future in batch:
-                _settle(future, exc)
+            for alone in _failed(batch, exc):
+                await self._commit(alone)
             return
-        for (_, future), recorded in zip(batch, recordings, strict=True):
-            # a caller that gave up once its move was taken has it stored anyway
-            if not future.done():
-                future.set_result(recorded)
+        _committed(batch, recordings)
 
 
 class LoopAppender:
@@ -303,8 +324,3 @@ class LoopAppender:
             )
             self._conn = conn
         return conn
-
-
-def _settle(future: asyncio.Future[Any], exc: BaseException) -> None:
-    if not future.done():
-        future.set_exception(exc)

@@ -4,7 +4,7 @@ Why a recorder subclass: a move's command-id row (idempotency), a new game's
 seat tokens and secret seed, and the ``ledger_games`` listing row must commit
 in the *same transaction* as the events, or a crash could leave a move stored
 without its idempotency key (and a retry would apply it twice).  Side rows
-are typed values (:class:`NewGameRows`, :class:`MoveRows`) turned into SQL
+are typed values (:class:`NewGameRows`, :class:`ExtensionRows`) turned into SQL
 only here.
 
 The private eventsourcing methods overridden here are ``_insert_events``
@@ -75,90 +75,82 @@ class NewGameRows:
 
 
 @dataclass(frozen=True)
-class MoveRows:
-    """What a move stores beside its events: its idempotency key, its
-    receipt and the listing's new head."""
+class CommandRow:
+    """A client's command: its idempotency key, kept with what it recorded."""
 
     command_id: str
     actor: int
     request_hash: str
     first_version: int
-    last_version: int
-    receipt: Receipt
-    ended_at: datetime | None
-    winners: tuple[int, ...] | None
-    head_hash: str
-    next_deadline: datetime | None = None
-    """When the first seat's clock runs out now (the timekeeper's index)."""
 
 
 @dataclass(frozen=True)
-class EndingRows:
-    """What one of the ledger's own endings stores beside its events: its
-    receipt and the listing's new head.  No idempotency key: no client sent
-    it, and the event store's ``(game, version)`` makes it happen once."""
+class ExtensionRows:
+    """What new events on a game's log store beside them: the receipt over
+    the new head, the listing's new head, and, when a client sent the
+    command, its idempotency key (:class:`CommandRow`).
+
+    One shape for a move and for the ledger's own endings: an ending has no
+    command row, as no client sent it and the event store's ``(game,
+    version)`` makes it happen once.
+    """
 
     last_version: int
     receipt: Receipt
     ended_at: datetime | None
-    """``None``: a seat dropped out and the game plays on."""
+    """``None`` while the game plays on (a seat may have dropped out)."""
     winners: tuple[int, ...] | None
     head_hash: str
     next_deadline: datetime | None = None
-    """When the first seat still playing runs out of time, if the game plays on."""
+    """When the first seat still playing runs out of time (the timekeeper's index)."""
+    command: CommandRow | None = None
 
 
-def _write_rows(
-    curs: Any, game_id: UUID, rows: NewGameRows | MoveRows | EndingRows
-) -> None:
-    if isinstance(rows, EndingRows):
-        curs.execute(
-            "WITH receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
-            " VALUES (%s, %s, %s))"
-            " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
-            " winners = %s, head_hash = %s, next_deadline = %s WHERE game_id = %s",
-            (
-                game_id,
-                rows.last_version,
-                receipt_text(rows.receipt),
-                rows.last_version,
-                "ended" if rows.winners is not None else "active",
-                rows.ended_at,
-                list(rows.winners) if rows.winners is not None else None,
-                rows.head_hash,
-                rows.next_deadline,
-                game_id,
-            ),
+_NEW_HEAD = (
+    "receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
+    " VALUES (%s, %s, %s))"
+    " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
+    " winners = %s, head_hash = %s, next_deadline = %s WHERE game_id = %s"
+)
+_EXTENSION = "WITH " + _NEW_HEAD
+_COMMANDED_EXTENSION = (
+    "WITH recorded AS (INSERT INTO ledger_commands (game_id, command_id, actor,"
+    " request_hash, first_version, last_version) VALUES (%s, %s, %s, %s, %s, %s)), "
+    + _NEW_HEAD
+)
+"""One statement, not three: each statement costs more client CPU than the
+database spends on it (a duplicate command id still fails the whole
+transaction on the primary key)."""
+
+
+def _write_rows(curs: Any, game_id: UUID, rows: NewGameRows | ExtensionRows) -> None:
+    if isinstance(rows, ExtensionRows):
+        head = (
+            game_id,
+            rows.last_version,
+            receipt_text(rows.receipt),
+            rows.last_version,
+            "ended" if rows.winners is not None else "active",
+            rows.ended_at,
+            list(rows.winners) if rows.winners is not None else None,
+            rows.head_hash,
+            rows.next_deadline,
+            game_id,
         )
-        return
-    if isinstance(rows, MoveRows):
-        # one statement, not three: each statement costs more client CPU than
-        # the database spends on it (a duplicate command id still fails the
-        # whole transaction on the primary key)
+        command = rows.command
+        if command is None:
+            curs.execute(_EXTENSION, head)
+            return
         curs.execute(
-            "WITH recorded AS (INSERT INTO ledger_commands (game_id, command_id, actor,"
-            " request_hash, first_version, last_version) VALUES (%s, %s, %s, %s, %s, %s)),"
-            " receipt AS (INSERT INTO ledger_receipts (game_id, version, receipt)"
-            " VALUES (%s, %s, %s))"
-            " UPDATE ledger_games SET version = %s, status = %s, ended_at = %s,"
-            " winners = %s, head_hash = %s, next_deadline = %s WHERE game_id = %s",
+            _COMMANDED_EXTENSION,
             (
                 game_id,
-                rows.command_id,
-                rows.actor,
-                rows.request_hash,
-                rows.first_version,
+                command.command_id,
+                command.actor,
+                command.request_hash,
+                command.first_version,
                 rows.last_version,
-                game_id,
-                rows.last_version,
-                receipt_text(rows.receipt),
-                rows.last_version,
-                "ended" if rows.winners is not None else "active",
-                rows.ended_at,
-                list(rows.winners) if rows.winners is not None else None,
-                rows.head_hash,
-                rows.next_deadline,
-                game_id,
+                *head,
             ),
         )
         return

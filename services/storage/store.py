@@ -29,9 +29,8 @@ from domain.ledger import stored_events
 from domain.ledger.receipts import Receipt
 from services.storage.datastore import retried_on_stale_statements
 from services.storage.recorder import (
-    EndingRows,
+    ExtensionRows,
     LedgerRecorder,
-    MoveRows,
     NewGameRows,
     hash_token,
 )
@@ -43,7 +42,7 @@ class Append:
 
     game_id: UUID
     events: tuple[Any, ...]
-    rows: NewGameRows | MoveRows | EndingRows
+    rows: NewGameRows | ExtensionRows
 
 
 def _by_game(appends: Sequence[Append], recordings: list[Any]) -> list[list[Any]]:

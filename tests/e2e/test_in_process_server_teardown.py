@@ -37,7 +37,7 @@ def test_a_torn_down_server_leaves_the_session_ledger_deaf(
         wait_until(lambda: server.running.hub.connected, "the hub never listened")
         table = create(server, "thalara", players=2, characters=["myrja", "canto"])
         gid = uuid.UUID(table.game_id)
-        assert ledger.cache.current(gid) is not None  # listening: memory vouches
+        assert ledger.cache.vouched(gid) is not None  # listening: memory vouches
 
     assert ledger.heads.epoch == 0, "the stopped hub left the ledger's heads vouching"
     assert not server.running.hub.connected
@@ -51,7 +51,7 @@ def test_a_torn_down_server_leaves_the_session_ledger_deaf(
     seat = game.to_act()[0]
     command = THALARA.random_command(game.state, seat, random.Random(3))
     moved = fresh_ledger.submit(gid, command, seat, str(uuid.uuid4()))
-    assert ledger.cache.current(gid) is None
+    assert ledger.cache.vouched(gid) is None
     assert ledger.load(gid).version == moved.last_version
 
 

@@ -35,7 +35,6 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.games import find_game
 from services.ledger.game_cache import shell
-from services.storage.store import Append
 
 pytestmark = pytest.mark.postgres
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
@@ -43,15 +42,14 @@ SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
 
 def _decide(ledger, game, rnd, command_id):
     """One move decided on ``game`` (a private shell) with its side rows, not stored."""
-    from services.ledger.moves import _rows
+    from services.ledger.log_tail import CommandKey
 
     seat = rnd.choice(game.to_act())
     command = find_game("thalara").random_command(game.state, seat, rnd)
     assert command is not None
     events = game.act(command, seat, ledger.seed_of(game.id), command_id)
-    receipt = ledger._moves._receipt(game, events[-1])
-    return Append(
-        game.id, tuple(events), _rows(game, events, seat, command_id, "digest", receipt)
+    return ledger.log_tail.append_of(
+        game, events, CommandKey(command_id, seat, "digest")
     )
 
 

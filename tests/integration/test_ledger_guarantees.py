@@ -214,7 +214,7 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     own_ledger.heads.listening()  # the cache vouches for what this process wrote...
     created = own_ledger.create_game("thalara", SETUP)
     gid = created.game_id
-    game = own_ledger.cache.current(gid)  # held by this process at its creation version
+    game = own_ledger.cache.vouched(gid)  # held by this process at its creation version
     assert game is not None
     rnd = random.Random(12)
     moves = {
@@ -223,7 +223,7 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     assert set(moves) == {0, 1}  # the secret hand selection: both seats may act
     elsewhere = fresh_ledger.submit(gid, moves[1], 1, "retry-1")
     # ...and its NOTIFY has not arrived yet: the held copy is stale but vouched
-    held = own_ledger.cache.current(gid)
+    held = own_ledger.cache.vouched(gid)
     assert held is not None and held.version == game.version < elsewhere.last_version
     saves: list[str] = []
     real_append = own_ledger._committer._append

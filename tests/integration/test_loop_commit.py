@@ -31,7 +31,9 @@ def test_a_batch_committed_on_the_loop_is_stored_as_the_thread_stores_it(ledger)
     recordings = asyncio.run(commit())
     for append, recorded in zip(appends, recordings, strict=True):
         assert [r.domain_event for r in recorded] == list(append.events)
-        found = ledger.store.recorded_command(append.game_id, append.rows.command_id)
+        found = ledger.store.recorded_command(
+            append.game_id, append.rows.command.command_id
+        )
         assert found is not None
         assert found.log_position == recorded[-1].notification.id
         assert found.receipt == append.rows.receipt

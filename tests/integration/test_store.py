@@ -41,8 +41,8 @@ def test_side_rows_commit_with_the_events_they_describe(ledger):
     ]
     found = ledger.store.recorded_command(game_id, "one")
     assert found == RecordedCommand(
-        append.rows.request_hash,
-        append.rows.first_version,
+        append.rows.command.request_hash,
+        append.rows.command.first_version,
         append.rows.last_version,
         recordings[-1].notification.id,
         append.rows.receipt,
@@ -75,7 +75,7 @@ def test_a_batch_with_one_conflict_stores_nothing_of_any_game(ledger):
     with pytest.raises(IntegrityError):
         ledger.store.append([fine, stale])
     assert ledger.store.recorded_command(games[0], "fine") is None
-    assert ledger.load(games[0]).version == fine.rows.first_version - 1
+    assert ledger.load(games[0]).version == fine.rows.command.first_version - 1
 
 
 def test_a_batch_gets_each_event_its_own_position_in_order(ledger, database_url):

@@ -38,11 +38,11 @@ def _vouched_but_behind(ledger, fresh_ledger):
     rnd = random.Random(4)
     seed = ledger.seed_of(game_id)
     for _ in range(200):  # this process plays until one seat's move hands the turn on
-        stale = ledger.cache.current(game_id)
+        stale = ledger.cache.vouched(game_id)
         assert stale is not None and not stale.is_over
         mover = rnd.choice(stale.to_act())
         command = THALARA.random_command(stale.state, mover, rnd)
-        trial = ledger.cache.current(game_id)  # a private copy: decide to look ahead
+        trial = ledger.cache.vouched(game_id)  # a private copy: decide to look ahead
         trial.act(command, mover, seed, "trial")
         after = trial.to_act()
         if len(stale.to_act()) == 1 and len(after) == 1 and after != (mover,):
@@ -51,7 +51,7 @@ def _vouched_but_behind(ledger, fresh_ledger):
     else:
         raise AssertionError("no move handed the turn to the other seat")
     elsewhere = fresh_ledger.submit(game_id, command, mover, "elsewhere")
-    held = ledger.cache.current(game_id)
+    held = ledger.cache.vouched(game_id)
     assert held is not None and held.version < elsewhere.last_version  # no NOTIFY
     real = fresh_ledger.load(game_id)
     (seat,) = real.to_act()
@@ -111,7 +111,7 @@ def test_a_move_stored_without_an_answer_is_read_back_and_recorded_once(
     monkeypatch.setattr(committer, "commit", answer_lost)
     with pytest.raises(psycopg.OperationalError):
         ledger.submit(game_id, command, seat, "unanswered")
-    assert ledger.cache.current(game_id) is None, "memory still vouches"
+    assert ledger.cache.vouched(game_id) is None, "memory still vouches"
     monkeypatch.undo()
     stored = ledger.load(game_id)  # read from the store: the move is there
     assert stored.version > game.version

@@ -41,8 +41,7 @@ def decided_append(ledger: Any, game_id: UUID, command_id: str, seed: int = 5) -
 
     Why: tests of the store's write path commit appends themselves, through
     one committer or another, instead of submitting moves."""
-    from services.ledger.moves import request_hash
-    from services.storage.store import Append, MoveRows
+    from services.ledger.log_tail import CommandKey, request_hash
 
     game = ledger.load(game_id)
     rnd = random.Random(seed)
@@ -50,18 +49,5 @@ def decided_append(ledger: Any, game_id: UUID, command_id: str, seed: int = 5) -
     command = find_game(game.game_type).random_command(game.state, seat, rnd)
     assert command is not None, "the seat to act has a legal move"
     events = game.act(command, seat, ledger.seed_of(game_id), command_id)
-    receipt = ledger.signer.sign(
-        str(game_id), game.version, game.head_hash, events[-1].timestamp.isoformat()
-    )
-    rows = MoveRows(
-        command_id=command_id,
-        actor=seat,
-        request_hash=request_hash(command_id, command, seat),
-        first_version=events[0].originator_version,
-        last_version=events[-1].originator_version,
-        receipt=receipt,
-        ended_at=None,
-        winners=None,
-        head_hash=game.head_hash,
-    )
-    return Append(game_id, tuple(events), rows)
+    key = CommandKey(command_id, seat, request_hash(command_id, command, seat))
+    return ledger.log_tail.append_of(game, events, key)

@@ -4,7 +4,7 @@ Why a test: a rename moves every import with it, but a page that says
 ``GameCache.load`` keeps saying it.  The pages are read the way a newcomer
 reads them: a path must be a file or folder of the repository; a dotted name
 must resolve (``services.api.errors.abort`` by import, ``GameCache.load`` by
-finding the class and its member, ``moves.Moves`` by finding the module); a
+finding the class and its member, ``log_tail.LogTail`` by finding the module); a
 ``LEDGER_*`` setting must be one the code reads; and an identifier that looks
 like code (``submit_move``, ``GameLedger``) must be defined somewhere in the
 product, the protos, the deployment files or the tests.
@@ -303,7 +303,7 @@ def test_the_reader_finds_code_names_and_skips_prose():
         "services/api/no_such_module.py",
         "LEDGER_NO_SUCH_SETTING",
         "no_such_function_anywhere",
-        "moves.no_such_name",
+        "log_tail.no_such_name",
     ],
 )
 def test_a_renamed_or_removed_name_is_reported(name):
@@ -318,7 +318,7 @@ def test_a_renamed_or_removed_name_is_reported(name):
         "services/api/errors.py",
         "LEDGER_WORKERS",
         "submit_move",
-        "moves.Moves",
+        "log_tail.LogTail",
     ],
 )
 def test_names_that_exist_resolve(name):

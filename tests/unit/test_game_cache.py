@@ -85,7 +85,7 @@ def test_deciding_on_a_loaded_game_never_changes_what_the_cache_holds() -> None:
     before = (mine.version, mine.state, mine.head_hash)
     decide(mine, random.Random(1))
     assert mine.version > before[0]
-    other = cache.current(game_id)
+    other = cache.vouched(game_id)
     assert other is not None and other is not mine
     assert (other.version, other.state, other.head_hash) == before
     assert other.pending_events == []
@@ -107,12 +107,12 @@ def test_a_recorded_move_is_published_whole_and_served_from_memory() -> None:
     assert store.reads == [], "vouched: no read"
     head, tail = cache.since(game_id, new_events[0].originator_version - 1)
     assert head.version == mine.version
-    probe = cache.current_since(game_id, new_events[0].originator_version - 1)
+    probe = cache.vouched_since(game_id, new_events[0].originator_version - 1)
     assert probe is not None and [e.hash for e in probe[1]] == [
         e.hash for e in new_events
     ]
     heads.deaf()
-    assert cache.current_since(game_id, 0) is None, "not vouched: ask the store"
+    assert cache.vouched_since(game_id, 0) is None, "not vouched: ask the store"
     assert [e.originator_version for e in tail] == [
         e.originator_version for e in new_events
     ]
@@ -147,14 +147,14 @@ def test_a_commit_without_an_answer_sends_the_next_read_to_the_store() -> None:
     mine = cache.load(game_id)
     new_events = decide(mine, random.Random(5))
     store.log[game_id] += new_events  # stored, but the answer was lost
-    assert cache.current(game_id) is not None, "vouched before the doubt"
+    assert cache.vouched(game_id) is not None, "vouched before the doubt"
     cache.doubt(game_id)
-    assert cache.current(game_id) is None
+    assert cache.vouched(game_id) is None
     store.reads.clear()
     now = cache.load(game_id)
     assert (now.version, now.state) == (mine.version, mine.state)
     assert store.reads == [("events", game_id, held.version)], "only what is missing"
-    assert cache.current(game_id) is not None, "vouched again once read"
+    assert cache.vouched(game_id) is not None, "vouched again once read"
 
 
 def test_nothing_is_vouched_while_not_listening() -> None:
@@ -162,7 +162,7 @@ def test_nothing_is_vouched_while_not_listening() -> None:
     game_id = new_game(store).id
     cache = make(store, heads)
     held = cache.load(game_id)
-    assert cache.current(game_id) is None
+    assert cache.vouched(game_id) is None
     store.reads.clear()
     cache.load(game_id)
     assert store.reads == [("events", game_id, held.version)]
@@ -222,9 +222,9 @@ def test_an_idle_game_keeps_its_state_but_not_its_events_once_others_are_played(
         cache.committed(mine, epoch, new_events)
         played[game_id] = new_events[0].originator_version - 1
     a, b = played
-    assert cache.current_since(b, played[b]) is not None, "b's move: from memory"
+    assert cache.vouched_since(b, played[b]) is not None, "b's move: from memory"
     assert cache.held_version(a) == store.rebuild(a, None).version, "a is held"
-    assert cache.current_since(a, played[a]) is None, "a's events are not"
+    assert cache.vouched_since(a, played[a]) is None, "a's events are not"
     store.reads.clear()
     _, tail = cache.since(a, played[a])
     assert [e.hash for e in tail] == [e.hash for e in store.log[a][played[a] :]]
