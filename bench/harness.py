@@ -55,17 +55,6 @@ class ScenarioFailed(RuntimeError):
     """Raised by :func:`run_all` after writing results when a scenario failed."""
 
 
-def _policy() -> cpu.RetryPolicy:
-    """With ``BENCH_WAIT_QUIET`` set, re-run (up to twice) a throughput measurement
-    during which other processes used more than 30% of the machine."""
-    wait = float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0)
-    if wait <= 0:
-        return cpu.RetryPolicy()
-    return cpu.RetryPolicy(
-        retries=2, settle=lambda: machine.wait_quiet(min(60.0, wait))
-    )
-
-
 def _step(results: dict[str, Any], key: str, fn: Callable[[], Any]) -> Any:
     """Run one scenario, recording a failure instead of raising."""
     step_wait = min(120.0, float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
@@ -130,7 +119,9 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
             _step(
                 results,
                 "s1_workers",
-                lambda: server_runs.workers(url, workdir, sizes, mix, _policy()),
+                lambda: server_runs.workers(
+                    url, workdir, sizes, mix, machine.retry_policy()
+                ),
             )
             _step(
                 results,
@@ -180,23 +171,29 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                     sizes.pgbench_s,
                     payload,
                     probe=lambda pid: cpu.CpuProbe((pid,)),
-                    policy=_policy(),
+                    policy=machine.retry_policy(),
                 ),
             )
             _step(
                 results,
                 "s7b_eventsourcing",
-                lambda: server_runs.eventsourcing(es_env, sizes, payload, _policy()),
+                lambda: server_runs.eventsourcing(
+                    es_env, sizes, payload, machine.retry_policy()
+                ),
             )
             _step(
                 results,
                 "s7c_null_grpc",
-                lambda: server_runs.null(raw, workdir, sizes, mix, _policy()),
+                lambda: server_runs.null(
+                    raw, workdir, sizes, mix, machine.retry_policy()
+                ),
             )
             _step(
                 results,
                 "ladder",
-                lambda: ladder.run_ladder(url, workdir, sizes, mix, _policy()),
+                lambda: ladder.run_ladder(
+                    url, workdir, sizes, mix, machine.retry_policy()
+                ),
             )
     finally:
         results["elapsed_s"] = round(time.perf_counter() - started, 1)
@@ -247,7 +244,7 @@ def _run_server_scenarios(
                 mix,
                 sizes.headline_clients,
                 lag,
-                _policy(),
+                machine.retry_policy(),
             )
             raw["captured"] = captured
             raw["s1"] = {r["clients"]: r["_latencies"] for r in section["runs"]}
@@ -262,7 +259,9 @@ def _run_server_scenarios(
         _step(
             results,
             "peer_game",
-            lambda: peer_game.run(url, workdir, sizes, results.get("peer"), _policy()),
+            lambda: peer_game.run(
+                url, workdir, sizes, results.get("peer"), machine.retry_policy()
+            ),
         )
         _step(
             results,

@@ -224,7 +224,6 @@ def run_alone(quick: bool, out_dir: str) -> dict[str, Any]:
     (key ``ladder``, as in results.json), ``ladder.md`` and ``ladder.png`` in
     ``out_dir``.  Not results.*: the default ``out_dir`` holds the committed
     full run, which a ladder alone must not replace."""
-    from bench.harness import _policy  # BENCH_WAIT_QUIET: re-run noisy windows
     from bench.report import ladder as ladder_report
 
     sizes = QUICK if quick else FULL
@@ -237,7 +236,9 @@ def run_alone(quick: bool, out_dir: str) -> dict[str, Any]:
     try:
         with db.bench_database() as url:
             cpu.watch_database(db.libpq_params(url)["dbname"])
-            section = run_ladder(url, workdir, sizes, setups.game_mix(), _policy())
+            section = run_ladder(
+                url, workdir, sizes, setups.game_mix(), machine.retry_policy()
+            )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     section["before_start"] = quiet

@@ -1,7 +1,7 @@
 """The machine a run measures: what it is (versions, settings, commit) and how busy.
 
-``wait_quiet`` is how ``BENCH_WAIT_QUIET`` works: the report says how busy the
-machine was, since 6 people share these 2 cores.
+``wait_quiet`` and :func:`retry_policy` are how ``BENCH_WAIT_QUIET`` works:
+the report says how busy the machine was, since 6 people share these 2 cores.
 """
 
 from __future__ import annotations
@@ -105,3 +105,15 @@ def wait_quiet(max_wait: float, threshold_pct: float = 25.0) -> dict[str, Any]:
             break
         waited += 2.0
     return {"machine_busy_before_start_pct": busy_pct, "waited_for_quiet_s": waited}
+
+
+def retry_policy() -> cpu.RetryPolicy:
+    """With ``BENCH_WAIT_QUIET`` set, re-run (up to twice) a throughput measurement
+    during which other processes used more than 30% of the machine.
+
+    Here, beside :func:`wait_quiet`, because every runner of scenarios (the
+    full run and the ladder alone) reads the same setting the same way."""
+    wait = float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0)
+    if wait <= 0:
+        return cpu.RetryPolicy()
+    return cpu.RetryPolicy(retries=2, settle=lambda: wait_quiet(min(60.0, wait)))

@@ -1,6 +1,6 @@
 """Scenarios with a process of their own: ``--workers``, memory, baselines (b) and (c).
 
-Each takes the retry policy of :func:`bench.harness._policy` (``BENCH_WAIT_QUIET``).
+Each takes the retry policy of :func:`bench.machine.retry_policy` (``BENCH_WAIT_QUIET``).
 """
 
 from __future__ import annotations

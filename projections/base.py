@@ -10,7 +10,7 @@ exactly-once guarantee (rows and position commit together).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
@@ -82,3 +82,35 @@ class View(ABC):
     @abstractmethod
     def apply(self, curs: Any, events: Sequence[LogEvent]) -> None:
         """Apply one batch inside the runner's transaction; never commit here."""
+
+
+def add_totals(
+    curs: Any,
+    table: str,
+    key: Mapping[str, str],
+    totals: Mapping[tuple[Any, ...], tuple[int, ...]],
+    columns: Sequence[str] = ("count",),
+) -> None:
+    """Add a batch's ``totals`` to ``table``'s running totals.
+
+    ``key`` names the key columns and their SQL types (the table's primary
+    key, in order); ``totals`` maps a key's values to one number per column
+    of ``columns``.  One statement per batch, however many keys: the
+    aggregated columns are unnested and upserted on the key, in key order so
+    two writers lock rows in the same order.
+    """
+    if not totals:
+        return
+    rows = sorted(totals.items())
+    names = ", ".join(key)
+    arrays = [f"%s::{kind}[]" for kind in key.values()] + ["%s::bigint[]"] * len(
+        columns
+    )
+    added = ", ".join(f"{c} = {table}.{c} + EXCLUDED.{c}" for c in columns)
+    curs.execute(
+        f"INSERT INTO {table} ({names}, {', '.join(columns)})"
+        f" SELECT * FROM unnest({', '.join(arrays)})"
+        f" ON CONFLICT ({names}) DO UPDATE SET {added}",
+        [[k[i] for k, _ in rows] for i in range(len(key))]
+        + [[v[j] for _, v in rows] for j in range(len(columns))],
+    )

@@ -46,7 +46,7 @@ from typing import Any
 
 from domain.games import all_games, find_game
 from domain.ledger.records import CONCLUDED_TYPE, decode_payload, load
-from projections.base import LogEvent, View
+from projections.base import LogEvent, View, add_totals
 
 SHUFFLE = re.compile(r"_shuffle:n=(\d+)$")
 
@@ -96,14 +96,17 @@ class FairnessView(View):
                 counts[
                     (ruleset.name, draw.distribution, draw.outcomes, draw.value)
                 ] += 1
-        if counts:  # one statement per batch: unnest the aggregated columns
-            rows = sorted(counts.items())
-            curs.execute(
-                "INSERT INTO fairness_counts SELECT * FROM unnest(%s::text[], %s::text[], %s::int[], %s::int[],"
-                " %s::bigint[]) ON CONFLICT (game_type, distribution, outcomes, value)"
-                " DO UPDATE SET count = fairness_counts.count + EXCLUDED.count",
-                [[k[i] for k, _ in rows] for i in range(4)] + [[n for _, n in rows]],
-            )
+        add_totals(
+            curs,
+            "fairness_counts",
+            {
+                "game_type": "text",
+                "distribution": "text",
+                "outcomes": "int",
+                "value": "int",
+            },
+            {k: (n,) for k, n in counts.items()},
+        )
 
 
 # ------------------------------------------------------------------ statistics

@@ -197,3 +197,15 @@ def history(
         (game_type, player_id, limit, offset),
     )
     return list(curs.fetchall())
+
+
+def recent_history(
+    curs: Any, game_type: str, player_id: str, limit: int = 1000
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` rating changes of a player, oldest first."""
+    curs.execute(
+        "SELECT * FROM (SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s"
+        " ORDER BY position DESC LIMIT %s) h ORDER BY position",
+        (game_type, player_id, limit),
+    )
+    return list(curs.fetchall())

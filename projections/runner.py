@@ -222,11 +222,7 @@ class ViewRunner:
                 curs.execute(STALL_COLUMNS_DDL)
             self._create_ledger_topics_index(curs)
             self.view.create(curs)
-            curs.execute(
-                "SELECT schema_version FROM projection_tracking WHERE view = %s",
-                (self.view.name,),
-            )
-            row = curs.fetchone()
+            row = self._tracking(curs)
             if row is None:
                 curs.execute(
                     "INSERT INTO projection_tracking (view, position, schema_version) VALUES (%s, 0, %s)",
@@ -240,6 +236,25 @@ class ViewRunner:
                     " stalled_at = NULL, stalled_reason = NULL WHERE view = %s",
                     (self.view.schema_version, self.view.name),
                 )
+
+    def _tracking(self, curs: Any, *, lock: bool = False) -> dict[str, Any] | None:
+        """This view's tracking row, if any (locked until commit with ``lock``)."""
+        curs.execute(
+            "SELECT position, schema_version, stalled_at, stalled_reason"
+            " FROM projection_tracking WHERE view = %s"
+            + (" FOR UPDATE" if lock else ""),
+            (self.view.name,),
+        )
+        row: dict[str, Any] | None = curs.fetchone()
+        return row
+
+    def _head(self, curs: Any) -> int:
+        """The log's last position (0 when empty)."""
+        curs.execute(
+            f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
+        )
+        head: int = curs.fetchone()["head"]
+        return head
 
     def _create_ledger_topics_index(self, curs: Any) -> None:
         """An index of the log's ``ledger.*`` events (two per game) by position.
@@ -263,12 +278,7 @@ class ViewRunner:
     def _check_ready(self) -> None:
         try:
             with self.datastore.transaction(commit=False) as curs:
-                curs.execute(
-                    "SELECT schema_version, stalled_at FROM projection_tracking"
-                    " WHERE view = %s",
-                    (self.view.name,),
-                )
-                row = curs.fetchone()
+                row = self._tracking(curs)
         except (
             psycopg.ProgrammingError,
             ProgrammingError,
@@ -320,17 +330,10 @@ class ViewRunner:
 
     def _step(self, limit: int, before_commit: Callable[[], None] | None) -> int:
         with self.datastore.transaction(commit=True) as curs:
-            curs.execute(
-                "SELECT position, stalled_at FROM projection_tracking"
-                " WHERE view = %s FOR UPDATE",
-                (self.view.name,),
-            )
-            row = curs.fetchone()
+            row = self._tracking(curs, lock=True)
+            assert row is not None, "stepped before ensure_tables"
             position = row["position"]
-            curs.execute(
-                f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
-            )
-            head = curs.fetchone()["head"]
+            head = self._head(curs)
             if row["stalled_at"] is not None and not self._retry_stall:
                 STALLED.labels(self.view.name).set(1)
                 LAG.labels(self.view.name).set(max(0, head - position))
@@ -453,16 +456,8 @@ class ViewRunner:
     def status(self) -> ViewStatus:
         """Where the view is (see :class:`ViewStatus`), the log's head, and its stop."""
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                "SELECT position, stalled_at, stalled_reason FROM projection_tracking"
-                " WHERE view = %s",
-                (self.view.name,),
-            )
-            row = curs.fetchone()
-            curs.execute(
-                f"SELECT coalesce(max(notification_id), 0) AS head FROM {self.events_table}"
-            )
-            head = curs.fetchone()["head"]
+            row = self._tracking(curs)
+            head = self._head(curs)
             position = row["position"] if row else 0
             if row and self._ledger_only and position < head:
                 # events commit in position order, so every event up to the
@@ -484,10 +479,7 @@ class ViewRunner:
 
     def reset(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
-            curs.execute(
-                "SELECT position FROM projection_tracking WHERE view = %s FOR UPDATE",
-                (self.view.name,),
-            )
+            self._tracking(curs, lock=True)
             self.view.reset(curs)
             curs.execute(
                 "UPDATE projection_tracking SET position = 0, stalled_at = NULL,"

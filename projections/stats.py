@@ -45,7 +45,7 @@ from psycopg.rows import tuple_row
 
 from domain.games import find_game
 from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE, LEDGER_TYPE_PREFIX
-from projections.base import LogEvent, View
+from projections.base import LogEvent, View, add_totals
 from projections.stats_summary import append_rows, summarise
 
 GAMES_PER_READ = 32
@@ -202,12 +202,11 @@ class StatsView(View):
             for row in seat_facets:
                 copy.write_row(row)
         self._add_rates(curs, results, seat_facets)
-        rows = sorted(totals.items())
-        curs.execute(
-            "INSERT INTO stats_facet_counts (game_type, key, value, seat, count) SELECT * FROM unnest("
-            "%s::text[], %s::text[], %s::text[], %s::int[], %s::bigint[]) ON CONFLICT (game_type, key, value, seat)"
-            " DO UPDATE SET count = stats_facet_counts.count + EXCLUDED.count",
-            [[k[i] for k, _ in rows] for i in range(4)] + [[n for _, n in rows]],
+        add_totals(
+            curs,
+            "stats_facet_counts",
+            {"game_type": "text", "key": "text", "value": "text", "seat": "int"},
+            {k: (n,) for k, n in totals.items()},
         )
 
     @staticmethod
@@ -222,22 +221,18 @@ class StatsView(View):
         every seat facet of every game.
         """
         seat = {(r[0], r[2]): (r[4], r[7]) for r in results}
-        rates: Counter[tuple[str, str, str, int, str]] = Counter()
+        games: Counter[tuple[str, str, str, int]] = Counter()
+        wins: Counter[tuple[str, str, str, int]] = Counter()
         for gid, gt, s, key, value, _ in seat_facets:
             players, won = seat[(gid, s)]
-            rates[(gt, key, value, players, "games")] += 1
-            rates[(gt, key, value, players, "wins")] += int(won)
-        keys = sorted({k[:4] for k in rates})
-        curs.execute(
-            "INSERT INTO stats_facet_rates (game_type, key, value, players, games, wins) SELECT * FROM unnest("
-            "%s::text[], %s::text[], %s::text[], %s::int[], %s::bigint[], %s::bigint[])"
-            " ON CONFLICT (game_type, key, value, players) DO UPDATE SET"
-            " games = stats_facet_rates.games + EXCLUDED.games, wins = stats_facet_rates.wins + EXCLUDED.wins",
-            [[k[i] for k in keys] for i in range(4)]
-            + [
-                [rates[(*k, "games")] for k in keys],
-                [rates[(*k, "wins")] for k in keys],
-            ],
+            games[(gt, key, value, players)] += 1
+            wins[(gt, key, value, players)] += int(won)
+        add_totals(
+            curs,
+            "stats_facet_rates",
+            {"game_type": "text", "key": "text", "value": "text", "players": "int"},
+            {k: (n, wins[k]) for k, n in games.items()},
+            columns=("games", "wins"),
         )
 
     def _game_logs(

@@ -1,4 +1,5 @@
-"""Read functions over the stats view's tables (what StatsService serves).
+"""Read functions over the stats view's tables (what StatsService and the
+dashboard serve).
 
 Why SQL aggregates and not precomputed summaries: the tables are per game and
 per seat, small enough that percentiles and histograms computed on demand stay
@@ -260,5 +261,57 @@ def player_history(
         " WHERE r.player_id = %(p)s AND (%(gt)s::text IS NULL OR r.game_type = %(gt)s)"
         " ORDER BY r.ended_position, r.seat LIMIT %(l)s OFFSET %(o)s",
         {"p": player_id, "gt": game_type, "l": limit, "o": offset},
+    )
+    return list(curs.fetchall())
+
+
+def headlines(curs: Any) -> dict[str, dict[str, Any]]:
+    """Per game type: started, finished, live, median moves and rounds of finished games."""
+    curs.execute(
+        "SELECT game_type, count(*) AS started, count(ended_position) AS finished,"
+        " count(*) - count(ended_position) AS live,"
+        " percentile_cont(0.5) WITHIN GROUP (ORDER BY moves) AS median_moves,"
+        " percentile_cont(0.5) WITHIN GROUP (ORDER BY rounds) AS median_rounds"
+        " FROM stats_games GROUP BY game_type"
+    )
+    return {r["game_type"]: dict(r) for r in curs.fetchall()}
+
+
+def first_player_rates(curs: Any) -> dict[str, float]:
+    """Per game type: how often the first player won (finished games with a known one)."""
+    curs.execute(
+        "SELECT game_type, avg(won::int)::float8 AS rate FROM stats_seat_results"
+        " WHERE first GROUP BY game_type"
+    )
+    return {r["game_type"]: r["rate"] for r in curs.fetchall()}
+
+
+def newest_games(
+    curs: Any, game_type: str, *, finished: bool, limit: int = 10
+) -> list[dict[str, Any]]:
+    """The newest live games, or the most recently finished ones (with how
+    they ended), of a game type."""
+    if finished:
+        ended = ", ended_at, moves, rounds, termination, winners"
+        which, newest = "ended_position IS NOT NULL", "ended_position"
+    else:
+        ended, which, newest = "", "ended_position IS NULL", "created_position"
+    curs.execute(
+        f"SELECT game_id, players, player_ids, created_at{ended} FROM stats_games"
+        f" WHERE game_type = %s AND {which} ORDER BY {newest} DESC LIMIT %s",
+        (game_type, limit),
+    )
+    return list(curs.fetchall())
+
+
+def recent_player_games(
+    curs: Any, player_id: str, game_type: str, limit: int = 20
+) -> list[dict[str, Any]]:
+    """A player's last finished games of one type, newest first."""
+    curs.execute(
+        "SELECT r.game_id, r.seat, r.rank, r.score, r.won, r.players, g.ended_at, g.moves,"
+        " g.termination FROM stats_seat_results r JOIN stats_games g ON g.game_id = r.game_id"
+        " WHERE r.player_id = %s AND r.game_type = %s ORDER BY r.ended_position DESC LIMIT %s",
+        (player_id, game_type, limit),
     )
     return list(curs.fetchall())

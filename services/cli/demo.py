@@ -117,9 +117,7 @@ def demo(
         help="Player identities in seat order, comma-separated, so the game is rated "
         "(see `ledger ratings`).",
     ),
-    target: str | None = typer.Option(
-        None, metavar="HOST:PORT", help=locate.TARGET_HELP
-    ),
+    target: str | None = locate.TARGET,
     seed: int = typer.Option(0, help="Seed of the random move choice (client side)."),
     example: str | None = typer.Option(
         None,

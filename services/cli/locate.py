@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+import typer
+
 from services.cli import failures
 from services.cli.failures import USAGE, UserError
 from services.runtime.settings import Settings
@@ -97,7 +99,13 @@ def connect(explicit: str | None) -> Connection:
     return Connection.open(failures.target)
 
 
-TARGET_HELP = "Server address. Default: the running `ledger serve`, else LEDGER_LISTEN."
+TARGET = typer.Option(
+    None,
+    "--target",
+    metavar="HOST:PORT",
+    help="Server address. Default: the running `ledger serve`, else LEDGER_LISTEN.",
+)
+"""``--target``, the same option on every command that calls a server."""
 
 
 def stub(stub_class: type[S], explicit: str | None) -> S:

@@ -160,9 +160,7 @@ def play(
     page_size: int = typer.Option(
         20, "--page-size", min=1, max=1000, help="Moves listed per page."
     ),
-    target: str | None = typer.Option(
-        None, metavar="HOST:PORT", help=locate.TARGET_HELP
-    ),
+    target: str | None = locate.TARGET,
 ) -> None:
     """Play one seat in words: the board, the log, the legal moves numbered.
 
@@ -383,19 +381,9 @@ def _follow(seat: Seat, until: int | None = None) -> None:
 
 
 def _result(seat: Seat, summary: Any) -> str:
-    from domain.contract.outcomes import Outcome
     from domain.words.narration import concluded_sentence
+    from services.proto.event_words import outcome_of
 
     if not summary.HasField("outcome"):
         return "The game is over."
-    o = summary.outcome
-    outcome = Outcome.model_validate(
-        {
-            "termination": o.termination,
-            "ranks": tuple(o.ranks),
-            "scores": tuple(o.scores),
-            "winners": tuple(o.winners),
-            "reason": o.reason,
-        }
-    )
-    return concluded_sentence(outcome, seat.names)
+    return concluded_sentence(outcome_of(summary.outcome), seat.names)

@@ -18,9 +18,7 @@ def ratings(
         None, metavar="PLAYER_ID", help="Show this player's rating history instead."
     ),
     limit: int = typer.Option(20, min=1, max=1000, help="Rows to show."),
-    target: str | None = typer.Option(
-        None, metavar="HOST:PORT", help=locate.TARGET_HELP
-    ),
+    target: str | None = locate.TARGET,
 ) -> None:
     """Leaderboard by conservative rating (mu - 3 sigma), from the running server.
 

@@ -38,9 +38,7 @@ def replay(
         "token from the data dir, to a server on this machine; a running game "
         "then shows everything).",
     ),
-    target: str | None = typer.Option(
-        None, metavar="HOST:PORT", help=locate.TARGET_HELP
-    ),
+    target: str | None = locate.TARGET,
 ) -> None:
     """The game's log in sentences: each event's number, time and what happened."""
     import grpc

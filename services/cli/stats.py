@@ -56,9 +56,7 @@ def stats(
         help="Only games that ended this way: completed, resigned, timed_out, "
         "forfeited, adjudicated, team_won, team_lost (aborted games count in none).",
     ),
-    target: str | None = typer.Option(
-        None, metavar="HOST:PORT", help=locate.TARGET_HELP
-    ),
+    target: str | None = locate.TARGET,
 ) -> None:
     """Statistics of one game type, from the running server's views."""
     from ledger.v1 import read_service_pb2 as pb

@@ -23,7 +23,6 @@ tournament_app = group(
 
 TID = typer.Argument(..., metavar="TOURNAMENT_ID", help="As printed by `create`.")
 PLAYERS = typer.Argument(..., metavar="PLAYER_ID...", help="One or more player ids.")
-TARGET = typer.Option(None, "--target", metavar="HOST:PORT", help=locate.TARGET_HELP)
 TOKEN = typer.Option(
     None,
     "--token",
@@ -80,7 +79,7 @@ def create(
         help="An organiser credential the admin issued (default: the admin token "
         "from the data dir, to a server on this machine).",
     ),
-    target: str | None = TARGET,
+    target: str | None = locate.TARGET,
 ) -> None:
     """Create a tournament and print its id and organiser token (shown once)."""
     from ledger.v1 import tournament_service_pb2 as pb
@@ -119,7 +118,7 @@ def register(
         False, "--plain", help="One `PLAYER TOKEN` line each, for scripts."
     ),
     token: str | None = TOKEN,
-    target: str | None = TARGET,
+    target: str | None = locate.TARGET,
 ) -> None:
     """Register players; prints each player's tournament token (shown once)."""
     from ledger.v1 import tournament_service_pb2 as pb
@@ -142,7 +141,9 @@ def register(
 
 @tournament_app.command("start")
 def start(
-    tournament_id: str = TID, token: str | None = TOKEN, target: str | None = TARGET
+    tournament_id: str = TID,
+    token: str | None = TOKEN,
+    target: str | None = locate.TARGET,
 ) -> None:
     """Pair the next round and create its games."""
     from ledger.v1 import tournament_service_pb2 as pb
@@ -172,7 +173,7 @@ def standings(
         help="Print them again each time they change, until the tournament "
         "finishes (results are recorded just after their games end).",
     ),
-    target: str | None = TARGET,
+    target: str | None = locate.TARGET,
 ) -> None:
     """The standings now: points, tie-breaks, wins/draws/losses."""
     from ledger.v1 import tournament_service_pb2 as pb
@@ -249,7 +250,7 @@ def my_games(
         envvar="LEDGER_PLAYER_TOKEN",
         help="Your tournament token, as `register` printed it.",
     ),
-    target: str | None = TARGET,
+    target: str | None = locate.TARGET,
 ) -> None:
     """Your games in the tournament that have not ended, and whose turn it is.
 

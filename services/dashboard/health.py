@@ -10,24 +10,20 @@ balancer poll it.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from services.dashboard.web import read
+from services.storage.datastore import answers
 
 log = logging.getLogger(__name__)
 
 
-def _one(curs: Any) -> None:
-    curs.execute("SELECT 1")
-
-
 async def healthz(request: Request) -> Response:
     try:
-        await read(request, "query", _one)
+        await read(request, "query", answers)
     except Exception as exc:  # noqa: BLE001 - any failure to read is "not healthy"
         log.warning("dashboard health: the database does not answer: %s", exc)
         return PlainTextResponse("database unavailable\n", status_code=503)

@@ -9,24 +9,25 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.games import all_games
-from services.dashboard import queries
+from projections import stats_queries
 from services.dashboard.web import query, render
+from services.storage import tournament_store
 
 
 def _home(curs: Any) -> dict[str, Any]:
-    heads = queries.headlines(curs)
-    first = queries.first_player_rates(curs)
+    heads = stats_queries.headlines(curs)
+    first = stats_queries.first_player_rates(curs)
     types = [
         {
             "name": game.name,
             "head": heads.get(game.name, {}),
             "first_rate": first.get(game.name),
-            "live": queries.games(curs, game.name, finished=False),
-            "recent": queries.games(curs, game.name, finished=True),
+            "live": stats_queries.newest_games(curs, game.name, finished=False),
+            "recent": stats_queries.newest_games(curs, game.name, finished=True),
         }
         for game in all_games()
     ]
-    return {"types": types, "tournaments": queries.tournaments(curs)}
+    return {"types": types, "tournaments": tournament_store.newest(curs)}
 
 
 async def home(request: Request) -> Response:

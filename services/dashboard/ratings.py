@@ -9,8 +9,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.games import all_games, find_game
-from projections import ratings
-from services.dashboard import queries
+from projections import ratings, stats_queries
 from services.dashboard.web import chart, query, render
 
 BOARD = 100
@@ -41,8 +40,8 @@ async def player(request: Request) -> Response:
 
     def read(curs: Any) -> dict[str, Any]:
         return {
-            "history": queries.rating_history(curs, game_type, player_id, HISTORY),
-            "recent": queries.recent_player_games(curs, player_id, game_type),
+            "history": ratings.recent_history(curs, game_type, player_id, HISTORY),
+            "recent": stats_queries.recent_player_games(curs, player_id, game_type),
         }
 
     data = await query(request, read)

@@ -21,8 +21,8 @@ from starlette.routing import Route
 
 from domain.contract.core import InvalidCommandError
 from domain.tournament.standings import TIE_BREAKS, head_to_head
-from services.dashboard import queries
 from services.dashboard.web import query, read, render, templates
+from services.storage import tournament_store
 
 POLL_SECONDS = 0.5
 
@@ -69,7 +69,7 @@ async def live(request: Request) -> Response:
     async def events() -> AsyncIterator[dict[str, str]]:
         seen = -1
         while True:
-            version = await query(request, queries.tournament_version, tid)
+            version = await query(request, tournament_store.version, tid)
             if version != seen:
                 seen = version
                 tournament = await read(request, "tournament", tid)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from domain.contract.core import Ruleset
+    from domain.contract.outcomes import Outcome
 
 
 def sentence(
@@ -24,7 +25,6 @@ def sentence(
     a player everything, as the API does.
     """
     from domain.contract.core import ADMIN
-    from domain.contract.outcomes import Outcome
     from domain.ledger.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
     from domain.words.narration import (
         concluded_sentence,
@@ -47,15 +47,21 @@ def sentence(
     if type_ == CONCLUDED_TYPE:
         concluded = pb.GameConcluded()
         payload.Unpack(concluded)
-        o = concluded.outcome
-        outcome = Outcome.model_validate(
-            {
-                "termination": o.termination,
-                "ranks": tuple(o.ranks),
-                "scores": tuple(o.scores),
-                "winners": tuple(o.winners),
-                "reason": o.reason,
-            }
-        )
-        return concluded_sentence(outcome, names)
+        return concluded_sentence(outcome_of(concluded.outcome), names)
     return describe(ruleset, convert.event_from_any(ruleset, payload), ADMIN, names)
+
+
+def outcome_of(message: Any) -> Outcome:
+    """A game's ``Outcome`` message (a concluded event's, a summary's) as the
+    domain's, so it is worded as the server words it."""
+    from domain.contract.outcomes import Outcome
+
+    return Outcome.model_validate(
+        {
+            "termination": message.termination,
+            "ranks": tuple(message.ranks),
+            "scores": tuple(message.scores),
+            "winners": tuple(message.winners),
+            "reason": message.reason,
+        }
+    )

@@ -159,6 +159,11 @@ def is_alive(conn: psycopg.Connection[Any]) -> bool:
     return True
 
 
+def answers(curs: Any) -> None:
+    """One round trip on ``curs``: raises unless the database answers (a health probe)."""
+    curs.execute("SELECT 1")
+
+
 _FORGET_PREPARED = (psycopg.IntegrityError, psycopg.errors.InvalidSqlStatementName)
 
 

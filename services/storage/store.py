@@ -3,7 +3,8 @@
 Why one adapter: the application says what it stores (``append`` a move with
 its side rows, ``recorded_command``, ``receipt_at``...) and this module, with
 the recorder (:mod:`services.storage.recorder`), says how.  No SQL string lives in
-the application layer, and no ``(sql, params)`` tuple is passed around.
+the application layer, and no ``(sql, params)`` tuple is passed around; the
+tournaments' counterpart is :mod:`services.storage.tournament_store`.
 """
 
 from __future__ import annotations

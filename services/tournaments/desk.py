@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import strtobool
 
@@ -47,25 +46,15 @@ from services.ledger.application import (
     GameLedger,
     GameNotFoundError,
 )
-from services.storage.recorder import (
-    hash_token,
-    mark_fingerprint,
-    schema_fingerprint,
-    stored_fingerprint,
-)
+from services.storage.recorder import hash_token
 from services.storage.tournament_rows import TokenGrant
 from services.storage.tournament_store import (
-    TOURNAMENT_DDL,
     TournamentMapper,
+    TournamentStore,
     recorder_topic,
 )
-from services.tournaments import organisers
 from services.tournaments.rounds import RoundJournal
 
-DDL_MARKED = "tournament_tokens"
-"""The table whose comment records that the desk's DDL ran."""
-LOCK_CLASS = 7302
-"""Advisory-lock namespace "one tournament's organiser writes" (7301 is the DDL lock)."""
 LOCK_WAIT = "30s"
 """How long a second organiser request waits for the first before ``ABORTED``."""
 
@@ -99,16 +88,10 @@ class TournamentDesk(Application[UUID]):
             }
         )
         self.ledger = ledger
-        self.rounds = RoundJournal(self.datastore, ledger)
-        ddl = (TOURNAMENT_DDL, organisers.DDL)
-        done = schema_fingerprint(ddl)
-        # the tables' DDL once per schema version, not at every start (see
-        # services.storage.recorder.schema_fingerprint)
-        if create_tables and stored_fingerprint(self.datastore, DDL_MARKED) != done:
-            with self.datastore.transaction(commit=True) as curs:
-                for statement in ddl:
-                    curs.execute(statement)
-                mark_fingerprint(curs, self.datastore, DDL_MARKED, done)
+        self.store = TournamentStore(self.datastore)
+        self.rounds = RoundJournal(self.store, ledger)
+        if create_tables:
+            self.store.create_tables()
 
     def construct_mapper(self) -> TournamentMapper:
         return TournamentMapper()
@@ -209,33 +192,11 @@ class TournamentDesk(Application[UUID]):
 
     @contextmanager
     def _exclusive(self, tournament_id: UUID) -> Iterator[None]:
-        """Hold this tournament's advisory lock, across processes, until the block ends.
-
-        A dedicated connection, not a pooled one: pooled sessions end idle
-        transactions after a few seconds (which would drop the lock midway),
-        and holding a pooled connection while the block needs others from the
-        same pool could exhaust it.  It is held among the datastore's
-        connections in use, so an outage the watcher declares cuts it too.
-        """
-        key = int.from_bytes(tournament_id.bytes[:4], "big", signed=True)
-        with (
-            psycopg.connect(
-                **self.datastore.pool.kwargs, autocommit=True, connect_timeout=10
-            ) as conn,
-            self.datastore.waiting(conn),
-        ):
-            conn.execute("SET idle_in_transaction_session_timeout = 0")
-            conn.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
-            with conn.transaction():
-                try:
-                    conn.execute(
-                        "SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_CLASS, key)
-                    )
-                except psycopg.errors.LockNotAvailable:
-                    raise ConcurrencyConflictError(
-                        "another organiser request on this tournament is still running; retry"
-                    ) from None
-                yield
+        """Hold this tournament's advisory lock, across processes, until the block ends
+        (:meth:`TournamentStore.exclusive
+        <services.storage.tournament_store.TournamentStore.exclusive>`)."""
+        with self.store.exclusive(tournament_id, LOCK_WAIT, _busy):
+            yield
 
     def my_games(
         self, tournament_id: UUID, player_id: str, player_token: str
@@ -245,55 +206,31 @@ class TournamentDesk(Application[UUID]):
         Each derived token's hash is registered (idempotently) so it works
         like any seat token; nothing in clear is stored or read.
         """
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(
-                "SELECT s.round, s.game_id, s.seats, g.player_ids FROM tournament_seat_tokens s"
-                " JOIN ledger_games g ON g.game_id = s.game_id"
-                " WHERE s.tournament_id = %s AND s.player_id = %s ORDER BY s.round",
-                (tournament_id, player_id),
-            )
-            rows = [dict(r) for r in curs.fetchall()]
-            for row in rows:
-                player = list(row.pop("player_ids")).index(player_id)
-                row["token"] = seat_token_for(player_token, row["game_id"], player)
-                row["player"] = player
-            curs.executemany(
-                "INSERT INTO ledger_seat_tokens (token_hash, game_id, player, seats)"
-                " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                [
-                    (
-                        hash_token(r["token"]),
-                        r["game_id"],
-                        r["player"],
-                        list(r["seats"]),
-                    )
-                    for r in rows
-                ],
-            )
-            return rows
+        rows = self.store.seatings(tournament_id, player_id)
+        for row in rows:
+            player = list(row.pop("player_ids")).index(player_id)
+            row["token"] = seat_token_for(player_token, row["game_id"], player)
+            row["player"] = player
+        self.store.register_seat_tokens(
+            [(r["token"], r["game_id"], r["player"], r["seats"]) for r in rows]
+        )
+        return rows
 
     def tournament_of(self, game_id: UUID) -> UUID | None:
         """The tournament a game was paired in, if any (who may adjudicate it)."""
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                "SELECT tournament_id FROM tournament_games WHERE game_id = %s",
-                (game_id,),
-            )
-            row = curs.fetchone()
-        return row["tournament_id"] if row else None
+        return self.store.tournament_of(game_id)
 
     def grant_for_token(self, token: str) -> TournamentGrant | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                "SELECT * FROM tournament_tokens WHERE token_hash = %s",
-                (hash_token(token),),
-            )
-            row = curs.fetchone()
-        return (
-            TournamentGrant(row["tournament_id"], row["role"], row["player_id"], token)
-            if row
-            else None
-        )
+        grant = self.store.grant(token)
+        if grant is None:
+            return None
+        return TournamentGrant(grant.tournament_id, grant.role, grant.player_id, token)
+
+
+def _busy() -> ConcurrencyConflictError:
+    return ConcurrencyConflictError(
+        "another organiser request on this tournament is still running; retry"
+    )
 
 
 def seat_token_for(player_token: str, game_id: UUID, player: int) -> str:

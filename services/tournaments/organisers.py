@@ -14,30 +14,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from services.storage.recorder import hash_token
-
-DDL = """
-CREATE TABLE IF NOT EXISTS organiser_tokens (
-    token_hash text PRIMARY KEY, label text NOT NULL,
-    issued_at timestamptz NOT NULL DEFAULT now()
-);
-"""
+from services.storage.tournament_store import TournamentStore
 
 
 def issue(datastore: Any, label: str) -> str:
     """A new organiser token for ``label`` (returned once, stored hashed)."""
     token = secrets.token_urlsafe(32)
-    with datastore.transaction(commit=True) as curs:
-        curs.execute(
-            "INSERT INTO organiser_tokens (token_hash, label) VALUES (%s, %s)",
-            (hash_token(token), label),
-        )
+    TournamentStore(datastore).add_organiser(token, label)
     return token
 
 
 def is_organiser(datastore: Any, token: str) -> bool:
-    with datastore.transaction(commit=False) as curs:
-        curs.execute(
-            "SELECT 1 FROM organiser_tokens WHERE token_hash = %s", (hash_token(token),)
-        )
-        return curs.fetchone() is not None
+    return TournamentStore(datastore).is_organiser(token)

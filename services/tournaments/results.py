@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import resolve_topic
 
 from projections.tournament_results import GameResult
+from services.storage import tournament_store
 from services.storage.tournament_store import (
     EVENTS_TABLE,
-    TOURNAMENT_DDL,
     TournamentMapper,
     recorder_topic,
 )
@@ -36,19 +35,14 @@ class ResultsDesk:
 
     def prepare(self, curs: Any) -> None:
         if self.create_tables:
-            curs.execute(TOURNAMENT_DDL)
+            tournament_store.ensure_tables(curs)
 
     def record_results(self, curs: Any, results: Sequence[GameResult]) -> None:
         loaded: dict[Any, Any] = {}
         for result in results:
-            curs.execute(
-                "SELECT tournament_id FROM tournament_games WHERE game_id = %s",
-                (result.game_id,),
-            )
-            row = curs.fetchone()
-            if row is None:
+            tid = tournament_store.tournament_of(curs, result.game_id)
+            if tid is None:
                 continue
-            tid = row["tournament_id"]
             if tid not in loaded:
                 loaded[tid] = self._load(curs, tid)
             loaded[tid].record_result(
@@ -64,15 +58,7 @@ class ResultsDesk:
             self.recorder._insert_stored_events(curs, stored)
 
     def _load(self, curs: Any, tournament_id: Any) -> Any:
-        curs.execute(
-            f"SELECT originator_version, topic, state FROM {EVENTS_TABLE}"
-            " WHERE originator_id = %s ORDER BY originator_version",
-            (tournament_id,),
-        )
         tournament = None
-        for r in curs.fetchall():
-            stored = StoredEvent(
-                tournament_id, r["originator_version"], r["topic"], bytes(r["state"])
-            )
+        for stored in tournament_store.stored_events(curs, tournament_id):
             tournament = self.mapper.to_domain_event(stored).mutate(tournament)
         return tournament

@@ -34,8 +34,6 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from psycopg.types.json import Jsonb
-
 from domain.games import find_game
 from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
@@ -43,7 +41,7 @@ from domain.tournament.pairing import Pairing
 from domain.tournament.state import TableAssignment
 from services.ledger.application import GameLedger
 from services.storage.tournament_rows import RoundSeating, SeatTokens
-from services.storage.tournament_store import PENDING_STATUSES
+from services.storage.tournament_store import PENDING_STATUSES, TournamentStore
 
 log = logging.getLogger("services.tournaments.desk")
 """The desk's logger: orphaned games are reported where they always were."""
@@ -52,8 +50,8 @@ log = logging.getLogger("services.tournaments.desk")
 class RoundJournal:
     """Creates, adopts and accounts for the games of one round being started."""
 
-    def __init__(self, datastore: Any, ledger: GameLedger) -> None:
-        self.datastore = datastore
+    def __init__(self, store: TournamentStore, ledger: GameLedger) -> None:
+        self.store = store
         self.ledger = ledger
 
     def seat(
@@ -65,7 +63,7 @@ class RoundJournal:
         round's event.
         """
         tournament_id = tournament.id
-        since, retried = self._begin_round(tournament_id, number)
+        since, retried = self.store.begin_round(tournament_id, number)
         pending = self._pending_games(tournament_id, number)
         tables: list[TableAssignment] = []
         game_ids: list[UUID] = []
@@ -94,36 +92,12 @@ class RoundJournal:
             tournament_id, number, tuple(game_ids), tuple(seats)
         )
 
-    def _begin_round(self, tournament_id: UUID, number: int) -> tuple[datetime, bool]:
-        """The round's intent time, and whether an earlier attempt already began it."""
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(
-                "INSERT INTO tournament_round_intents (tournament_id, round) VALUES (%s, %s)"
-                " ON CONFLICT DO NOTHING RETURNING since",
-                (tournament_id, number),
-            )
-            row = curs.fetchone()
-            if row is not None:
-                return row["since"], False
-            curs.execute(
-                "SELECT since FROM tournament_round_intents WHERE tournament_id = %s AND round = %s",
-                (tournament_id, number),
-            )
-            return curs.fetchone()["since"], True
-
     def _pending_games(
         self, tournament_id: UUID, number: int
     ) -> dict[int, dict[str, Any]]:
         """Journalled, not yet recorded games of a round, by table (extras abandoned)."""
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                "SELECT game_id, table_no, players, tokens FROM tournament_pending_games"
-                " WHERE tournament_id = %s AND round = %s AND status = 'created' ORDER BY table_no, game_id",
-                (tournament_id, number),
-            )
-            rows = curs.fetchall()
         found: dict[int, dict[str, Any]] = {}
-        for row in rows:
+        for row in self.store.pending_games(tournament_id, number):
             if row["table_no"] in found:
                 self._set_status(row["game_id"], "abandoned")
             else:
@@ -158,21 +132,13 @@ class RoundJournal:
         players: tuple[str, ...],
         tokens: list[dict[str, Any]],
     ) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(
-                "INSERT INTO tournament_pending_games VALUES (%s, %s, %s, %s, %s, %s, 'created')",
-                (game_id, tournament_id, number, index, list(players), Jsonb(tokens)),
-            )
+        self.store.journal_game(game_id, tournament_id, number, index, players, tokens)
 
     def _set_status(self, game_id: UUID, status: str) -> None:
         log.warning(
             "tournament game %s is an orphan: %s", game_id, PENDING_STATUSES[status]
         )
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(
-                "UPDATE tournament_pending_games SET status = %s, tokens = NULL WHERE game_id = %s",
-                (status, game_id),
-            )
+        self.store.set_status(game_id, status)
 
     def _find_lost(
         self,
@@ -183,24 +149,16 @@ class RoundJournal:
         since: datetime,
     ) -> None:
         """Record games a crashed attempt created for this table but never journalled."""
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                "SELECT g.game_id FROM ledger_games g WHERE g.game_type = %s AND g.player_ids = %s"
-                " AND g.created_at >= %s"
-                " AND NOT EXISTS (SELECT 1 FROM tournament_games t WHERE t.game_id = g.game_id)"
-                " AND NOT EXISTS (SELECT 1 FROM tournament_pending_games p WHERE p.game_id = g.game_id)",
-                (find_game(tournament.state.game_type).name, list(players), since),
-            )
-            candidates = [r["game_id"] for r in curs.fetchall()]
+        candidates = self.store.unjournalled_games(
+            find_game(tournament.state.game_type).name, players, since
+        )
         expected = (_entropy(tournament.id, number, index),)
         for game_id in candidates:
             if self.ledger.load(game_id).entropy != expected:
                 continue  # the same players' own game, not ours
-            with self.datastore.transaction(commit=True) as curs:
-                curs.execute(
-                    "INSERT INTO tournament_pending_games VALUES (%s, %s, %s, %s, %s, NULL, 'lost')",
-                    (game_id, tournament.id, number, index, list(players)),
-                )
+            self.store.journal_game(
+                game_id, tournament.id, number, index, players, None, "lost"
+            )
             log.warning(
                 "tournament game %s is an orphan: %s", game_id, PENDING_STATUSES["lost"]
             )

@@ -497,3 +497,31 @@ def test_facet_rate_totals_equal_the_per_key_join(ledger, world, game_type):
         )
         == keys
     )
+
+
+def test_the_dashboards_headlines_and_newest_games_match_the_ledger(ledger, world):
+    heads = query(ledger, q.headlines)
+    for game_type in GAME_TYPES:
+        all_of_type = [g for gt, g, _ in world["games"].values() if gt == game_type]
+        finished_ = sum(g.is_over for g in all_of_type)
+        assert (
+            heads[game_type]["started"],
+            heads[game_type]["finished"],
+            heads[game_type]["live"],
+        ) == (len(all_of_type), finished_, len(all_of_type) - finished_)
+    # played one after another, so they ended in the order they were created
+    terralore = [g for g, (gt, _, _) in world["games"].items() if gt == "terralore"]
+    in_play_order = [g for g in world["mine"] if g in terralore]
+    newest = query(ledger, q.newest_games, "terralore", finished=True, limit=2)
+    assert [r["game_id"] for r in newest] == in_play_order[::-1][:2]
+    assert all(r["termination"] for r in newest)
+    assert query(ledger, q.newest_games, "terralore", finished=False) == []
+
+
+def test_a_players_recent_games_are_their_history_newest_first(ledger, world):
+    name = world["names"][0]
+    history = query(ledger, q.player_history, name, "terralore", limit=1000)
+    recent = query(ledger, q.recent_player_games, name, "terralore", limit=3)
+    assert [(r["game_id"], r["seat"]) for r in recent] == [
+        (r["game_id"], r["seat"]) for r in history[::-1][:3]
+    ]
