@@ -23,7 +23,10 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
     ("chance (hmac rng)", ("domain/contract/chance.py",)),
     ("pydantic validate/dump", ("pydantic/", "pydantic_core")),
     ("protobuf <-> pydantic mapping", ("services/proto/convert.py",)),
-    ("redaction / presenters", ("services/api/presenters.py",)),
+    (
+        "redaction / presenters",
+        ("services/proto/game_messages.py", "services/api/presenters.py"),
+    ),
     (
         "eventsourcing mapper/decode",
         (

@@ -3,7 +3,8 @@
 Tokens are random 256-bit strings; the database stores only their SHA-256, so
 a leaked database does not leak seats.  :mod:`services.api.call_gate`
 resolves the token once per call (:func:`authenticate`) and hands the
-servicer a :class:`Principal` through a context variable, so servicers never
+servicer a :class:`~services.ledger.callers.Principal` (the service layer's
+caller) through a context variable, so servicers never
 parse metadata themselves.  A call with no token
 is a spectator; a call with an unknown token is refused (a typo should not
 silently downgrade a player to a spectator).
@@ -15,50 +16,10 @@ import hashlib
 import hmac
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
 
-from domain.contract.core import ADMIN, SPECTATOR, Seat, Viewer
-from domain.contract.viewers import SeatGrant
-from services.api.errors import UnauthenticatedError
+from services.ledger.callers import ANONYMOUS, Principal, UnauthenticatedError
 
-
-@dataclass(frozen=True)
-class Principal:
-    """Who is calling: the admin, the holder of one game's seat token, or anyone."""
-
-    admin: bool = False
-    grant: SeatGrant | None = None
-    tournament: Any = None
-    """A ``TournamentGrant`` (organiser or player of one tournament)."""
-    organiser: bool = False
-    """Holds an organiser credential: may create tournaments."""
-
-    def viewer_for(self, game_id: UUID) -> Viewer:
-        if self.admin:
-            return ADMIN
-        if self.grant is not None and self.grant.game_id == game_id:
-            return Viewer.player(*self.grant.seats)
-        return SPECTATOR
-
-    def seats_in(self, game_id: UUID) -> tuple[Seat, ...]:
-        if self.grant is not None and self.grant.game_id == game_id:
-            return self.grant.seats
-        return ()
-
-    @property
-    def role(self) -> str:
-        if self.admin:
-            return "admin"
-        if self.grant:
-            return "player"
-        if self.organiser:
-            return "organiser"
-        return self.tournament.role if self.tournament else "spectator"
-
-
-ANONYMOUS = Principal()
 current_principal: ContextVar[Principal] = ContextVar(
     "current_principal", default=ANONYMOUS
 )

@@ -30,6 +30,12 @@ from services.ledger.application import (
     ConcurrencyConflictError,
     GameNotFoundError,
 )
+from services.ledger.callers import (
+    PermissionDeniedError,
+    Refusal,
+    UnauthenticatedError,
+)
+from services.ledger.reading.min_version import VersionNotVisibleError
 from services.observability.metrics import DATABASE_ERRORS
 
 log = logging.getLogger(__name__)
@@ -38,44 +44,9 @@ RETRY_DELAY = duration_pb2.Duration(seconds=1)
 """What ``UNAVAILABLE`` suggests waiting (the health probe's default interval)."""
 
 
-class _Refusal(Exception):
-    """An auth refusal with a stable ``ErrorInfo.reason`` more precise than its code."""
-
-    default_reason = ""
-
-    def __init__(self, message: str, reason: str = "") -> None:
-        super().__init__(message)
-        self.reason = reason or self.default_reason
-
-
-class UnauthenticatedError(_Refusal):
-    """Raised when a bearer token is missing where required, or unknown.
-
-    Reasons: ``TOKEN_REQUIRED`` (no token), ``UNKNOWN_TOKEN``,
-    ``MALFORMED_AUTHORIZATION`` (not ``Bearer <token>``).
-    """
-
-    default_reason = "TOKEN_REQUIRED"
-
-
-class PermissionDeniedError(_Refusal):
-    """Raised when a valid token does not allow the requested action.
-
-    Reasons: ``TOKEN_FOR_ANOTHER_GAME``, ``ADMIN_CANNOT_MOVE``, ``ADMIN_ONLY``,
-    else ``PERMISSION_DENIED``.
-    """
-
-    default_reason = "PERMISSION_DENIED"
-
-
 _UNREACHABLE = (
     "the database is unreachable; retry (a command_id is never applied twice)"
 )
-
-
-class VersionNotVisibleError(Exception):
-    """A read's ``min_version`` was not reached, as far as the caller may see, in time
-    (:mod:`services.api.min_version`)."""
 
 
 class StreamLimitError(Exception):
@@ -142,7 +113,7 @@ def status_for(exc: BaseException) -> status_pb2.Status:
                 log.info("%s: %s", reason, exc)
                 message = _FIXED_MESSAGES[cls]
             info = error_details_pb2.ErrorInfo(domain=DOMAIN, reason=reason)
-            if isinstance(exc, _Refusal):
+            if isinstance(exc, Refusal):
                 info.reason = exc.reason
             if isinstance(exc, IllegalCommandError):
                 info.reason = "ILLEGAL_MOVE"

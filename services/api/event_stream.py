@@ -2,7 +2,9 @@
 
 The one long-lived read, so its own module: it follows the game through the
 game cache, the store or another server's JetStream tail, redacts each event
-through :mod:`services.api.disclosure` (holding a delayed spectator back), attaches
+as the service layer's read path discloses it
+(:meth:`~services.ledger.reading.game_reads.GameReads.sight`, holding a delayed
+spectator back), attaches
 the receipt to the concluding event and sleeps on the :class:`EventHub` between
 batches.  The servicer only validates the request and forwards the messages.
 """
@@ -16,22 +18,22 @@ from uuid import UUID
 
 from domain.ledger.records import CONCLUDED_TYPE
 from services.api import presenters
-from services.api.auth import Principal
-from services.api.clock_messages import add_event_clocks
-from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.ledger.application import GameLedger
+from services.ledger.callers import Principal
+from services.ledger.reading.disclosure import is_delayed_for
+from services.ledger.reading.game_reads import GameReads
 from services.live.listen_hub import EventHub
+from services.proto.clock_messages import add_event_clocks
+from services.proto.game_messages import event_message
 
 
 class GameEventStream:
     """Follows games for streaming callers (one per servicer)."""
 
-    def __init__(
-        self, ledger: GameLedger, hub: EventHub, window: SpectatorWindow
-    ) -> None:
+    def __init__(self, ledger: GameLedger, hub: EventHub, reads: GameReads) -> None:
         self._ledger = ledger
         self._hub = hub
-        self._window = window
+        self._reads = reads
 
     async def events(
         self, principal: Principal, game_id: UUID, after: int, stop_at_head: bool
@@ -59,17 +61,12 @@ class GameEventStream:
                         batch, from_nats = tail, True
                 if not from_nats:
                     head, batch = await self._ledger.game_since(game_id, last)
-                if is_delayed_for(principal, head):
-                    sight = await self._ledger.io(
-                        self._window.disclose, principal, head
-                    )
-                else:
-                    sight = disclose(principal, head)
+                sight = await self._reads.sight(principal, head)
                 if from_nats:  # another server's moves: ``head`` is behind them
                     sight = replace(sight, upto=batch[-1].originator_version)
                 shown = [e for e in batch if e.originator_version <= sight.upto]
                 for event in shown:
-                    message = presenters.event_message(
+                    message = event_message(
                         head, event, sight.viewer, show_hashes=sight.show_hashes
                     )
                     if event.originator_version == head.version:  # the head's clocks

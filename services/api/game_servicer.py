@@ -6,9 +6,11 @@ use case (``GameLedger.submit_move``); reads await ``GameLedger.game`` /
 ``game_since``, which answer from the one game cache (no thread hop while it
 vouches for the game) or read the store in the ledger's executor.  Views and
 legal-move lists come from the cache too, computed once per version and
-viewer.  The few remaining blocking calls (listings, a delayed spectator's
-window) run through ``GameLedger.io``.  The seat rule (:mod:`services.api.acting_seat`),
-the event stream's loop (:mod:`services.api.event_stream`) and listing pages
+viewer.  The read RPCs ask the service layer's read path
+(:class:`~services.ledger.reading.game_reads.GameReads`: what this caller may
+see, as of which version), the one the dashboard asks too.  The seat rule
+(:func:`services.ledger.callers.acting_seat`), the event stream's loop
+(:mod:`services.api.event_stream`) and listing pages
 (:mod:`services.api.game_listing`) live in their own modules.
 """
 
@@ -27,19 +29,19 @@ from domain.ledger.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
 from services.api import game_types, legal_pages, presenters
-from services.api.acting_seat import acting_seat
 from services.api.auth import Principal, current_principal
-from services.api.disclosure import SpectatorWindow, disclose, is_delayed_for
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
 from services.api.event_stream import GameEventStream
-from services.api.game_listing import GameListing, next_page_token, parse_cursor
-from services.api.min_version import check_min_version, head_seen_at
+from services.api.game_listing import next_page_token, parse_cursor
 from services.api.partial_response import response_fields
-from services.api.rpc import guarded, guarded_stream, parse_game_id
+from services.api.rpc import check_after_version, guarded, guarded_stream, parse_game_id
 from services.ledger.application import GameLedger
+from services.ledger.callers import acting_seat
 from services.ledger.lru import Lru
+from services.ledger.reading.disclosure import disclose
+from services.ledger.reading.game_reads import GameReads
 from services.live.listen_hub import EventHub
-from services.proto import convert
+from services.proto import convert, game_messages
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +57,13 @@ class GameServicer(pb_grpc.GameServiceServicer):
         hub: EventHub,
         open_creation: bool = True,
         tournament_of: Callable[[UUID], UUID | None] | None = None,
+        reads: GameReads | None = None,
     ) -> None:
         self._ledger = ledger
         self._tournament_of = tournament_of or (lambda game_id: None)
         self._open_creation = open_creation
-        self._window = SpectatorWindow(ledger)
-        self._stream = GameEventStream(ledger, hub, self._window)
-        self._listing = GameListing(ledger, self._window)
+        self._reads = reads or GameReads(ledger)
+        self._stream = GameEventStream(ledger, hub, self._reads)
         self._created_at: Lru[UUID, Any] = Lru(CREATED_AT_CACHE)
         self._run = ledger.io
 
@@ -171,25 +173,15 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> pb.GetGameResponse:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        at = request.at_version if request.HasField("at_version") else None
-        head = await head_seen_at(
-            self._ledger,
-            self._window,
+        seen = await self._reads.game(
             principal,
             game_id,
-            check_min_version(request.min_version),
-            context,
+            request.at_version if request.HasField("at_version") else None,
+            request.min_version,
+            context.time_remaining(),
         )
-        if is_delayed_for(principal, head):
-            sight = await self._run(self._window.disclose, principal, head)
-        else:
-            sight = disclose(principal, head)
-        if at is not None and not 1 <= at <= sight.upto:
-            raise InvalidCommandError(f"at_version must be between 1 and {sight.upto}")
-        if at is None and sight.upto < head.version:
-            at = sight.upto  # a spectator of a delayed game: that far behind
-        game = head if at is None else await self._ledger.game(game_id, at)
-        view = self._ledger.cache.view(game, sight.viewer, presenters.view)
+        game, head = seen.game, seen.head
+        view = self._ledger.cache.view(game, seen.sight.viewer, game_messages.view)
         now = self._ledger.clock() if game is head else game.modified_on
         summary = presenters.summary(game, principal, ended=head.is_over, now=now)
         created = await self._created(game_id)
@@ -217,20 +209,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def ListLegalMoves(
         self, request: pb.ListLegalMovesRequest, context: Any
     ) -> pb.ListLegalMovesResponse:
-        principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        game = await head_seen_at(
-            self._ledger,
-            self._window,
-            principal,
+        game, seat, moves = await self._reads.legal_moves(
+            current_principal.get(),
             game_id,
-            check_min_version(request.min_version),
-            context,
+            request.seat if request.HasField("seat") else None,
+            request.min_version,
+            context.time_remaining(),
         )
-        seat = acting_seat(
-            principal, game, request.seat if request.HasField("seat") else None
-        )
-        moves = self._ledger.cache.legal_moves(game, seat)
         response = pb.ListLegalMovesResponse(
             version=game.version, seat=seat, total_size=len(moves)
         )
@@ -256,22 +242,11 @@ class GameServicer(pb_grpc.GameServiceServicer):
     ) -> Any:
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        if request.after_version < 0:
-            raise InvalidCommandError(
-                "after_version must be >= 0",
-                violations=(("after_version", "0 replays from the first event"),),
-            )
-        await head_seen_at(
-            self._ledger,
-            self._window,
-            principal,
-            game_id,
-            check_min_version(request.min_version),
-            context,
+        after = check_after_version(request.after_version)
+        await self._reads.head(
+            principal, game_id, request.min_version, context.time_remaining()
         )
-        events = self._stream.events(
-            principal, game_id, request.after_version, request.stop_at_head
-        )
+        events = self._stream.events(principal, game_id, after, request.stop_at_head)
         async with aclosing(events):
             async for message in events:
                 yield message
@@ -291,7 +266,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             find_game(request.game_type)
         principal = current_principal.get()
         rows = await self._run(
-            self._listing.rows, principal, page_size + 1, before, request.game_type
+            self._reads.listing, principal, page_size + 1, before, request.game_type
         )
         return pb.ListGamesResponse(
             games=[presenters.listed(r, principal) for r in rows[:page_size]],

@@ -37,6 +37,7 @@ from services.api.replay_servicer import ReplayServicer
 from services.api.stats_servicer import StatsServicer
 from services.api.tournament_servicer import TournamentServicer
 from services.ledger.application import GameLedger
+from services.ledger.reading.game_reads import GameReads
 from services.live.listen_hub import EventHub
 from services.tournaments import organisers
 from services.tournaments.desk import TournamentDesk
@@ -103,6 +104,7 @@ async def start(
         return await ledger.io(find, token)
 
     resolver = TokenResolver(admin_token, lookup)
+    reads = GameReads(ledger)  # one read path (and spectator window) per server
     page_tokens.configure(admin_token)  # every worker signs alike
     drain = Drain()
     server = grpc.aio.server(
@@ -110,10 +112,11 @@ async def start(
         options=transport.server_options(limits.workers, limits.pending_calls),
     )
     game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(ledger, hub, tournament_of=desk.tournament_of), server
+        GameServicer(ledger, hub, tournament_of=desk.tournament_of, reads=reads),
+        server,
     )
     read_service_pb2_grpc.add_ReplayServiceServicer_to_server(
-        ReplayServicer(ledger, executor), server
+        ReplayServicer(reads), server
     )
     read_service_pb2_grpc.add_RatingServiceServicer_to_server(
         RatingServicer(views), server

@@ -30,6 +30,16 @@ def parse_game_id(raw: str) -> UUID:
         ) from None
 
 
+def check_after_version(value: int) -> int:
+    """:raises InvalidCommandError: for a negative ``after_version``."""
+    if value < 0:
+        raise InvalidCommandError(
+            "after_version must be >= 0",
+            violations=(("after_version", "0 replays from the first event"),),
+        )
+    return value
+
+
 def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     """Map every exception through :mod:`services.api.errors`."""
 

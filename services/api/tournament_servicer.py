@@ -10,12 +10,12 @@ from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
 from services.api.auth import ANONYMOUS, current_principal
-from services.api.clock_messages import time_control_message
 from services.api.errors import PermissionDeniedError, UnauthenticatedError
-from services.api.presenters import delay_message
 from services.api.rpc import guarded, guarded_stream
 from services.ledger.io_pool import IoPool
 from services.proto import convert, limits
+from services.proto.clock_messages import time_control_message
+from services.proto.game_messages import delay_message
 from services.tournaments import organisers
 
 

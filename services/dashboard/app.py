@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import grpc
+from eventsourcing.persistence import InterfaceError, OperationalError
+from psycopg import InterfaceError as PgInterfaceError
+from psycopg import OperationalError as PgOperationalError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -24,9 +26,10 @@ from services.dashboard import (
     stats,
     tournament,
 )
-from services.dashboard.reader import Reader, ReplayRefusedError, ViewsBehindError
+from services.dashboard.reader import Reader, ViewsBehindError
 from services.dashboard.web import HERE, render
 from services.ledger.application import GameNotFoundError
+from services.ledger.callers import PermissionDeniedError
 
 
 async def _favicon(request: Request) -> Response:
@@ -43,19 +46,21 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
     return render(request, "error.html", 400, title="Bad request", message=str(exc))
 
 
-HTTP_FOR = {
-    grpc.StatusCode.NOT_FOUND: (404, "Not found"),
-    grpc.StatusCode.INVALID_ARGUMENT: (400, "Bad request"),
-    grpc.StatusCode.PERMISSION_DENIED: (403, "Not public yet"),
-    grpc.StatusCode.FAILED_PRECONDITION: (409, "Not available"),
-    grpc.StatusCode.UNAVAILABLE: (503, "Database unavailable"),
-}
+async def _not_public(request: Request, exc: Exception) -> Response:
+    """A read the disclosure policy refuses an anonymous reader (the export of
+    a running game), as ``ExportGame`` refuses it: PERMISSION_DENIED."""
+    return render(request, "error.html", 403, title="Not public yet", message=str(exc))
 
 
-async def _refused(request: Request, exc: Any) -> Response:
-    """A ReplayService refusal, as the HTTP status that means the same."""
-    status, title = HTTP_FOR.get(exc.code, (500, "Error"))
-    return render(request, "error.html", status, title=title, message=str(exc))
+async def _unreachable(request: Request, exc: Exception) -> Response:
+    """The database down (gRPC: UNAVAILABLE); its own message may name tables."""
+    return render(
+        request,
+        "error.html",
+        503,
+        title="Database unavailable",
+        message="the database is unreachable; retry",
+    )
 
 
 async def _behind(request: Request, exc: Exception) -> Response:
@@ -90,7 +95,11 @@ def create_app(reader: Reader) -> Starlette:
             GameNotFoundError: _not_found,
             UnknownGameError: _not_found,
             InvalidCommandError: _bad_request,
-            ReplayRefusedError: _refused,
+            PermissionDeniedError: _not_public,
+            OperationalError: _unreachable,
+            InterfaceError: _unreachable,
+            PgOperationalError: _unreachable,
+            PgInterfaceError: _unreachable,
             ViewsBehindError: _behind,
             HTTPException: _http,
         },

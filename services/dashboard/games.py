@@ -1,10 +1,11 @@
 """A game: replay viewer, its frames as JSON, the audit badge and the export.
 
 The viewer fetches frames in pages from ``/games/{id}/frames`` (the JSON of
-``ReplayService.ListFrames`` for an anonymous caller), so a long game does not
-weigh on the first render and every byte the browser gets went through the
-ReplayService's disclosure policy.  Audit and export go through its
-``ExportGame``, so they open exactly when the export is public.
+the page ``ReplayService.ListFrames`` answers an anonymous caller, read
+through the same service-layer read path), so a long game does not weigh on
+the first render and every byte the browser gets went through the one
+disclosure policy.  Audit and export take the export ``ExportGame`` gives,
+so they open exactly when the export is public.
 """
 
 from __future__ import annotations

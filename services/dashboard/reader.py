@@ -10,34 +10,30 @@
 * Tournaments: :meth:`TournamentDesk.load`, the read path of
   ``TournamentService.GetStandings`` (standings are a pure function of the
   tournament's recorded results), so the page equals ``GetStandings``.
-* Replays, exports and audits: the ``ReplayService`` handlers themselves
-  (``ListFrames``, ``ExportGame``), called in-process as an anonymous caller,
-  so the pages follow the one disclosure policy, whatever it becomes: a
-  running game's public view only, everything once it has ended.  The audit
-  verifies that export exactly as ``ledger verify`` does, so it is available
-  exactly when the export is (ended games).
+* Games, replays, exports and audits: the service layer's read path
+  (:class:`~services.ledger.reading.game_reads.GameReads`, the one the gRPC
+  ``GameService`` and ``ReplayService`` call) as an anonymous caller, so the
+  pages follow the one disclosure policy, whatever it becomes: a running
+  game's public view only (at the spectator delay), everything once it has
+  ended.  Frames are presented as ``ListFrames`` presents them
+  (:mod:`services.proto.game_messages`).  The audit verifies the export
+  exactly as ``ledger verify`` does, so it is available exactly when the
+  export is (ended games).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-import grpc
-
 from domain.audit.export import verify_lines
 from domain.audit.report import AuditReport
 from ledger.v1 import read_service_pb2 as rpb
-from services.api.auth import ANONYMOUS, current_principal
-
-
-class ReplayRefusedError(Exception):
-    """Raised when the ReplayService refuses a dashboard read (code and message)."""
-
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+from services.ledger.callers import ANONYMOUS
+from services.ledger.reading.game_reads import GameReads
+from services.proto import game_messages
 
 
 class ViewsBehindError(Exception):
@@ -45,19 +41,6 @@ class ViewsBehindError(Exception):
 
     def __init__(self, position: int) -> None:
         super().__init__(f"views have not reached log position {position} yet")
-
-
-class _InProcess:
-    """The little of ``grpc.aio.ServicerContext`` the read handlers use."""
-
-    def time_remaining(self) -> float | None:
-        return 10.0
-
-    async def abort(self, code: grpc.StatusCode, details: str = "", *_: Any) -> None:
-        raise ReplayRefusedError(code, details)
-
-    async def abort_with_status(self, status: Any) -> None:
-        raise ReplayRefusedError(status.code, status.details)
 
 
 class Reader:
@@ -68,8 +51,6 @@ class Reader:
     def __init__(
         self, ledger: Any, desk: Any, owns_desk: bool = True, views: Any = None
     ) -> None:
-        from services.api.disclosure import SpectatorWindow
-        from services.api.replay_servicer import ReplayServicer
         from services.storage.read_replica import views_for
 
         self.ledger = ledger
@@ -78,8 +59,7 @@ class Reader:
         self.desk = desk
         self._owns_desk = owns_desk
         """Beside ``ledger serve`` the server's desk is shared (one pool, not two)."""
-        self.replay = ReplayServicer(ledger, None)  # the loop's default executor
-        self._window = SpectatorWindow(ledger)
+        self.reads = GameReads(ledger)
 
     def query(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(cursor, *args)`` in a read-only transaction on the views."""
@@ -101,43 +81,31 @@ class Reader:
         """The game as a spectator may see it now (for its header: type,
         players, status, outcome, event count): with a spectator delay, the
         delayed version, so the header never tells how far the game has gone."""
-        return self._window.game_for(ANONYMOUS, game_id)[0]
+        return self.reads.game_now(ANONYMOUS, game_id)
 
     async def frames(
         self, game_id: UUID, after: int, limit: int
     ) -> rpb.ListFramesResponse:
-        """``ListFrames`` as an anonymous caller."""
-        token = current_principal.set(ANONYMOUS)
-        try:
-            response = await self.replay.ListFrames(
-                rpb.ListFramesRequest(
-                    game_id=str(game_id), after_version=after, page_size=limit
-                ),
-                _InProcess(),
-            )
-        finally:
-            current_principal.reset(token)
-        return response
+        """The page ``ListFrames`` answers an anonymous caller."""
+        page = await self.reads.frames(ANONYMOUS, game_id, after, limit)
+        return rpb.ListFramesResponse(
+            frames=game_messages.frames(
+                page.frames, page.sight.viewer, page.sight.show_hashes
+            ),
+            next_after_version=page.next_after,
+        )
 
     async def export(self, game_id: UUID) -> list[str]:
-        """``ExportGame`` as an anonymous caller: the NDJSON lines (ended games)."""
-        token = current_principal.set(ANONYMOUS)
-        try:
-            return [
-                chunk.line
-                async for chunk in self.replay.ExportGame(
-                    rpb.ExportGameRequest(game_id=str(game_id)), _InProcess()
-                )
-            ]
-        finally:
-            current_principal.reset(token)
+        """The export an anonymous caller may take: the NDJSON lines (ended games).
+
+        :raises PermissionDeniedError: a running game.
+        """
+        return list(await self.reads.export(ANONYMOUS, game_id))
 
     async def audit(self, game_id: UUID) -> AuditReport:
         """The public export verified offline, as ``ledger verify --public-key``
         does with this server's key: a finished game's final head must be
         signed by it."""
-        import asyncio
-
         lines = await self.export(game_id)
         key = self.ledger.signer.public_key
         return await asyncio.to_thread(verify_lines, lines, key)

@@ -30,7 +30,7 @@ SERVICE_ROLES: dict[str, frozenset[str]] = {
     "tournaments": frozenset({"ledger", "storage"}),
     "api": frozenset({"ledger", "live", "tournaments", "proto", "observability"}),
     "dashboard": frozenset(
-        {"api", "ledger", "live", "tournaments", "proto", "storage", "observability"}
+        {"ledger", "live", "tournaments", "proto", "storage", "observability"}
     ),
     "runtime": frozenset(
         {
@@ -178,6 +178,21 @@ def test_a_role_reaching_outward_is_reported(tmp_path):
     assert role_violations(services) == [
         "services/storage/store.py:2 (storage) imports services.api.auth"
     ]
+
+
+def test_the_dashboard_reaching_into_the_grpc_edge_is_reported(tmp_path):
+    """The dashboard reads through the service layer, as the gRPC edge does: a
+    page that borrows a servicer (or the edge's auth) is reported."""
+    services = tmp_path / "services"
+    for role in ("ledger", "api", "dashboard"):
+        (services / role).mkdir(parents=True)
+        (services / role / "__init__.py").write_text("")
+    (services / "dashboard" / "reader.py").write_text(
+        "from services.ledger.reading.game_reads import GameReads\n"
+        "def f():\n    from services.api.replay_servicer import ReplayServicer\n"
+    )
+    planted = "services/dashboard/reader.py:3 (dashboard) imports services.api"
+    assert role_violations(services) == [planted + ".replay_servicer"]
 
 
 def test_every_part_of_domain_has_a_rule():

@@ -1,6 +1,6 @@
 """A game's clocks and the ledger's own endings, as API messages.
 
-Why apart from :mod:`services.api.presenters`: the clocks are read at a time
+Why apart from :mod:`services.proto.game_messages`: the clocks are read at a time
 (the ledger's clock for a running game, the last event's for a finished game
 or a past version), and the ending events have their own payload message;
 the summary and event presenters call these.

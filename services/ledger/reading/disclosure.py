@@ -1,10 +1,10 @@
 """What a caller may see of one game right now: the single disclosure policy.
 
 Every read of a game (``GetGame``, ``StreamGameEvents``, ``SubmitMove``'s
-answer, ``ListFrames``, ``StreamReplay``, ``ExportGame``) asks
-:func:`disclose` and presents events and views through the
-:class:`~domain.contract.core.Viewer` it returns, so no RPC can reveal more, or less,
-than another.
+answer, ``ListFrames``, ``StreamReplay``, ``ExportGame``, the dashboard's
+pages) asks :func:`disclose` and presents events and views through the
+:class:`~domain.contract.core.Viewer` it returns, so no entrypoint can reveal
+more, or less, than another.
 
 The policy (``docs/decisions.md``, "Leaks: what is public when"):
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from uuid import UUID
 
     from domain.ledger.aggregate import Game
-    from services.api.auth import Principal
+    from services.ledger.callers import Principal
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,10 @@ class SpectatorWindow:
     kept, per game, growing with the log), plus the spectator's game itself.
 
     The one helper every reader of "the game as this caller may see it now"
-    uses: the gRPC servicers and the dashboard.  Blocking (it may read the
-    store): call it from a thread when :func:`is_delayed_for` is true.
+    uses (through :class:`~services.ledger.reading.game_reads.GameReads`).
+    :meth:`disclose` and :meth:`game_for` block (they may read the store);
+    :meth:`sight` is their async twin, which hops to the ledger's executor
+    only when the delay applies.
     """
 
     def __init__(self, ledger: Any, size: int = 2_000) -> None:
@@ -121,6 +123,13 @@ class SpectatorWindow:
         self, principal: Principal, head: Game, now: datetime | None = None
     ) -> Disclosure:
         return disclose(principal, head, lambda: self.marks(head.id, head.version), now)
+
+    async def sight(self, principal: Principal, head: Game) -> Disclosure:
+        """:meth:`disclose` for async callers: no thread hop unless delayed."""
+        if is_delayed_for(principal, head):
+            sight: Disclosure = await self._ledger.io(self.disclose, principal, head)
+            return sight
+        return disclose(principal, head)
 
     def game_for(self, principal: Principal, game_id: UUID) -> tuple[Game, Disclosure]:
         """The game as ``principal`` may see it now (the head, or for a

@@ -1,0 +1,129 @@
+"""Who is calling, and which seat a caller acts for: one value every entrypoint maps to.
+
+Why in the service layer: the rules of who sees what (:mod:`services.ledger.reading`)
+and who may act for a seat take the caller as a plain value, so the gRPC edge
+(which resolves a bearer token to a :class:`Principal`) and the dashboard
+(an anonymous reader) ask the same rules without either building the other.
+The refusals are service-layer errors; the gRPC edge maps them to statuses
+(``services/api/errors.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from domain.contract.core import ADMIN, SPECTATOR, InvalidCommandError, Seat, Viewer
+from domain.contract.viewers import SeatGrant
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the admin, the holder of one game's seat token, or anyone."""
+
+    admin: bool = False
+    grant: SeatGrant | None = None
+    tournament: Any = None
+    """A ``TournamentGrant`` (organiser or player of one tournament)."""
+    organiser: bool = False
+    """Holds an organiser credential: may create tournaments."""
+
+    def viewer_for(self, game_id: UUID) -> Viewer:
+        if self.admin:
+            return ADMIN
+        if self.grant is not None and self.grant.game_id == game_id:
+            return Viewer.player(*self.grant.seats)
+        return SPECTATOR
+
+    def seats_in(self, game_id: UUID) -> tuple[Seat, ...]:
+        if self.grant is not None and self.grant.game_id == game_id:
+            return self.grant.seats
+        return ()
+
+    @property
+    def role(self) -> str:
+        if self.admin:
+            return "admin"
+        if self.grant:
+            return "player"
+        if self.organiser:
+            return "organiser"
+        return self.tournament.role if self.tournament else "spectator"
+
+
+ANONYMOUS = Principal()
+"""A caller with no credential: a spectator of every game."""
+
+
+class Refusal(Exception):
+    """A refusal of the caller with a stable reason more precise than its kind."""
+
+    default_reason = ""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or self.default_reason
+
+
+class UnauthenticatedError(Refusal):
+    """Raised when a credential is missing where required, or unknown.
+
+    Reasons: ``TOKEN_REQUIRED`` (no token), ``UNKNOWN_TOKEN``,
+    ``MALFORMED_AUTHORIZATION`` (not ``Bearer <token>``).
+    """
+
+    default_reason = "TOKEN_REQUIRED"
+
+
+class PermissionDeniedError(Refusal):
+    """Raised when a valid credential does not allow the requested action.
+
+    Reasons: ``TOKEN_FOR_ANOTHER_GAME``, ``ADMIN_CANNOT_MOVE``, ``ADMIN_ONLY``,
+    else ``PERMISSION_DENIED``.
+    """
+
+    default_reason = "PERMISSION_DENIED"
+
+
+def acting_seat(principal: Principal, game: Any, requested: Seat | None) -> Seat:
+    """The seat the caller acts for: the one rule a move and a legal-move list share,
+    so both answer the same caller with the same seat or the same refusal.
+
+    :raises UnauthenticatedError: spectators cannot act.
+    :raises PermissionDeniedError: a seat the token does not control.
+    """
+    if principal.admin:
+        if requested is None:
+            raise InvalidCommandError(
+                "admins must name the seat",
+                violations=(("seat", "required for the admin token"),),
+            )
+        if not 0 <= requested < game.seat_count:
+            raise InvalidCommandError(
+                f"seat must be between 0 and {game.seat_count - 1}",
+                violations=(("seat", f"this game has {game.seat_count} seats"),),
+            )
+        return requested
+    if principal.grant is None:
+        raise UnauthenticatedError(
+            "this call needs a seat token (authorization: Bearer <token>)"
+        )
+    seats = principal.seats_in(game.id)
+    if not seats:
+        raise PermissionDeniedError(
+            "this token is for another game", "TOKEN_FOR_ANOTHER_GAME"
+        )
+    if requested is not None:
+        if requested not in seats:
+            raise PermissionDeniedError(f"this token does not control seat {requested}")
+        return requested
+    if len(seats) == 1:
+        return seats[0]
+    acting = [s for s in seats if s in game.to_act()]
+    if len(acting) == 1:
+        return acting[0]
+    raise InvalidCommandError(
+        f"this token controls seats {list(seats)}: name the seat",
+        violations=(("seat", f"one of {list(seats)}"),),
+    )
