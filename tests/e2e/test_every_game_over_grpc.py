@@ -77,7 +77,7 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
     # SubmitMove: the mover's own eyes
     for response in responses:
         mover = [s for s, t in table.tokens.items() if s in response.game.your_seats]
-        # once the game has ended everything is public (services/api/disclosure.py)
+        # once the game has ended everything is public (services/ledger/reading/disclosure.py)
         viewer = ADMIN if response.game.status == "ended" else Viewer.player(*mover)
         for event in response.events:
             if event.type.startswith(game_type + "."):

@@ -269,7 +269,7 @@ def stored_rows(conn: psycopg.Connection[Any]) -> tuple[int, ...]:
 
 NOT_VISIBLE = "VERSION_NOT_VISIBLE"
 """``ErrorInfo.reason`` of a read whose ``min_version`` was not reached in time
-(``services.api.min_version``): its code is ``DEADLINE_EXCEEDED`` by design."""
+(``services.ledger.reading.min_version``): its code is ``DEADLINE_EXCEEDED`` by design."""
 
 
 def _reason(exc: grpc.RpcError) -> str | None:

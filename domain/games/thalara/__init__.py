@@ -21,7 +21,7 @@ Design
   While the game runs a hand is never revealed as a whole (as at the
   table): ``redact`` keeps it to its owner and the admin.  Once the game has
   ended the ledger makes everything public, hands included (the revealed
-  seed makes every shuffle derivable anyway; ``services/api/disclosure.py``), so
+  seed makes every shuffle derivable anyway; ``services/ledger/reading/disclosure.py``), so
   anyone can check every commitment.
 - Casual Chaos: at the start of each round every supply is shuffled
   (``SupplyShuffled``, order admin-only) and the top cards drawn
