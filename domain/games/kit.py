@@ -141,3 +141,18 @@ class Evolver(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.game} cannot apply {type(event).__name__}")
         return handler(state, event)
+
+
+# Tuples by position.
+
+
+def replaced_at(items: Sequence[T], index: int, item: T) -> tuple[T, ...]:
+    """``items`` with the one at ``index`` replaced by ``item`` (a die, a chip).
+
+    :raises IndexError: if ``index`` is not a position of ``items``; a rule
+        that names a die the table does not have is a bug, and replay must
+        not hide it by appending.
+    """
+    out = list(items)
+    out[index] = item
+    return tuple(out)

@@ -110,3 +110,10 @@ def test_evolver_include_adds_the_other_tables_handlers_and_refuses_overlaps():
     assert (table.players[0].score, table.deck) == (1, ("x",))
     with pytest.raises(ValueError, match="two handlers for Dealt"):
         evolve.include(dealing)
+
+
+def test_replaced_at_replaces_one_position_and_refuses_a_missing_one():
+    assert kit.replaced_at(("w", "w", "b"), 1, "y") == ("w", "y", "b")
+    assert kit.replaced_at((1, 2), -1, 9) == (1, 9)
+    with pytest.raises(IndexError):
+        kit.replaced_at(("w",), 1, "y")

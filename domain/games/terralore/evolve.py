@@ -124,24 +124,15 @@ def _(s: TerraloreState, e: SkillPlayed) -> TerraloreState:
     )
 
 
-@evolve.on(CreatureDestroyed)
-def _(s: TerraloreState, e: CreatureDestroyed) -> TerraloreState:
+@evolve.on(CreatureDestroyed, CreatureExiled)
+def _(s: TerraloreState, e: CreatureDestroyed | CreatureExiled) -> TerraloreState:
+    """The creature leaves its lane for the graveyard, or the exile if exiled."""
+    zone = "exile" if isinstance(e, CreatureExiled) else "graveyard"
     p = s.players[e.seat]
     return with_seat(
         s,
         e.seat,
-        graveyard=p.graveyard + (e.card,),
-        **_lane(e.lane, without_all(p.lane(e.lane), (e.card,))),
-    )
-
-
-@evolve.on(CreatureExiled)
-def _(s: TerraloreState, e: CreatureExiled) -> TerraloreState:
-    p = s.players[e.seat]
-    return with_seat(
-        s,
-        e.seat,
-        exile=p.exile + (e.card,),
+        **{zone: getattr(p, zone) + (e.card,)},
         **_lane(e.lane, without_all(p.lane(e.lane), (e.card,))),
     )
 
