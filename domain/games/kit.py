@@ -9,9 +9,12 @@ silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
+
+from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
@@ -155,4 +158,38 @@ def replaced_at(items: Sequence[T], index: int, item: T) -> tuple[T, ...]:
     """
     out = list(items)
     out[index] = item
+    return tuple(out)
+
+
+# Content packs whose setup choice is a character per seat.
+
+
+def character_packs(
+    directory: Path,
+    load: Callable[[str], Any],
+    *,
+    min_players: int,
+    max_players: int,
+    copies: int = 1,
+) -> tuple[PackOptions, ...]:
+    """Every pack shipped in ``directory``, offering its characters per seat.
+
+    ``load(name)`` is the game's pack loader; a pack lists its
+    ``characters``, each with an ``id``.  A character may sit at ``copies``
+    seats of one table, so a pack seats at most
+    ``min(max_players, copies * characters)`` players.
+    """
+    out = []
+    for name in pack_names(directory):
+        pack = load(name)
+        ids = tuple(c.id for c in pack.characters)
+        out.append(
+            PackOptions(
+                name=name,
+                label=pack.label,
+                min_players=min_players,
+                max_players=min(max_players, copies * len(ids)),
+                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
+            )
+        )
     return tuple(out)

@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 
 from domain.contract.content_packs import pack_file
 from domain.contract.core import Model
-from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
+from domain.contract.setup_options import PackOptions
+from domain.games.kit import character_packs
 
 from .cards import (
     ActionCard,
@@ -225,17 +226,6 @@ def load(name: str = "sample") -> Content:
 def content_packs() -> tuple[PackOptions, ...]:
     """Every shipped pack with its characters (distinct, one per seat; solo
     is one player with two seats)."""
-    out = []
-    for name in pack_names(Path(__file__).with_name("content")):
-        pack = load(name)
-        ids = tuple(c.id for c in pack.characters)
-        out.append(
-            PackOptions(
-                name=name,
-                label=pack.label,
-                min_players=1,
-                max_players=min(4, len(ids)),
-                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
-            )
-        )
-    return tuple(out)
+    return character_packs(
+        Path(__file__).with_name("content"), load, min_players=1, max_players=4
+    )
