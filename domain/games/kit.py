@@ -193,3 +193,27 @@ def character_packs(
             )
         )
     return tuple(out)
+
+
+# A decision in progress.
+
+
+class Decision(Generic[S]):
+    """A decision in progress: the events decided so far, and the state they lead to.
+
+    Every game's ``decide`` builds its events against a running state, so a
+    later rule of the same decision reads what an earlier event did (who draws
+    how many after a refill, which effect sees a destroyed creature).  Each
+    event is applied as it is decided, then recorded: an event the state
+    refuses (``evolve`` raises) is never in :attr:`events`.
+    """
+
+    def __init__(self, state: S, evolve: Callable[[S, Any], S]) -> None:
+        self.state = state
+        self.events: list[Any] = []
+        self._evolve = evolve
+
+    def emit(self, event: Any) -> None:
+        """Apply ``event`` to :attr:`state` and record it."""
+        self.state = self._evolve(self.state, event)
+        self.events.append(event)

@@ -143,3 +143,18 @@ def test_character_packs_offer_each_packs_characters_per_seat(tmp_path):
     assert small.choices[0].values == ("a", "b") and small.choices[0].per_seat
     twice = kit.character_packs(tmp_path, load, min_players=2, max_players=4, copies=2)
     assert twice[1].max_players == 4
+
+
+def test_a_decision_applies_each_event_and_records_only_those_applied():
+    def evolve(table: Table, event: int) -> Table:
+        if event < 0:
+            raise TypeError("refused")
+        return table.model_copy(update={"round": table.round + event})
+
+    decision = kit.Decision(Table(players=()), evolve)
+    decision.emit(2)
+    decision.emit(3)
+    assert decision.state.round == 6 and decision.events == [2, 3]
+    with pytest.raises(TypeError):
+        decision.emit(-1)
+    assert decision.events == [2, 3] and decision.state.round == 6

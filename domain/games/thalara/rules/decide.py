@@ -236,8 +236,8 @@ def _pass(state: ThalaraState, actor: int, rng: Rng) -> list[Event]:
     _phase(state, PLAY, "passing")
     if state.current != actor:
         raise NotYourTurnError()
-    log = Log(state)
-    log.add(ev.Passed(seat=actor))
+    log = Log(state, evolve)
+    log.emit(ev.Passed(seat=actor))
     if all(p.passed for p in log.state.players):
         end_round(log, rng)
     return log.events
@@ -264,8 +264,8 @@ def _return(
                 "thalara.artifacts-stay", "Artifacts always return to your hand"
             )
     cards = tuple(sorted(cmd.cards))
-    log = Log(state)
-    log.add(ev.RemnantsReturned(seat=actor, cards=cards, count=len(cards)))
+    log = Log(state, evolve)
+    log.emit(ev.RemnantsReturned(seat=actor, cards=cards, count=len(cards)))
     if all(p.ready for p in log.state.players):
         begin_round(log, rng)
     return log.events
