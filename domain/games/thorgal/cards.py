@@ -9,7 +9,7 @@ JSON, e.g. ``"gain material 2"`` or ``"extra move 1"``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import model_validator
 
@@ -33,38 +33,39 @@ def _shorthand(data: Any) -> Any:
     return out
 
 
-class Effect(Model):
-    """One step of an effect list (the vocabulary is in ``rules/effects.py``)."""
+class _Shorthand(Model):
+    """A model that also reads from a shorthand string (:func:`_shorthand`),
+    whose first word fills the field named by ``HEAD``."""
 
-    op: str
-    n: int = 1
-    arg: str = ""
+    HEAD: ClassVar[str]
 
     @model_validator(mode="before")
     @classmethod
     def _parse(cls, data: Any) -> Any:
         data = _shorthand(data)
         if isinstance(data, dict) and "_" in data:
-            data = {"op": data.pop("_"), **data}
+            data = {cls.HEAD: data.pop("_"), **data}
         return data
 
 
-class Mod(Model):
+class Effect(_Shorthand):
+    """One step of an effect list (the vocabulary is in ``rules/effects.py``)."""
+
+    HEAD: ClassVar[str] = "op"
+    op: str
+    n: int = 1
+    arg: str = ""
+
+
+class Mod(_Shorthand):
     """A modifier of an action: plus, extra, dice, reroll, upgrade, critical."""
 
+    HEAD: ClassVar[str] = "kind"
     kind: str
     n: int = 1
     arg: str = ""
     action: str = ""
     """Only for this action type ("" = any)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _parse(cls, data: Any) -> Any:
-        data = _shorthand(data)
-        if isinstance(data, dict) and "_" in data:
-            data = {"kind": data.pop("_"), **data}
-        return data
 
 
 class Bonus(Model):
