@@ -68,43 +68,41 @@ class Mod(_Shorthand):
     """Only for this action type ("" = any)."""
 
 
-class Bonus(Model):
-    when: str
-    """``only`` (exactly one chip here), ``left`` (per chip left), ``below`` (per chip here)."""
+class Modifying(Model):
+    """What a card adds to an action: modifiers folded into it and effects
+    that follow it (the rules' ``use`` and ``fold`` read these two alike)."""
+
     mods: tuple[Mod, ...] = ()
     effects: tuple[Effect, ...] = ()
 
 
-class ActionCard(Model):
+class Bonus(Modifying):
+    when: str
+    """``only`` (exactly one chip here), ``left`` (per chip left), ``below`` (per chip here)."""
+
+
+class ActionCard(Modifying):
     id: str
     number: int
     actions: tuple[str, ...]
     value: int
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
     bonus: Bonus | None = None
 
 
-class SpecialCard(Model):
+class SpecialCard(Modifying):
     id: str
     action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
 
 
-class Skill(Model):
+class Skill(Modifying):
     name: str
     action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
     refresh: tuple[str, ...] = ()
 
 
-class Item(Model):
+class Item(Modifying):
     id: str
     action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
     timing: str = "before"
     """``before`` the action (and the Combat roll) or ``after`` resolving it (see ``items.py``)."""
 
