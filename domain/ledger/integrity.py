@@ -28,11 +28,7 @@ after it, which breaks every receipt issued for a later version.
 
 from __future__ import annotations
 
-import hashlib
-from typing import Any
-
 from domain.ledger import records
-from domain.ledger.records import hash_input
 
 ALG_V1 = records.ALG_V1
 ALG = records.ALG
@@ -42,33 +38,10 @@ canonical_json = records.canonical_json
 """The canonical encoding is the record codec's (:mod:`domain.ledger.records`)."""
 
 
-def event_hash(
-    *,
-    game_id: str,
-    version: int,
-    type_: str,
-    timestamp: str,
-    prev_hash: str,
-    body: Any,
-    alg: str = ALG,
-    nonce: str | None = None,
-) -> str:
-    """The chain hash of one event (see module docstring).
+event_hash = records.event_hash
+"""The chain hash of one event (see module docstring): the hex SHA-256 of
+:func:`domain.ledger.records.hash_input`.
 
-    The bytes hashed are :func:`domain.ledger.records.hash_input`.
-
-    :raises ValueError: for an algorithm this code does not know, or a v2
-        record without its nonce.
-    """
-    return hashlib.sha256(
-        hash_input(
-            game_id=game_id,
-            version=version,
-            type_=type_,
-            timestamp=timestamp,
-            prev_hash=prev_hash,
-            body=body,
-            alg=alg,
-            nonce=nonce,
-        )
-    ).hexdigest()
+:raises ValueError: for an algorithm this code does not know, or a v2
+    record without its nonce.
+"""

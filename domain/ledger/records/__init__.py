@@ -57,7 +57,7 @@ from domain.ledger.records.names import (
     LEDGER_PREFIX,
     SNAPSHOT_TYPE,
 )
-from domain.ledger.records.sealing import hash_input, seal
+from domain.ledger.records.sealing import event_hash, hash_input, seal
 from domain.ledger.records.snapshots import (
     decode_aggregate_state,
     encode_aggregate_state,
@@ -89,6 +89,7 @@ __all__ = [
     "encode_aggregate_state",
     "encode_snapshot",
     "ended_body",
+    "event_hash",
     "hash_input",
     "load",
     "seal",

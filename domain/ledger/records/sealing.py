@@ -9,12 +9,15 @@ input and the stored record, and the mapper stores those bytes as they are.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ParamSpec
 
 import orjson
 
 from domain.ledger.records.canonical import SORTED, canonical_json
 from domain.ledger.records.names import ALG, ALGORITHMS
+
+P = ParamSpec("P")
 
 
 def hash_input(
@@ -56,6 +59,20 @@ def hash_input(
     return canonical_json(doc)
 
 
+def _sha256_hex(encode: Callable[P, bytes]) -> Callable[P, str]:
+    """The hex SHA-256 of what ``encode`` returns, taking ``encode``'s arguments."""
+
+    def digest(*args: P.args, **kwargs: P.kwargs) -> str:
+        return hashlib.sha256(encode(*args, **kwargs)).hexdigest()
+
+    return digest
+
+
+event_hash = _sha256_hex(hash_input)
+"""The chain hash of one event (:mod:`domain.ledger.integrity`): the hex
+SHA-256 of :func:`hash_input`, with its arguments and its ``ValueError``."""
+
+
 def seal(
     *,
     game_id: str,
@@ -68,17 +85,15 @@ def seal(
 ) -> tuple[str, bytes]:
     """A new (v2) event's hash and its stored record, from one encoding of ``body``."""
     fragment = orjson.Fragment(canonical_json(body))
-    digest = hashlib.sha256(
-        hash_input(
-            game_id=game_id,
-            version=version,
-            type_=type_,
-            timestamp=timestamp,
-            prev_hash=prev_hash,
-            body=fragment,
-            nonce=nonce,
-        )
-    ).hexdigest()
+    digest = event_hash(
+        game_id=game_id,
+        version=version,
+        type_=type_,
+        timestamp=timestamp,
+        prev_hash=prev_hash,
+        body=fragment,
+        nonce=nonce,
+    )
     record = {
         "alg": ALG,
         "timestamp": timestamp,
