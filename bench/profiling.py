@@ -19,7 +19,7 @@ from typing import Any
 AREAS: list[tuple[str, tuple[str, ...]]] = [
     # first match wins, checked leaf-first along the stack
     ("rules (domain/games)", ("domain/games/",)),
-    ("hash chain / canonical json", ("domain/ledger/integrity.py", "hashlib")),
+    ("hash chain / canonical json", ("domain/ledger/records/sealing.py", "hashlib")),
     ("chance (hmac rng)", ("domain/contract/chance.py",)),
     ("pydantic validate/dump", ("pydantic/", "pydantic_core")),
     ("protobuf <-> pydantic mapping", ("services/proto/convert.py",)),

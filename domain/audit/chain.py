@@ -12,8 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.audit.report import AuditReport
-from domain.ledger.integrity import event_hash
-from domain.ledger.records import ALG_V1, GENESIS, load
+from domain.ledger.records import ALG_V1, GENESIS, event_hash, load
 
 
 @dataclass(frozen=True)

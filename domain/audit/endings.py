@@ -25,15 +25,8 @@ from domain.contract.endings import (
     last_standing,
     seat_leaves,
 )
-from domain.ledger.clocks import (
-    Clock,
-    TimeControl,
-    control_of,
-    millis,
-    next_deadline,
-    stop,
-    tick,
-)
+from domain.ledger import clocks
+from domain.ledger.clocks import Clock, TimeControl
 from domain.ledger.records import ENDING_KINDS
 
 
@@ -42,14 +35,14 @@ def is_ending(row: AuditRow) -> bool:
 
 
 def _at(row: AuditRow) -> int:
-    return millis(datetime.fromisoformat(row.record["timestamp"]))
+    return clocks.millis(datetime.fromisoformat(row.record["timestamp"]))
 
 
 class ClockTrail:
     """Every seat's clock, followed event by event through the audit."""
 
     def __init__(self, created: dict[str, Any], seat_count: int) -> None:
-        self.control = control_of(created.get("time_control"))
+        self.control = clocks.control_of(created.get("time_control"))
         self.clock: Clock | None = (
             Clock.start(self.control, seat_count) if self.control.is_timed else None
         )
@@ -67,7 +60,7 @@ class ClockTrail:
         self.moves += 1
         if self.clock is None:
             return
-        due = next_deadline(self.clock, self.control)
+        due = clocks.next_deadline(self.clock, self.control)
         if due is not None and due[1] <= _at(row):
             report.fail(
                 row.version,
@@ -83,7 +76,7 @@ class ClockTrail:
             return ruleset.evolve(state, payload)
         before = self.playing(ruleset.to_act(state))
         state = ruleset.evolve(state, payload)
-        self.clock = tick(
+        self.clock = clocks.tick(
             self.clock,
             self.control,
             _at(row),
@@ -126,7 +119,7 @@ class ClockTrail:
 
     def stop(self, row: AuditRow) -> None:
         if self.clock is not None:
-            self.clock = stop(self.clock, _at(row))
+            self.clock = clocks.stop(self.clock, _at(row))
 
 
 def check_ending(
@@ -146,7 +139,7 @@ def check_ending(
     expected: Outcome | None = None
     seat: int = body.get("seat") or 0
     if kind == EndingKind.TIMED_OUT.value:
-        due = next_deadline(trail.clock, trail.control) if trail.clock else None
+        due = clocks.next_deadline(trail.clock, trail.control) if trail.clock else None
         if due is None or due[0] != seat or due[1] != body.get("deadline_ms"):
             report.fail(ending.version, "clock", "the timeout names no passed deadline")
             return
@@ -170,7 +163,7 @@ def check_ending(
             trail.dropped = (*trail.dropped, seat)
             if drops_out(trail.seat_count, trail.dropped) and len(group) == 1:
                 if trail.clock is not None:  # only the leaver's clock stops
-                    trail.clock = tick(
+                    trail.clock = clocks.tick(
                         trail.clock,
                         TimeControl(),
                         _at(ending),

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from domain.contract.core import Ruleset
+from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
@@ -189,3 +191,76 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
         for field, (module, name) in WIRING.items()
     }
     return Ruleset(**wired, **fields)
+
+
+# Tuples by position.
+
+
+def replaced_at(items: Sequence[T], index: int, item: T) -> tuple[T, ...]:
+    """``items`` with the one at ``index`` replaced by ``item`` (a die, a chip).
+
+    :raises IndexError: if ``index`` is not a position of ``items``; a rule
+        that names a die the table does not have is a bug, and replay must
+        not hide it by appending.
+    """
+    out = list(items)
+    out[index] = item
+    return tuple(out)
+
+
+# Content packs whose setup choice is a character per seat.
+
+
+def character_packs(
+    directory: Path,
+    load: Callable[[str], Any],
+    *,
+    min_players: int,
+    max_players: int,
+    copies: int = 1,
+) -> tuple[PackOptions, ...]:
+    """Every pack shipped in ``directory``, offering its characters per seat.
+
+    ``load(name)`` is the game's pack loader; a pack lists its
+    ``characters``, each with an ``id``.  A character may sit at ``copies``
+    seats of one table, so a pack seats at most
+    ``min(max_players, copies * characters)`` players.
+    """
+    out = []
+    for name in pack_names(directory):
+        pack = load(name)
+        ids = tuple(c.id for c in pack.characters)
+        out.append(
+            PackOptions(
+                name=name,
+                label=pack.label,
+                min_players=min_players,
+                max_players=min(max_players, copies * len(ids)),
+                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
+            )
+        )
+    return tuple(out)
+
+
+# A decision in progress.
+
+
+class Decision(Generic[S]):
+    """A decision in progress: the events decided so far, and the state they lead to.
+
+    Every game's ``decide`` builds its events against a running state, so a
+    later rule of the same decision reads what an earlier event did (who draws
+    how many after a refill, which effect sees a destroyed creature).  Each
+    event is applied as it is decided, then recorded: an event the state
+    refuses (``evolve`` raises) is never in :attr:`events`.
+    """
+
+    def __init__(self, state: S, evolve: Callable[[S, Any], S]) -> None:
+        self.state = state
+        self.events: list[Any] = []
+        self._evolve = evolve
+
+    def emit(self, event: Any) -> None:
+        """Apply ``event`` to :attr:`state` and record it."""
+        self.state = self._evolve(self.state, event)
+        self.events.append(event)

@@ -7,7 +7,7 @@ decider.  Each ``Decided`` event carries the game's own domain event as its
 payload, and the mapper stores it under the game's own type name
 (``thalara.CardPlayed``), so the event store holds real domain events.
 
-Every stored event is a link of the hash chain (:mod:`domain.ledger.integrity`) and
+Every stored event is a link of the hash chain (:mod:`domain.ledger.records.sealing`) and
 names the *decision* it belongs to (the version the decision followed, which
 is also the label of that decision's chance stream) so an auditor can group
 events back into decisions and re-run them.  Appending a decision's events as
@@ -523,38 +523,14 @@ class Game(Aggregate):
         it is follows from the ruleset's consequence (re-derived on replay and
         by the audit), and only the last drop-out is followed by a conclusion.
         """
-        self._rng(seed)  # the seed must match before it is revealed
         before = len(self.pending_events)
-        decision = self.version
-        self._append_link(
-            self.Ended,
-            ENDED_TYPES[kind.value],
-            ended_body,
-            at=now,
-            kind=kind.value,
-            seat=seat,
-            by=by,
-            reason="",
-            decision=decision,
-            deadline_ms=deadline_ms,
-        )
+        decision = self._append_ending(kind, seat, by, "", seed, now, deadline_ms)
         if drops_out(self.seat_count, self.dropped):
             self._play_for_dropped(seed, now)
         else:
-            self._append_link(
-                self.Concluded,
-                CONCLUDED_TYPE,
-                concluded_body,
-                at=now,
-                outcome=last_standing(
-                    termination,
-                    self.seat_count,
-                    self.dropped,
-                    leaving_reason(termination, seat),
-                ),
-                seed=seed.hex(),
-                decision=decision,
-            )
+            reason = leaving_reason(termination, seat)
+            outcome = last_standing(termination, self.seat_count, self.dropped, reason)
+            self._append_conclusion(outcome, seed, decision, now)
         return self.pending_events[before:]
 
     def _play_for_dropped(self, seed: bytes, at: datetime) -> None:
@@ -586,8 +562,27 @@ class Game(Aggregate):
         deadline_ms: int | None = None,
     ) -> list[Any]:
         """Append the ending and the conclusion as one decision."""
-        self._rng(seed)  # the seed must match before it is revealed
         before = len(self.pending_events)
+        decision = self._append_ending(kind, seat, by, reason, seed, now, deadline_ms)
+        self._append_conclusion(outcome, seed, decision, now)
+        return self.pending_events[before:]
+
+    def _append_ending(
+        self,
+        kind: EndingKind,
+        seat: Seat | None,
+        by: str,
+        reason: str,
+        seed: bytes,
+        now: datetime,
+        deadline_ms: int | None,
+    ) -> int:
+        """Append the ending event of a new decision; returns that decision.
+
+        :raises SeedMismatchError: (from ``_rng``) if ``seed`` is not the
+            game's: the seed must match before a conclusion reveals it.
+        """
+        self._rng(seed)
         decision = self.version
         self._append_link(
             self.Ended,
@@ -601,16 +596,21 @@ class Game(Aggregate):
             decision=decision,
             deadline_ms=deadline_ms,
         )
+        return decision
+
+    def _append_conclusion(
+        self, outcome: Outcome | None, seed: bytes, decision: int, at: datetime | None
+    ) -> None:
+        """Append ``Concluded`` to ``decision``, revealing the seed."""
         self._append_link(
             self.Concluded,
             CONCLUDED_TYPE,
             concluded_body,
-            at=now,
             outcome=outcome,
             seed=seed.hex(),
             decision=decision,
+            at=at,
         )
-        return self.pending_events[before:]
 
     # ------------------------------------------------------------ the chain
 
@@ -641,15 +641,8 @@ class Game(Aggregate):
             )
         if self.ruleset.is_over(self.state):
             scored = self.ruleset.outcome(self.state)
-            self._append_link(
-                self.Concluded,
-                CONCLUDED_TYPE,
-                concluded_body,
-                outcome=with_dropouts(scored, self.dropped) if scored else scored,
-                seed=seed.hex(),
-                decision=decision,
-                at=at,
-            )
+            outcome = with_dropouts(scored, self.dropped) if scored else scored
+            self._append_conclusion(outcome, seed, decision, at)
 
     def append_decided(self, payload: Any, **fields: Any) -> None:
         """Append ``payload`` (one of the game's events) as a ``Decided`` event.

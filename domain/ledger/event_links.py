@@ -16,7 +16,7 @@ from domain.ledger.records import seal
 
 
 def new_nonce() -> str:
-    """The secret per-record nonce of hash algorithm v2 (see :mod:`domain.ledger.integrity`)."""
+    """The secret per-record nonce of hash algorithm v2 (see :mod:`domain.ledger.records.sealing`)."""
     return secrets.token_hex(16)
 
 

@@ -13,14 +13,17 @@ with no card in it.
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from domain.words.sentences import fields_words
+from domain.words.sentences import Names, fields_words, seat_name
 
 if TYPE_CHECKING:
     from domain.contract.core import Model, Ruleset
+
+V = TypeVar("V", bound="Model")
 
 
 def el(
@@ -86,6 +89,65 @@ def facts(pairs: Iterable[tuple[str, object]]) -> ET.Element:
     return dl
 
 
+def titled(title: str, *content: ET.Element | None) -> tuple[ET.Element | None, ...]:
+    """``<h5>title</h5>`` and what it titles: one zone of a board (a hand, a row).
+
+    Spread into the parent: ``el("li", *titled("hand", cards(p.hand)))``.
+    """
+    return (el("h5", title), *content)
+
+
+def seat_entry(
+    seat: int, heading: str, names: Names, *children: ET.Element | None
+) -> ET.Element:
+    """One seat of a board: ``<li class="seat" data-seat="N">`` headed by the
+    player's name and ``heading`` (``rita · Myrja``), then ``children``."""
+    return el(
+        "li",
+        el("h4", f"{seat_name(names, seat)} · {heading}"),
+        *children,
+        class_="seat",
+        data_seat=seat,
+    )
+
+
+def seat_list(entries: Iterable[ET.Element]) -> ET.Element:
+    """The board's seats in seat order: ``<ol class="seats">``."""
+    return el("ol", *entries, class_="seats")
+
+
+def table(game: str, *parts: ET.Element | None) -> str:
+    """A whole board as the fragment every board is: ``<section class="board
+    board-<game>">`` holding ``parts``, rendered."""
+    return render(el("section", *parts, class_=f"board board-{game}"))
+
+
+def drawn_from(
+    view_model: type[V],
+) -> Callable[[Callable[[V, Names], str]], Callable[[Model, Names], str]]:
+    """A game's ``board(view, names)`` as ``Ruleset.board``, which takes any view.
+
+    The game's function is typed for its own view model; the wrapper checks
+    the class, so a board handed another game's view fails loudly.
+
+    :raises TypeError: (from the wrapper) for a view not of ``view_model``.
+    """
+
+    def wrap(draw: Callable[[V, Names], str]) -> Callable[[Model, Names], str]:
+        @functools.wraps(draw)
+        def board(view: Model, names: Names) -> str:
+            if not isinstance(view, view_model):
+                raise TypeError(
+                    f"{draw.__module__}.board draws a {view_model.__name__},"
+                    f" not a {type(view).__name__}"
+                )
+            return draw(view, names)
+
+        return board
+
+    return wrap
+
+
 def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
     """The game's board for ``view`` (a view the caller was given), as a fragment.
 
@@ -93,10 +155,4 @@ def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
     """
     if ruleset.board is not None:
         return ruleset.board(view, names)
-    return render(
-        el(
-            "section",
-            el("p", fields_words(view, names)),
-            class_=f"board board-{ruleset.name}",
-        )
-    )
+    return table(ruleset.name, el("p", fields_words(view, names)))

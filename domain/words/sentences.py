@@ -81,6 +81,19 @@ def cards_or_count(cards: Sequence[str], count: int, noun: str = "card") -> str:
     return listing(cards) if cards else counted(count, noun)
 
 
+def order_shown(order: Sequence[object]) -> str:
+    """``: a, b and c`` to end a shuffle's sentence, or nothing.
+
+    A redacted shuffle keeps its size and empties its order (only admins see
+    it), so the same sentence reads "is shuffled." for the table and "is
+    shuffled: a1 and a2." for an admin.
+
+    >>> order_shown(("a1", "a2")), order_shown(())
+    (': a1 and a2', '')
+    """
+    return f": {listing(order)}" if order else ""
+
+
 def words(identifier: str) -> str:
     """``CardPlayed`` or ``first_player`` as words: ``card played``, ``first player``.
 

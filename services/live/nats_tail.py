@@ -37,8 +37,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.ledger.integrity import event_hash
-from domain.ledger.records import ALG_V1, load
+from domain.ledger.records import ALG_V1, event_hash, load
 from services.live.nats_options import NatsOptions
 from services.live.sealed_records import PURPOSE, RecordSeal, SealError
 

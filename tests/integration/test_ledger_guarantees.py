@@ -15,8 +15,7 @@ from eventsourcing.persistence import IntegrityError
 from domain.audit.game_audit import audit_records
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import find_game
-from domain.ledger.integrity import event_hash
-from domain.ledger.records import canonical_json
+from domain.ledger.records import canonical_json, event_hash
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,

@@ -24,8 +24,7 @@ from prometheus_client import REGISTRY
 from typer.testing import CliRunner
 
 from domain.games import find_game
-from domain.ledger.integrity import event_hash
-from domain.ledger.records import canonical_json
+from domain.ledger.records import canonical_json, event_hash
 from projections.runner import ViewRunner, wait_for_position
 from projections.stats import StatsView
 from services.api.health import HealthServicer

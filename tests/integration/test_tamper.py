@@ -27,9 +27,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from typer.testing import CliRunner
 
 from domain.games import find_game
-from domain.ledger.integrity import event_hash
 from domain.ledger.receipts import Receipt
-from domain.ledger.records import canonical_json
+from domain.ledger.records import canonical_json, event_hash
 from domain.ledger.signatures import SignedMove, move_message
 from services.ledger.application import GameLedger
 from services.ledger.audit import audit_game

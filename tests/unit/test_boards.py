@@ -136,3 +136,13 @@ def test_a_seat_sees_its_own_hand_face_up():
     }
     assert [c.text for c in hands[0]] == list(view.players[0].hand)
     assert hands[1].get("class") == "hand hidden" or view.players[1].hand_size == 0
+
+
+def test_a_board_handed_another_games_view_is_a_type_error():
+    thalara, vaalbara = find_game("thalara"), find_game("vaalbara")
+    ((_, fields),) = examples("vaalbara-2p")
+    setup = vaalbara.setup_model(**fields)
+    view = vaalbara.view(vaalbara.initial_state(setup), SPECTATOR)
+    assert thalara.board is not None
+    with pytest.raises(TypeError, match="ThalaraView"):
+        thalara.board(view, NAMES)

@@ -7,17 +7,16 @@ from collections import Counter
 
 import domain.contract.chance
 import domain.contract.core
-import domain.ledger.integrity
+import domain.ledger.records.sealing
 from domain.contract.chance import HmacRng, commit, game_key, seed_commitment
-from domain.ledger.integrity import event_hash
-from domain.ledger.records import GENESIS, canonical_json
+from domain.ledger.records import GENESIS, canonical_json, event_hash
 
 
 def test_module_doctests_pass():
     for module in (
         domain.contract.chance,
         domain.contract.core,
-        domain.ledger.integrity,
+        domain.ledger.records.sealing,
     ):
         assert doctest.testmod(module).failed == 0
 

@@ -152,3 +152,51 @@ def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
     monkeypatch.delattr(sys.modules["standin.rules"], "outcome")
     with pytest.raises(AttributeError, match="outcome"):
         build()
+
+
+def test_replaced_at_replaces_one_position_and_refuses_a_missing_one():
+    assert kit.replaced_at(("w", "w", "b"), 1, "y") == ("w", "y", "b")
+    assert kit.replaced_at((1, 2), -1, 9) == (1, 9)
+    with pytest.raises(IndexError):
+        kit.replaced_at(("w",), 1, "y")
+
+
+def test_character_packs_offer_each_packs_characters_per_seat(tmp_path):
+    from types import SimpleNamespace
+
+    for name in ("big", "small"):
+        (tmp_path / f"{name}.json").write_text("{}")
+    characters = {"big": "abcde", "small": "ab"}
+
+    def load(name: str) -> SimpleNamespace:
+        cast = [SimpleNamespace(id=c) for c in characters[name]]
+        return SimpleNamespace(label=name.title(), characters=cast)
+
+    big, small = kit.character_packs(
+        tmp_path, load, min_players=2, max_players=4, copies=1
+    )
+    assert (big.name, big.label, big.min_players, big.max_players) == (
+        "big",
+        "Big",
+        2,
+        4,
+    )
+    assert small.max_players == 2
+    assert small.choices[0].values == ("a", "b") and small.choices[0].per_seat
+    twice = kit.character_packs(tmp_path, load, min_players=2, max_players=4, copies=2)
+    assert twice[1].max_players == 4
+
+
+def test_a_decision_applies_each_event_and_records_only_those_applied():
+    def evolve(table: Table, event: int) -> Table:
+        if event < 0:
+            raise TypeError("refused")
+        return table.model_copy(update={"round": table.round + event})
+
+    decision = kit.Decision(Table(players=()), evolve)
+    decision.emit(2)
+    decision.emit(3)
+    assert decision.state.round == 6 and decision.events == [2, 3]
+    with pytest.raises(TypeError):
+        decision.emit(-1)
+    assert decision.events == [2, 3] and decision.state.round == 6

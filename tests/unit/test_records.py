@@ -15,7 +15,7 @@ import domain.ledger.records.sealing
 from domain.games import find_game
 from domain.ledger import records, stored_events
 from domain.ledger.aggregate import Game
-from domain.ledger.integrity import event_hash
+from domain.ledger.records import event_hash
 from services.storage.mapper import LedgerMapper
 
 

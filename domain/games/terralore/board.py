@@ -7,69 +7,54 @@ face-down count and its committed plan is shown only as "committed".
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
 
-from domain.words.board_html import cards, el, facts, render
-from domain.words.sentences import Names, seat_name
+from domain.words import board_html as html
+from domain.words.sentences import Names
 
-if TYPE_CHECKING:
-    from domain.contract.core import Model
-
-    from .view import PlayerView
+from .view import PlayerView, TerraloreView
 
 
 def _seat(p: PlayerView, names: Names) -> ET.Element:
     plan = None
     if p.plan is not None:
-        plan = el(
+        plan = html.el(
             "ol",
             *(
-                el("li", f"{x.card} → {x.lane.value}", class_="card")
+                html.el("li", f"{x.card} → {x.lane.value}", class_="card")
                 for x in p.plan.plays
             ),
             class_="plan",
         )
-    return el(
-        "li",
-        el("h4", f"{seat_name(names, p.seat)} · castle {p.hp} HP"),
-        facts(
+    return html.seat_entry(
+        p.seat,
+        f"castle {p.hp} HP",
+        names,
+        html.facts(
             [
                 ("deck", f"{p.deck_size} cards"),
                 ("placement", "committed" if p.committed else None),
             ]
         ),
-        el("h5", "attacking lane"),
-        cards(p.attacking, kind="lane attacking"),
-        el("h5", "defending lane"),
-        cards(p.defending, kind="lane defending"),
-        el("h5", "hand"),
-        cards(p.hand, p.hand_size, "hand"),
+        *html.titled("attacking lane", html.cards(p.attacking, kind="lane attacking")),
+        *html.titled("defending lane", html.cards(p.defending, kind="lane defending")),
+        *html.titled("hand", html.cards(p.hand, p.hand_size, "hand")),
         plan,
-        el("h5", "graveyard"),
-        cards(p.graveyard, kind="graveyard"),
-        el("h5", "exile"),
-        cards(p.exile, kind="exile"),
-        class_="seat",
-        data_seat=p.seat,
+        *html.titled("graveyard", html.cards(p.graveyard, kind="graveyard")),
+        *html.titled("exile", html.cards(p.exile, kind="exile")),
     )
 
 
-def board(view: Model, names: Names) -> str:
+@html.drawn_from(TerraloreView)
+def board(view: TerraloreView, names: Names) -> str:
     """The table as the view's viewer may see it, as an HTML fragment."""
-    from .view import TerraloreView
-
-    assert isinstance(view, TerraloreView)
-    return render(
-        el(
-            "section",
-            facts(
-                [
-                    ("turn", view.turn),
-                    ("phase", view.phase),
-                    ("result", view.reason or None),
-                ]
-            ),
-            el("ol", *(_seat(p, names) for p in view.players), class_="seats"),
-            class_="board board-terralore",
-        )
+    return html.table(
+        "terralore",
+        html.facts(
+            [
+                ("turn", view.turn),
+                ("phase", view.phase),
+                ("result", view.reason or None),
+            ]
+        ),
+        html.seat_list(_seat(p, names) for p in view.players),
     )

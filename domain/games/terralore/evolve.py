@@ -11,26 +11,8 @@ from typing import Any
 
 from domain.games.kit import Evolver, with_seat, without_all
 
+from . import events as ev
 from .commands import Lane
-from .events import (
-    CardsDiscarded,
-    CardsDrawn,
-    CastleDamaged,
-    CastleHealed,
-    CreatureDestroyed,
-    CreatureExiled,
-    CreaturePlayed,
-    DeckRanOut,
-    DeckShuffled,
-    GameEnded,
-    LaneBoosted,
-    LanesCounted,
-    PlacementCommitted,
-    PlacementRevealed,
-    RevealOrderDecided,
-    SkillPlayed,
-    TurnStarted,
-)
 from .state import Plan, PlayerState, TerraloreState
 
 
@@ -43,14 +25,14 @@ evolve = Evolver[TerraloreState]("terralore")
 """``evolve(state, event)``: the state after ``event``; :class:`TypeError` if unknown."""
 
 
-@evolve.on(DeckShuffled)
-def _(s: TerraloreState, e: DeckShuffled) -> TerraloreState:
+@evolve.on(ev.DeckShuffled)
+def _(s: TerraloreState, e: ev.DeckShuffled) -> TerraloreState:
     players = s.players or (PlayerState(), PlayerState())
     return with_seat(s.model_copy(update={"players": players}), e.seat, deck=e.order)
 
 
-@evolve.on(TurnStarted)
-def _(s: TerraloreState, e: TurnStarted) -> TerraloreState:
+@evolve.on(ev.TurnStarted)
+def _(s: TerraloreState, e: ev.TurnStarted) -> TerraloreState:
     players = tuple(
         p.model_copy(
             update={
@@ -65,8 +47,8 @@ def _(s: TerraloreState, e: TurnStarted) -> TerraloreState:
     return s.model_copy(update={"turn": e.turn, "phase": "play", "players": players})
 
 
-@evolve.on(CardsDrawn)
-def _(s: TerraloreState, e: CardsDrawn) -> TerraloreState:
+@evolve.on(ev.CardsDrawn)
+def _(s: TerraloreState, e: ev.CardsDrawn) -> TerraloreState:
     p = s.players[e.seat]
     n = len(e.cards) + len(e.burned)
     return with_seat(
@@ -78,14 +60,14 @@ def _(s: TerraloreState, e: CardsDrawn) -> TerraloreState:
     )
 
 
-@evolve.on(PlacementCommitted)
-def _(s: TerraloreState, e: PlacementCommitted) -> TerraloreState:
+@evolve.on(ev.PlacementCommitted)
+def _(s: TerraloreState, e: ev.PlacementCommitted) -> TerraloreState:
     plan = Plan(plays=e.plays, discards=e.discards, destroys=e.destroys)
     return with_seat(s, e.seat, plan=plan, nonce=e.nonce)
 
 
-@evolve.on(PlacementRevealed)
-def _(s: TerraloreState, e: PlacementRevealed) -> TerraloreState:
+@evolve.on(ev.PlacementRevealed)
+def _(s: TerraloreState, e: ev.PlacementRevealed) -> TerraloreState:
     p = s.players[e.seat]
     played = [pl.card for pl in e.plays]
     return with_seat(
@@ -97,89 +79,70 @@ def _(s: TerraloreState, e: PlacementRevealed) -> TerraloreState:
     )
 
 
-@evolve.on(RevealOrderDecided)
-def _(s: TerraloreState, e: RevealOrderDecided) -> TerraloreState:
+@evolve.on(ev.RevealOrderDecided)
+def _(s: TerraloreState, e: ev.RevealOrderDecided) -> TerraloreState:
     return s.model_copy(update={"reveal_order": e.order})
 
 
-@evolve.on(CreaturePlayed)
-def _(s: TerraloreState, e: CreaturePlayed) -> TerraloreState:
+@evolve.on(ev.CreaturePlayed, ev.SkillPlayed)
+def _(s: TerraloreState, e: ev.CreaturePlayed | ev.SkillPlayed) -> TerraloreState:
+    """A staged card is played: a creature into its lane, a skill (once its
+    effect is resolved) to the graveyard."""
+    p = s.players[e.seat]
+    if isinstance(e, ev.CreaturePlayed):
+        to = _lane(e.lane, p.lane(e.lane) + (e.card,))
+    else:
+        to = {"graveyard": p.graveyard + (e.card,)}
+    return with_seat(s, e.seat, staged=without_all(p.staged, (e.card,)), **to)
+
+
+@evolve.on(ev.CreatureDestroyed, ev.CreatureExiled)
+def _(s: TerraloreState, e: ev.CreatureDestroyed | ev.CreatureExiled) -> TerraloreState:
+    """The creature leaves its lane for the graveyard, or the exile if exiled."""
+    zone = "exile" if isinstance(e, ev.CreatureExiled) else "graveyard"
     p = s.players[e.seat]
     return with_seat(
         s,
         e.seat,
-        staged=without_all(p.staged, (e.card,)),
-        **_lane(e.lane, p.lane(e.lane) + (e.card,)),
-    )
-
-
-@evolve.on(SkillPlayed)
-def _(s: TerraloreState, e: SkillPlayed) -> TerraloreState:
-    p = s.players[e.seat]
-    return with_seat(
-        s,
-        e.seat,
-        staged=without_all(p.staged, (e.card,)),
-        graveyard=p.graveyard + (e.card,),
-    )
-
-
-@evolve.on(CreatureDestroyed)
-def _(s: TerraloreState, e: CreatureDestroyed) -> TerraloreState:
-    p = s.players[e.seat]
-    return with_seat(
-        s,
-        e.seat,
-        graveyard=p.graveyard + (e.card,),
+        **{zone: getattr(p, zone) + (e.card,)},
         **_lane(e.lane, without_all(p.lane(e.lane), (e.card,))),
     )
 
 
-@evolve.on(CreatureExiled)
-def _(s: TerraloreState, e: CreatureExiled) -> TerraloreState:
-    p = s.players[e.seat]
-    return with_seat(
-        s,
-        e.seat,
-        exile=p.exile + (e.card,),
-        **_lane(e.lane, without_all(p.lane(e.lane), (e.card,))),
-    )
-
-
-@evolve.on(LaneBoosted)
-def _(s: TerraloreState, e: LaneBoosted) -> TerraloreState:
+@evolve.on(ev.LaneBoosted)
+def _(s: TerraloreState, e: ev.LaneBoosted) -> TerraloreState:
     key = f"boost_{e.lane.value}"
     return with_seat(s, e.seat, **{key: getattr(s.players[e.seat], key) + e.amount})
 
 
-@evolve.on(CastleDamaged)
-def _(s: TerraloreState, e: CastleDamaged) -> TerraloreState:
+@evolve.on(ev.CastleDamaged)
+def _(s: TerraloreState, e: ev.CastleDamaged) -> TerraloreState:
     return with_seat(s, e.seat, hp=e.hp)
 
 
-@evolve.on(CastleHealed)
-def _(s: TerraloreState, e: CastleHealed) -> TerraloreState:
+@evolve.on(ev.CastleHealed)
+def _(s: TerraloreState, e: ev.CastleHealed) -> TerraloreState:
     return with_seat(s, e.seat, hp=e.hp, healed=True)
 
 
-@evolve.on(CardsDiscarded)
-def _(s: TerraloreState, e: CardsDiscarded) -> TerraloreState:
+@evolve.on(ev.CardsDiscarded)
+def _(s: TerraloreState, e: ev.CardsDiscarded) -> TerraloreState:
     p = s.players[e.seat]
     return with_seat(
         s, e.seat, hand=without_all(p.hand, e.cards), graveyard=p.graveyard + e.cards
     )
 
 
-@evolve.on(LanesCounted)
-def _(s: TerraloreState, e: LanesCounted) -> TerraloreState:
+@evolve.on(ev.LanesCounted)
+def _(s: TerraloreState, e: ev.LanesCounted) -> TerraloreState:
     return s
 
 
-@evolve.on(DeckRanOut)
-def _(s: TerraloreState, e: DeckRanOut) -> TerraloreState:
+@evolve.on(ev.DeckRanOut)
+def _(s: TerraloreState, e: ev.DeckRanOut) -> TerraloreState:
     return s
 
 
-@evolve.on(GameEnded)
-def _(s: TerraloreState, e: GameEnded) -> TerraloreState:
+@evolve.on(ev.GameEnded)
+def _(s: TerraloreState, e: ev.GameEnded) -> TerraloreState:
     return s.model_copy(update={"phase": "over", "ranks": e.ranks, "reason": e.reason})

@@ -19,14 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract.core import (
-    ChanceOutcome,
-    Event,
-    EventFacet,
-    GameFacts,
-    SeatFacet,
-    shuffle_outcomes,
-)
+from domain.contract.core import ChanceOutcome, EventFacet, GameFacts, shuffle_outcomes
+from domain.games.stats_hooks import ByEvent, seat_facts
 
 from . import content
 from . import events as ev
@@ -47,29 +41,25 @@ def deck_names(setup: Any) -> tuple[str, ...]:
 
 
 def facts(setup: Any, state: TerraloreState) -> GameFacts:
-    facets = tuple(
-        SeatFacet(seat=seat, key="deck", value=name)
-        for seat, name in enumerate(deck_names(setup))
-    )
-    return GameFacts(rounds=state.turn, first_player=None, seat_facets=facets)
+    return seat_facts(state.turn, ({"deck": name} for name in deck_names(setup)))
 
 
-def event_facets(event: Event) -> tuple[EventFacet, ...]:
-    if isinstance(event, (ev.CreaturePlayed, ev.SkillPlayed)):
-        return (EventFacet(key="card_played", value=event.card, seat=event.seat),)
-    return ()
+def _card_played(e: ev.CreaturePlayed | ev.SkillPlayed) -> tuple[EventFacet, ...]:
+    return (EventFacet(key="card_played", value=e.card, seat=e.seat),)
 
 
-CHANCE_EVENTS = (ev.RevealOrderDecided, ev.DeckShuffled)
+event_facets = ByEvent[EventFacet](
+    {ev.CreaturePlayed: _card_played, ev.SkillPlayed: _card_played}
+)
+
+chance_outcomes = ByEvent[ChanceOutcome](
+    {
+        ev.RevealOrderDecided: lambda e: tuple(
+            ChanceOutcome(distribution="d6", value=r - 1, outcomes=DIE) for r in e.rolls
+        ),
+        ev.DeckShuffled: lambda e: shuffle_outcomes("deck", e.order),
+    }
+)
+
+CHANCE_EVENTS = chance_outcomes.events
 """Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
-
-
-def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
-    if isinstance(event, ev.RevealOrderDecided):
-        return tuple(
-            ChanceOutcome(distribution="d6", value=r - 1, outcomes=DIE)
-            for r in event.rolls
-        )
-    if isinstance(event, ev.DeckShuffled):
-        return shuffle_outcomes("deck", event.order)
-    return ()

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from domain.contract.content_packs import pack_file
-from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
+from domain.contract.setup_options import PackOptions
+from domain.games.kit import character_packs
 
 if TYPE_CHECKING:
     from .state import ThalaraState
@@ -226,17 +227,6 @@ def spell_of(state: ThalaraState, spell: str) -> Spell:
 def content_packs() -> tuple[PackOptions, ...]:
     """Every shipped pack with its characters (3-4 players: two sets, so a
     character may be chosen by two seats)."""
-    out = []
-    for name in pack_names(CONTENT_DIR):
-        pack = load_pack(name)
-        ids = tuple(c.id for c in pack.characters)
-        out.append(
-            PackOptions(
-                name=name,
-                label=pack.label,
-                min_players=2,
-                max_players=min(4, 2 * len(ids)),
-                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
-            )
-        )
-    return tuple(out)
+    return character_packs(
+        CONTENT_DIR, load_pack, min_players=2, max_players=4, copies=2
+    )

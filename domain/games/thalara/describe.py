@@ -6,67 +6,59 @@ opens the board sees the same ids.  Hidden cards read as a count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from domain.words.sentences import Names, cards_or_count, counted, listing, seat_name
+from domain.words.phrasebook import Phrasebook, Who
+from domain.words.sentences import cards_or_count, counted, order_shown
 
 from . import events as ev
 from .view import redact
 
-if TYPE_CHECKING:
-    from domain.contract.core import Event, Viewer
+describe = Phrasebook(
+    "thalara",
+    redact,
+    {
+        ev.ArtifactsShuffled: lambda e, who: (
+            f"The Artifact stack of {counted(e.size, 'card')}"
+            f" is shuffled{order_shown(e.order)}."
+        ),
+        ev.FirstPlayerChosen: "{seat} is chosen to start.",
+        ev.ArtifactsRefilled: "New conflicts open over {artifacts}.",
+        ev.RoundStarted: "Round {round} begins; {starter} starts.",
+        ev.HandSelected: lambda e, who: (
+            f"{who(e.seat)} selects {cards_or_count(e.cards, e.count)}."
+        ),
+        ev.SupplyShuffled: lambda e, who: (
+            f"{who(e.seat)}'s supply of {counted(e.size, 'card')}"
+            f" is shuffled{order_shown(e.order)}."
+        ),
+        ev.CardsDrawn: lambda e, who: (
+            f"{who(e.seat)} draws {cards_or_count(e.cards, e.count)}."
+        ),
+        ev.CardPlayed: "{seat} plays {card} in the conflict over {conflict}.",
+        ev.SpellActivated: lambda e, who: (
+            f"{who(e.seat)} casts {e.spell} in the conflict over {e.conflict}"
+            f"{f' on {e.target}' if e.target else ''}."
+        ),
+        ev.CardDestroyed: "{owner}'s {card} is destroyed in the conflict over {conflict}.",
+        ev.CardReturned: lambda e, who: (
+            f"{who(e.owner)}'s {e.card} goes back to the"
+            f" {'supply' if e.to_supply else 'hand'} from {e.conflict}."
+        ),
+        ev.Passed: "{seat} passes.",
+        ev.RoundEnded: "Round {round} ends.",
+        ev.RemnantsReturned: lambda e, who: (
+            f"{who(e.seat)} returns {cards_or_count(e.cards, e.count, 'Remnant')}."
+        ),
+        ev.GameEnded: lambda e, who: (
+            f"The game ends ({e.reason}): {who.each(e.scores)}."
+        ),
+    },
+)
+"""The ruleset's ``describe(event, viewer, names)``."""
 
 
-def describe(event: Event, viewer: Viewer, names: Names) -> str:
-    """One sentence for ``event`` as ``viewer`` may see it."""
-    event = redact(event, viewer)
-
-    def who(seat: int | None) -> str:
-        return seat_name(names, seat)
-
-    match event:
-        case ev.ArtifactsShuffled(order=order, size=size):
-            stack = f": {listing(order)}" if order else ""
-            return f"The Artifact stack of {counted(size, 'card')} is shuffled{stack}."
-        case ev.FirstPlayerChosen(seat=seat):
-            return f"{who(seat)} is chosen to start."
-        case ev.ArtifactsRefilled(artifacts=artifacts):
-            return f"New conflicts open over {listing(artifacts)}."
-        case ev.RoundStarted(round=round_, starter=starter):
-            return f"Round {round_} begins; {who(starter)} starts."
-        case ev.HandSelected(seat=seat, cards=cards, count=count):
-            return f"{who(seat)} selects {cards_or_count(cards, count)}."
-        case ev.SupplyShuffled(seat=seat, order=order, size=size):
-            hidden = f": {listing(order)}" if order else ""
-            return (
-                f"{who(seat)}'s supply of {counted(size, 'card')} is shuffled{hidden}."
-            )
-        case ev.CardsDrawn(seat=seat, cards=cards, count=count):
-            return f"{who(seat)} draws {cards_or_count(cards, count)}."
-        case ev.CardPlayed(seat=seat, card=card, conflict=conflict):
-            return f"{who(seat)} plays {card} in the conflict over {conflict}."
-        case ev.SpellActivated(seat=seat, spell=spell, conflict=conflict, target=t):
-            on = f" on {t}" if t else ""
-            return f"{who(seat)} casts {spell} in the conflict over {conflict}{on}."
-        case ev.CardDestroyed(card=card, owner=owner, conflict=conflict):
-            return (
-                f"{who(owner)}'s {card} is destroyed in the conflict over {conflict}."
-            )
-        case ev.CardReturned(card=card, owner=owner, conflict=c, to_supply=to_supply):
-            where = "supply" if to_supply else "hand"
-            return f"{who(owner)}'s {card} goes back to the {where} from {c}."
-        case ev.Passed(seat=seat):
-            return f"{who(seat)} passes."
-        case ev.ConflictResolved(conflict=conflict, totals=totals, winner=winner):
-            score = "–".join(str(t) for t in totals)
-            if winner is None:
-                return f"The conflict over {conflict} ends in a tie ({score})."
-            return f"{who(winner)} wins {conflict} ({score})."
-        case ev.RoundEnded(round=round_):
-            return f"Round {round_} ends."
-        case ev.RemnantsReturned(seat=seat, cards=cards, count=count):
-            return f"{who(seat)} returns {cards_or_count(cards, count, 'Remnant')}."
-        case ev.GameEnded(reason=reason, scores=scores):
-            tally = ", ".join(f"{who(s)} {p}" for s, p in enumerate(scores))
-            return f"The game ends ({reason}): {tally}."
-    raise TypeError(f"no words for {type(event).__name__}")
+@describe.on(ev.ConflictResolved)
+def _(e: ev.ConflictResolved, who: Who) -> str:
+    score = "–".join(str(t) for t in e.totals)
+    if e.winner is None:
+        return f"The conflict over {e.conflict} ends in a tie ({score})."
+    return f"{who(e.winner)} wins {e.conflict} ({score})."

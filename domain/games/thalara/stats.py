@@ -26,25 +26,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract.core import (
-    ChanceOutcome,
-    Event,
-    EventFacet,
-    GameFacts,
-    SeatFacet,
-    shuffle_outcomes,
-)
+from domain.contract.core import ChanceOutcome, EventFacet, GameFacts, shuffle_outcomes
+from domain.games.stats_hooks import ByEvent, seat_facts
 
 from . import events as ev
 from .state import ThalaraState
 
 
 def facts(setup: Any, state: ThalaraState) -> GameFacts:
-    facets = []
-    for seat, player in enumerate(state.players):
-        facets.append(SeatFacet(seat=seat, key="character", value=player.character))
-        facets.append(SeatFacet(seat=seat, key="mode", value=state.mode))
-    return GameFacts(rounds=state.round, first_player=None, seat_facets=tuple(facets))
+    return seat_facts(
+        state.round,
+        ({"character": p.character, "mode": state.mode} for p in state.players),
+    )
 
 
 def content_id(card: str) -> str:
@@ -56,28 +49,27 @@ def card_kind(card: str) -> str:
     return "remnant" if "@" in card else "artifact"
 
 
-def event_facets(event: Event) -> tuple[EventFacet, ...]:
-    if isinstance(event, ev.CardPlayed):
-        return (
-            EventFacet(
-                key="card_played", value=content_id(event.card), seat=event.seat
-            ),
-            EventFacet(key="card_kind", value=card_kind(event.card), seat=event.seat),
-        )
-    if isinstance(event, ev.SpellActivated):
-        return (EventFacet(key="spell_activated", value=event.spell, seat=event.seat),)
-    if isinstance(event, ev.FirstPlayerChosen):
-        return (EventFacet(key="first_player", value=str(event.seat), seat=event.seat),)
-    return ()
+event_facets = ByEvent[EventFacet](
+    {
+        ev.CardPlayed: lambda e: (
+            EventFacet(key="card_played", value=content_id(e.card), seat=e.seat),
+            EventFacet(key="card_kind", value=card_kind(e.card), seat=e.seat),
+        ),
+        ev.SpellActivated: lambda e: (
+            EventFacet(key="spell_activated", value=e.spell, seat=e.seat),
+        ),
+        ev.FirstPlayerChosen: lambda e: (
+            EventFacet(key="first_player", value=str(e.seat), seat=e.seat),
+        ),
+    }
+)
 
+chance_outcomes = ByEvent[ChanceOutcome](
+    {
+        ev.ArtifactsShuffled: lambda e: shuffle_outcomes("artifact", e.order),
+        ev.SupplyShuffled: lambda e: shuffle_outcomes("supply", e.order),
+    }
+)
 
-CHANCE_EVENTS = (ev.ArtifactsShuffled, ev.SupplyShuffled)
+CHANCE_EVENTS = chance_outcomes.events
 """Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
-
-
-def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
-    if isinstance(event, ev.ArtifactsShuffled):
-        return shuffle_outcomes("artifact", event.order)
-    if isinstance(event, ev.SupplyShuffled):
-        return shuffle_outcomes("supply", event.order)
-    return ()

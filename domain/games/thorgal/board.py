@@ -10,14 +10,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from domain.words.board_html import cards, el, facts, render
+from domain.words import board_html as html
 from domain.words.sentences import Names, listing, seat_name, words
 
 from .content import GOODS
+from .view import ThorgalView
 
 if TYPE_CHECKING:
-    from domain.contract.core import Model
-
     from .state import Hero, Site
 
 
@@ -27,10 +26,11 @@ def _goods(counts: tuple[int, ...]) -> str:
 
 
 def _hero(h: Hero, names: Names) -> ET.Element:
-    return el(
-        "li",
-        el("h4", f"{seat_name(names, h.seat)} · {h.character}"),
-        facts(
+    return html.seat_entry(
+        h.seat,
+        h.character,
+        names,
+        html.facts(
             [
                 ("area", h.area),
                 ("goods", _goods(h.goods)),
@@ -41,9 +41,7 @@ def _hero(h: Hero, names: Names) -> ET.Element:
                 ("skill", "ready" if h.skill_active else "used"),
             ]
         ),
-        cards(h.items, kind="items"),
-        class_="seat",
-        data_seat=h.seat,
+        html.cards(h.items, kind="items"),
     )
 
 
@@ -57,57 +55,49 @@ def _site(s: Site) -> ET.Element:
         )
         if on
     ]
-    return el(
+    return html.el(
         "li",
-        el("h4", s.id),
-        facts(
+        html.el("h4", s.id),
+        html.facts(
             [
                 ("assigned", _goods(s.assigned)),
                 ("tokens", listing(marks) if marks else None),
             ]
         ),
-        cards(s.enemies, kind="enemies"),
+        html.cards(s.enemies, kind="enemies"),
         class_="site",
     )
 
 
-def board(view: Model, names: Names) -> str:
+@html.drawn_from(ThorgalView)
+def board(view: ThorgalView, names: Names) -> str:
     """The table as the view's viewer may see it, as an HTML fragment."""
-    from .view import ThorgalView
-
-    assert isinstance(view, ThorgalView)
     question = None
     if view.pending is not None:
         question = f"{seat_name(names, view.pending.seat)}: {words(view.pending.kind)}"
-    return render(
-        el(
-            "section",
-            facts(
-                [
-                    ("round", f"{view.round} of {view.rounds}"),
-                    ("turn", view.turn),
-                    ("phase", view.phase),
-                    ("event", view.active_event or None),
-                    ("waiting for", question),
-                    ("result", view.result or None),
-                ]
+    return html.table(
+        "thorgal",
+        html.facts(
+            [
+                ("round", f"{view.round} of {view.rounds}"),
+                ("turn", view.turn),
+                ("phase", view.phase),
+                ("event", view.active_event or None),
+                ("waiting for", question),
+                ("result", view.result or None),
+            ]
+        ),
+        *html.titled("action row", html.cards(view.row, kind="row")),
+        *html.titled("terrain", html.cards(view.terrain, kind="terrain")),
+        *html.titled("item display", html.cards(view.display, kind="display")),
+        html.el(
+            "ul",
+            *(
+                html.el("li", f"{d.name}: {d.size} cards", class_="deck")
+                for d in view.decks
             ),
-            el("h5", "action row"),
-            cards(view.row, kind="row"),
-            el("h5", "terrain"),
-            cards(view.terrain, kind="terrain"),
-            el("h5", "item display"),
-            cards(view.display, kind="display"),
-            el(
-                "ul",
-                *(
-                    el("li", f"{d.name}: {d.size} cards", class_="deck")
-                    for d in view.decks
-                ),
-                class_="decks",
-            ),
-            el("ol", *(_hero(h, names) for h in view.heroes), class_="seats"),
-            el("ol", *(_site(s) for s in view.sites), class_="sites"),
-            class_="board board-thorgal",
-        )
+            class_="decks",
+        ),
+        html.seat_list(_hero(h, names) for h in view.heroes),
+        html.el("ol", *(_site(s) for s in view.sites), class_="sites"),
     )

@@ -9,7 +9,7 @@ JSON, e.g. ``"gain material 2"`` or ``"extra move 1"``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import model_validator
 
@@ -33,77 +33,76 @@ def _shorthand(data: Any) -> Any:
     return out
 
 
-class Effect(Model):
-    """One step of an effect list (the vocabulary is in ``rules/effects.py``)."""
+class _Shorthand(Model):
+    """A model that also reads from a shorthand string (:func:`_shorthand`),
+    whose first word fills the field named by ``HEAD``."""
 
-    op: str
-    n: int = 1
-    arg: str = ""
+    HEAD: ClassVar[str]
 
     @model_validator(mode="before")
     @classmethod
     def _parse(cls, data: Any) -> Any:
         data = _shorthand(data)
         if isinstance(data, dict) and "_" in data:
-            data = {"op": data.pop("_"), **data}
+            data = {cls.HEAD: data.pop("_"), **data}
         return data
 
 
-class Mod(Model):
+class Effect(_Shorthand):
+    """One step of an effect list (the vocabulary is in ``rules/effects.py``)."""
+
+    HEAD: ClassVar[str] = "op"
+    op: str
+    n: int = 1
+    arg: str = ""
+
+
+class Mod(_Shorthand):
     """A modifier of an action: plus, extra, dice, reroll, upgrade, critical."""
 
+    HEAD: ClassVar[str] = "kind"
     kind: str
     n: int = 1
     arg: str = ""
     action: str = ""
     """Only for this action type ("" = any)."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _parse(cls, data: Any) -> Any:
-        data = _shorthand(data)
-        if isinstance(data, dict) and "_" in data:
-            data = {"kind": data.pop("_"), **data}
-        return data
 
+class Modifying(Model):
+    """What a card adds to an action: modifiers folded into it and effects
+    that follow it (the rules' ``use`` and ``fold`` read these two alike)."""
 
-class Bonus(Model):
-    when: str
-    """``only`` (exactly one chip here), ``left`` (per chip left), ``below`` (per chip here)."""
     mods: tuple[Mod, ...] = ()
     effects: tuple[Effect, ...] = ()
 
 
-class ActionCard(Model):
+class Bonus(Modifying):
+    when: str
+    """``only`` (exactly one chip here), ``left`` (per chip left), ``below`` (per chip here)."""
+
+
+class ActionCard(Modifying):
     id: str
     number: int
     actions: tuple[str, ...]
     value: int
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
     bonus: Bonus | None = None
 
 
-class SpecialCard(Model):
+class SpecialCard(Modifying):
     id: str
     action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
 
 
-class Skill(Model):
+class Skill(Modifying):
     name: str
     action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
     refresh: tuple[str, ...] = ()
 
 
-class Item(Model):
+class Item(Modifying):
     id: str
     action: str
-    mods: tuple[Mod, ...] = ()
-    effects: tuple[Effect, ...] = ()
     timing: str = "before"
     """``before`` the action (and the Combat roll) or ``after`` resolving it (see ``items.py``)."""
 

@@ -18,13 +18,15 @@ The card models (with the effect and modifier shorthand) are in
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.contract.content_packs import pack_file
 from domain.contract.core import Model
-from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
+from domain.contract.setup_options import PackOptions
+from domain.games.kit import character_packs
 
 from .cards import (
     ActionCard,
@@ -143,6 +145,31 @@ class Adventure(Model):
     lose: str = ""
 
 
+_M = TypeVar("_M", bound=Model)
+
+# Values are the pydantic card models named by each lookup's type.
+_INDEXES: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+class ById(Generic[_M]):
+    """``content.card("a12")``: the item of ``content.<attr>`` whose ``id`` is given.
+
+    Each pack's index is built once, on the first lookup (a pack is loaded
+    once, :func:`load` caches it).  :raises KeyError: (from the lookup) for
+    an id the pack does not have.
+    """
+
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
+
+    def __get__(self, content: Content | None, owner: type) -> Callable[[str], _M]:
+        assert content is not None, "looked up on a pack, not on the class"
+        key = (id(content), self.attr)
+        if key not in _INDEXES:
+            _INDEXES[key] = {x.id: x for x in getattr(content, self.attr)}
+        return _INDEXES[key].__getitem__
+
+
 class Content(Model):
     label: str
     adventure: Adventure
@@ -161,55 +188,20 @@ class Content(Model):
     entries: tuple[Entry, ...]
     events: tuple[EventCard, ...]
 
-    def card(self, cid: str) -> ActionCard:
-        return _index(self, "action_cards", ActionCard)[cid]
-
-    def special(self, cid: str) -> SpecialCard:
-        return _index(self, "special_cards", SpecialCard)[cid]
-
-    def location(self, lid: str) -> Location:
-        return _index(self, "locations", Location)[lid]
-
-    def area(self, aid: str) -> Area:
-        return _index(self, "areas", Area)[aid]
-
-    def terrain_card(self, tid: str) -> TerrainCard:
-        return _index(self, "terrain", TerrainCard)[tid]
-
-    def enemy(self, eid: str) -> EnemyCard:
-        return _index(self, "enemies", EnemyCard)[eid]
+    card: ClassVar[ById[ActionCard]] = ById("action_cards")
+    special: ClassVar[ById[SpecialCard]] = ById("special_cards")
+    location: ClassVar[ById[Location]] = ById("locations")
+    area: ClassVar[ById[Area]] = ById("areas")
+    terrain_card: ClassVar[ById[TerrainCard]] = ById("terrain")
+    enemy: ClassVar[ById[EnemyCard]] = ById("enemies")
+    character: ClassVar[ById[Character]] = ById("characters")
+    item: ClassVar[ById[Item]] = ById("items")
+    discovery: ClassVar[ById[Discovery]] = ById("discoveries")
+    entry: ClassVar[ById[Entry]] = ById("entries")
+    event: ClassVar[ById[EventCard]] = ById("events")
 
     def die(self, colour: str) -> Die:
         return {d.colour: d for d in self.dice}[colour]
-
-    def character(self, cid: str) -> Character:
-        return _index(self, "characters", Character)[cid]
-
-    def item(self, iid: str) -> Item:
-        return _index(self, "items", Item)[iid]
-
-    def discovery(self, did: str) -> Discovery:
-        return _index(self, "discoveries", Discovery)[did]
-
-    def entry(self, eid: str) -> Entry:
-        return _index(self, "entries", Entry)[eid]
-
-    def event(self, eid: str) -> EventCard:
-        return _index(self, "events", EventCard)[eid]
-
-
-_M = TypeVar("_M", bound=Model)
-
-# Values are the pydantic card models named by each accessor's return type.
-_INDEXES: dict[tuple[int, str], dict[str, Any]] = {}
-
-
-def _index(content: Content, attr: str, _kind: type[_M]) -> dict[str, _M]:
-    """The ``id`` index of ``content.<attr>``, whose items are all ``_kind``."""
-    key = (id(content), attr)
-    if key not in _INDEXES:
-        _INDEXES[key] = {x.id: x for x in getattr(content, attr)}
-    return _INDEXES[key]
 
 
 @cache
@@ -225,17 +217,6 @@ def load(name: str = "sample") -> Content:
 def content_packs() -> tuple[PackOptions, ...]:
     """Every shipped pack with its characters (distinct, one per seat; solo
     is one player with two seats)."""
-    out = []
-    for name in pack_names(Path(__file__).with_name("content")):
-        pack = load(name)
-        ids = tuple(c.id for c in pack.characters)
-        out.append(
-            PackOptions(
-                name=name,
-                label=pack.label,
-                min_players=1,
-                max_players=min(4, len(ids)),
-                choices=(SetupChoice(field="characters", values=ids, per_seat=True),),
-            )
-        )
-    return tuple(out)
+    return character_packs(
+        Path(__file__).with_name("content"), load, min_players=1, max_players=4
+    )

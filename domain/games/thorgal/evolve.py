@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.kit import Evolver, replace_where, with_seat, without_one
+from domain.games.kit import Evolver, replace_where, replaced_at, with_seat, without_one
 
 from . import events as ev
 from .content import add_goods, load
@@ -129,14 +129,13 @@ def _(s: ThorgalState, e: ev.TurnBegan) -> ThorgalState:
 
 @evolve.on(ev.ChipPlaced)
 def _(s: ThorgalState, e: ev.ChipPlaced) -> ThorgalState:
-    chips = list(s.chips)
-    chips[e.chip] = Chip(slot=e.slot, active=False)
+    chips = replaced_at(s.chips, e.chip, Chip(slot=e.slot, active=False))
     taken = s.turns_taken
     while len(taken) < s.round:
         taken = taken + (0,)
     taken = taken[:-1] + (taken[-1] + 1,)
     return s.model_copy(
-        update={"chips": tuple(chips), "phase": "resolve", "turns_taken": taken}
+        update={"chips": chips, "phase": "resolve", "turns_taken": taken}
     )
 
 

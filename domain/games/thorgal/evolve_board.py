@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.kit import Evolver, replace_where, with_seat, without_all, without_one
+from domain.games.kit import (
+    Evolver,
+    replace_where,
+    replaced_at,
+    with_seat,
+    without_all,
+    without_one,
+)
 
 from . import events as ev
 from .content import add_goods
@@ -99,9 +106,7 @@ def _(s: ThorgalState, e: ev.DiceRolled) -> ThorgalState:
 @board.on(ev.DieUpgraded)
 def _(s: ThorgalState, e: ev.DieUpgraded) -> ThorgalState:
     assert s.combat is not None
-    d = list(s.combat.dice)
-    d[e.index] = e.colour
-    return _combat(s, dice=tuple(d))
+    return _combat(s, dice=replaced_at(s.combat.dice, e.index, e.colour))
 
 
 @board.on(ev.DieAdded)
@@ -113,17 +118,13 @@ def _(s: ThorgalState, e: ev.DieAdded) -> ThorgalState:
 @board.on(ev.DieRerolled)
 def _(s: ThorgalState, e: ev.DieRerolled) -> ThorgalState:
     assert s.combat is not None
-    f = list(s.combat.faces)
-    f[e.index] = e.face
-    return _combat(s, faces=tuple(f))
+    return _combat(s, faces=replaced_at(s.combat.faces, e.index, e.face))
 
 
 @board.on(ev.CriticalActivated)
 def _(s: ThorgalState, e: ev.CriticalActivated) -> ThorgalState:
     assert s.combat is not None
-    c = list(s.combat.critical)
-    c[e.index] = True
-    return _combat(s, critical=tuple(c))
+    return _combat(s, critical=replaced_at(s.combat.critical, e.index, True))
 
 
 @board.on(ev.CombatTilePlaced)

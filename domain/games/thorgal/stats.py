@@ -40,14 +40,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract.core import (
-    ChanceOutcome,
-    Event,
-    EventFacet,
-    GameFacts,
-    SeatFacet,
-    shuffle_outcomes,
-)
+from domain.contract.core import ChanceOutcome, EventFacet, GameFacts, shuffle_outcomes
+from domain.games.stats_hooks import ByEvent, seat_facts
 
 from . import events as ev
 from .state import ThorgalState
@@ -56,39 +50,40 @@ DIE_FACES = 6
 
 
 def facts(setup: Any, state: ThorgalState) -> GameFacts:
-    facets = tuple(
-        SeatFacet(seat=h.seat, key="character", value=h.character) for h in state.heroes
-    )
-    return GameFacts(rounds=state.round, first_player=None, seat_facets=facets)
+    return seat_facts(state.round, ({"character": h.character} for h in state.heroes))
 
 
-def event_facets(event: Event) -> tuple[EventFacet, ...]:
-    if isinstance(event, ev.AdventureStarted):
-        return (
-            EventFacet(key="first_player", value=str(event.first), seat=event.first),
-        )
-    if isinstance(event, ev.ChipPlaced):
-        return (EventFacet(key="action_card", value=event.card, seat=event.seat),)
-    if isinstance(event, ev.ItemUsed):
-        return (EventFacet(key="item_used", value=event.item, seat=event.seat),)
-    if isinstance(event, ev.CombatEnded):
-        return (EventFacet(key="combat", value="won" if event.won else "lost"),)
-    return ()
+event_facets = ByEvent[EventFacet](
+    {
+        ev.AdventureStarted: lambda e: (
+            EventFacet(key="first_player", value=str(e.first), seat=e.first),
+        ),
+        ev.ChipPlaced: lambda e: (
+            EventFacet(key="action_card", value=e.card, seat=e.seat),
+        ),
+        ev.ItemUsed: lambda e: (
+            EventFacet(key="item_used", value=e.item, seat=e.seat),
+        ),
+        ev.CombatEnded: lambda e: (
+            EventFacet(key="combat", value="won" if e.won else "lost"),
+        ),
+    }
+)
 
 
 def die(face: int) -> ChanceOutcome:
     return ChanceOutcome(distribution="d6", value=face, outcomes=DIE_FACES)
 
 
-CHANCE_EVENTS = (ev.DiceRolled, ev.DieRerolled, ev.DeckShuffled)
+chance_outcomes = ByEvent[ChanceOutcome](
+    {
+        ev.DiceRolled: lambda e: tuple(die(face) for face in e.faces),
+        ev.DieRerolled: lambda e: (die(e.face),),
+        ev.DeckShuffled: lambda e: (
+            () if e.hidden else shuffle_outcomes(e.deck, e.cards)
+        ),
+    }
+)
+
+CHANCE_EVENTS = chance_outcomes.events
 """Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
-
-
-def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
-    if isinstance(event, ev.DiceRolled):
-        return tuple(die(face) for face in event.faces)
-    if isinstance(event, ev.DieRerolled):
-        return (die(event.face),)
-    if isinstance(event, ev.DeckShuffled) and not event.hidden:
-        return shuffle_outcomes(event.deck, event.cards)
-    return ()

@@ -22,14 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.contract.core import (
-    ChanceOutcome,
-    Event,
-    EventFacet,
-    GameFacts,
-    SeatFacet,
-    shuffle_outcomes,
-)
+from domain.contract.core import ChanceOutcome, EventFacet, GameFacts, shuffle_outcomes
+from domain.games.stats_hooks import ByEvent, seat_facts
 
 from . import events as ev
 from .content import LANDS
@@ -37,35 +31,39 @@ from .state import VaalbaraState
 
 
 def facts(setup: Any, state: VaalbaraState) -> GameFacts:
-    facets = []
-    for seat, player in enumerate(state.players):
-        kinds = {LANDS[c].type for c in player.realm if c in LANDS}
-        facets.append(SeatFacet(seat=seat, key="clan", value=player.clan))
-        facets.append(SeatFacet(seat=seat, key="land_types", value=str(len(kinds))))
-    return GameFacts(rounds=state.round, first_player=None, seat_facets=tuple(facets))
+    return seat_facts(
+        state.round,
+        (
+            {
+                "clan": p.clan,
+                "land_types": str(len({LANDS[c].type for c in p.realm if c in LANDS})),
+            }
+            for p in state.players
+        ),
+    )
 
 
-def event_facets(event: Event) -> tuple[EventFacet, ...]:
-    if isinstance(event, ev.CharactersRevealed):
-        return tuple(
+event_facets = ByEvent[EventFacet](
+    {
+        ev.CharactersRevealed: lambda e: tuple(
             EventFacet(key="character_played", value=name, seat=seat)
-            for seat, name in enumerate(event.characters)
+            for seat, name in enumerate(e.characters)
             if name
-        )
-    if isinstance(event, ev.LandTaken) and event.card in LANDS:
-        return (
-            EventFacet(key="land_taken", value=LANDS[event.card].type, seat=event.seat),
-        )
-    return ()
+        ),
+        ev.LandTaken: lambda e: (
+            (EventFacet(key="land_taken", value=LANDS[e.card].type, seat=e.seat),)
+            if e.card in LANDS
+            else ()
+        ),
+    }
+)
 
+chance_outcomes = ByEvent[ChanceOutcome](
+    {
+        ev.LandDeckShuffled: lambda e: shuffle_outcomes("land_deck", e.cards),
+        ev.ClanDeckShuffled: lambda e: shuffle_outcomes("clan_deck", e.cards),
+    }
+)
 
-CHANCE_EVENTS = (ev.LandDeckShuffled, ev.ClanDeckShuffled)
+CHANCE_EVENTS = chance_outcomes.events
 """Where :func:`chance_outcomes` finds draws (the fairness view reads only these)."""
-
-
-def chance_outcomes(event: Event) -> tuple[ChanceOutcome, ...]:
-    if isinstance(event, ev.LandDeckShuffled):
-        return shuffle_outcomes("land_deck", event.cards)
-    if isinstance(event, ev.ClanDeckShuffled):
-        return shuffle_outcomes("clan_deck", event.cards)
-    return ()

@@ -11,7 +11,7 @@ canonical JSON (:func:`canonical_json`) of::
 
     {"alg", "timestamp", "prev_hash", "hash", "body", "nonce" (v2 only)}
 
-The hash (algorithm in :mod:`domain.ledger.integrity`) is SHA-256 of the canonical
+The hash (algorithm in :mod:`domain.ledger.records.sealing`) is SHA-256 of the canonical
 JSON of the *hash input*: the same fields plus ``game_id``, ``version`` and
 ``type``, minus ``hash``.  A snapshot is ``ledger.Snapshot`` with
 ``{"timestamp", "aggregate"}``.
@@ -57,7 +57,7 @@ from domain.ledger.records.names import (
     LEDGER_TYPE_PREFIX,
     SNAPSHOT_TYPE,
 )
-from domain.ledger.records.sealing import hash_input, seal
+from domain.ledger.records.sealing import event_hash, hash_input, seal
 from domain.ledger.records.snapshots import (
     decode_aggregate_state,
     encode_aggregate_state,
@@ -89,6 +89,7 @@ __all__ = [
     "encode_aggregate_state",
     "encode_snapshot",
     "ended_body",
+    "event_hash",
     "hash_input",
     "load",
     "seal",

@@ -54,18 +54,23 @@ def command_record(command: Command) -> dict[str, Any]:
     return {"type": type(command).__name__, "fields": command.model_dump(mode="json")}
 
 
+def _unless_none(
+    body: dict[str, Any], fields: dict[str, Any], *keys: str
+) -> dict[str, Any]:
+    """``body`` plus each of ``keys`` whose value in ``fields`` is not ``None``.
+
+    Why absent rather than ``null``: these fields came after records were
+    written without them; left out when unset, those records hash as before.
+    """
+    body.update({key: fields[key] for key in keys if fields.get(key) is not None})
+    return body
+
+
 def decided_body(fields: dict[str, Any]) -> dict[str, Any]:
     """A game event's hashed body: its payload and the decision it belongs to."""
-    body = {
-        "payload": fields["payload"].model_dump(mode="json"),
-        "decision": fields["decision"],
-        "actor": fields["actor"],
-        "command_id": fields["command_id"],
-        "command": fields["command"],
-    }
-    if fields.get("signed") is not None:
-        body["signed"] = fields["signed"]
-    return body
+    body = {key: fields[key] for key in ("decision", "actor", "command_id", "command")}
+    body["payload"] = fields["payload"].model_dump(mode="json")
+    return _unless_none(body, fields, "signed")
 
 
 def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
@@ -81,16 +86,8 @@ def ended_body(fields: dict[str, Any]) -> dict[str, Any]:
     """A ledger ending's hashed body (``ledger.SeatResigned`` and the others):
     who ended the game (``by``), which seat it concerns, why, and for a
     timeout the deadline that passed."""
-    body = {
-        "kind": fields["kind"],
-        "seat": fields["seat"],
-        "by": fields["by"],
-        "reason": fields["reason"],
-        "decision": fields["decision"],
-    }
-    if fields.get("deadline_ms") is not None:
-        body["deadline_ms"] = fields["deadline_ms"]
-    return body
+    body = {key: fields[key] for key in ("kind", "seat", "by", "reason", "decision")}
+    return _unless_none(body, fields, "deadline_ms")
 
 
 def decided_type(game_type: str, payload: Event) -> str:

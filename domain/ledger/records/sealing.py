@@ -1,20 +1,48 @@
-"""The hash input and the sealed record of a new event.
+"""The per-game hash chain: the hash input, the hash and the sealed record.
 
 Why apart from the codec: this is the hash chain's side of the format (what
-the hash covers, :mod:`domain.ledger.integrity`), and :func:`seal` is the one place a
-new event's body is encoded: it splices the same body bytes into the hash
-input and the stored record, and the mapper stores those bytes as they are.
+the hash covers), and :func:`seal` is the one place a new event's body is
+encoded: it splices the same body bytes into the hash input and the stored
+record, and the mapper stores those bytes as they are.
+
+Why a chain and not a per-row checksum: a row checksum catches an edited row
+but not a deleted or reordered one.  Each event's hash covers the previous
+event's hash, so any edit, deletion, insertion or reordering breaks every
+link after it, and the audit can name the first event that fails.
+
+Algorithm ``sha256-canonical-json/v1``: ``SHA-256`` of the UTF-8 canonical
+JSON (sorted keys, no insignificant whitespace, non-ASCII kept;
+:func:`domain.ledger.records.canonical_json`) of::
+
+    {"alg": ALG, "game_id": str, "version": int, "type": str,
+     "timestamp": ISO-8601, "prev_hash": hex, "body": {...}}
+
+where ``body`` is everything else the event stores.  The first event's
+``prev_hash`` is 64 zeros.  A new algorithm gets a new ``alg`` string and the
+stored record says which one it used.
+
+Algorithm ``sha256-canonical-json/v2`` (every record written since receipts)
+adds ``"nonce": hex`` (16 random bytes, stored in the record) to the hashed
+document.  Why: a head hash now leaves the server while a game runs (in the
+signed receipts a player keeps), and without a secret nonce a player could
+brute-force a small hidden part of the record (one face-down card) by
+hashing each candidate.  The timestamp is inside the hashed document in both
+versions, so a back-dated timestamp changes the event's hash and every hash
+after it, which breaks every receipt issued for a later version.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ParamSpec
 
 import orjson
 
 from domain.ledger.records.canonical import SORTED, canonical_json
 from domain.ledger.records.names import ALG, ALGORITHMS
+
+P = ParamSpec("P")
 
 
 def hash_input(
@@ -28,7 +56,7 @@ def hash_input(
     alg: str = ALG,
     nonce: str | None = None,
 ) -> bytes:
-    """The bytes an event's hash covers (see :mod:`domain.ledger.integrity`).
+    """The bytes an event's hash covers (see the module docstring).
 
     ``body`` is the decoded body, or its canonical bytes wrapped in
     :class:`orjson.Fragment` (how :func:`seal` avoids encoding it twice).
@@ -56,6 +84,20 @@ def hash_input(
     return canonical_json(doc)
 
 
+def _sha256_hex(encode: Callable[P, bytes]) -> Callable[P, str]:
+    """The hex SHA-256 of what ``encode`` returns, taking ``encode``'s arguments."""
+
+    def digest(*args: P.args, **kwargs: P.kwargs) -> str:
+        return hashlib.sha256(encode(*args, **kwargs)).hexdigest()
+
+    return digest
+
+
+event_hash = _sha256_hex(hash_input)
+"""The chain hash of one event (see the module docstring): the hex
+SHA-256 of :func:`hash_input`, with its arguments and its ``ValueError``."""
+
+
 def seal(
     *,
     game_id: str,
@@ -68,17 +110,15 @@ def seal(
 ) -> tuple[str, bytes]:
     """A new (v2) event's hash and its stored record, from one encoding of ``body``."""
     fragment = orjson.Fragment(canonical_json(body))
-    digest = hashlib.sha256(
-        hash_input(
-            game_id=game_id,
-            version=version,
-            type_=type_,
-            timestamp=timestamp,
-            prev_hash=prev_hash,
-            body=fragment,
-            nonce=nonce,
-        )
-    ).hexdigest()
+    digest = event_hash(
+        game_id=game_id,
+        version=version,
+        type_=type_,
+        timestamp=timestamp,
+        prev_hash=prev_hash,
+        body=fragment,
+        nonce=nonce,
+    )
     record = {
         "alg": ALG,
         "timestamp": timestamp,

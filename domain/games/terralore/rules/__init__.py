@@ -23,6 +23,7 @@ from domain.contract.core import (
 
 from ..commands import PlaceCards
 from ..events import DeckShuffled, PlacementCommitted, TurnStarted
+from ..evolve import evolve
 from ..state import TerraloreState
 from . import plans
 from .reveal import Tx, draw, reveal_and_count
@@ -35,7 +36,7 @@ OPENING_HAND = 4
 
 def start(state: TerraloreState, rng: Rng) -> list[Event]:
     """Shuffle both decks, start turn 1 and draw the opening hands (no turn-1 draw)."""
-    tx = Tx(state)
+    tx = Tx(state, evolve)
     for seat, deck in enumerate(state.decks):
         tx.emit(DeckShuffled(seat=seat, order=rng.shuffle(deck)))
     tx.emit(TurnStarted(turn=1))
@@ -69,7 +70,7 @@ def decide(
         raise NotYourTurnError("you already placed your cards this turn")
     plan = plans.parse_plan(state.players[actor], command)
     nonce = rng.token()
-    tx = Tx(state)
+    tx = Tx(state, evolve)
     tx.emit(
         PlacementCommitted(
             seat=actor,

@@ -1,7 +1,7 @@
 """Reveal, Counting and the next Draw: everything decided once both plans are in.
 
 All of it happens inside the decision of the second ``PlaceCards``, so the
-events are built against a running state (:class:`Tx`): each effect sees the
+events are built against a running state (:data:`Tx`): each effect sees the
 field exactly as the previous events left it.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.contract.core import ranks_from_scores
+from domain.games.kit import Decision
 
 from .. import content
 from ..commands import Lane
@@ -32,29 +33,21 @@ from ..events import (
     SkillPlayed,
     TurnStarted,
 )
-from ..evolve import evolve
+from ..state import TerraloreState
 
 if TYPE_CHECKING:
-    from domain.contract.core import Event, Rng
+    from domain.contract.core import Rng
 
     from ..content import Effect
-    from ..state import PlayerState, TerraloreState
+    from ..state import PlayerState
 
 HAND_LIMIT = 7
 DRAW_PER_TURN = 2
 DIE_SIDES = 6
 
 
-class Tx:
-    """Events decided so far, and the state they lead to."""
-
-    def __init__(self, state: TerraloreState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+Tx = Decision[TerraloreState]
+"""Events decided so far, and the state they lead to (built with ``evolve``)."""
 
 
 def field_points(player: PlayerState) -> int:

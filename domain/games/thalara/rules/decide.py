@@ -41,6 +41,7 @@ from ..state import (
     RETURN,
     SELECT,
     STANDARD,
+    PlayerState,
     ThalaraState,
 )
 from .rounds import Log, begin_round, end_round, hand_need
@@ -78,6 +79,30 @@ def _phase(state: ThalaraState, phase: str, what: str) -> None:
         )
 
 
+def _round_choice(
+    state: ThalaraState,
+    cards: tuple[str, ...],
+    actor: int,
+    phase: tuple[str, str],
+    already: tuple[str, str],
+) -> PlayerState:
+    """``actor``'s seat, checked for a secret choice of ``cards`` made once per
+    round in a phase (selecting a hand, returning Remnants).
+
+    ``phase`` is the phase and what is done in it; ``already`` the rule and
+    message for a seat that has chosen this round.
+
+    :raises InvalidCommandError: for an unknown or repeated card.
+    :raises IllegalCommandError: in another phase, or if the seat has chosen.
+    """
+    _known_cards(state, cards)
+    _phase(state, *phase)
+    player = state.players[actor]
+    if player.ready:
+        raise IllegalCommandError(*already)
+    return player
+
+
 def decide(state: ThalaraState, command: Command, actor: int, rng: Rng) -> list[Event]:
     """The events ``command`` by ``actor`` causes.
 
@@ -108,13 +133,13 @@ def selection_payload(seat: int, round_: int, cards: tuple[str, ...]) -> str:
 
 
 def _select(state: ThalaraState, cmd: SelectHand, actor: int, rng: Rng) -> list[Event]:
-    _known_cards(state, cmd.cards)
-    _phase(state, SELECT, "selecting a hand")
-    player = state.players[actor]
-    if player.ready:
-        raise IllegalCommandError(
-            "thalara.already-selected", "you already selected your hand this round"
-        )
+    player = _round_choice(
+        state,
+        cmd.cards,
+        actor,
+        (SELECT, "selecting a hand"),
+        ("thalara.already-selected", "you already selected your hand this round"),
+    )
     if not set(cmd.cards) <= set(player.supply):
         raise IllegalCommandError(
             "thalara.not-in-supply", "select only Remnants from your own supply"
@@ -236,8 +261,8 @@ def _pass(state: ThalaraState, actor: int, rng: Rng) -> list[Event]:
     _phase(state, PLAY, "passing")
     if state.current != actor:
         raise NotYourTurnError()
-    log = Log(state)
-    log.add(ev.Passed(seat=actor))
+    log = Log(state, evolve)
+    log.emit(ev.Passed(seat=actor))
     if all(p.passed for p in log.state.players):
         end_round(log, rng)
     return log.events
@@ -246,13 +271,13 @@ def _pass(state: ThalaraState, actor: int, rng: Rng) -> list[Event]:
 def _return(
     state: ThalaraState, cmd: ReturnRemnants, actor: int, rng: Rng
 ) -> list[Event]:
-    _known_cards(state, cmd.cards)
-    _phase(state, RETURN, "returning Remnants")
-    player = state.players[actor]
-    if player.ready:
-        raise IllegalCommandError(
-            "thalara.already-chosen", "you already chose what to return this round"
-        )
+    player = _round_choice(
+        state,
+        cmd.cards,
+        actor,
+        (RETURN, "returning Remnants"),
+        ("thalara.already-chosen", "you already chose what to return this round"),
+    )
     hand = set(player.hand)
     for card in cmd.cards:
         if card not in hand:
@@ -264,8 +289,8 @@ def _return(
                 "thalara.artifacts-stay", "Artifacts always return to your hand"
             )
     cards = tuple(sorted(cmd.cards))
-    log = Log(state)
-    log.add(ev.RemnantsReturned(seat=actor, cards=cards, count=len(cards)))
+    log = Log(state, evolve)
+    log.emit(ev.RemnantsReturned(seat=actor, cards=cards, count=len(cards)))
     if all(p.ready for p in log.state.players):
         begin_round(log, rng)
     return log.events

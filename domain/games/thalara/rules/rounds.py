@@ -1,7 +1,7 @@
 """The round lifecycle: opening shuffles, start of a round, end of a round, scoring.
 
 ``decide`` threads the state through the events it emits (a small
-:class:`Log`), so that later decisions in the same step (who draws how many,
+:data:`Log`), so that later decisions in the same step (who draws how many,
 whether the game ends) see the effect of earlier events, exactly as a replay
 would.
 """
@@ -9,6 +9,8 @@ would.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from domain.games.kit import Decision
 
 from .. import events as ev
 from ..content import (
@@ -35,29 +37,21 @@ REASON_SUPPLY = "a player's supply cannot fill their hand"
 REASON_NO_CONFLICTS = "no Artifacts are left to fight over"
 
 
-class Log:
-    """Events decided so far in one step, and the state they lead to."""
-
-    def __init__(self, state: ThalaraState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+Log = Decision[ThalaraState]
+"""Events decided so far in one step, and the state they lead to (built with ``evolve``)."""
 
 
 def start(state: ThalaraState, rng: Rng) -> list[Event]:
     """Shuffle the Artifacts, pick the first player, reveal conflicts, begin round 1."""
-    log = Log(state)
+    log = Log(state, evolve)
     artifacts = sorted(
         c.id
         for c in catalogue(state.content, state.seats).values()
         if c.kind == "artifact"
     )
     order = tuple(rng.shuffle(artifacts))
-    log.add(ev.ArtifactsShuffled(order=order, size=len(order)))
-    log.add(ev.FirstPlayerChosen(seat=rng.randbelow(state.seats)))
+    log.emit(ev.ArtifactsShuffled(order=order, size=len(order)))
+    log.emit(ev.FirstPlayerChosen(seat=rng.randbelow(state.seats)))
     refill(log)
     begin_round(log, rng)
     return log.events
@@ -69,7 +63,7 @@ def refill(log: Log) -> None:
     missing = conflict_count(s.seats) - len(s.conflicts)
     take = s.stack[: max(0, missing)]
     if take:
-        log.add(ev.ArtifactsRefilled(artifacts=take))
+        log.emit(ev.ArtifactsRefilled(artifacts=take))
 
 
 def hand_need(player: PlayerState) -> int:
@@ -100,19 +94,19 @@ def begin_round(log: Log, rng: Rng) -> None:
     s = log.state
     reason = end_reason(s)
     if reason:
-        log.add(ev.GameEnded(reason=reason, scores=scores(s)))
+        log.emit(ev.GameEnded(reason=reason, scores=scores(s)))
         return
     starter = s.last_player if s.last_player is not None else s.starter
-    log.add(ev.RoundStarted(round=s.round + 1, starter=starter))
+    log.emit(ev.RoundStarted(round=s.round + 1, starter=starter))
     if s.mode != CASUAL_CHAOS:
         return
     for seat in range(s.seats):
         player = log.state.players[seat]
         order = tuple(rng.shuffle(player.supply))
-        log.add(ev.SupplyShuffled(seat=seat, order=order, size=len(order)))
+        log.emit(ev.SupplyShuffled(seat=seat, order=order, size=len(order)))
         need = hand_need(player)
         if need:
-            log.add(ev.CardsDrawn(seat=seat, cards=order[:need], count=need))
+            log.emit(ev.CardsDrawn(seat=seat, cards=order[:need], count=need))
 
 
 def end_round(log: Log, rng: Rng) -> None:
@@ -120,14 +114,14 @@ def end_round(log: Log, rng: Rng) -> None:
     s = log.state
     for conflict in s.conflicts:
         sums = totals(s, conflict)
-        log.add(
+        log.emit(
             ev.ConflictResolved(
                 conflict=conflict.artifact,
                 totals=sums,
                 winner=winner(sums, contenders(conflict)),
             )
         )
-    log.add(ev.RoundEnded(round=s.round))
+    log.emit(ev.RoundEnded(round=s.round))
     refill(log)
     # The Artifact end condition does not depend on Casual Chaos returns, so
     # nobody is asked to choose when the game is over anyway.

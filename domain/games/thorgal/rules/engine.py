@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from domain.contract.core import Event, Rng
+from domain.contract.core import Rng
+from domain.games.kit import Decision
 
 from .. import events as ev
 from ..cards import Effect
@@ -114,20 +115,16 @@ class Engine:
         self.resumes[pending.kind](ctx, pending, *answer)
 
 
-class Ctx:
-    """A decision in progress: the evolving state and the events so far."""
+class Ctx(Decision[ThorgalState]):
+    """A decision in progress (:class:`~domain.games.kit.Decision`), with the
+    chance it draws from, its content and its task stack."""
 
     def __init__(self, state: ThorgalState, rng: Rng) -> None:
-        self.state = state
+        super().__init__(state, evolve)
         self.rng = rng
-        self.events: list[Event] = []
         self.c: Content = load(state.content)
         self.tasks: list[Task] = list(state.tasks)
         """The resolution stack, next task first."""
-
-    def emit(self, event: Event) -> None:
-        self.state = evolve(self.state, event)
-        self.events.append(event)
 
     def schedule(self, *tasks: Task) -> None:
         """Push ``tasks`` on the stack, to resolve in order before what is there."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.games.kit import Decision
+
 from .. import events as ev
 from ..content import CHARACTERS, HAND_SIZE, PACK, ROUNDS
 from ..evolve import evolve
@@ -30,24 +32,19 @@ if TYPE_CHECKING:
 
 def start(state: VaalbaraState, rng: Rng) -> list[Event]:
     """Setup steps D and E, then round 1: every shuffle recorded in an event."""
-    out: list[Event] = []
     n = state.player_count
-
-    def emit(event: Event) -> None:
-        nonlocal state
-        state = evolve(state, event)
-        out.append(event)
-
-    emit(ev.LandDeckShuffled(cards=rng.shuffle(PACK.for_players(n))))
+    log = Decision(state, evolve)
+    log.emit(ev.LandDeckShuffled(cards=rng.shuffle(PACK.for_players(n))))
     for seat in range(n):
-        emit(ev.ClanDeckShuffled(seat=seat, cards=rng.shuffle(CHARACTERS)))
+        log.emit(ev.ClanDeckShuffled(seat=seat, cards=rng.shuffle(CHARACTERS)))
     # The first n cards form the first row (the one furthest from the deck).
-    emit(ev.LandsDealt(row=1, cards=state.land_deck[:n]))
-    emit(ev.LandsDealt(row=2, cards=state.land_deck[:n]))
-    for seat, p in enumerate(state.players):
-        emit(ev.CharactersDrawn(seat=seat, count=HAND_SIZE, cards=p.deck[:HAND_SIZE]))
-    emit(ev.RoundStarted(round=1))
-    return out
+    log.emit(ev.LandsDealt(row=1, cards=log.state.land_deck[:n]))
+    log.emit(ev.LandsDealt(row=2, cards=log.state.land_deck[:n]))
+    for seat, p in enumerate(log.state.players):
+        drawn = p.deck[:HAND_SIZE]
+        log.emit(ev.CharactersDrawn(seat=seat, count=HAND_SIZE, cards=drawn))
+    log.emit(ev.RoundStarted(round=1))
+    return log.events
 
 
 def next_seat(state: VaalbaraState) -> int:
