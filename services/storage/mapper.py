@@ -18,13 +18,6 @@ from domain.games import all_games
 from domain.ledger import records, stored_events
 from domain.ledger.aggregate import Game, record_type
 
-# The record and snapshot format is domain.ledger.records'; these names stay importable
-# from here for callers that reach storage through this module.
-SNAPSHOT_TYPE = records.SNAPSHOT_TYPE
-decode_record = stored_events.decode_record
-encode_aggregate_state = records.encode_aggregate_state
-decode_aggregate_state = records.decode_aggregate_state
-
 
 def _game_of_event_class() -> dict[type, str]:
     return {cls: game.name for game in all_games() for cls in game.event_types}
@@ -48,7 +41,7 @@ class LedgerMapper(Mapper[UUID]):
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if isinstance(domain_event, Game.Snapshot):
-            topic = SNAPSHOT_TYPE
+            topic = records.SNAPSHOT_TYPE
             state = records.encode_snapshot(domain_event.timestamp, domain_event.state)
         else:
             game_type = (

@@ -20,13 +20,14 @@ from domain.contract.core import (
     Outcome,
     Termination,
 )
+from domain.games.kit import Decision
 
 from ..commands import PlaceCards
 from ..events import DeckShuffled, PlacementCommitted, TurnStarted
 from ..evolve import evolve
 from ..state import TerraloreState
 from . import plans
-from .reveal import Tx, draw, reveal_and_count
+from .reveal import draw, reveal_and_count
 
 if TYPE_CHECKING:
     from domain.contract.core import Command, Event, Rng, Seat
@@ -36,7 +37,7 @@ OPENING_HAND = 4
 
 def start(state: TerraloreState, rng: Rng) -> list[Event]:
     """Shuffle both decks, start turn 1 and draw the opening hands (no turn-1 draw)."""
-    tx = Tx(state, evolve)
+    tx = Decision(state, evolve)
     for seat, deck in enumerate(state.decks):
         tx.emit(DeckShuffled(seat=seat, order=rng.shuffle(deck)))
     tx.emit(TurnStarted(turn=1))
@@ -70,7 +71,7 @@ def decide(
         raise NotYourTurnError("you already placed your cards this turn")
     plan = plans.parse_plan(state.players[actor], command)
     nonce = rng.token()
-    tx = Tx(state, evolve)
+    tx = Decision(state, evolve)
     tx.emit(
         PlacementCommitted(
             seat=actor,

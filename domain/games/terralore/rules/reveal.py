@@ -1,7 +1,7 @@
 """Reveal, Counting and the next Draw: everything decided once both plans are in.
 
 All of it happens inside the decision of the second ``PlaceCards``, so the
-events are built against a running state (:data:`Tx`): each effect sees the
+events are built against a running state (a :class:`~domain.games.kit.Decision`): each effect sees the
 field exactly as the previous events left it.
 """
 
@@ -46,10 +46,6 @@ DRAW_PER_TURN = 2
 DIE_SIDES = 6
 
 
-Tx = Decision[TerraloreState]
-"""Events decided so far, and the state they lead to (built with ``evolve``)."""
-
-
 def field_points(player: PlayerState) -> int:
     """Creature points on a player's side of the field (both lanes, no bonuses)."""
     return sum(content.card(c).points for c in player.defending + player.attacking)
@@ -59,7 +55,7 @@ def lane_total(player: PlayerState, lane: Lane) -> int:
     return sum(content.card(c).points for c in player.lane(lane)) + player.boost(lane)
 
 
-def draw(tx: Tx, seat: int, n: int) -> None:
+def draw(tx: Decision[TerraloreState], seat: int, n: int) -> None:
     """Draw up to ``n`` (an empty deck just stops); cards past the hand limit burn."""
     p = tx.state.players[seat]
     take = min(n, len(p.deck))
@@ -71,7 +67,7 @@ def draw(tx: Tx, seat: int, n: int) -> None:
     )
 
 
-def decide_reveal_order(tx: Tx, rng: Rng) -> None:
+def decide_reveal_order(tx: Decision[TerraloreState], rng: Rng) -> None:
     """Who goes first: the die in round 1 and on a perfect tie, else the loser."""
     players = tx.state.players
     hp = [p.hp for p in players]
@@ -98,7 +94,7 @@ def decide_reveal_order(tx: Tx, rng: Rng) -> None:
     )
 
 
-def resolve_lane(tx: Tx, seat: int, lane: Lane, rng: Rng) -> None:
+def resolve_lane(tx: Decision[TerraloreState], seat: int, lane: Lane, rng: Rng) -> None:
     """Room is made first, then the lane's cards enter in plan order."""
     plan = tx.state.players[seat].plan
     if plan is None:
@@ -118,7 +114,9 @@ def resolve_lane(tx: Tx, seat: int, lane: Lane, rng: Rng) -> None:
                 apply_effect(tx, seat, lane, effect, rng)
 
 
-def apply_effect(tx: Tx, seat: int, here: Lane, effect: Effect, rng: Rng) -> None:
+def apply_effect(
+    tx: Decision[TerraloreState], seat: int, here: Lane, effect: Effect, rng: Rng
+) -> None:
     opp = 1 - seat
     kind, n = effect.kind, effect.amount
     if kind in (EffectKind.DESTROY, EffectKind.EXILE):
@@ -151,14 +149,14 @@ def apply_effect(tx: Tx, seat: int, here: Lane, effect: Effect, rng: Rng) -> Non
             tx.emit(CardsDiscarded(seat=opp, cards=rng.shuffle(hand)[:n]))
 
 
-def damage(tx: Tx, seat: int, amount: int, source: str) -> None:
+def damage(tx: Decision[TerraloreState], seat: int, amount: int, source: str) -> None:
     hp = tx.state.players[seat].hp
     lost = min(hp, amount)
     if lost > 0:
         tx.emit(CastleDamaged(seat=seat, amount=lost, hp=hp - lost, source=source))
 
 
-def count(tx: Tx) -> None:
+def count(tx: Decision[TerraloreState]) -> None:
     """Each attacking lane against the opposing defending lane; excess is damage."""
     players = tx.state.players
     attack = tuple(lane_total(p, Lane.ATTACKING) for p in players)
@@ -173,7 +171,7 @@ def tie_break_ranks(state: TerraloreState) -> tuple[int, ...]:
     return ranks_from_scores([(p.hp, field_points(p)) for p in state.players])
 
 
-def end_or_next_turn(tx: Tx) -> None:
+def end_or_next_turn(tx: Decision[TerraloreState]) -> None:
     """After Counting: a castle at 0 ends the game, else the next Draw phase."""
     state = tx.state
     fallen = [s for s, p in enumerate(state.players) if p.hp <= 0]
@@ -185,7 +183,7 @@ def end_or_next_turn(tx: Tx) -> None:
     draw_phase(tx)
 
 
-def draw_phase(tx: Tx) -> None:
+def draw_phase(tx: Decision[TerraloreState]) -> None:
     """Both draw 2; a player who cannot draw both has run out and loses."""
     short = [s for s, p in enumerate(tx.state.players) if len(p.deck) < DRAW_PER_TURN]
     for seat in short:
@@ -200,7 +198,7 @@ def draw_phase(tx: Tx) -> None:
             draw(tx, seat, DRAW_PER_TURN)
 
 
-def reveal_and_count(tx: Tx, rng: Rng) -> None:
+def reveal_and_count(tx: Decision[TerraloreState], rng: Rng) -> None:
     """The Reveal and Counting phases of the current turn, then what follows."""
     for seat, p in enumerate(tx.state.players):
         plan = p.plan

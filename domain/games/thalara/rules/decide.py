@@ -18,6 +18,7 @@ from domain.contract.core import (
     InvalidCommandError,
     NotYourTurnError,
 )
+from domain.games.kit import Decision
 
 from .. import events as ev
 from ..commands import (
@@ -44,7 +45,7 @@ from ..state import (
     PlayerState,
     ThalaraState,
 )
-from .rounds import Log, begin_round, end_round, hand_need
+from .rounds import begin_round, end_round, hand_need
 from .spells import (
     find_conflict,
     is_requirement_met,
@@ -261,7 +262,7 @@ def _pass(state: ThalaraState, actor: int, rng: Rng) -> list[Event]:
     _phase(state, PLAY, "passing")
     if state.current != actor:
         raise NotYourTurnError()
-    log = Log(state, evolve)
+    log = Decision(state, evolve)
     log.emit(ev.Passed(seat=actor))
     if all(p.passed for p in log.state.players):
         end_round(log, rng)
@@ -289,7 +290,7 @@ def _return(
                 "thalara.artifacts-stay", "Artifacts always return to your hand"
             )
     cards = tuple(sorted(cmd.cards))
-    log = Log(state, evolve)
+    log = Decision(state, evolve)
     log.emit(ev.RemnantsReturned(seat=actor, cards=cards, count=len(cards)))
     if all(p.ready for p in log.state.players):
         begin_round(log, rng)

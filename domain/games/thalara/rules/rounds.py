@@ -1,7 +1,7 @@
 """The round lifecycle: opening shuffles, start of a round, end of a round, scoring.
 
 ``decide`` threads the state through the events it emits (a small
-:data:`Log`), so that later decisions in the same step (who draws how many,
+:class:`~domain.games.kit.Decision`), so that later decisions in the same step (who draws how many,
 whether the game ends) see the effect of earlier events, exactly as a replay
 would.
 """
@@ -37,13 +37,9 @@ REASON_SUPPLY = "a player's supply cannot fill their hand"
 REASON_NO_CONFLICTS = "no Artifacts are left to fight over"
 
 
-Log = Decision[ThalaraState]
-"""Events decided so far in one step, and the state they lead to (built with ``evolve``)."""
-
-
 def start(state: ThalaraState, rng: Rng) -> list[Event]:
     """Shuffle the Artifacts, pick the first player, reveal conflicts, begin round 1."""
-    log = Log(state, evolve)
+    log = Decision(state, evolve)
     artifacts = sorted(
         c.id
         for c in catalogue(state.content, state.seats).values()
@@ -57,7 +53,7 @@ def start(state: ThalaraState, rng: Rng) -> list[Event]:
     return log.events
 
 
-def refill(log: Log) -> None:
+def refill(log: Decision[ThalaraState]) -> None:
     """Reveal Artifacts until the conflict count is reached or the stack is empty."""
     s = log.state
     missing = conflict_count(s.seats) - len(s.conflicts)
@@ -89,7 +85,7 @@ def scores(state: ThalaraState) -> tuple[int, ...]:
     )
 
 
-def begin_round(log: Log, rng: Rng) -> None:
+def begin_round(log: Decision[ThalaraState], rng: Rng) -> None:
     """Check both end conditions, then start the next round (drawing in Casual Chaos)."""
     s = log.state
     reason = end_reason(s)
@@ -109,7 +105,7 @@ def begin_round(log: Log, rng: Rng) -> None:
             log.emit(ev.CardsDrawn(seat=seat, cards=order[:need], count=need))
 
 
-def end_round(log: Log, rng: Rng) -> None:
+def end_round(log: Decision[ThalaraState], rng: Rng) -> None:
     """Everyone passed: resolve every conflict, clean up, refill, go on."""
     s = log.state
     for conflict in s.conflicts:
