@@ -286,7 +286,7 @@ async def build(
     rung: str, port: int, canned_path: str | None, database_url: str | None
 ) -> tuple[grpc.aio.Server, Any]:
     """The rung's server, started; and what to close after it stops."""
-    from services.api.auth import Principal
+    from services.ledger.callers import Principal
 
     if rung not in RUNGS:
         raise ValueError(f"unknown rung {rung!r}; one of {', '.join(RUNGS)}")

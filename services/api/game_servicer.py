@@ -29,14 +29,18 @@ from domain.ledger.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
 from services.api import game_types, legal_pages, presenters
-from services.api.auth import Principal, current_principal
-from services.api.errors import PermissionDeniedError, UnauthenticatedError
+from services.api.auth import current_principal
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import next_page_token, parse_cursor
 from services.api.partial_response import response_fields
 from services.api.rpc import check_after_version, guarded, guarded_stream, parse_game_id
 from services.ledger.application import GameLedger
-from services.ledger.callers import acting_seat
+from services.ledger.callers import (
+    PermissionDeniedError,
+    Principal,
+    UnauthenticatedError,
+    acting_seat,
+)
 from services.ledger.lru import Lru
 from services.ledger.reading.disclosure import disclose
 from services.ledger.reading.game_reads import GameReads

@@ -26,7 +26,7 @@ from ledger.v1 import (
     tournament_service_pb2_grpc,
 )
 from services.api import page_tokens, reflection, transport
-from services.api.auth import Principal, TokenResolver
+from services.api.auth import TokenResolver
 from services.api.call_gate import CallGate
 from services.api.drain import Drain
 from services.api.game_servicer import GameServicer
@@ -37,6 +37,7 @@ from services.api.replay_servicer import ReplayServicer
 from services.api.stats_servicer import StatsServicer
 from services.api.tournament_servicer import TournamentServicer
 from services.ledger.application import GameLedger
+from services.ledger.callers import Principal
 from services.ledger.reading.game_reads import GameReads
 from services.live.listen_hub import EventHub
 from services.tournaments import organisers

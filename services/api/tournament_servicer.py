@@ -9,9 +9,13 @@ from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
-from services.api.auth import ANONYMOUS, current_principal
-from services.api.errors import PermissionDeniedError, UnauthenticatedError
+from services.api.auth import current_principal
 from services.api.rpc import guarded, guarded_stream
+from services.ledger.callers import (
+    ANONYMOUS,
+    PermissionDeniedError,
+    UnauthenticatedError,
+)
 from services.ledger.io_pool import IoPool
 from services.proto import convert, limits
 from services.proto.clock_messages import time_control_message

@@ -16,9 +16,10 @@ from google.protobuf import wrappers_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from services.api.auth import Principal, TokenResolver, current_principal
+from services.api.auth import TokenResolver, current_principal
 from services.api.call_gate import CallGate
 from services.api.drain import Drain
+from services.ledger.callers import Principal
 from services.observability.metrics import RPC_SECONDS
 
 METHOD = "/ledger.v1.GateProbe/Who"

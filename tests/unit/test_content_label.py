@@ -9,8 +9,8 @@ from pathlib import Path
 
 from domain.games import all_games, find_game
 from domain.ledger.stored_events import decode_record
-from services.api.auth import Principal
 from services.api.presenters import listed, summary
+from services.ledger.callers import Principal
 
 THORGAL_SOLO = (
     Path(__file__).parents[1] / "golden" / "thorgal" / "v1" / "solo.ndjson.gz"

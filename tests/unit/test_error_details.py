@@ -7,7 +7,8 @@ from google.rpc import code_pb2, error_details_pb2
 
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import UnknownGameError
-from services.api.errors import PermissionDeniedError, UnauthenticatedError, status_for
+from services.api.errors import status_for
+from services.ledger.callers import PermissionDeniedError, UnauthenticatedError
 
 
 def _unpacked(details: list[any_pb2.Any]):
