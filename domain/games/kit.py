@@ -123,6 +123,30 @@ class Evolver(Generic[S]):
 
         return register
 
+    def records(self, event_type: type[BaseModel], **fields: str) -> None:
+        """Register the handler of an event that only records some of its
+        fields in the state: ``records(Shuffled, deck="order")`` sets
+        ``state.deck`` to the event's ``order``.
+
+        Many events are no more than that (a shuffle's order, who starts);
+        naming the fields keeps them one line each, so a handler that does
+        more stands out as one.
+
+        :raises ValueError: if ``event_type`` has no field of that name, at
+            import rather than at the first replay that meets the event.
+        """
+        read = _reader(event_type, fields)
+        self.on(event_type)(lambda state, e: state.model_copy(update=read(e)))
+
+    def records_at_seat(
+        self, event_type: type[BaseModel], seats: str = "players", /, **fields: str
+    ) -> None:
+        """As :meth:`records`, into the entry of ``state.<seats>`` for the
+        event's ``seat`` (through :func:`with_seat`):
+        ``records_at_seat(SupplyShuffled, supply="order")``."""
+        read = _reader(event_type, fields, also=("seat",))
+        self.on(event_type)(lambda state, e: with_seat(state, e.seat, seats, **read(e)))
+
     def include(self, other: Evolver[S]) -> Evolver[S]:
         """Add every handler of ``other`` to this table; returns ``self``.
 
@@ -146,6 +170,21 @@ class Evolver(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.game} cannot apply {type(event).__name__}")
         return handler(state, event)
+
+
+def _reader(
+    event_type: type[BaseModel], fields: dict[str, str], also: tuple[str, ...] = ()
+) -> Callable[[Any], dict[str, Any]]:
+    """``event -> {state field: event value}`` for ``fields`` (state field ->
+    event field), once every event field named (and ``also``) is known to exist.
+
+    :raises ValueError: for a field ``event_type`` does not declare.
+    """
+    unknown = sorted({*fields.values(), *also} - event_type.model_fields.keys())
+    if unknown:
+        raise ValueError(f"{event_type.__name__} has no field {', '.join(unknown)}")
+    pairs = tuple(fields.items())
+    return lambda e: {to: getattr(e, of) for to, of in pairs}
 
 
 WIRING: dict[str, tuple[str, str]] = {

@@ -114,6 +114,28 @@ def test_evolver_include_adds_the_other_tables_handlers_and_refuses_overlaps():
         evolve.include(dealing)
 
 
+def test_evolver_records_copies_the_named_event_fields_into_the_state():
+    class Shuffled(BaseModel):
+        order: tuple[str, ...]
+
+    class Drew(BaseModel):
+        seat: int
+        cards: tuple[str, ...]
+
+    evolve = kit.Evolver[Table]("toy")
+    evolve.records(Shuffled, deck="order")
+    evolve.records_at_seat(Drew, hand="cards")
+
+    table = evolve(Table(players=(Seat(), Seat())), Shuffled(order=("b", "a")))
+    table = evolve(table, Drew(seat=1, cards=("x",)))
+    assert table.deck == ("b", "a")
+    assert [p.hand for p in table.players] == [(), ("x",)]
+    with pytest.raises(ValueError, match="Shuffled has no field cards"):
+        evolve.records(Shuffled, deck="cards")
+    with pytest.raises(ValueError, match="Shuffled has no field seat"):
+        evolve.records_at_seat(Shuffled, hand="order")
+
+
 def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

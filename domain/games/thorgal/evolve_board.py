@@ -87,9 +87,7 @@ def _(s: ThorgalState, e: ev.LocationMarked) -> ThorgalState:
     return _site(s, e.location, **{field: True})
 
 
-@board.on(ev.CombatBegan)
-def _(s: ThorgalState, e: ev.CombatBegan) -> ThorgalState:
-    return s.model_copy(update={"combat": e.combat})
+board.records(ev.CombatBegan, combat="combat")
 
 
 def _combat(s: ThorgalState, **update: Any) -> ThorgalState:
@@ -157,9 +155,7 @@ def _(s: ThorgalState, e: ev.SidePlotChosen) -> ThorgalState:
     return s
 
 
-@board.on(ev.ActionCardSwapped)
-def _(s: ThorgalState, e: ev.ActionCardSwapped) -> ThorgalState:
-    return s.model_copy(update={"row": e.row})
+board.records(ev.ActionCardSwapped, row="row")
 
 
 @board.on(ev.SpecialCardGained)
