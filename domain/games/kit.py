@@ -212,11 +212,21 @@ WIRING: dict[str, tuple[str, str]] = {
 every game here shares (``docs/adding-a-game.md``)."""
 
 
+MODELS: dict[str, tuple[str, str]] = {
+    "setup_model": ("setup", "Setup"),
+    "view_model": ("view", "View"),
+    "state_model": ("state", "State"),
+}
+"""``Ruleset`` model field -> (module, class name after the game's capitalised
+name): ``thalara``'s view model is ``view.ThalaraView``."""
+
+
 def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
-    """A game's ``GAME``: its functions and message types taken from the
-    modules of ``package`` (the game's ``__name__``) as :data:`WIRING` says;
-    ``fields`` gives the rest of the :class:`~domain.contract.core.Ruleset`
-    (name, models, the optional hooks).
+    """A game's ``GAME``: its name (the last part of ``package``, the game's
+    ``__name__``), its functions and message types taken from the modules of
+    ``package`` as :data:`WIRING` says, and its models as :data:`MODELS`
+    says; ``fields`` gives the rest of the
+    :class:`~domain.contract.core.Ruleset` (title, players, optional hooks).
 
     One wiring, so no game maps a module's function to the wrong field or
     forgets one its modules define; each game's ``__init__.py`` says only
@@ -225,11 +235,17 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
     :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
     :raises AttributeError: for a module without a name the layout gives it.
     """
-    wired = {
-        field: getattr(importlib.import_module(f"{package}.{module}"), name)
-        for field, (module, name) in WIRING.items()
+    name = package.rpartition(".")[2]
+
+    def layout(module: str, attribute: str) -> Any:
+        return getattr(importlib.import_module(f"{package}.{module}"), attribute)
+
+    wired = {field: layout(module, attr) for field, (module, attr) in WIRING.items()}
+    models = {
+        field: layout(module, name.capitalize() + suffix)
+        for field, (module, suffix) in MODELS.items()
     }
-    return Ruleset(**wired, **fields)
+    return Ruleset(name=name, **wired, **models, **fields)
 
 
 # Tuples by position.
