@@ -123,6 +123,30 @@ class Evolver(Generic[S]):
 
         return register
 
+    def records(self, event_type: type[BaseModel], **fields: str) -> None:
+        """Register the handler of an event that only records some of its
+        fields in the state: ``records(Shuffled, deck="order")`` sets
+        ``state.deck`` to the event's ``order``.
+
+        Many events are no more than that (a shuffle's order, who starts);
+        naming the fields keeps them one line each, so a handler that does
+        more stands out as one.
+
+        :raises ValueError: if ``event_type`` has no field of that name, at
+            import rather than at the first replay that meets the event.
+        """
+        read = _reader(event_type, fields)
+        self.on(event_type)(lambda state, e: state.model_copy(update=read(e)))
+
+    def records_at_seat(
+        self, event_type: type[BaseModel], seats: str = "players", /, **fields: str
+    ) -> None:
+        """As :meth:`records`, into the entry of ``state.<seats>`` for the
+        event's ``seat`` (through :func:`with_seat`):
+        ``records_at_seat(SupplyShuffled, supply="order")``."""
+        read = _reader(event_type, fields, also=("seat",))
+        self.on(event_type)(lambda state, e: with_seat(state, e.seat, seats, **read(e)))
+
     def include(self, other: Evolver[S]) -> Evolver[S]:
         """Add every handler of ``other`` to this table; returns ``self``.
 
@@ -146,6 +170,21 @@ class Evolver(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.game} cannot apply {type(event).__name__}")
         return handler(state, event)
+
+
+def _reader(
+    event_type: type[BaseModel], fields: dict[str, str], also: tuple[str, ...] = ()
+) -> Callable[[Any], dict[str, Any]]:
+    """``event -> {state field: event value}`` for ``fields`` (state field ->
+    event field), once every event field named (and ``also``) is known to exist.
+
+    :raises ValueError: for a field ``event_type`` does not declare.
+    """
+    unknown = sorted({*fields.values(), *also} - event_type.model_fields.keys())
+    if unknown:
+        raise ValueError(f"{event_type.__name__} has no field {', '.join(unknown)}")
+    pairs = tuple(fields.items())
+    return lambda e: {to: getattr(e, of) for to, of in pairs}
 
 
 WIRING: dict[str, tuple[str, str]] = {
@@ -173,11 +212,21 @@ WIRING: dict[str, tuple[str, str]] = {
 every game here shares (``docs/adding-a-game.md``)."""
 
 
+MODELS: dict[str, tuple[str, str]] = {
+    "setup_model": ("setup", "Setup"),
+    "view_model": ("view", "View"),
+    "state_model": ("state", "State"),
+}
+"""``Ruleset`` model field -> (module, class name after the game's capitalised
+name): ``thalara``'s view model is ``view.ThalaraView``."""
+
+
 def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
-    """A game's ``GAME``: its functions and message types taken from the
-    modules of ``package`` (the game's ``__name__``) as :data:`WIRING` says;
-    ``fields`` gives the rest of the :class:`~domain.contract.core.Ruleset`
-    (name, models, the optional hooks).
+    """A game's ``GAME``: its name (the last part of ``package``, the game's
+    ``__name__``), its functions and message types taken from the modules of
+    ``package`` as :data:`WIRING` says, and its models as :data:`MODELS`
+    says; ``fields`` gives the rest of the
+    :class:`~domain.contract.core.Ruleset` (title, players, optional hooks).
 
     One wiring, so no game maps a module's function to the wrong field or
     forgets one its modules define; each game's ``__init__.py`` says only
@@ -186,11 +235,17 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
     :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
     :raises AttributeError: for a module without a name the layout gives it.
     """
-    wired = {
-        field: getattr(importlib.import_module(f"{package}.{module}"), name)
-        for field, (module, name) in WIRING.items()
+    name = package.rpartition(".")[2]
+
+    def layout(module: str, attribute: str) -> Any:
+        return getattr(importlib.import_module(f"{package}.{module}"), attribute)
+
+    wired = {field: layout(module, attr) for field, (module, attr) in WIRING.items()}
+    models = {
+        field: layout(module, name.capitalize() + suffix)
+        for field, (module, suffix) in MODELS.items()
     }
-    return Ruleset(**wired, **fields)
+    return Ruleset(name=name, **wired, **models, **fields)
 
 
 # Tuples by position.

@@ -114,6 +114,28 @@ def test_evolver_include_adds_the_other_tables_handlers_and_refuses_overlaps():
         evolve.include(dealing)
 
 
+def test_evolver_records_copies_the_named_event_fields_into_the_state():
+    class Shuffled(BaseModel):
+        order: tuple[str, ...]
+
+    class Drew(BaseModel):
+        seat: int
+        cards: tuple[str, ...]
+
+    evolve = kit.Evolver[Table]("toy")
+    evolve.records(Shuffled, deck="order")
+    evolve.records_at_seat(Drew, hand="cards")
+
+    table = evolve(Table(players=(Seat(), Seat())), Shuffled(order=("b", "a")))
+    table = evolve(table, Drew(seat=1, cards=("x",)))
+    assert table.deck == ("b", "a")
+    assert [p.hand for p in table.players] == [(), ("x",)]
+    with pytest.raises(ValueError, match="Shuffled has no field cards"):
+        evolve.records(Shuffled, deck="cards")
+    with pytest.raises(ValueError, match="Shuffled has no field seat"):
+        evolve.records_at_seat(Shuffled, hand="order")
+
+
 def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -125,31 +147,36 @@ def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
 
     from domain.contract.core import Model, State
 
-    monkeypatch.setitem(sys.modules, "standin", ModuleType("standin"))
-    for field, (module, name) in kit.WIRING.items():
-        path = f"standin.{module}"
+    def add(module: str, name: str, value: object) -> None:
+        path = f"games.standin.{module}"
         made = sys.modules.get(path) or ModuleType(path)
-        setattr(made, name, (type(f"{module}.{name}", (), {}),))
+        setattr(made, name, value)
         monkeypatch.setitem(sys.modules, path, made)
+
+    monkeypatch.setitem(sys.modules, "games.standin", ModuleType("games.standin"))
+    for module, name in kit.WIRING.values():
+        add(module, name, (type(f"{module}.{name}", (), {}),))
+    models = {"setup": Model, "view": Model, "state": State}
+    for field, (module, suffix) in kit.MODELS.items():
+        add(module, f"Standin{suffix}", type(f"Standin{suffix}", (models[module],), {}))
 
     def build() -> Any:
         return kit.ruleset(
-            "standin",
-            name="stand-in",
-            title="Stand-in",
-            min_players=2,
-            max_players=2,
-            setup_model=Model,
-            view_model=Model,
-            state_model=State,
+            "games.standin", title="Stand-in", min_players=2, max_players=2
         )
 
     game = build()
     for field, (module, name) in kit.WIRING.items():
         assert getattr(game, field)[0].__name__ == f"{module}.{name}", field
     assert game.redact[0].__name__ == "view.redact"
+    assert game.name == "standin"
+    assert [getattr(game, field).__name__ for field in kit.MODELS] == [
+        "StandinSetup",
+        "StandinView",
+        "StandinState",
+    ]
 
-    monkeypatch.delattr(sys.modules["standin.rules"], "outcome")
+    monkeypatch.delattr(sys.modules["games.standin.rules"], "outcome")
     with pytest.raises(AttributeError, match="outcome"):
         build()
 

@@ -67,18 +67,14 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules, setup, view
+from . import rules
 from .state import TerraloreState
 
 GAME: Ruleset[TerraloreState] = kit.ruleset(
     __name__,
-    name="terralore",
     title="Terralore",
     min_players=2,
     max_players=2,
-    setup_model=setup.TerraloreSetup,
-    view_model=view.TerraloreView,
-    state_model=TerraloreState,
     sampler=rules.random_command,
     examples=(Example("terralore-2p", {"players": 2}),),
 )

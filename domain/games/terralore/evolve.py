@@ -79,9 +79,7 @@ def _(s: TerraloreState, e: ev.PlacementRevealed) -> TerraloreState:
     )
 
 
-@evolve.on(ev.RevealOrderDecided)
-def _(s: TerraloreState, e: ev.RevealOrderDecided) -> TerraloreState:
-    return s.model_copy(update={"reveal_order": e.order})
+evolve.records(ev.RevealOrderDecided, reveal_order="order")
 
 
 @evolve.on(ev.CreaturePlayed, ev.SkillPlayed)
@@ -115,9 +113,7 @@ def _(s: TerraloreState, e: ev.LaneBoosted) -> TerraloreState:
     return with_seat(s, e.seat, **{key: getattr(s.players[e.seat], key) + e.amount})
 
 
-@evolve.on(ev.CastleDamaged)
-def _(s: TerraloreState, e: ev.CastleDamaged) -> TerraloreState:
-    return with_seat(s, e.seat, hp=e.hp)
+evolve.records_at_seat(ev.CastleDamaged, hp="hp")
 
 
 @evolve.on(ev.CastleHealed)

@@ -90,7 +90,7 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules, setup, view
+from . import rules
 from .rules import leaving
 from .state import ThalaraState
 
@@ -100,13 +100,9 @@ Chaos tables the first ``n`` starting from the third."""
 
 GAME: Ruleset[ThalaraState] = kit.ruleset(
     __name__,
-    name="thalara",
     title="Thalara: The Last Artifacts",
     min_players=2,
     max_players=4,
-    setup_model=setup.ThalaraSetup,
-    view_model=view.ThalaraView,
-    state_model=ThalaraState,
     legal_sequence=rules.legal_sequence,
     consequence=leaving.consequence,
     autoplay=leaving.automatic_command,

@@ -61,14 +61,8 @@ evolve = Evolver[ThalaraState]("thalara")
 """The ruleset's ``evolve(state, event)``; :class:`TypeError` on a foreign event."""
 
 
-@evolve.on(ev.ArtifactsShuffled)
-def _(s: ThalaraState, e: ev.ArtifactsShuffled) -> ThalaraState:
-    return s.model_copy(update={"stack": e.order})
-
-
-@evolve.on(ev.FirstPlayerChosen)
-def _(s: ThalaraState, e: ev.FirstPlayerChosen) -> ThalaraState:
-    return s.model_copy(update={"starter": e.seat})
+evolve.records(ev.ArtifactsShuffled, stack="order")
+evolve.records(ev.FirstPlayerChosen, starter="seat")
 
 
 @evolve.on(ev.ArtifactsRefilled)
@@ -112,9 +106,7 @@ def _(s: ThalaraState, e: ev.HandSelected) -> ThalaraState:
     return s.model_copy(update={"phase": phase})
 
 
-@evolve.on(ev.SupplyShuffled)
-def _(s: ThalaraState, e: ev.SupplyShuffled) -> ThalaraState:
-    return with_seat(s, e.seat, supply=e.order)
+evolve.records_at_seat(ev.SupplyShuffled, supply="order")
 
 
 @evolve.on(ev.CardsDrawn)

@@ -123,18 +123,14 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules, setup, view
+from . import rules, setup
 from .state import ThorgalState
 
 GAME: Ruleset[ThorgalState] = kit.ruleset(
     __name__,
-    name="thorgal",
     title="Thorgal: The Board Game",
     min_players=1,
     max_players=4,
-    setup_model=setup.ThorgalSetup,
-    view_model=view.ThorgalView,
-    state_model=ThorgalState,
     player_seats=setup.player_seats,
     consequence=rules.consequence,
     sampler=rules.random_command,

@@ -139,9 +139,7 @@ def _(s: ThorgalState, e: ev.ChipPlaced) -> ThorgalState:
     )
 
 
-@evolve.on(ev.ActionPrepared)
-def _(s: ThorgalState, e: ev.ActionPrepared) -> ThorgalState:
-    return s.model_copy(update={"act": e.act})
+evolve.records(ev.ActionPrepared, act="act")
 
 
 @evolve.on(ev.ActionEnded)
@@ -149,9 +147,7 @@ def _(s: ThorgalState, e: ev.ActionEnded) -> ThorgalState:
     return s.model_copy(update={"act": None})
 
 
-@evolve.on(ev.CharacterMoved)
-def _(s: ThorgalState, e: ev.CharacterMoved) -> ThorgalState:
-    return with_seat(s, e.seat, "heroes", area=e.area)
+evolve.records_at_seat(ev.CharacterMoved, "heroes", area="area")
 
 
 @evolve.on(ev.GoodsGained)
@@ -187,9 +183,7 @@ def _(s: ThorgalState, e: ev.WoundHealed) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", wounds=w[: e.index] + w[e.index + 1 :])
 
 
-@evolve.on(ev.ThreatsChanged)
-def _(s: ThorgalState, e: ev.ThreatsChanged) -> ThorgalState:
-    return with_seat(s, e.seat, "heroes", threats=e.threats)
+evolve.records_at_seat(ev.ThreatsChanged, "heroes", threats="threats")
 
 
 @evolve.on(ev.ExperienceGained)
@@ -234,9 +228,7 @@ def _(s: ThorgalState, e: ev.ChipsFlipped) -> ThorgalState:
     )
 
 
-@evolve.on(ev.FirstPlayerPassed)
-def _(s: ThorgalState, e: ev.FirstPlayerPassed) -> ThorgalState:
-    return s.model_copy(update={"first": e.first})
+evolve.records(ev.FirstPlayerPassed, first="first")
 
 
 @evolve.on(ev.AdventureEnded)

@@ -87,9 +87,7 @@ def _(s: ThorgalState, e: ev.LocationMarked) -> ThorgalState:
     return _site(s, e.location, **{field: True})
 
 
-@board.on(ev.CombatBegan)
-def _(s: ThorgalState, e: ev.CombatBegan) -> ThorgalState:
-    return s.model_copy(update={"combat": e.combat})
+board.records(ev.CombatBegan, combat="combat")
 
 
 def _combat(s: ThorgalState, **update: Any) -> ThorgalState:
@@ -97,16 +95,21 @@ def _combat(s: ThorgalState, **update: Any) -> ThorgalState:
     return s.model_copy(update={"combat": s.combat.model_copy(update=update)})
 
 
+def _per_die(s: ThorgalState, field: str, index: int, value: Any) -> ThorgalState:
+    """``s`` with die ``index``'s entry of the combat's per-die ``field`` (its
+    colour in ``dice``, its face, its critical flag) set to ``value``."""
+    assert s.combat is not None
+    return _combat(s, **{field: replaced_at(getattr(s.combat, field), index, value)})
+
+
 @board.on(ev.DiceRolled)
 def _(s: ThorgalState, e: ev.DiceRolled) -> ThorgalState:
-    assert s.combat is not None
     return _combat(s, faces=e.faces, rolled=True, critical=(False,) * len(e.faces))
 
 
 @board.on(ev.DieUpgraded)
 def _(s: ThorgalState, e: ev.DieUpgraded) -> ThorgalState:
-    assert s.combat is not None
-    return _combat(s, dice=replaced_at(s.combat.dice, e.index, e.colour))
+    return _per_die(s, "dice", e.index, e.colour)
 
 
 @board.on(ev.DieAdded)
@@ -117,14 +120,12 @@ def _(s: ThorgalState, e: ev.DieAdded) -> ThorgalState:
 
 @board.on(ev.DieRerolled)
 def _(s: ThorgalState, e: ev.DieRerolled) -> ThorgalState:
-    assert s.combat is not None
-    return _combat(s, faces=replaced_at(s.combat.faces, e.index, e.face))
+    return _per_die(s, "faces", e.index, e.face)
 
 
 @board.on(ev.CriticalActivated)
 def _(s: ThorgalState, e: ev.CriticalActivated) -> ThorgalState:
-    assert s.combat is not None
-    return _combat(s, critical=replaced_at(s.combat.critical, e.index, True))
+    return _per_die(s, "critical", e.index, True)
 
 
 @board.on(ev.CombatTilePlaced)
@@ -157,9 +158,7 @@ def _(s: ThorgalState, e: ev.SidePlotChosen) -> ThorgalState:
     return s
 
 
-@board.on(ev.ActionCardSwapped)
-def _(s: ThorgalState, e: ev.ActionCardSwapped) -> ThorgalState:
-    return s.model_copy(update={"row": e.row})
+board.records(ev.ActionCardSwapped, row="row")
 
 
 @board.on(ev.SpecialCardGained)

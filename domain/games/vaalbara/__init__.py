@@ -72,19 +72,15 @@ from dataclasses import replace
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules, setup, view
+from . import rules, setup
 from .rules import leaving
 from .state import VaalbaraState
 
 GAME_V1: Ruleset[VaalbaraState] = kit.ruleset(
     __name__,
-    name="vaalbara",
     title="Vaalbara",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
-    setup_model=setup.VaalbaraSetup,
-    view_model=view.VaalbaraView,
-    state_model=VaalbaraState,
     consequence=leaving.consequence,
     autoplay=leaving.automatic_command,
     examples=tuple(

@@ -30,14 +30,8 @@ evolve = Evolver[VaalbaraState]("vaalbara")
 """The ruleset's ``evolve(state, event)``; :class:`TypeError` on a foreign event."""
 
 
-@evolve.on(ev.LandDeckShuffled)
-def _(state: VaalbaraState, e: ev.LandDeckShuffled) -> VaalbaraState:
-    return state.model_copy(update={"land_deck": e.cards})
-
-
-@evolve.on(ev.ClanDeckShuffled)
-def _(state: VaalbaraState, e: ev.ClanDeckShuffled) -> VaalbaraState:
-    return with_seat(state, e.seat, deck=e.cards)
+evolve.records(ev.LandDeckShuffled, land_deck="cards")
+evolve.records_at_seat(ev.ClanDeckShuffled, deck="cards")
 
 
 @evolve.on(ev.LandsDealt)
