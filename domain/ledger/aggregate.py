@@ -88,6 +88,22 @@ class SeedMismatchError(RuntimeError):
     """Raised when the seed supplied does not match the game's commitment."""
 
 
+class Link(Aggregate.Event):
+    """An event that extends a game's log: a link of its hash chain.
+
+    The chain fields are :func:`domain.ledger.event_links.link`'s; ``stored``
+    is keyword-only so that each event's own fields, which have no defaults,
+    may follow it.
+    """
+
+    prev_hash: str
+    hash: str
+    nonce: str | None
+    stored: bytes | None = field(default=None, compare=False, repr=False, kw_only=True)
+    """The stored record, encoded once when the event was appended
+    (:func:`domain.ledger.records.seal`); ``None`` for a decoded event."""
+
+
 class Game(Aggregate):
     """A game of any registered type, rebuilt by replaying its events."""
 
@@ -115,17 +131,13 @@ class Game(Aggregate):
         """The stored record, encoded once when the event was appended
         (:func:`domain.ledger.records.seal`); ``None`` for a decoded event."""
 
-    class Decided(Aggregate.Event):
+    class Decided(Link):
         payload: Any
         decision: int
         actor: Any
         command_id: Any
         command: Any
         signed: Any
-        prev_hash: str
-        hash: str
-        nonce: str | None
-        stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
             if game.clock is None:
@@ -147,14 +159,10 @@ class Game(Aggregate):
                 game.moves_made += 1  # the ledger's moves for a dropped seat: not play
             game.head_hash = self.hash
 
-    class Concluded(Aggregate.Event):
+    class Concluded(Link):
         outcome: Any
         seed: str
         decision: int
-        prev_hash: str
-        hash: str
-        nonce: str | None
-        stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
             game.outcome = self.outcome
@@ -163,7 +171,7 @@ class Game(Aggregate):
             if game.clock is not None:
                 game.clock = stop(game.clock, millis(self.timestamp))
 
-    class Ended(Aggregate.Event):
+    class Ended(Link):
         """The ledger ended the game beyond its rulebook (:mod:`domain.contract.endings`).
 
         Followed by ``Concluded`` in the same decision, which carries the
@@ -179,10 +187,6 @@ class Game(Aggregate):
         reason: str
         decision: int
         deadline_ms: int | None
-        prev_hash: str
-        hash: str
-        nonce: str | None
-        stored: bytes | None = field(default=None, compare=False, repr=False)
 
         def apply(self, game: Game) -> None:
             game.head_hash = self.hash

@@ -127,3 +127,27 @@ def test_any_pose_covering_the_listed_cells_is_the_same_placement():
     assert E.CombatTilePlaced(shape="I2", cells=(0, 1)) in ev
     with pytest.raises(InvalidCommandError):
         do(s, PlaceTile(shape="I2", rotation=4, row=0, col=0))
+
+
+def test_each_constructor_declares_its_message_fields_in_order():
+    """The constructors are built from a table, so mypy checks callers against
+    the declared ``Callable`` alone: the declaration must match the message."""
+    from typing import get_args, get_type_hints
+
+    from domain.games.thorgal.rules import options
+
+    declared = {
+        name: hint
+        for name, hint in get_type_hints(options).items()
+        if not name.startswith("_")
+    }
+    assert len(declared) == 19
+    for name, hint in declared.items():
+        message = get_args(Option.model_fields[name].annotation)[0]
+        params, result = get_args(hint)
+        fields = [info.annotation for info in message.model_fields.values()]
+        assert (params, result) == (fields, Option), name
+        values = [1 if t is int else "x" for t in fields]
+        assert getattr(options, name)(*values) == Option(
+            **{name: message(**dict(zip(message.model_fields, values)))}
+        )

@@ -20,7 +20,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, get_args
 
 from domain.contract.core import Model
 
@@ -52,122 +53,91 @@ from ..commands import (
     UseSkill,
 )
 
+# ------------------------------------------------------------ the table
+
+_OPTION_FIELD: dict[type[Model], str] = {
+    get_args(info.annotation)[0]: name for name, info in Option.model_fields.items()
+}
+"""Each answer message -> the :class:`Option` field that carries it."""
+
+_PREFIX: dict[str, type[Model]] = {
+    "item": UseItem,
+    "swap": SwapActionCard,
+    "cell": CollectAt,
+    "terrain": DiscardCollectTokens,
+    "loc": PickLocation,
+    "give": GiveGood,
+    "take": TakeItem,
+    "discard": DiscardItem,
+    "plot": PickSidePlot,
+    "enemy": PickEnemy,
+    "good": PickGood,
+    "card": PickEnemyCard,
+    "die": UpgradeDie,
+    "reroll": RerollDie,
+    "crit": ActivateCritical,
+    "seat": PickPayer,
+    "tile": HealWound,
+    "track": PickTrack,
+}
+"""The text name's prefix of each answer that carries values; the values
+follow it in the message's field order (``give:1:ore``)."""
+_PREFIX_OF = {message: prefix for prefix, message in _PREFIX.items()}
+
+
+def _option(answer: Model) -> Option:
+    """The :class:`Option` that carries ``answer``."""
+    field: dict[str, Any] = {_OPTION_FIELD[type(answer)]: answer}
+    return Option(**field)
+
+
+def _constructor(message: type[Model]) -> Callable[..., Option]:
+    """``message``'s option from its field values, in the message's field order."""
+
+    def build(*values: Any) -> Option:
+        return _option(message(**dict(zip(message.model_fields, values, strict=True))))
+
+    return build
+
+
 # ------------------------------------------------------------ constructors
 
-
-def use_item(item: str) -> Option:
-    return Option(use_item=UseItem(item=item))
-
-
-def swap_action_card(card: str) -> Option:
-    return Option(swap_action_card=SwapActionCard(card=card))
-
-
-def collect_at(cell: int) -> Option:
-    return Option(collect_at=CollectAt(cell=cell))
-
-
-def discard_collect_tokens(terrain: int) -> Option:
-    return Option(discard_collect_tokens=DiscardCollectTokens(terrain=terrain))
-
-
-def pick_location(location: str) -> Option:
-    return Option(pick_location=PickLocation(location=location))
-
-
-def give_good(from_seat: int, good: str) -> Option:
-    return Option(give_good=GiveGood(from_seat=from_seat, good=good))
-
-
-def take_item(item: str) -> Option:
-    return Option(take_item=TakeItem(item=item))
-
-
-def discard_item(item: str) -> Option:
-    return Option(discard_item=DiscardItem(item=item))
-
-
-def pick_side_plot(plot: int) -> Option:
-    return Option(pick_side_plot=PickSidePlot(plot=plot))
-
-
-def pick_enemy(location: str, index: int) -> Option:
-    return Option(pick_enemy=PickEnemy(location=location, index=index))
-
-
-def pick_good(good: str) -> Option:
-    return Option(pick_good=PickGood(good=good))
-
-
-def pick_enemy_card(card: str) -> Option:
-    return Option(pick_enemy_card=PickEnemyCard(card=card))
-
-
-def upgrade_die(die: int) -> Option:
-    return Option(upgrade_die=UpgradeDie(die=die))
-
-
-def reroll_die(die: int) -> Option:
-    return Option(reroll_die=RerollDie(die=die))
-
-
-def activate_critical(die: int) -> Option:
-    return Option(activate_critical=ActivateCritical(die=die))
-
-
-def pick_payer(seat: int) -> Option:
-    return Option(pick_payer=PickPayer(seat=seat))
-
-
-def heal_wound(index: int) -> Option:
-    return Option(heal_wound=HealWound(index=index))
-
-
-def pick_track(track: str) -> Option:
-    return Option(pick_track=PickTrack(track=track))
-
-
-def move_to(area: str, reds: int, blues: int) -> Option:
-    return Option(move_to=MoveTo(area=area, reds=reds, blues=blues))
-
+use_item: Callable[[str], Option] = _constructor(UseItem)
+swap_action_card: Callable[[str], Option] = _constructor(SwapActionCard)
+collect_at: Callable[[int], Option] = _constructor(CollectAt)
+discard_collect_tokens: Callable[[int], Option] = _constructor(DiscardCollectTokens)
+pick_location: Callable[[str], Option] = _constructor(PickLocation)
+give_good: Callable[[int, str], Option] = _constructor(GiveGood)
+take_item: Callable[[str], Option] = _constructor(TakeItem)
+discard_item: Callable[[str], Option] = _constructor(DiscardItem)
+pick_side_plot: Callable[[int], Option] = _constructor(PickSidePlot)
+pick_enemy: Callable[[str, int], Option] = _constructor(PickEnemy)
+pick_good: Callable[[str], Option] = _constructor(PickGood)
+pick_enemy_card: Callable[[str], Option] = _constructor(PickEnemyCard)
+upgrade_die: Callable[[int], Option] = _constructor(UpgradeDie)
+reroll_die: Callable[[int], Option] = _constructor(RerollDie)
+activate_critical: Callable[[int], Option] = _constructor(ActivateCritical)
+pick_payer: Callable[[int], Option] = _constructor(PickPayer)
+heal_wound: Callable[[int], Option] = _constructor(HealWound)
+pick_track: Callable[[str], Option] = _constructor(PickTrack)
+move_to: Callable[[str, int, int], Option] = _constructor(MoveTo)
 
 # ------------------------------------------------------------ text names
 
 _WORDS: dict[str, Option] = {}
-_PREFIX: dict[str, tuple[str, type[Model], tuple[str, ...]]] = {
-    "item": ("use_item", UseItem, ("item",)),
-    "swap": ("swap_action_card", SwapActionCard, ("card",)),
-    "cell": ("collect_at", CollectAt, ("cell",)),
-    "terrain": ("discard_collect_tokens", DiscardCollectTokens, ("terrain",)),
-    "loc": ("pick_location", PickLocation, ("location",)),
-    "give": ("give_good", GiveGood, ("from_seat", "good")),
-    "take": ("take_item", TakeItem, ("item",)),
-    "discard": ("discard_item", DiscardItem, ("item",)),
-    "plot": ("pick_side_plot", PickSidePlot, ("plot",)),
-    "enemy": ("pick_enemy", PickEnemy, ("location", "index")),
-    "good": ("pick_good", PickGood, ("good",)),
-    "card": ("pick_enemy_card", PickEnemyCard, ("card",)),
-    "die": ("upgrade_die", UpgradeDie, ("die",)),
-    "reroll": ("reroll_die", RerollDie, ("die",)),
-    "crit": ("activate_critical", ActivateCritical, ("die",)),
-    "seat": ("pick_payer", PickPayer, ("seat",)),
-    "tile": ("heal_wound", HealWound, ("index",)),
-    "track": ("pick_track", PickTrack, ("track",)),
-}
-_FIELD_PREFIX = {field: prefix for prefix, (field, _, _) in _PREFIX.items()}
 
 
-def _word(word: str, **field: Any) -> Option:
-    _WORDS[word] = Option(**field)
+def _word(word: str, answer: Model) -> Option:
+    _WORDS[word] = _option(answer)
     return _WORDS[word]
 
 
-PROCEED = _word("proceed", proceed=Proceed())
-AGREE = _word("agree", consent=Consent(agree=True))
-REFUSE = _word("refuse", consent=Consent(agree=False))
-SKILL = _word("skill", use_skill=UseSkill())
-REFRESH = _word("refresh", refresh_skill=RefreshSkill())
-CANCEL = _word("cancel", cancel_payment=CancelPayment())
+PROCEED = _word("proceed", Proceed())
+AGREE = _word("agree", Consent(agree=True))
+REFUSE = _word("refuse", Consent(agree=False))
+SKILL = _word("skill", UseSkill())
+REFRESH = _word("refresh", RefreshSkill())
+CANCEL = _word("cancel", CancelPayment())
 
 
 def notation(option: Option) -> str:
@@ -178,8 +148,8 @@ def notation(option: Option) -> str:
     field, value = option.chosen()
     if field == "move_to":
         return f"area:{value.area}:red{value.reds}:blue{value.blues}"
-    _, _, names = _PREFIX[_FIELD_PREFIX[field]]
-    return ":".join((_FIELD_PREFIX[field], *(str(getattr(value, n)) for n in names)))
+    names = type(value).model_fields
+    return ":".join((_PREFIX_OF[type(value)], *(str(getattr(value, n)) for n in names)))
 
 
 def parse_option(text: str) -> Option:
@@ -199,16 +169,17 @@ def parse_option(text: str) -> Option:
         if route:
             r, b = route.split(":")
             reds, blues = int(r.removeprefix("red")), int(b.removeprefix("blue"))
-        return Option(move_to=MoveTo(area=area, reds=reds, blues=blues))
+        return move_to(area, reds, blues)
     if prefix not in _PREFIX or not rest:
         raise ValueError(f"no option is called {text!r}")
-    field, cls, names = _PREFIX[prefix]
-    parts = rest.split(":", len(names) - 1)
-    if len(parts) != len(names):
+    message = _PREFIX[prefix]
+    fields = message.model_fields
+    parts = rest.split(":", len(fields) - 1)
+    if len(parts) != len(fields):
         raise ValueError(f"no option is called {text!r}")
-    values = {
-        n: int(p) if cls.model_fields[n].annotation in (int, "int") else p
-        for n, p in zip(names, parts)
-    }
-    chosen: dict[str, Any] = {field: cls(**values)}
-    return Option(**chosen)
+    return _constructor(message)(
+        *(
+            int(part) if info.annotation in (int, "int") else part
+            for part, info in zip(parts, fields.values())
+        )
+    )
