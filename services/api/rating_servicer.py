@@ -2,7 +2,7 @@
 
 Thin: checks the request, waits for the views when asked
 (``min_log_position``), runs one :mod:`projections.ratings` query and pages
-the rows with :mod:`services.api.page_tokens`.
+the rows (:class:`services.api.read_rpc.Page`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from typing import Any
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from projections import ratings
-from services.api import page_tokens
-from services.api.read_rpc import ReadModels, known_game, parse_page_size
+from services.api.read_rpc import Page, ReadModels, known_game
 from services.api.rpc import guarded
 
 
@@ -26,12 +25,14 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         self, request: pb.GetLeaderboardRequest, context: Any
     ) -> pb.GetLeaderboardResponse:
         known_game(request.game_type)
-        size = parse_page_size(request.page_size, 50, 500)
-        query = {"q": request.game_type}
-        offset = page_tokens.offset("GetLeaderboard", request.page_token, **query)
-        await self._models.catch_up_to(request.min_log_position, context)
-        rows = await self._models.query(
-            ratings.leaderboard, request.game_type, size + 1, offset
+        page = Page.asked("GetLeaderboard", request, q=request.game_type)
+        rows = await self._models.read(
+            request,
+            context,
+            ratings.leaderboard,
+            request.game_type,
+            page.limit,
+            page.offset,
         )
         return pb.GetLeaderboardResponse(
             ratings=[
@@ -41,13 +42,11 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
                     sigma=r["sigma"],
                     ordinal=r["ordinal"],
                     games=r["games"],
-                    rank=offset + i + 1,
+                    rank=page.offset + i + 1,
                 )
-                for i, r in enumerate(rows[:size])
+                for i, r in enumerate(page.shown(rows))
             ],
-            next_page_token=page_tokens.after_page(
-                "GetLeaderboard", offset, size, len(rows), **query
-            ),
+            next_page_token=page.next_token(rows),
         )
 
     @guarded
@@ -55,12 +54,17 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         self, request: pb.GetRatingHistoryRequest, context: Any
     ) -> pb.GetRatingHistoryResponse:
         known_game(request.game_type)
-        size = parse_page_size(request.page_size, 50, 500)
-        query = {"q": request.game_type, "p": request.player_id}
-        offset = page_tokens.offset("GetRatingHistory", request.page_token, **query)
-        await self._models.catch_up_to(request.min_log_position, context)
-        rows = await self._models.query(
-            ratings.history, request.game_type, request.player_id, size + 1, offset
+        page = Page.asked(
+            "GetRatingHistory", request, q=request.game_type, p=request.player_id
+        )
+        rows = await self._models.read(
+            request,
+            context,
+            ratings.history,
+            request.game_type,
+            request.player_id,
+            page.limit,
+            page.offset,
         )
         return pb.GetRatingHistoryResponse(
             changes=[
@@ -75,9 +79,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
                     sigma=r["sigma"],
                     ordinal=r["ordinal"],
                 )
-                for r in rows[:size]
+                for r in page.shown(rows)
             ],
-            next_page_token=page_tokens.after_page(
-                "GetRatingHistory", offset, size, len(rows), **query
-            ),
+            next_page_token=page.next_token(rows),
         )
