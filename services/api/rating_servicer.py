@@ -12,7 +12,7 @@ from typing import Any
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from projections import ratings
-from services.api.read_rpc import Page, ReadModels, known_game
+from services.api.read_rpc import Page, ReadModels, from_row, known_game
 from services.api.rpc import guarded
 
 
@@ -36,14 +36,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         )
         return pb.GetLeaderboardResponse(
             ratings=[
-                pb.PlayerRating(
-                    player_id=r["player_id"],
-                    mu=r["mu"],
-                    sigma=r["sigma"],
-                    ordinal=r["ordinal"],
-                    games=r["games"],
-                    rank=page.offset + i + 1,
-                )
+                from_row(pb.PlayerRating, r, rank=page.offset + i + 1)
                 for i, r in enumerate(page.shown(rows))
             ],
             next_page_token=page.next_token(rows),
@@ -68,16 +61,11 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         )
         return pb.GetRatingHistoryResponse(
             changes=[
-                pb.RatingChange(
+                from_row(
+                    pb.RatingChange,
+                    r,
                     game_id=str(r["game_id"]),
-                    event_version=r["event_version"],
                     log_position=r["position"],
-                    rank=r["rank"],
-                    mu_before=r["mu_before"],
-                    sigma_before=r["sigma_before"],
-                    mu=r["mu"],
-                    sigma=r["sigma"],
-                    ordinal=r["ordinal"],
                 )
                 for r in page.shown(rows)
             ],

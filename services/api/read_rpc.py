@@ -9,7 +9,7 @@ a replica: see :mod:`services.storage.read_replica`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +80,18 @@ class Page:
         return page_tokens.after_page(
             self.kind, self.offset, self.size, len(rows), **self.bound
         )
+
+
+def from_row(message: Any, row: Mapping[str, Any], **fields: Any) -> Any:
+    """A ``message`` whose fields are ``row``'s columns of the same names
+    (columns it has no field for are left out), and ``fields`` for the rest.
+
+    The views name their columns as the read messages name their fields, so
+    a message restates only what it converts or renames.
+    """
+    names = message.DESCRIPTOR.fields_by_name
+    copied = {k: v for k, v in row.items() if k in names and k not in fields}
+    return message(**copied, **fields)
 
 
 def known_game(name: str) -> None:

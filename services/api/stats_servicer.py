@@ -15,7 +15,7 @@ from ledger.v1 import game_service_pb2 as game_pb
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from services.api import presenters
-from services.api.read_rpc import Page, ReadModels, known_game
+from services.api.read_rpc import Page, ReadModels, from_row, known_game
 from services.api.rpc import guarded
 
 
@@ -249,20 +249,7 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         fits = await self._models.read(request, context, read)
         return pb.Fairness(
             game_type=request.game_type,
-            fits=[
-                pb.DistributionFit(
-                    distribution=d["distribution"],
-                    outcomes=d["outcomes"],
-                    observed=d["observed"],
-                    total=d["total"],
-                    expected=d["expected"],
-                    statistic=d["statistic"],
-                    dof=d["dof"],
-                    p_value=d["p_value"],
-                    kind=d["kind"],
-                )
-                for d in fits
-            ],
+            fits=[from_row(pb.DistributionFit, d) for d in fits],
         )
 
 
