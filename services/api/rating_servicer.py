@@ -26,13 +26,8 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
     ) -> pb.GetLeaderboardResponse:
         known_game(request.game_type)
         page = Page.asked("GetLeaderboard", request, q=request.game_type)
-        rows = await self._models.read(
-            request,
-            context,
-            ratings.leaderboard,
-            request.game_type,
-            page.limit,
-            page.offset,
+        rows = await self._models.read_page(
+            request, context, page, ratings.leaderboard, request.game_type
         )
         return pb.GetLeaderboardResponse(
             ratings=[
@@ -50,14 +45,13 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         page = Page.asked(
             "GetRatingHistory", request, q=request.game_type, p=request.player_id
         )
-        rows = await self._models.read(
+        rows = await self._models.read_page(
             request,
             context,
+            page,
             ratings.history,
             request.game_type,
             request.player_id,
-            page.limit,
-            page.offset,
         )
         return pb.GetRatingHistoryResponse(
             changes=[

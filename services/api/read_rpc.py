@@ -166,6 +166,12 @@ class ReadModels:
         await self.catch_up_to(request.min_log_position, context)
         return await self.query(fn, *args)
 
+    async def read_page(
+        self, request: Any, context: Any, page: Page, fn: Any, *args: Any
+    ) -> Any:
+        """:meth:`read` of a paged query: ``fn(curs, *args, limit, offset)``."""
+        return await self.read(request, context, fn, *args, page.limit, page.offset)
+
     async def query(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
             with self.datastore.transaction(commit=False) as curs:

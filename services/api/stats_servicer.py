@@ -201,14 +201,13 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         page = Page.asked(
             "GetPlayerHistory", request, p=request.player_id, q=request.game_type
         )
-        rows = await self._models.read(
+        rows = await self._models.read_page(
             request,
             context,
+            page,
             q.player_history,
             request.player_id,
             request.game_type or None,
-            page.limit,
-            page.offset,
         )
         return pb.PlayerHistory(
             games=[
