@@ -19,6 +19,15 @@ from uuid import UUID
 from domain.ledger import records, stored_events
 
 
+def select(
+    curs: Any, sql: str, params: Sequence[Any] | Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The rows a view query returns, as a list the caller keeps (the cursor
+    moves on to the next statement): every read of a view's tables is one."""
+    curs.execute(sql, params)
+    return list(curs.fetchall())
+
+
 @dataclass(frozen=True)
 class LogEvent:
     """One stored event as a view sees it: position in the log plus its record."""

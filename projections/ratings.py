@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 
 from domain.games import find_game
 from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE
-from projections.base import LogEvent, View
+from projections.base import LogEvent, View, select
 
 MODEL = PlackettLuce()
 COOPERATIVE = {"team_won", "team_lost"}
@@ -181,31 +181,31 @@ def _json(value: Any) -> Any:
 def leaderboard(
     curs: Any, game_type: str, limit: int, offset: int
 ) -> list[dict[str, Any]]:
-    curs.execute(
+    return select(
+        curs,
         "SELECT player_id, mu, sigma, ordinal, games FROM ratings_current WHERE game_type = %s"
         " AND player_id NOT LIKE 'scenario:%%' ORDER BY ordinal DESC, player_id LIMIT %s OFFSET %s",
         (game_type, limit, offset),
     )
-    return list(curs.fetchall())
 
 
 def history(
     curs: Any, game_type: str, player_id: str, limit: int, offset: int
 ) -> list[dict[str, Any]]:
-    curs.execute(
+    return select(
+        curs,
         "SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s ORDER BY position LIMIT %s OFFSET %s",
         (game_type, player_id, limit, offset),
     )
-    return list(curs.fetchall())
 
 
 def recent_history(
     curs: Any, game_type: str, player_id: str, limit: int = 1000
 ) -> list[dict[str, Any]]:
     """The newest ``limit`` rating changes of a player, oldest first."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT * FROM (SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s"
         " ORDER BY position DESC LIMIT %s) h ORDER BY position",
         (game_type, player_id, limit),
     )
-    return list(curs.fetchall())

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from projections.base import select
+
 METRICS = {
     "rounds": "rounds",
     "moves": "moves",
@@ -39,24 +41,24 @@ def games_count(
 ) -> list[dict[str, Any]]:
     """``[{game_type, started, finished}]`` per game type (``finished``: those
     that ended as ``termination``, when given)."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT game_type, count(*) AS started,"
         f" count(ended_position) FILTER (WHERE {ENDED_AS}) AS finished FROM stats_games"
         " WHERE %(gt)s::text IS NULL OR game_type = %(gt)s GROUP BY game_type ORDER BY game_type",
         {"gt": game_type, "t": termination},
     )
-    return list(curs.fetchall())
 
 
 def termination_counts(curs: Any, game_type: str) -> list[dict[str, Any]]:
     """``[{termination, games}]``: how the game type's games ended (aborted
     games too, which count in no other statistic)."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT termination, count(*) AS games FROM stats_games WHERE game_type = %s"
         " AND termination IS NOT NULL GROUP BY termination ORDER BY termination",
         (game_type,),
     )
-    return list(curs.fetchall())
 
 
 def _distribution(
@@ -141,12 +143,14 @@ def win_rate_by_seat(
 ) -> list[dict[str, Any]]:
     """``[{players, seat, games, wins, win_rate}]``: by table size, since the
     advantage of a seat depends on how many play."""
-    curs.execute(
-        "SELECT players, seat, count(*) AS games, count(*) FILTER (WHERE won) AS wins FROM stats_seat_results"
-        f" WHERE game_type = %(gt)s AND {SEATS_ENDED_AS} GROUP BY players, seat ORDER BY players, seat",
-        {"gt": game_type, "t": termination},
+    return _rate(
+        select(
+            curs,
+            "SELECT players, seat, count(*) AS games, count(*) FILTER (WHERE won) AS wins FROM stats_seat_results"
+            f" WHERE game_type = %(gt)s AND {SEATS_ENDED_AS} GROUP BY players, seat ORDER BY players, seat",
+            {"gt": game_type, "t": termination},
+        )
     )
-    return _rate(list(curs.fetchall()))
 
 
 def win_rate_by_first_player(
@@ -155,13 +159,15 @@ def win_rate_by_first_player(
     """``[{players, first, games, wins, win_rate}]``: ``first`` is true for the
     first player's seat-games, false for everyone else's (games with a known
     first player only)."""
-    curs.execute(
-        "SELECT players, first, count(*) AS games, count(*) FILTER (WHERE won) AS wins FROM stats_seat_results"
-        f" WHERE game_type = %(gt)s AND first IS NOT NULL AND {SEATS_ENDED_AS}"
-        " GROUP BY players, first ORDER BY players, first DESC",
-        {"gt": game_type, "t": termination},
+    return _rate(
+        select(
+            curs,
+            "SELECT players, first, count(*) AS games, count(*) FILTER (WHERE won) AS wins FROM stats_seat_results"
+            f" WHERE game_type = %(gt)s AND first IS NOT NULL AND {SEATS_ENDED_AS}"
+            " GROUP BY players, first ORDER BY players, first DESC",
+            {"gt": game_type, "t": termination},
+        )
     )
-    return _rate(list(curs.fetchall()))
 
 
 def win_rate_by_facet(
@@ -170,14 +176,16 @@ def win_rate_by_facet(
     """``[{value, games, wins, win_rate}]``: seat-games whose seat had facet
     ``key=value`` (``character``, ``clan``, ``land_types``, ``character_played``,
     ``card_played``...), most played first."""
-    curs.execute(
-        "SELECT f.value, count(*) AS games, count(*) FILTER (WHERE r.won) AS wins"
-        " FROM stats_seat_facets f JOIN stats_seat_results r ON r.game_id = f.game_id AND r.seat = f.seat"
-        " WHERE f.game_type = %(gt)s AND f.key = %(k)s AND (%(p)s::int IS NULL OR r.players = %(p)s)"
-        " GROUP BY f.value ORDER BY games DESC, f.value",
-        {"gt": game_type, "k": key, "p": players},
+    return _rate(
+        select(
+            curs,
+            "SELECT f.value, count(*) AS games, count(*) FILTER (WHERE r.won) AS wins"
+            " FROM stats_seat_facets f JOIN stats_seat_results r ON r.game_id = f.game_id AND r.seat = f.seat"
+            " WHERE f.game_type = %(gt)s AND f.key = %(k)s AND (%(p)s::int IS NULL OR r.players = %(p)s)"
+            " GROUP BY f.value ORDER BY games DESC, f.value",
+            {"gt": game_type, "k": key, "p": players},
+        )
     )
-    return _rate(list(curs.fetchall()))
 
 
 def win_rates_by_facets(
@@ -187,13 +195,15 @@ def win_rates_by_facets(
     once, most played first within a key: the same numbers as
     :func:`win_rate_by_facet` per key, from the view's running totals (one
     small table, whatever the number of games)."""
-    curs.execute(
-        "SELECT key, value, sum(games)::bigint AS games, sum(wins)::bigint AS wins FROM stats_facet_rates"
-        " WHERE game_type = %(gt)s AND (%(p)s::int IS NULL OR players = %(p)s)"
-        " GROUP BY key, value ORDER BY key, games DESC, value",
-        {"gt": game_type, "p": players},
+    return _rate(
+        select(
+            curs,
+            "SELECT key, value, sum(games)::bigint AS games, sum(wins)::bigint AS wins FROM stats_facet_rates"
+            " WHERE game_type = %(gt)s AND (%(p)s::int IS NULL OR players = %(p)s)"
+            " GROUP BY key, value ORDER BY key, games DESC, value",
+            {"gt": game_type, "p": players},
+        )
     )
-    return _rate(list(curs.fetchall()))
 
 
 def facet_frequency(
@@ -209,13 +219,13 @@ def facet_frequency(
     first; ``share`` is of all occurrences of ``key`` (per seat when ``by_seat``)."""
     seat = "seat, " if by_seat else ""
     part = "PARTITION BY seat" if by_seat else ""
-    curs.execute(
+    return select(
+        curs,
         f"SELECT value, {seat}n AS count, n::float8 / sum(n) OVER ({part}) AS share FROM ("
         f" SELECT value, {seat}sum(count)::bigint AS n FROM stats_facet_counts WHERE game_type = %s AND key = %s"
         f" GROUP BY value{', seat' if by_seat else ''}) t ORDER BY {seat}count DESC, value LIMIT %s OFFSET %s",
         (game_type, key, limit, offset),
     )
-    return list(curs.fetchall())
 
 
 def seat_facet_frequency(
@@ -227,23 +237,23 @@ def seat_facet_frequency(
     Seat facets are kept as win-rate totals, not as event counts, so their
     frequency is the number of seat-games per value (:func:`facet_frequency`
     is the same for event facets)."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT value, n AS count, n::float8 / sum(n) OVER () AS share FROM ("
         " SELECT value, sum(games)::bigint AS n FROM stats_facet_rates WHERE game_type = %s AND key = %s"
         " GROUP BY value) t ORDER BY count DESC, value LIMIT %s OFFSET %s",
         (game_type, key, limit, offset),
     )
-    return list(curs.fetchall())
 
 
 def facet_keys(curs: Any, game_type: str) -> list[dict[str, Any]]:
     """``[{key, source}]``: which keys exist (``seat`` facets and ``event`` facets)."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT DISTINCT key, 'seat' AS source FROM stats_facet_rates WHERE game_type = %(gt)s"
         " UNION SELECT DISTINCT key, 'event' FROM stats_facet_counts WHERE game_type = %(gt)s ORDER BY 1, 2",
         {"gt": game_type},
     )
-    return list(curs.fetchall())
 
 
 def player_history(
@@ -255,14 +265,14 @@ def player_history(
 ) -> list[dict[str, Any]]:
     """``[{game_id, game_type, seat, rank, score, won, players, ended_at, rounds,
     moves, termination}]``, oldest first (log order), one row per seat played."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT r.game_id, r.game_type, r.seat, r.rank, r.score, r.won, r.players, g.ended_at, g.rounds,"
         " g.moves, g.termination FROM stats_seat_results r JOIN stats_games g ON g.game_id = r.game_id"
         " WHERE r.player_id = %(p)s AND (%(gt)s::text IS NULL OR r.game_type = %(gt)s)"
         " ORDER BY r.ended_position, r.seat LIMIT %(l)s OFFSET %(o)s",
         {"p": player_id, "gt": game_type, "l": limit, "o": offset},
     )
-    return list(curs.fetchall())
 
 
 def headlines(curs: Any) -> dict[str, dict[str, Any]]:
@@ -296,22 +306,22 @@ def newest_games(
         which, newest = "ended_position IS NOT NULL", "ended_position"
     else:
         ended, which, newest = "", "ended_position IS NULL", "created_position"
-    curs.execute(
+    return select(
+        curs,
         f"SELECT game_id, players, player_ids, created_at{ended} FROM stats_games"
         f" WHERE game_type = %s AND {which} ORDER BY {newest} DESC LIMIT %s",
         (game_type, limit),
     )
-    return list(curs.fetchall())
 
 
 def recent_player_games(
     curs: Any, player_id: str, game_type: str, limit: int = 20
 ) -> list[dict[str, Any]]:
     """A player's last finished games of one type, newest first."""
-    curs.execute(
+    return select(
+        curs,
         "SELECT r.game_id, r.seat, r.rank, r.score, r.won, r.players, g.ended_at, g.moves,"
         " g.termination FROM stats_seat_results r JOIN stats_games g ON g.game_id = r.game_id"
         " WHERE r.player_id = %s AND r.game_type = %s ORDER BY r.ended_position DESC LIMIT %s",
         (player_id, game_type, limit),
     )
-    return list(curs.fetchall())

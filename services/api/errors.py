@@ -13,7 +13,7 @@ no hidden state can leak through an error).
 from __future__ import annotations
 
 import logging
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 import grpc
 import psycopg
@@ -47,48 +47,58 @@ RETRY_DELAY = duration_pb2.Duration(seconds=1)
 _UNREACHABLE = (
     "the database is unreachable; retry (a command_id is never applied twice)"
 )
+_LOST_RACE = "another request changed this first; reload and retry"
 
 
 class StreamLimitError(Exception):
     """Raised when a connection already holds the most concurrent streams allowed."""
 
 
-_FIXED_MESSAGES: dict[type[BaseException], str] = {
-    IntegrityError: "another request changed this first; reload and retry",
-    OperationalError: _UNREACHABLE,
-    InterfaceError: _UNREACHABLE,
-    psycopg.OperationalError: _UNREACHABLE,
-    psycopg.InterfaceError: _UNREACHABLE,
-}
-"""Messages for errors whose own text names tables, keys or ids (logged instead)."""
+_DATABASE_DOWN = (
+    OperationalError,
+    InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+"""The database is down, restarting, or dropped the connection mid-call
+(eventsourcing's wrappers and psycopg's own, e.g. a pool timeout)."""
 
 _FIELDS: dict[type[BaseException], str] = {UnknownGameError: "game_type"}
 """The request field an error without its own ``violations`` is about."""
 
-_TABLE: list[tuple[type[BaseException], grpc.StatusCode, str]] = [
-    (IllegalCommandError, grpc.StatusCode.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
-    (InvalidCommandError, grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED"),
-    (UnknownGameError, grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME_TYPE"),
-    (CommandIdReusedError, grpc.StatusCode.ALREADY_EXISTS, "COMMAND_ID_REUSED"),
-    (GameNotFoundError, grpc.StatusCode.NOT_FOUND, "GAME_NOT_FOUND"),
-    (ConcurrencyConflictError, grpc.StatusCode.ABORTED, "CONCURRENT_MOVE"),
+
+class _Row(NamedTuple):
+    """Exceptions of ``cls`` answer ``code`` with ``ErrorInfo.reason`` ``reason``;
+    ``fixed`` is the message said instead of the error's own text where that
+    names tables, keys or ids (the text is logged)."""
+
+    cls: type[BaseException] | tuple[type[BaseException], ...]
+    code: grpc.StatusCode
+    reason: str
+    fixed: str | None = None
+
+
+_Code = grpc.StatusCode
+_TABLE: list[_Row] = [
+    _Row(IllegalCommandError, _Code.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
+    _Row(InvalidCommandError, _Code.INVALID_ARGUMENT, "MALFORMED"),
+    _Row(UnknownGameError, _Code.INVALID_ARGUMENT, "UNKNOWN_GAME_TYPE"),
+    _Row(CommandIdReusedError, _Code.ALREADY_EXISTS, "COMMAND_ID_REUSED"),
+    _Row(GameNotFoundError, _Code.NOT_FOUND, "GAME_NOT_FOUND"),
+    _Row(ConcurrencyConflictError, _Code.ABORTED, "CONCURRENT_MOVE"),
     # A save that lost an optimistic-concurrency race (another process recorded
     # the same aggregate version first, e.g. two servers starting one round):
     # the client's request was fine, retrying against the new state is right.
-    (IntegrityError, grpc.StatusCode.ABORTED, "CONCURRENT_WRITE"),
-    # The database is down, restarting, or dropped the connection mid-call
-    # (eventsourcing's wrappers and psycopg's own, e.g. a pool timeout).
-    (OperationalError, grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE"),
-    (InterfaceError, grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE"),
-    (psycopg.OperationalError, grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE"),
-    (psycopg.InterfaceError, grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE"),
-    (UnauthenticatedError, grpc.StatusCode.UNAUTHENTICATED, "UNAUTHENTICATED"),
-    (PermissionDeniedError, grpc.StatusCode.PERMISSION_DENIED, "PERMISSION_DENIED"),
-    (MissingSignatureError, grpc.StatusCode.UNAUTHENTICATED, "MOVE_NOT_SIGNED"),
-    (BadSignatureError, grpc.StatusCode.PERMISSION_DENIED, "BAD_MOVE_SIGNATURE"),
-    (StreamLimitError, grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS"),
-    (VersionNotVisibleError, grpc.StatusCode.DEADLINE_EXCEEDED, "VERSION_NOT_VISIBLE"),
+    _Row(IntegrityError, _Code.ABORTED, "CONCURRENT_WRITE", _LOST_RACE),
+    _Row(_DATABASE_DOWN, _Code.UNAVAILABLE, "DATABASE_UNAVAILABLE", _UNREACHABLE),
+    _Row(UnauthenticatedError, _Code.UNAUTHENTICATED, "UNAUTHENTICATED"),
+    _Row(PermissionDeniedError, _Code.PERMISSION_DENIED, "PERMISSION_DENIED"),
+    _Row(MissingSignatureError, _Code.UNAUTHENTICATED, "MOVE_NOT_SIGNED"),
+    _Row(BadSignatureError, _Code.PERMISSION_DENIED, "BAD_MOVE_SIGNATURE"),
+    _Row(StreamLimitError, _Code.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS"),
+    _Row(VersionNotVisibleError, _Code.DEADLINE_EXCEEDED, "VERSION_NOT_VISIBLE"),
 ]
+"""The first row whose ``cls`` matches decides."""
 MAX_MESSAGE = 300
 """Characters of a status message: whatever an error quotes of the input, the
 answer's metadata stays far below gRPC's header limit (8 KiB by default)."""
@@ -102,16 +112,16 @@ registered; the rule stays in ``ErrorInfo.metadata["rule"]`` for programs."""
 
 def status_for(exc: BaseException) -> status_pb2.Status:
     """The rich status for ``exc`` (INTERNAL for anything unexpected)."""
-    for cls, code, reason in _TABLE:
+    for cls, code, reason, fixed in _TABLE:
         if isinstance(exc, cls):
             message = (
                 exc.message
                 if isinstance(exc, IllegalCommandError)
                 else str(exc).strip("'\"")
             )
-            if cls in _FIXED_MESSAGES:
+            if fixed is not None:
                 log.info("%s: %s", reason, exc)
-                message = _FIXED_MESSAGES[cls]
+                message = fixed
             info = error_details_pb2.ErrorInfo(domain=DOMAIN, reason=reason)
             if isinstance(exc, Refusal):
                 info.reason = exc.reason

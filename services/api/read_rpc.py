@@ -9,13 +9,15 @@ a replica: see :mod:`services.storage.read_replica`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 
 from domain.contract.core import InvalidCommandError
 from projections.runner import ViewRunner, ViewStatus, wait_for_position
+from services.api import page_tokens
 from services.ledger.io_pool import IoPool
 
 
@@ -28,6 +30,68 @@ def parse_page_size(value: int, default: int, maximum: int) -> int:
     if not 1 <= size <= maximum:
         raise InvalidCommandError(f"page_size must be between 1 and {maximum}")
     return size
+
+
+@dataclass(frozen=True)
+class Page:
+    """The page an offset-paged read RPC was asked for, checked.
+
+    Every such RPC reads one row more than it shows (:attr:`limit`): that row
+    is how it knows whether to hand out a next page token.  ``bound`` are the
+    request's filters the token is signed with, so a token from one listing
+    cannot page through another (:func:`services.api.page_tokens.offset`).
+    """
+
+    kind: str
+    size: int
+    offset: int
+    bound: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def asked(
+        cls,
+        kind: str,
+        request: Any,
+        default: int = 50,
+        maximum: int = 500,
+        **bound: Any,
+    ) -> Page:
+        """The page ``request`` (its ``page_size`` and ``page_token``) asks of
+        RPC ``kind``.
+
+        :raises InvalidCommandError: for a page size outside ``1..maximum``.
+        :raises PageTokenError: for a token not issued for this listing.
+        """
+        size = parse_page_size(request.page_size, default, maximum)
+        offset = page_tokens.offset(kind, request.page_token, **bound)
+        return cls(kind, size, offset, bound)
+
+    @property
+    def limit(self) -> int:
+        """Rows to read: the page and one to tell whether another follows."""
+        return self.size + 1
+
+    def shown(self, rows: Sequence[Any]) -> Sequence[Any]:
+        """The rows of ``rows`` (read with :attr:`limit`) this page shows."""
+        return rows[: self.size]
+
+    def next_token(self, rows: Sequence[Any]) -> str:
+        """The next page's token, ``""`` when ``rows`` show this is the last."""
+        return page_tokens.after_page(
+            self.kind, self.offset, self.size, len(rows), **self.bound
+        )
+
+
+def from_row(message: Any, row: Mapping[str, Any], **fields: Any) -> Any:
+    """A ``message`` whose fields are ``row``'s columns of the same names
+    (columns it has no field for are left out), and ``fields`` for the rest.
+
+    The views name their columns as the read messages name their fields, so
+    a message restates only what it converts or renames.
+    """
+    names = message.DESCRIPTOR.fields_by_name
+    copied = {k: v for k, v in row.items() if k in names and k not in fields}
+    return message(**copied, **fields)
 
 
 def known_game(name: str) -> None:
@@ -95,6 +159,18 @@ class ReadModels:
     async def statuses(self) -> list[ViewStatus]:
         """Each view's position and stop, if any (for the health service)."""
         return list(await self._run(lambda: [r.status() for r in self.runners]))
+
+    async def read(self, request: Any, context: Any, fn: Any, *args: Any) -> Any:
+        """:meth:`query`, once the views have applied the request's
+        ``min_log_position`` (:meth:`catch_up_to`)."""
+        await self.catch_up_to(request.min_log_position, context)
+        return await self.query(fn, *args)
+
+    async def read_page(
+        self, request: Any, context: Any, page: Page, fn: Any, *args: Any
+    ) -> Any:
+        """:meth:`read` of a paged query: ``fn(curs, *args, limit, offset)``."""
+        return await self.read(request, context, fn, *args, page.limit, page.offset)
 
     async def query(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:

@@ -14,8 +14,8 @@ from domain.contract.core import InvalidCommandError, Termination
 from ledger.v1 import game_service_pb2 as game_pb
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
-from services.api import page_tokens, presenters
-from services.api.read_rpc import ReadModels, known_game, parse_page_size
+from services.api import presenters
+from services.api.read_rpc import Page, ReadModels, from_row, known_game
 from services.api.rpc import guarded
 
 
@@ -78,7 +78,6 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
 
         known_game(request.game_type)
         ended = parse_termination(request.termination)
-        await self._models.catch_up_to(request.min_log_position, context)
         players = request.players or None
 
         def read(curs: Any) -> pb.GameTypeStats:
@@ -138,7 +137,7 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 ],
             )
 
-        return await self._models.query(read)
+        return await self._models.read(request, context, read)
 
     @guarded
     async def GetFacetStats(
@@ -149,12 +148,15 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         known_game(request.game_type)
         if not request.key:
             raise InvalidCommandError("key is required (see GameTypeStats.facet_keys)")
-        query = {"q": request.game_type, "k": request.key, "n": request.players}
-        size, offset = (
-            parse_page_size(request.page_size, 100, 1000),
-            page_tokens.offset("GetFacetStats", request.page_token, **query),
+        page = Page.asked(
+            "GetFacetStats",
+            request,
+            100,
+            1000,
+            q=request.game_type,
+            k=request.key,
+            n=request.players,
         )
-        await self._models.catch_up_to(request.min_log_position, context)
 
         def read(curs: Any) -> pb.FacetStats:
             sources = _facet_sources(curs, request.game_type, request.key)
@@ -165,7 +167,11 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 q.facet_frequency if "event" in sources else q.seat_facet_frequency
             )
             freq = frequency(
-                curs, request.game_type, request.key, limit=size + 1, offset=offset
+                curs,
+                request.game_type,
+                request.key,
+                limit=page.limit,
+                offset=page.offset,
             )
             return pb.FacetStats(
                 key=request.key,
@@ -175,14 +181,12 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                     pb.FacetCount(
                         value=str(r["value"]), count=r["count"], share=r["share"] or 0.0
                     )
-                    for r in freq[:size]
+                    for r in page.shown(freq)
                 ],
-                next_page_token=page_tokens.after_page(
-                    "GetFacetStats", offset, size, len(freq), **query
-                ),
+                next_page_token=page.next_token(freq),
             )
 
-        return await self._models.query(read)
+        return await self._models.read(request, context, read)
 
     @guarded
     async def GetPlayerHistory(
@@ -194,18 +198,16 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
             raise InvalidCommandError("player_id is required")
         if request.game_type:
             known_game(request.game_type)
-        query = {"p": request.player_id, "q": request.game_type}
-        size, offset = (
-            parse_page_size(request.page_size, 50, 500),
-            page_tokens.offset("GetPlayerHistory", request.page_token, **query),
+        page = Page.asked(
+            "GetPlayerHistory", request, p=request.player_id, q=request.game_type
         )
-        await self._models.catch_up_to(request.min_log_position, context)
-        rows = await self._models.query(
+        rows = await self._models.read_page(
+            request,
+            context,
+            page,
             q.player_history,
             request.player_id,
             request.game_type or None,
-            size + 1,
-            offset,
         )
         return pb.PlayerHistory(
             games=[
@@ -225,11 +227,9 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                         game_pb.Termination, r["termination"] or ""
                     ),
                 )
-                for r in rows[:size]
+                for r in page.shown(rows)
             ],
-            next_page_token=page_tokens.after_page(
-                "GetPlayerHistory", offset, size, len(rows), **query
-            ),
+            next_page_token=page.next_token(rows),
         )
 
     @guarded
@@ -239,30 +239,16 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
         from projections import fairness as f
 
         known_game(request.game_type)
-        await self._models.catch_up_to(request.min_log_position, context)
 
         def read(curs: Any) -> list[dict[str, Any]]:
             return f.fairness(curs, request.game_type) + f.first_player_fairness(
                 curs, request.game_type
             )
 
-        fits = await self._models.query(read)
+        fits = await self._models.read(request, context, read)
         return pb.Fairness(
             game_type=request.game_type,
-            fits=[
-                pb.DistributionFit(
-                    distribution=d["distribution"],
-                    outcomes=d["outcomes"],
-                    observed=d["observed"],
-                    total=d["total"],
-                    expected=d["expected"],
-                    statistic=d["statistic"],
-                    dof=d["dof"],
-                    p_value=d["p_value"],
-                    kind=d["kind"],
-                )
-                for d in fits
-            ],
+            fits=[from_row(pb.DistributionFit, d) for d in fits],
         )
 
 

@@ -32,10 +32,16 @@ def parse_id(raw: str) -> UUID:
         ) from None
 
 
-def require_organiser(tournament_id: UUID) -> None:
+def organised(request: Any) -> UUID:
+    """The tournament ``request`` names, for its organiser (or the admin) only.
+
+    :raises InvalidCommandError: for an id that is not a UUID.
+    :raises UnauthenticatedError, PermissionDeniedError: for anyone else.
+    """
+    tournament_id = parse_id(request.tournament_id)
     principal = current_principal.get()
     if principal.admin:
-        return
+        return tournament_id
     grant = principal.tournament
     if grant is None:
         raise UnauthenticatedError(
@@ -45,6 +51,7 @@ def require_organiser(tournament_id: UUID) -> None:
         raise PermissionDeniedError(
             "this token is not this tournament's organiser token"
         )
+    return tournament_id
 
 
 def summary(t: Any) -> pb.TournamentSummary:
@@ -168,8 +175,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
     async def RegisterPlayer(
         self, request: pb.RegisterPlayerRequest, context: Any
     ) -> pb.RegisterPlayerResponse:
-        tid = parse_id(request.tournament_id)
-        require_organiser(tid)
+        tid = organised(request)
         token = await self._run(self._desk.register, tid, request.player_id)
         return pb.RegisterPlayerResponse(
             player_id=request.player_id, player_token=token
@@ -179,30 +185,30 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
     async def WithdrawPlayer(
         self, request: pb.WithdrawPlayerRequest, context: Any
     ) -> pb.TournamentSummary:
-        tid = parse_id(request.tournament_id)
-        require_organiser(tid)
+        tid = organised(request)
         return summary(await self._run(self._desk.withdraw, tid, request.player_id))
 
     @guarded
     async def StartRound(self, request: pb.StartRoundRequest, context: Any) -> pb.Round:
-        tid = parse_id(request.tournament_id)
-        require_organiser(tid)
+        tid = organised(request)
         tournament = await self._run(self._desk.start_round, tid)
         return round_message(tournament.state.round_records[-1])
+
+    async def _load(self, request: Any) -> Any:
+        """The tournament ``request.tournament_id`` names, as it is now."""
+        return await self._run(self._desk.load, parse_id(request.tournament_id))
 
     @guarded
     async def GetTournament(
         self, request: pb.GetTournamentRequest, context: Any
     ) -> pb.TournamentSummary:
-        return summary(
-            await self._run(self._desk.load, parse_id(request.tournament_id))
-        )
+        return summary(await self._load(request))
 
     @guarded
     async def ListRounds(
         self, request: pb.ListRoundsRequest, context: Any
     ) -> pb.ListRoundsResponse:
-        tournament = await self._run(self._desk.load, parse_id(request.tournament_id))
+        tournament = await self._load(request)
         return pb.ListRoundsResponse(
             rounds=[round_message(r) for r in tournament.state.round_records]
         )
@@ -211,7 +217,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
     async def GetPairings(
         self, request: pb.GetPairingsRequest, context: Any
     ) -> pb.Round:
-        tournament = await self._run(self._desk.load, parse_id(request.tournament_id))
+        tournament = await self._load(request)
         records = tournament.state.round_records
         if not records:
             raise IllegalCommandError(

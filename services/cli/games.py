@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import typer
-from rich.table import Table
 
 from services.cli.failures import FAILED, USAGE, UserError
 from services.cli.locate import open_ledger
-from services.cli.root import app, console, games_app
+from services.cli.root import app, console, games_app, listing
 
 if TYPE_CHECKING:
     from domain.ledger.receipts import Keyring
@@ -147,9 +146,8 @@ def games_list(
         for row in rows:
             print(row["game_id"])
         return
-    table = Table("game id", "type", "players", "events", "status", "created")
-    for row in rows:
-        table.add_row(
+    games = (
+        (
             str(row["game_id"]),
             row["game_type"],
             str(row["players"]),
@@ -157,7 +155,10 @@ def games_list(
             row["status"],
             row["created_at"].strftime("%Y-%m-%d %H:%M"),
         )
-    console.print(table)
+        for row in rows
+    )
+    columns = ("game id", "type", "players", "events", "status", "created")
+    console.print(listing(columns, games))
     if not rows:
         what = f"{game_type} games" if game_type else "games"
         console.print(f"no {what} yet: `ledger demo` plays one")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import typer
-from rich.table import Table
 
 from services.cli import locate
-from services.cli.root import app, console
+from services.cli.root import app, console, listing
 
 
 @app.command()
@@ -36,17 +35,8 @@ def ratings(
             ),
             timeout=30,
         )
-        table = Table(
-            "game id",
-            "event",
-            "rank",
-            "mu",
-            "sigma",
-            "ordinal",
-            title=f"{player} in {game_type}",
-        )
-        for c in history.changes:
-            table.add_row(
+        changes = (
+            (
                 c.game_id,
                 str(c.event_version),
                 str(c.rank),
@@ -54,24 +44,18 @@ def ratings(
                 f"{c.sigma:.2f}",
                 f"{c.ordinal:.2f}",
             )
-        console.print(table)
+            for c in history.changes
+        )
+        columns = ("game id", "event", "rank", "mu", "sigma", "ordinal")
+        console.print(listing(columns, changes, f"{player} in {game_type}"))
         if not history.changes:
             console.print(f"no rated {game_type} games for {player}")
         return
     board = stub.GetLeaderboard(
         pb.GetLeaderboardRequest(game_type=game_type, page_size=limit), timeout=30
     )
-    table = Table(
-        "rank",
-        "player",
-        "ordinal",
-        "mu",
-        "sigma",
-        "games",
-        title=f"{game_type} ratings",
-    )
-    for r in board.ratings:
-        table.add_row(
+    rows = (
+        (
             str(r.rank),
             r.player_id,
             f"{r.ordinal:.2f}",
@@ -79,7 +63,10 @@ def ratings(
             f"{r.sigma:.2f}",
             str(r.games),
         )
-    console.print(table)
+        for r in board.ratings
+    )
+    columns = ("rank", "player", "ordinal", "mu", "sigma", "games")
+    console.print(listing(columns, rows, f"{game_type} ratings"))
     if not board.ratings:
         console.print(
             f"no rated {game_type} games yet: "

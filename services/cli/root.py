@@ -17,11 +17,13 @@ import logging
 import os
 import sys
 import warnings
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup, TyperOption
 from typer.exceptions import TyperException
@@ -117,6 +119,17 @@ console = Console()
 if not console.is_terminal and "COLUMNS" not in os.environ:
     # piped or captured: rich would assume 80 columns and cut the game ids
     console.width = 160
+
+
+def listing(
+    columns: Sequence[str], rows: Iterable[Sequence[str]], title: str | None = None
+) -> Table:
+    """``rows`` (one string a cell) under ``columns``: every command that
+    lists things prints one of these."""
+    table = Table(*columns, title=title)
+    for row in rows:
+        table.add_row(*row)
+    return table
 
 
 @app.callback()

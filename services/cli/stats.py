@@ -8,32 +8,30 @@ import typer
 from rich.table import Table
 
 from services.cli import locate
-from services.cli.root import app, console
+from services.cli.root import app, console, listing
 
 
 def _distributions(stats: Any) -> Table:
-    table = Table("finished games", "count", "min", "median", "mean", "p90", "max")
+    measures = ("min", "median", "mean", "p90", "max")
+    rows = []
     for label in ("rounds", "moves", "seconds", "scores"):
         d = getattr(stats, label)
-        table.add_row(
-            label,
-            str(d.count),
-            *(f"{getattr(d, f):.1f}" for f in ("min", "median", "mean", "p90", "max")),
-        )
-    return table
+        rows.append((label, str(d.count), *(f"{getattr(d, f):.1f}" for f in measures)))
+    return listing(("finished games", "count", *measures), rows)
 
 
 def _win_rates(title: str, rates: Any, value: str = "seat") -> Table:
-    table = Table("players", value, "games", "wins", "win rate", title=title)
-    for w in rates:
-        table.add_row(
+    rows = (
+        (
             str(w.players) if w.players else "any",
             w.value or f"seat {w.seat + 1}",  # people count seats from 1
             str(w.games),
             str(w.wins),
             f"{w.win_rate:.1%}",
         )
-    return table
+        for w in rates
+    )
+    return listing(("players", value, "games", "wins", "win rate"), rows, title)
 
 
 @app.command()
@@ -74,24 +72,13 @@ def stats(
         console.print(
             _win_rates(f"{game_type} win rate by {facet}", got.win_rates, facet)
         )
-        freq = Table(facet, "count", "share", title=f"{facet} frequency")
-        for f in got.frequency:
-            freq.add_row(f.value, str(f.count), f"{f.share:.1%}")
-        console.print(freq)
+        shares = ((f.value, str(f.count), f"{f.share:.1%}") for f in got.frequency)
+        console.print(listing((facet, "count", "share"), shares, f"{facet} frequency"))
         return
     if fairness:
         fit = stub.GetFairness(pb.GetFairnessRequest(game_type=game_type), timeout=30)
-        table = Table(
-            "distribution",
-            "kind",
-            "outcomes",
-            "total",
-            "chi-square",
-            "p-value",
-            title=f"{game_type} fairness",
-        )
-        for d in fit.fits:
-            table.add_row(
+        fits = (
+            (
                 d.distribution,
                 d.kind,
                 str(d.outcomes),
@@ -99,7 +86,10 @@ def stats(
                 f"{d.statistic:.2f}",
                 f"{d.p_value:.3f}",
             )
-        console.print(table)
+            for d in fit.fits
+        )
+        columns = ("distribution", "kind", "outcomes", "total", "chi-square", "p-value")
+        console.print(listing(columns, fits, f"{game_type} fairness"))
         return
     got = stub.GetGameTypeStats(
         pb.GetGameTypeStatsRequest(

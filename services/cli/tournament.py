@@ -15,7 +15,7 @@ from rich.table import Table
 
 from services.cli import locate
 from services.cli.failures import USAGE, UserError
-from services.cli.root import console, group
+from services.cli.root import console, group, listing
 
 tournament_app = group(
     "tournament", "Run tournaments: create, register, start rounds, standings."
@@ -154,12 +154,9 @@ def start(
         metadata=_organiser(token, target),
         timeout=60,
     )
-    table = Table(
-        "table", "players (seat order)", "game id", title=f"round {got.round}"
-    )
-    for t in got.tables:
-        table.add_row(str(t.table), ", ".join(t.players), t.game_id)
-    console.print(table)
+    tables = ((str(t.table), ", ".join(t.players), t.game_id) for t in got.tables)
+    columns = ("table", "players (seat order)", "game id")
+    console.print(listing(columns, tables, f"round {got.round}"))
     if got.byes:
         console.print(f"byes: {', '.join(got.byes)}")
 
@@ -188,20 +185,8 @@ def standings(
 
 
 def _print_standings(got: Any) -> None:
-    table = Table(
-        "rank",
-        "player",
-        "points",
-        "buchholz",
-        "played",
-        "W",
-        "D",
-        "L",
-        "byes",
-        title=f"after round {got.round} ({got.status})",
-    )
-    for r in got.rows:
-        table.add_row(
+    rows = (
+        (
             str(r.rank),
             r.player_id + (" (withdrawn)" if r.withdrawn else ""),
             f"{r.points:g}",
@@ -212,7 +197,10 @@ def _print_standings(got: Any) -> None:
             str(r.losses),
             str(r.byes),
         )
-    console.print(table)
+        for r in got.rows
+    )
+    columns = ("rank", "player", "points", "buchholz", "played", "W", "D", "L", "byes")
+    console.print(listing(columns, rows, f"after round {got.round} ({got.status})"))
     if got.tie_breaks:
         console.print(f"tie-breaks: {', '.join(got.tie_breaks)}")
 
@@ -267,16 +255,19 @@ def my_games(
             "no unfinished games: wait for the next round, or see the standings"
         )
         return
-    table = Table("round", "game id", "your seats", "to move", "seat token")
+    rows = []
     for game, summary in found:
         yours = set(summary.your_seats)
         names = rules_and_names(summary)[1]
         movers = ["you" if s in yours else seat_name(names, s) for s in summary.to_act]
-        table.add_row(
-            str(game.round),
-            game.game_id,
-            ", ".join(f"seat {s + 1}" for s in game.seats),
-            ", ".join(movers) or "-",
-            game.seat_token,
+        rows.append(
+            (
+                str(game.round),
+                game.game_id,
+                ", ".join(f"seat {s + 1}" for s in game.seats),
+                ", ".join(movers) or "-",
+                game.seat_token,
+            )
         )
-    console.print(table)
+    columns = ("round", "game id", "your seats", "to move", "seat token")
+    console.print(listing(columns, rows))

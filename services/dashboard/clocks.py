@@ -10,18 +10,15 @@ read now, would tell when the hidden moves were made.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
-from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from services.dashboard.clock_rows import clock_rows
 from services.dashboard.games import game_id
-from services.dashboard.web import read, reader, templates
+from services.dashboard.web import read, reader, stream, templates
 
 TICK_SECONDS = 1.0
 
@@ -37,25 +34,15 @@ async def live(request: Request) -> Response:
     await read(request, "game", gid)  # 404 before the stream starts
     fragment = templates.get_template("_clocks.html")
 
-    async def events() -> AsyncIterator[dict[str, str]]:
-        while True:
-            game = await read(request, "game", gid)
-            if game.spectator_delay and not game.is_over:
-                yield {"event": "done", "data": "delayed"}
-                return
-            at = now_of(request) if not game.is_over else game.modified_on
-            yield {
-                "event": "clock",
-                "data": fragment.render(
-                    clocks=clock_rows(game, at), ended=game.is_over
-                ),
-            }
-            if game.is_over:
-                yield {"event": "done", "data": "ended"}
-                return
-            await asyncio.sleep(TICK_SECONDS)
+    async def poll() -> tuple[dict[str, str] | None, str | None]:
+        game = await read(request, "game", gid)
+        if game.spectator_delay and not game.is_over:
+            return None, "delayed"
+        at = now_of(request) if not game.is_over else game.modified_on
+        clocks = fragment.render(clocks=clock_rows(game, at), ended=game.is_over)
+        return {"event": "clock", "data": clocks}, "ended" if game.is_over else None
 
-    return EventSourceResponse(events(), ping=15)
+    return stream(poll, TICK_SECONDS)
 
 
 routes = [Route("/games/{game_id}/clock", live, name="game_clock")]

@@ -22,17 +22,13 @@ from domain.contract.core import InvalidCommandError
 from domain.words.sentences import seat_name
 from services.dashboard.clock_rows import clock_rows, is_live
 from services.dashboard.frame_words import names_of, readable
-from services.dashboard.web import read, reader, render
+from services.dashboard.web import path_id, read, reader, render
 
 PAGE = 25
 
 
 def game_id(request: Request) -> UUID:
-    raw = request.path_params["game_id"]
-    try:
-        return UUID(raw)
-    except ValueError:
-        raise InvalidCommandError(f"{raw[:64]!r} is not a game id") from None
+    return path_id(request, "game_id", "game")
 
 
 def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:

@@ -11,10 +11,6 @@ when it changed; ``done`` closes the stream when the game ends.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-
-from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -22,7 +18,7 @@ from starlette.routing import Route
 
 from services.dashboard.frame_words import readable
 from services.dashboard.games import game_id
-from services.dashboard.web import read, reader, templates
+from services.dashboard.web import read, reader, stream, templates
 
 TICK_SECONDS = 1.0
 
@@ -33,30 +29,27 @@ async def live(request: Request) -> Response:
     await read(request, "game", gid)  # 404 before the stream starts
     fragment = templates.get_template("_live_board.html")
 
-    async def events() -> AsyncIterator[dict[str, str]]:
-        shown = -1
-        while True:
-            game = await read(request, "game", gid)
-            if game.version != shown:
-                shown = game.version
-                response = await reader(request).frames(gid, max(shown - 1, 0), 1)
-                page = await run_in_threadpool(readable, game, response)
-                frame = page["frames"][-1] if page.get("frames") else {}
-                yield {
-                    "event": "board",
-                    "data": fragment.render(
-                        version=shown,
-                        sentence=frame.get("sentence", ""),
-                        board=frame.get("board", ""),
-                        ended=game.is_over,
-                    ),
-                }
-            if game.is_over:
-                yield {"event": "done", "data": "ended"}
-                return
-            await asyncio.sleep(TICK_SECONDS)
+    shown = -1
 
-    return EventSourceResponse(events(), ping=15)
+    async def poll() -> tuple[dict[str, str] | None, str | None]:
+        nonlocal shown
+        game = await read(request, "game", gid)
+        ended = "ended" if game.is_over else None
+        if game.version == shown:
+            return None, ended
+        shown = game.version
+        response = await reader(request).frames(gid, max(shown - 1, 0), 1)
+        page = await run_in_threadpool(readable, game, response)
+        frame = page["frames"][-1] if page.get("frames") else {}
+        board = fragment.render(
+            version=shown,
+            sentence=frame.get("sentence", ""),
+            board=frame.get("board", ""),
+            ended=game.is_over,
+        )
+        return {"event": "board", "data": board}, ended
+
+    return stream(poll, TICK_SECONDS)
 
 
 routes = [Route("/games/{game_id}/board", live, name="game_board")]

@@ -9,30 +9,22 @@ tournament's newest event version (one indexed ``max``) twice a second, as
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
-from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from domain.contract.core import InvalidCommandError
 from domain.tournament.standings import TIE_BREAKS, head_to_head
-from services.dashboard.web import query, read, render, templates
+from services.dashboard.web import path_id, query, read, render, stream, templates
 from services.storage import tournament_store
 
 POLL_SECONDS = 0.5
 
 
 def tournament_id(request: Request) -> UUID:
-    raw = request.path_params["tournament_id"]
-    try:
-        return UUID(raw)
-    except ValueError:
-        raise InvalidCommandError(f"{raw[:64]!r} is not a tournament id") from None
+    return path_id(request, "tournament_id", "tournament")
 
 
 def context(tournament: Any) -> dict[str, Any]:
@@ -66,23 +58,19 @@ async def live(request: Request) -> Response:
     await read(request, "tournament", tid)  # 404 before the stream starts
     fragment = templates.get_template("_standings.html")
 
-    async def events() -> AsyncIterator[dict[str, str]]:
-        seen = -1
-        while True:
-            version = await query(request, tournament_store.version, tid)
-            if version != seen:
-                seen = version
-                tournament = await read(request, "tournament", tid)
-                yield {
-                    "event": "standings",
-                    "data": fragment.render(**context(tournament)),
-                }
-                if tournament.state.finished:
-                    yield {"event": "done", "data": "finished"}
-                    return
-            await asyncio.sleep(POLL_SECONDS)
+    seen = -1
 
-    return EventSourceResponse(events(), ping=15)
+    async def poll() -> tuple[dict[str, str] | None, str | None]:
+        nonlocal seen
+        version = await query(request, tournament_store.version, tid)
+        if version == seen:
+            return None, None
+        seen = version
+        tournament = await read(request, "tournament", tid)
+        event = {"event": "standings", "data": fragment.render(**context(tournament))}
+        return event, "finished" if tournament.state.finished else None
+
+    return stream(poll, POLL_SECONDS)
 
 
 routes = [

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from jinja2 import Undefined
+from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.templating import Jinja2Templates
 
+from domain.contract.core import InvalidCommandError
 from domain.games import all_games
 
 HERE = Path(__file__).parent
@@ -29,6 +34,42 @@ templates.env.filters["pct"] = lambda v: "–" if _missing(v) else f"{100 * v:.1
 templates.env.filters["count"] = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"
 """``{{ n | count("player") }}``: "1 player", "3 players"."""
 templates.env.filters["num"] = lambda v, d=1: "–" if _missing(v) else f"{v:,.{d}f}"
+
+
+def path_id(request: Request, name: str, what: str) -> UUID:
+    """The UUID in path parameter ``name`` (a ``what``: a game, a tournament).
+
+    :raises InvalidCommandError: for anything else, quoting it (cut short).
+    """
+    raw = request.path_params[name]
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise InvalidCommandError(f"{raw[:64]!r} is not a {what} id") from None
+
+
+def stream(
+    poll: Callable[[], Awaitable[tuple[dict[str, str] | None, str | None]]],
+    seconds: float,
+) -> EventSourceResponse:
+    """Server-Sent Events from ``poll``, called every ``seconds``.
+
+    ``poll`` answers the event to send (``None`` when nothing changed) and why
+    the stream ends (``None`` while it goes on); the last event is ``done``
+    with that reason, which is what the pages' htmx listens for to stop.
+    """
+
+    async def events() -> AsyncIterator[dict[str, str]]:
+        while True:
+            event, ended = await poll()
+            if event is not None:
+                yield event
+            if ended is not None:
+                yield {"event": "done", "data": ended}
+                return
+            await asyncio.sleep(seconds)
+
+    return EventSourceResponse(events(), ping=15)
 
 
 def reader(request: Request) -> Any:

@@ -49,3 +49,26 @@ def test_malformed_input_lists_each_violated_field():
     assert [v.field for v in bad.field_violations] == ["mode", "players"]
     kinds, _, bad = _unpacked(status_for(UnknownGameError("chess")).details)
     assert [v.field for v in bad.field_violations] == ["game_type"]
+
+
+def test_database_errors_answer_a_fixed_message_never_their_own_text():
+    import psycopg
+    from eventsourcing.persistence import IntegrityError, OperationalError
+
+    down = "the database is unreachable; retry (a command_id is never applied twice)"
+    for exc in (
+        psycopg.OperationalError("could not connect to ledger_events"),
+        psycopg.InterfaceError("connection to ledger_events closed"),
+        OperationalError("pool timeout on ledger_events"),
+    ):
+        status = status_for(exc)
+        _, info, _ = _unpacked(status.details)
+        retry = [
+            d for d in status.details if d.Is(error_details_pb2.RetryInfo.DESCRIPTOR)
+        ]
+        assert (status.code, status.message) == (code_pb2.UNAVAILABLE, down)
+        assert info.reason == "DATABASE_UNAVAILABLE" and len(retry) == 1
+    status = status_for(IntegrityError("duplicate key in ledger_events_pkey"))
+    _, info, _ = _unpacked(status.details)
+    assert status.code == code_pb2.ABORTED and info.reason == "CONCURRENT_WRITE"
+    assert status.message == "another request changed this first; reload and retry"
