@@ -53,6 +53,17 @@ log = logging.getLogger(__name__)
 #: Games whose creation time ``GetGame`` keeps (a few bytes each).
 CREATED_AT_CACHE = 100_000
 
+#: What a seat-token RPC answers the admin token, and a call without a seat
+#: token: ``SubmitMove``'s, then ``Resign``'s.
+MOVE_REFUSALS = (
+    "the admin token observes; moves need a seat token",
+    "SubmitMove needs a seat token (authorization: Bearer <token>)",
+)
+RESIGN_REFUSALS = (
+    "the admin token resigns for nobody; Adjudicate records a result",
+    "Resign needs a seat token: a seat resigns only for itself",
+)
+
 
 class GameServicer(pb_grpc.GameServiceServicer):
     def __init__(
@@ -114,15 +125,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def SubmitMove(
         self, request: pb.SubmitMoveRequest, context: Any
     ) -> pb.SubmitMoveResponse:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
-        game, seat = await self._seat_acting(
-            principal,
-            game_id,
-            request.seat if request.HasField("seat") else None,
-            admin_refusal="the admin token observes; moves need a seat token",
-            needs_token="SubmitMove needs a seat token (authorization: Bearer <token>)",
-        )
+        principal, game_id, game, seat = await self._seat_acting(request, MOVE_REFUSALS)
         if not request.HasField("move"):
             raise InvalidCommandError(
                 "move is required", violations=(("move", "required"),)
@@ -175,8 +178,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def GetGame(
         self, request: pb.GetGameRequest, context: Any
     ) -> pb.GetGameResponse:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
+        principal, game_id = _caller_and_game(request)
         seen = await self._reads.game(
             principal,
             game_id,
@@ -244,8 +246,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def StreamGameEvents(
         self, request: pb.StreamGameEventsRequest, context: Any
     ) -> Any:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
+        principal, game_id = _caller_and_game(request)
         after = check_after_version(request.after_version)
         await self._reads.head(
             principal, game_id, request.min_version, context.time_remaining()
@@ -283,44 +284,33 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def Resign(
         self, request: pb.ResignRequest, context: Any
     ) -> pb.EndGameResponse:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
-        _, seat = await self._seat_acting(
-            principal,
-            game_id,
-            request.seat if request.HasField("seat") else None,
-            admin_refusal="the admin token resigns for nobody; "
-            "Adjudicate records a result",
-            needs_token="Resign needs a seat token: a seat resigns only for itself",
-        )
+        principal, game_id, _, seat = await self._seat_acting(request, RESIGN_REFUSALS)
         return self._ended(principal, await self._ledger.resign(game_id, seat))
 
     async def _seat_acting(
         self,
-        principal: Principal,
-        game_id: UUID,
-        requested: Seat | None,
-        *,
-        admin_refusal: str,
-        needs_token: str,
-    ) -> tuple[Any, Seat]:
-        """The game and the seat a seat token acts for: a seat acts only for itself.
+        request: pb.SubmitMoveRequest | pb.ResignRequest,
+        refusals: tuple[str, str],
+    ) -> tuple[Principal, UUID, Any, Seat]:
+        """The caller, the game (its id and state) and the seat the caller's
+        seat token acts for in ``request``: a seat acts only for itself.
 
-        :raises PermissionDeniedError: for the admin token (``admin_refusal``).
-        :raises UnauthenticatedError: without a seat token (``needs_token``).
+        :raises PermissionDeniedError: for the admin token (``refusals[0]``).
+        :raises UnauthenticatedError: without a seat token (``refusals[1]``).
         """
+        principal, game_id = _caller_and_game(request)
+        admin_refusal, needs_token = refusals
         if principal.admin:
             raise PermissionDeniedError(admin_refusal, "ADMIN_CANNOT_MOVE")
         if principal.grant is None:
             raise UnauthenticatedError(needs_token)
         game = await self._ledger.game(game_id)
-        return game, acting_seat(principal, game, requested)
+        requested = request.seat if request.HasField("seat") else None
+        return principal, game_id, game, acting_seat(principal, game, requested)
 
     @guarded
     async def Abort(self, request: pb.AbortRequest, context: Any) -> pb.EndGameResponse:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
-        by = await self._arbiter(principal, game_id, seats_may=True)
+        principal, game_id, by = await self._arbiter(request, seats_may=True)
         result = await self._ledger.abort(game_id, by, request.reason)
         return self._ended(principal, result)
 
@@ -328,9 +318,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def Adjudicate(
         self, request: pb.AdjudicateRequest, context: Any
     ) -> pb.EndGameResponse:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
-        by = await self._arbiter(principal, game_id, seats_may=False)
+        principal, game_id, by = await self._arbiter(request, seats_may=False)
         result = await self._ledger.adjudicate(
             game_id, tuple(request.ranks), request.reason, by
         )
@@ -340,19 +328,26 @@ class GameServicer(pb_grpc.GameServiceServicer):
     async def ClaimTimeout(
         self, request: pb.ClaimTimeoutRequest, context: Any
     ) -> pb.EndGameResponse:
-        principal = current_principal.get()
-        game_id = parse_game_id(request.game_id)
+        principal, game_id = _caller_and_game(request)
         result = await self._ledger.claim_timeout(game_id, f"claim:{principal.role}")
         return self._ended(principal, result)
 
     async def _arbiter(
-        self, principal: Principal, game_id: UUID, *, seats_may: bool
-    ) -> str:
-        """Who may end ``game_id`` by decision: the admin, the organiser of its
-        tournament, and (``seats_may``) a seat of the game.
+        self, request: pb.AbortRequest | pb.AdjudicateRequest, *, seats_may: bool
+    ) -> tuple[Principal, UUID, str]:
+        """The caller, the game's id and who ends the game of ``request`` by
+        decision: the admin, the organiser of its tournament, and
+        (``seats_may``) a seat of the game.
 
         :raises UnauthenticatedError, PermissionDeniedError:
         """
+        principal, game_id = _caller_and_game(request)
+        return principal, game_id, await self._decider(principal, game_id, seats_may)
+
+    async def _decider(
+        self, principal: Principal, game_id: UUID, seats_may: bool
+    ) -> str:
+        """The ``by`` an end by decision records for ``principal``."""
         if principal.admin:
             return "admin"
         if seats_may and principal.seats_in(game_id):
@@ -404,6 +399,14 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self, request: pb.ListGameTypesRequest, context: Any
     ) -> pb.ListGameTypesResponse:
         return game_types.list_game_types()
+
+
+def _caller_and_game(request: Any) -> tuple[Principal, UUID]:
+    """The caller and the game ``request`` names.
+
+    :raises InvalidCommandError: when ``request.game_id`` is no game id.
+    """
+    return current_principal.get(), parse_game_id(request.game_id)
 
 
 def _as_seen(
