@@ -8,7 +8,8 @@ game ids the same way; none of them should import another servicer for it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from functools import wraps
 from typing import Any
 from uuid import UUID
@@ -40,6 +41,19 @@ def check_after_version(value: int) -> int:
     return value
 
 
+@asynccontextmanager
+async def _statuses(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
+    """Abort ``context`` with the status :mod:`services.api.errors` maps an
+    exception of the body to; gRPC's own aborts and cancellation pass as they
+    are."""
+    try:
+        yield
+    except (grpc.aio.AbortError, asyncio.CancelledError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the table decides
+        await abort(context, exc)
+
+
 def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     """Map every exception through :mod:`services.api.errors`."""
 
@@ -47,12 +61,8 @@ def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     async def wrapper(
         self: Any, request: Any, context: grpc.aio.ServicerContext
     ) -> Any:
-        try:
+        async with _statuses(context):
             return await method(self, request, context)
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the table decides
-            await abort(context, exc)
 
     return wrapper
 
@@ -64,12 +74,8 @@ def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
     async def wrapper(
         self: Any, request: Any, context: grpc.aio.ServicerContext
     ) -> Any:
-        try:
+        async with _statuses(context):
             async for item in method(self, request, context):
                 yield item
-        except (grpc.aio.AbortError, asyncio.CancelledError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the table decides
-            await abort(context, exc)
 
     return wrapper
