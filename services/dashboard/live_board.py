@@ -11,6 +11,9 @@ when it changed; ``done`` closes the stream when the game ends.
 
 from __future__ import annotations
 
+from typing import Any
+
+from jinja2 import Template
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,7 +21,7 @@ from starlette.routing import Route
 
 from services.dashboard.frame_words import readable
 from services.dashboard.games import game_id
-from services.dashboard.web import read, reader, stream, templates
+from services.dashboard.web import Sent, live_fragments, read, reader
 
 TICK_SECONDS = 1.0
 
@@ -26,30 +29,26 @@ TICK_SECONDS = 1.0
 async def live(request: Request) -> Response:
     """``board`` events with the newest frame's board and sentence; ``done`` at the end."""
     gid = game_id(request)
-    await read(request, "game", gid)  # 404 before the stream starts
-    fragment = templates.get_template("_live_board.html")
 
-    shown = -1
-
-    async def poll() -> tuple[dict[str, str] | None, str | None]:
-        nonlocal shown
+    async def look() -> tuple[int, Any]:
         game = await read(request, "game", gid)
-        ended = "ended" if game.is_over else None
-        if game.version == shown:
-            return None, ended
-        shown = game.version
-        response = await reader(request).frames(gid, max(shown - 1, 0), 1)
+        return game.version, game
+
+    async def draw(fragment: Template, version: int, game: Any) -> Sent:
+        response = await reader(request).frames(gid, max(version - 1, 0), 1)
         page = await run_in_threadpool(readable, game, response)
         frame = page["frames"][-1] if page.get("frames") else {}
         board = fragment.render(
-            version=shown,
+            version=version,
             sentence=frame.get("sentence", ""),
             board=frame.get("board", ""),
             ended=game.is_over,
         )
-        return {"event": "board", "data": board}, ended
+        return {"event": "board", "data": board}, "ended" if game.is_over else None
 
-    return stream(poll, TICK_SECONDS)
+    return await live_fragments(
+        request, ("game", gid), "_live_board.html", TICK_SECONDS, look, draw
+    )
 
 
 routes = [Route("/games/{game_id}/board", live, name="game_board")]

@@ -12,12 +12,20 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from jinja2 import Template
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from domain.tournament.standings import TIE_BREAKS, head_to_head
-from services.dashboard.web import path_id, query, read, render, stream, templates
+from services.dashboard.web import (
+    Sent,
+    live_fragments,
+    path_id,
+    query,
+    read,
+    render,
+)
 from services.storage import tournament_store
 
 POLL_SECONDS = 0.5
@@ -55,22 +63,18 @@ async def page(request: Request) -> Response:
 async def live(request: Request) -> Response:
     """``standings`` events with the fragment's HTML; ``done`` once it is finished."""
     tid = tournament_id(request)
-    await read(request, "tournament", tid)  # 404 before the stream starts
-    fragment = templates.get_template("_standings.html")
 
-    seen = -1
+    async def look() -> tuple[int, None]:
+        return await query(request, tournament_store.version, tid), None
 
-    async def poll() -> tuple[dict[str, str] | None, str | None]:
-        nonlocal seen
-        version = await query(request, tournament_store.version, tid)
-        if version == seen:
-            return None, None
-        seen = version
+    async def draw(fragment: Template, version: int, _: None) -> Sent:
         tournament = await read(request, "tournament", tid)
         event = {"event": "standings", "data": fragment.render(**context(tournament))}
         return event, "finished" if tournament.state.finished else None
 
-    return stream(poll, POLL_SECONDS)
+    return await live_fragments(
+        request, ("tournament", tid), "_standings.html", POLL_SECONDS, look, draw
+    )
 
 
 routes = [

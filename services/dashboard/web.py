@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from jinja2 import Undefined
+from jinja2 import Template, Undefined
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -70,6 +70,43 @@ def stream(
             await asyncio.sleep(seconds)
 
     return EventSourceResponse(events(), ping=15)
+
+
+#: What a live page sends for a new version: the event and why the stream
+#: ends (``None`` while it goes on), as ``stream``'s ``poll`` answers.
+Sent = tuple[dict[str, str] | None, str | None]
+
+
+async def live_fragments(
+    request: Request,
+    what: tuple[str, UUID],
+    template: str,
+    seconds: float,
+    look: Callable[[], Awaitable[tuple[int, Any]]],
+    draw: Callable[[Template, int, Any], Awaitable[Sent]],
+) -> EventSourceResponse:
+    """A fragment of ``template`` streamed each time a watched version changes.
+
+    ``what`` (a reader method and an id) is read once first so that a missing
+    game or tournament answers 404 before the stream starts.  Every
+    ``seconds``, ``look`` answers the version now (and what it read on the
+    way, handed on to ``draw``); only a version not sent yet is drawn.
+    Nothing ends between versions: an ending is an event, so it comes with a
+    new version.
+    """
+    await read(request, *what)
+    fragment = templates.get_template(template)
+    shown = -1
+
+    async def poll() -> Sent:
+        nonlocal shown
+        version, seen = await look()
+        if version == shown:
+            return None, None
+        shown = version
+        return await draw(fragment, version, seen)
+
+    return stream(poll, seconds)
 
 
 def reader(request: Request) -> Any:

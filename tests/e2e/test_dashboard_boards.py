@@ -12,8 +12,10 @@ With ``LEDGER_SCREENSHOTS=1`` each game's page is saved in ``docs/dashboard/``.
 from __future__ import annotations
 
 import random
+import uuid
 from typing import Any
 
+import httpx
 import pytest
 
 from ledger.v1 import game_service_pb2 as pb
@@ -141,3 +143,34 @@ def test_a_running_games_page_redraws_its_board_as_moves_arrive(
     secrets = seat_secrets(grpc_server, table)
     html = page.content()
     assert not leaked([html], hidden) and not leaked([html], secrets)
+
+
+def sse_events(url: str, until: str) -> str:
+    """The Server-Sent Events text at ``url`` up to the event named ``until``."""
+    seen = ""
+    with httpx.stream("GET", url, timeout=10) as sse:
+        for line in sse.iter_lines():
+            seen += line + "\n"
+            if line == "" and f"event: {until}" in seen:
+                return seen
+    return seen
+
+
+def test_the_live_board_sends_the_newest_frame_and_ends_with_the_game(
+    grpc_server: Any, ledger: Any, dashboard_url: str
+) -> None:
+    table = named_running(grpc_server, *GAMES[0])
+    url = f"{dashboard_url}/games/{table.game_id}/board"
+    head = grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
+    running = sse_events(url, "board")
+    assert f'data-version="{head.version}"' in running
+    assert "event: done" not in running and "has ended" not in running
+
+    grpc_server.call(
+        "Adjudicate",
+        pb.AdjudicateRequest(game_id=table.game_id, ranks=[1, 2], reason="test"),
+        grpc_server.admin_token,
+    )
+    ended = sse_events(url, "done")
+    assert "has ended" in ended and "data: ended" in ended
+    assert httpx.get(f"{dashboard_url}/games/{uuid.uuid4()}/board").status_code == 404
