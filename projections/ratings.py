@@ -190,22 +190,22 @@ def leaderboard(
 
 
 def history(
-    curs: Any, game_type: str, player_id: str, limit: int, offset: int
+    curs: Any,
+    game_type: str,
+    player_id: str,
+    limit: int,
+    offset: int = 0,
+    *,
+    newest: bool = False,
 ) -> list[dict[str, Any]]:
-    return select(
-        curs,
-        "SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s ORDER BY position LIMIT %s OFFSET %s",
-        (game_type, player_id, limit, offset),
-    )
-
-
-def recent_history(
-    curs: Any, game_type: str, player_id: str, limit: int = 1000
-) -> list[dict[str, Any]]:
-    """The newest ``limit`` rating changes of a player, oldest first."""
+    """A player's rating changes, oldest first: the page of ``limit`` from
+    ``offset`` counted from the first change, or (``newest``) from the last,
+    so that a chart shows the newest ``limit`` changes in the order they came.
+    """
+    direction = "DESC" if newest else "ASC"
     return select(
         curs,
         "SELECT * FROM (SELECT * FROM ratings_history WHERE game_type = %s AND player_id = %s"
-        " ORDER BY position DESC LIMIT %s) h ORDER BY position",
-        (game_type, player_id, limit),
+        f" ORDER BY position {direction} LIMIT %s OFFSET %s) h ORDER BY position",
+        (game_type, player_id, limit, offset),
     )

@@ -40,7 +40,9 @@ async def player(request: Request) -> Response:
 
     def read(curs: Any) -> dict[str, Any]:
         return {
-            "history": ratings.recent_history(curs, game_type, player_id, HISTORY),
+            "history": ratings.history(
+                curs, game_type, player_id, HISTORY, newest=True
+            ),
             "recent": stats_queries.recent_player_games(curs, player_id, game_type),
         }
 

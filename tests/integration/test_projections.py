@@ -18,7 +18,7 @@ from domain.games import find_game
 from domain.ledger.aggregate import Game
 from projections import registry
 from projections.base import View
-from projections.ratings import RatingsView, history, leaderboard, recent_history
+from projections.ratings import RatingsView, history, leaderboard
 from projections.runner import ViewRunner, ledger_head, wait_for_position
 from services.tournaments.desk import TournamentDesk
 from services.tournaments.results import ResultsDesk
@@ -72,7 +72,7 @@ def test_ratings_equal_openskill_on_the_same_results(ledger, names):
     with ledger.datastore.transaction(commit=False) as curs:
         board = {r["player_id"]: r for r in leaderboard(curs, "terralore", 1000, 0)}
         rows = history(curs, "terralore", table[0], 100, 0)
-        newest_two = recent_history(curs, "terralore", table[0], 2)
+        newest_two = history(curs, "terralore", table[0], 2, newest=True)
     for name in {p for _, t in games for p in t}:
         assert board[name]["mu"] == pytest.approx(expected[name].mu)
         assert board[name]["sigma"] == pytest.approx(expected[name].sigma)
