@@ -104,6 +104,7 @@ def run_anatomy(
                 "append",
                 "  insert transaction (events + side rows + lock)",
             )
+            wrap(LedgerStore, "events", "LedgerStore.events (SELECT + decode)")
         wrap(
             es_app.Application,
             "_take_snapshots",
@@ -113,7 +114,8 @@ def run_anatomy(
         if has_latest:
             wrap(GameLedger, "latest", "GameLedger.latest (write cache, no round trip)")
         wrap(GameLedger, "load", "GameLedger.load (cache hit + fast-forward SELECT)")
-        wrap(GameLedger, "read_events", "GameLedger.read_events (SELECT + decode)")
+        if hasattr(GameLedger, "read_events"):  # a ledger before store.events
+            wrap(GameLedger, "read_events", "GameLedger.read_events (SELECT + decode)")
         wrap(es_persistence.EventStore, "get", "EventStore.get (any SELECT of events)")
         wrap(
             psycopg_pool.ConnectionPool,
@@ -141,7 +143,9 @@ def run_anatomy(
                 if getattr(result, "game", None) is None:
                     # older ledgers: the servicer re-reads the head and the events
                     app.load(gid)
-                    app.read_events(gid, result.first_version - 1, result.last_version)
+                    app.read_events(  # type: ignore[attr-defined]  # only they have it
+                        gid, result.first_version - 1, result.last_version
+                    )
                 done += 1
         elapsed = time.perf_counter() - started
     finally:

@@ -368,23 +368,13 @@ class GameLedger(Application[UUID]):
         game: Game = self.repository.get(game_id, version=version)
         return game
 
-    def read_events(
-        self,
-        game_id: UUID,
-        after: int = 0,
-        upto: int | None = None,
-        limit: int | None = None,
-    ) -> list[Any]:
-        """Ledger events with ``after < version <= upto``, oldest first."""
-        return self.store.events(game_id, after, upto, limit)
-
     def read_records(self, game_id: UUID) -> list[tuple[int, str, bytes]]:
         """The raw stored rows ``(version, type, record bytes)``, for audits."""
         return self.store.records(game_id)
 
     def frames(self, game_id: UUID, after: int, limit: int) -> list[tuple[Any, Game]]:
         """Events after ``after`` with the game as it stood right after each one."""
-        events = self.read_events(game_id, after, None, limit)
+        events = self.store.events(game_id, after, None, limit)
         if not events:
             self.load(game_id)  # raises GameNotFoundError for an unknown game
             return []

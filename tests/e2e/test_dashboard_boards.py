@@ -159,7 +159,9 @@ def sse_events(url: str, until: str) -> str:
 def test_the_live_board_sends_the_newest_frame_and_ends_with_the_game(
     grpc_server: Any, ledger: Any, dashboard_url: str
 ) -> None:
-    table = named_running(grpc_server, *GAMES[0])
+    table = named_running(
+        grpc_server, "thalara", {"players": 2, "characters": ["myrja", "canto"]}
+    )
     url = f"{dashboard_url}/games/{table.game_id}/board"
     head = grpc_server.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
     running = sse_events(url, "board")

@@ -73,7 +73,7 @@ def test_every_rpc_shows_each_caller_exactly_their_redaction(
         if response is None:
             break
         responses.append(response)
-    stored = {e.originator_version: e for e in ledger.read_events(gid)}
+    stored = {e.originator_version: e for e in ledger.store.events(gid)}
     # SubmitMove: the mover's own eyes
     for response in responses:
         mover = [s for s, t in table.tokens.items() if s in response.game.your_seats]

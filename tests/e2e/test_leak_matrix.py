@@ -150,7 +150,7 @@ class Walk:
     def refresh(self) -> None:
         self.head = self.ledger.load(self.game_id)
         self.ruleset = self.head.ruleset
-        self.events = self.ledger.read_events(self.game_id)
+        self.events = self.ledger.store.events(self.game_id)
         self.states: dict[int, Any] = {}
         state = None
         for event in self.events:

@@ -69,7 +69,7 @@ def test_no_spectator_answer_moves_with_a_running_games_hidden_events(
     game_id = uuid.UUID(table.game_id)
     opened = spectator_answers(reader, game_type, players, log_head(ledger))
     assert without_started(opened) == without_started(before)
-    hidden = sum(is_hidden(ruleset, e) for e in ledger.read_events(game_id))
+    hidden = sum(is_hidden(ruleset, e) for e in ledger.store.events(game_id))
     assert hidden, "the opening recorded nothing hidden"
 
     rnd = random.Random(11)
@@ -81,7 +81,7 @@ def test_no_spectator_answer_moves_with_a_running_games_hidden_events(
         response = play_one(grpc_server, table, rnd)
         if response is None or response.game.status == "ended":
             break
-        hidden += sum(is_hidden(ruleset, e) for e in ledger.read_events(game_id, seen))
+        hidden += sum(is_hidden(ruleset, e) for e in ledger.store.events(game_id, seen))
         now = spectator_answers(
             reader, game_type, players, response.log_position, table.game_id, seen
         )

@@ -90,7 +90,7 @@ def chance_counts(ledger, game_ids) -> Counter:
     for game_id in game_ids:
         game = ledger.load(game_id)
         ruleset = game.ruleset
-        for event in ledger.read_events(game_id):
+        for event in ledger.store.events(game_id):
             if isinstance(event, Game.Decided):
                 for draw in ruleset.chance_outcomes(event.payload):
                     counts[(ruleset.name, draw.distribution, draw.value)] += 1

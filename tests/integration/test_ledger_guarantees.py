@@ -241,7 +241,9 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     assert saves == ["lost", "saved"]  # the race happened, then the retry won
     assert result.first_version == elsewhere.last_version + 1
     # final state equals a serial replay of the stored events
-    events = [e.payload for e in fresh_ledger.read_events(gid) if hasattr(e, "payload")]
+    events = [
+        e.payload for e in fresh_ledger.store.events(gid) if hasattr(e, "payload")
+    ]
     live = fresh_ledger.load(gid)
     assert THALARA.replay(THALARA.initial_state(live.setup), events) == live.state
     assert live.state.phase == "play"  # both hands are in: the selection is over
@@ -260,7 +262,7 @@ def test_a_finished_game_audits_ok_and_reveals_the_committed_seed(ledger):
     assert report.ok, report.failures
     assert report.seed_source == "revealed"
     assert report.decisions_rederived == len(
-        {e.decision for e in ledger.read_events(created.game_id)[1:]}
+        {e.decision for e in ledger.store.events(created.game_id)[1:]}
     )
 
 
@@ -352,7 +354,7 @@ def test_rebuilding_from_a_snapshot_equals_a_full_replay(
         ).fetchone()[0]
     assert snapshots >= 2
     from_snapshot = fresh_ledger.load(created.game_id)
-    events = fresh_ledger.read_events(created.game_id)
+    events = fresh_ledger.store.events(created.game_id)
     full = THALARA.replay(
         THALARA.initial_state(from_snapshot.setup),
         [e.payload for e in events if hasattr(e, "payload")],
@@ -365,7 +367,7 @@ def test_rebuilding_from_a_snapshot_equals_a_full_replay(
 def test_point_in_time_state_equals_a_replay_of_the_prefix(ledger):
     created = ledger.create_game("thalara", SETUP)
     play_to_end(ledger, created.game_id, seed=25)
-    events = ledger.read_events(created.game_id)
+    events = ledger.store.events(created.game_id)
     for version in (1, 2, 5, 13, len(events) - 1):
         past = ledger.load(created.game_id, version)
         prefix = [e.payload for e in events[:version] if hasattr(e, "payload")]
@@ -421,7 +423,7 @@ def test_snapshots_are_taken_from_the_saved_aggregate_at_each_interval(
             THALARA.initial_state(past.setup),
             [
                 e.payload
-                for e in fresh_ledger.read_events(created.game_id, 0, version)
+                for e in fresh_ledger.store.events(created.game_id, 0, version)
                 if hasattr(e, "payload")
             ],
         )
@@ -440,7 +442,7 @@ def test_a_live_tail_from_memory_equals_the_store_and_is_refused_when_unvouched(
     while ledger.load(created.game_id).version <= RECENT_EVENTS + 2:
         random_move(ledger, created.game_id, rnd)
     head = ledger.load(created.game_id).version
-    stored = ledger.read_events(created.game_id, start)
+    stored = ledger.store.events(created.game_id, start)
     reads: list[int] = []
     real_events = ledger.store.events
 

@@ -200,7 +200,7 @@ def expected(ledger, name: str, work: Workload) -> Counter:
             assert outcomes is not None, f"{game_type} has chance to count"
             out[game_type] += sum(
                 len(outcomes(e.payload))
-                for e in ledger.read_events(game_id)
+                for e in ledger.store.events(game_id)
                 if isinstance(e, Game.Decided)
             )
         elif name == "tournament_results" and game_type == "terralore":

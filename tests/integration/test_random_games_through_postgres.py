@@ -57,7 +57,7 @@ def test_random_games_through_postgres_replay_and_audit(
     assert rebuilt.state == live.state and rebuilt.outcome == live.outcome
     payloads = [
         e.payload
-        for e in second_ledger.read_events(created.game_id)
+        for e in second_ledger.store.events(created.game_id)
         if hasattr(e, "payload")
     ]
     assert ruleset.replay(ruleset.initial_state(live.setup), payloads) == live.state

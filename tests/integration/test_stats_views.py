@@ -94,7 +94,7 @@ def world(ledger):
     games = {}
     for game_id, game_type in every.items():
         game = ledger.load(game_id)
-        games[game_id] = (game_type, game, ledger.read_events(game_id))
+        games[game_id] = (game_type, game, ledger.store.events(game_id))
     return {"names": names, "mine": mine, "games": games, "runners": runners}
 
 

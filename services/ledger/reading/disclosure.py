@@ -112,7 +112,7 @@ class SpectatorWindow:
         have = known[-1].version if known else 0
         if have < head_version:
             known = known + marks_of(
-                self._ledger.read_events(game_id, have, head_version)
+                self._ledger.store.events(game_id, have, head_version)
             )
             if game_id not in self._marks and len(self._marks) >= self._size:
                 self._marks.pop(next(iter(self._marks)))
