@@ -141,7 +141,7 @@ def games_list(
             game_type = find_game(game_type).name
         except UnknownGameError as exc:
             raise UserError(f"--type: {exc}", USAGE) from None
-    rows = open_ledger().list_games(limit, None, game_type)
+    rows = open_ledger().store.list_games(limit, None, game_type)
     if ids:
         for row in rows:
             print(row["game_id"])

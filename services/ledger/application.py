@@ -408,15 +408,6 @@ class GameLedger(Application[UUID]):
     def grant_for_token(self, token: str) -> SeatGrant | None:
         return self.store.grant(token)
 
-    def list_games(
-        self,
-        limit: int,
-        before: tuple[Any, UUID] | None = None,
-        game_type: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """Newest first, keyset-paginated on ``(created_at, game_id)``."""
-        return self.store.list_games(limit, before, game_type)
-
 
 def _system_clock() -> datetime:
     return datetime.now(UTC)

@@ -164,11 +164,11 @@ def test_a_delay_in_seconds_holds_each_move_back_that_long(grpc_server, ledger):
     ],
 )
 def test_an_impossible_delay_is_invalid_and_stores_nothing(grpc_server, ledger, delay):
-    before = ledger.list_games(1)
+    before = ledger.store.list_games(1)
     with pytest.raises(grpc.RpcError) as refused:
         delayed(grpc_server, "terralore", delay, players=2)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert ledger.list_games(1) == before
+    assert ledger.store.list_games(1) == before
 
 
 def test_a_tournament_gives_its_delay_to_every_game_it_creates(grpc_server):

@@ -166,7 +166,7 @@ class GameReads:
         """A page of the game listing, each running delayed game at the version
         this caller may see (a live version would tell when a move was made).
         Blocking: run it in the ledger's executor."""
-        rows = self._ledger.list_games(limit, before, game_type or None)
+        rows = self._ledger.store.list_games(limit, before, game_type or None)
         for row in rows:
             if row["spectator_delay"] and row["status"] == "active":
                 game, _ = self._window.game_for(principal, row["game_id"])
