@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.audit.report import AuditReport
-from domain.ledger.records import ALG_V1, GENESIS, event_hash, load
+from domain.ledger.records import GENESIS, load, recomputed_hash
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,7 @@ def check_chain(
         try:
             record = load(data)
             claimed = record["hash"]
-            recomputed = event_hash(
-                game_id=game_id,
-                version=version,
-                type_=type_,
-                timestamp=record["timestamp"],
-                prev_hash=record["prev_hash"],
-                body=record["body"],
-                alg=record.get("alg", ALG_V1),
-                nonce=record.get("nonce"),
-            )
+            recomputed = recomputed_hash(game_id, version, type_, record)
             stamp = datetime.fromisoformat(record["timestamp"])
         except (ValueError, KeyError, TypeError) as exc:
             report.fail(version, "encoding", f"record cannot be decoded: {exc}")

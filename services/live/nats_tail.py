@@ -37,7 +37,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from domain.ledger.records import ALG_V1, event_hash, load
+from domain.ledger.records import load, recomputed_hash
 from services.live.nats_options import NatsOptions
 from services.live.sealed_records import PURPOSE, RecordSeal, SealError
 
@@ -65,16 +65,7 @@ def chain_problem(
     """
     try:
         record = load(state)
-        recomputed = event_hash(
-            game_id=game_id,
-            version=version,
-            type_=topic,
-            timestamp=record["timestamp"],
-            prev_hash=record["prev_hash"],
-            body=record["body"],
-            alg=record.get("alg", ALG_V1),
-            nonce=record.get("nonce"),
-        )
+        recomputed = recomputed_hash(game_id, version, topic, record)
     except (ValueError, KeyError, TypeError) as exc:
         return f"cannot be decoded ({exc})"
     if recomputed != record["hash"]:

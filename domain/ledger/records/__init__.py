@@ -57,7 +57,7 @@ from domain.ledger.records.names import (
     LEDGER_TYPE_PREFIX,
     SNAPSHOT_TYPE,
 )
-from domain.ledger.records.sealing import event_hash, hash_input, seal
+from domain.ledger.records.sealing import event_hash, hash_input, recomputed_hash, seal
 from domain.ledger.records.snapshots import (
     decode_aggregate_state,
     encode_aggregate_state,
@@ -92,6 +92,7 @@ __all__ = [
     "event_hash",
     "hash_input",
     "load",
+    "recomputed_hash",
     "seal",
     "snapshot_game_state",
 ]

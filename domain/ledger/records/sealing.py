@@ -40,7 +40,7 @@ from typing import Any, ParamSpec
 import orjson
 
 from domain.ledger.records.canonical import SORTED, canonical_json
-from domain.ledger.records.names import ALG, ALGORITHMS
+from domain.ledger.records.names import ALG, ALG_V1, ALGORITHMS
 
 P = ParamSpec("P")
 
@@ -96,6 +96,29 @@ def _sha256_hex(encode: Callable[P, bytes]) -> Callable[P, str]:
 event_hash = _sha256_hex(hash_input)
 """The chain hash of one event (see the module docstring): the hex
 SHA-256 of :func:`hash_input`, with its arguments and its ``ValueError``."""
+
+
+def recomputed_hash(
+    game_id: str, version: int, type_: str, record: dict[str, Any]
+) -> str:
+    """The chain hash a decoded stored ``record`` should carry, from its own fields.
+
+    Why one function: the audit and the bus tail both check a record they did
+    not write against its claimed ``hash``; a record without ``alg`` is v1.
+
+    :raises KeyError: for a record missing a hashed field.
+    :raises ValueError: as :func:`hash_input`.
+    """
+    return event_hash(
+        game_id=game_id,
+        version=version,
+        type_=type_,
+        timestamp=record["timestamp"],
+        prev_hash=record["prev_hash"],
+        body=record["body"],
+        alg=record.get("alg", ALG_V1),
+        nonce=record.get("nonce"),
+    )
 
 
 def seal(
