@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import secrets
 import shlex
@@ -42,11 +43,17 @@ def free_port() -> int:
 
 
 def free_ports(count: int) -> int:
-    """A port p with p..p+count-1 free now."""
-    for _ in range(50):
-        base = free_port()
-        if base + count > 65535:
-            continue
+    """A port p with p..p+count-1 free now, below the kernel's ephemeral range.
+
+    A range the kernel hands out itself (``bind(0)``) sits in the ephemeral
+    range, where any outgoing connection -- the first server's own to
+    PostgreSQL or NATS -- may take one of its ports before a later server
+    binds it.  Below that range only an explicit bind can take a port.
+    """
+    low, _ = _ephemeral_range()
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(10_000, low - count)
         try:
             for port in range(base, base + count):
                 with socket.socket() as s:
@@ -55,6 +62,15 @@ def free_ports(count: int) -> int:
             continue
         return base
     raise AssertionError("no free port range")
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+        low, high = (int(part) for part in text.split())
+    except (OSError, ValueError):
+        return 32768, 60999
+    return low, high
 
 
 def dockerfile_env() -> dict[str, str]:
