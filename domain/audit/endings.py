@@ -21,9 +21,11 @@ from domain.contract.endings import (
     Consequence,
     EndingKind,
     aborted,
+    double_forfeit,
     drops_out,
     last_standing,
     seat_leaves,
+    with_absent,
 )
 from domain.ledger import clocks
 from domain.ledger.clocks import Clock, TimeControl
@@ -50,6 +52,22 @@ class ClockTrail:
         self.seat_count = seat_count
         self.dropped: tuple[int, ...] = ()
         """The seats that dropped out, in the order they left."""
+        self.absent: tuple[int, ...] = ()
+        """The seats found absent at a no-show (the referee's rules 2)."""
+
+    def absent_at(self, at_ms: int) -> tuple[int, ...]:
+        """The seats absent at ``at_ms``: those found before, and those past
+        their no-show window now (:func:`domain.ledger.clocks.absent_seats`)."""
+        if self.clock is None:
+            return self.absent
+        found = clocks.absent_seats(self.clock, self.control, at_ms)
+        return tuple(sorted({*self.absent, *found})) if found else self.absent
+
+    def all_absent(self, absent: tuple[int, ...]) -> bool:
+        """Every seat still playing is absent: a double forfeit."""
+        return bool(absent) and all(
+            s in absent for s in range(self.seat_count) if s not in self.dropped
+        )
 
     def check_move(self, row: AuditRow, report: AuditReport) -> None:
         """A move stored after a deadline had passed is a failure.  The
@@ -152,9 +170,22 @@ def check_ending(
         no_show = trail.control.no_show_seconds > 0 and not trail.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
         reason = f"seat {seat} {'did not show up' if no_show else 'ran out of time'}"
+        absent = trail.absent_at(_at(ending))
+        if trail.all_absent(absent):
+            trail.absent = absent
+            expected = double_forfeit(
+                trail.seat_count,
+                trail.dropped,
+                absent,
+                f"no seat showed up (seats {', '.join(map(str, absent))})",
+            )
+        trail.absent = absent
     elif kind == EndingKind.RESIGNED.value:
         termination, reason = Termination.RESIGNED, f"seat {seat} resigned"
-    if kind in (EndingKind.TIMED_OUT.value, EndingKind.RESIGNED.value):
+    if expected is None and kind in (
+        EndingKind.TIMED_OUT.value,
+        EndingKind.RESIGNED.value,
+    ):
         consequence = ruleset.consequence(state, seat)
         if consequence is Consequence.DROPS_OUT:
             if seat in trail.dropped:
@@ -188,6 +219,8 @@ def check_ending(
     elif kind == EndingKind.ABORTED.value:
         if trail.moves >= trail.control.abort_before_moves:
             report.fail(ending.version, "ending", "aborted after too many moves")
+        if trail.control.rules >= clocks.ABSENT_PLAYER_RULES:
+            check_abort(trail, ending, report)
         expected = aborted(trail.seat_count, body["reason"] or "aborted")
     trail.stop(ending)
     concluded = [r for r in rest if r.type not in ENDING_KINDS]
@@ -195,6 +228,8 @@ def check_ending(
         report.fail(ending.version, "conclusion", "an ending must be concluded")
         return
     outcome = Outcome.model_validate(concluded[0].body["outcome"])
+    if expected is not None:
+        expected = with_absent(expected, trail.absent)
     if expected is not None and outcome != expected:
         report.fail(
             concluded[0].version,
@@ -210,3 +245,13 @@ def check_ending(
         )
     else:
         report.decisions_rederived += 1  # the ending's outcome, re-derived
+
+
+def check_abort(trail: ClockTrail, ending: AuditRow, report: AuditReport) -> None:
+    """An abort (under the referee's rules 2) came while no deadline had
+    passed and no seat had left, and not from a seat that had left."""
+    due = clocks.next_deadline(trail.clock, trail.control) if trail.clock else None
+    if due is not None and due[1] <= _at(ending):
+        report.fail(ending.version, "ending", "aborted after a deadline had passed")
+    if trail.dropped:
+        report.fail(ending.version, "ending", "aborted after a seat had left")

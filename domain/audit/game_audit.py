@@ -43,7 +43,7 @@ from domain.audit.report import AuditReport
 from domain.audit.signatures import MoveDecoder, check_signature
 from domain.contract.chance import SCHEME, HmacRng
 from domain.contract.core import Outcome, RuleError, Ruleset
-from domain.contract.endings import with_dropouts
+from domain.contract.endings import with_absent, with_dropouts
 from domain.games import UnknownGameError, content_hash, find_ruleset
 from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE, decode_payload
 
@@ -203,8 +203,8 @@ def audit_records(
                     "conclusion",
                     "the game ended but no conclusion was recorded",
                 )
-            elif Outcome.model_validate(concluded[0].body["outcome"]) != with_dropouts(
-                _scored(ruleset, state), trail.dropped
+            elif Outcome.model_validate(concluded[0].body["outcome"]) != with_absent(
+                with_dropouts(_scored(ruleset, state), trail.dropped), trail.absent
             ):
                 report.fail(
                     concluded[0].version,

@@ -1,5 +1,8 @@
 """Endings beyond the rulebook: resignation, abort, adjudication, timeout, forfeit.
 
+The convention for absent players, aborts and forfeits is written in
+docs/endings.md; this module computes the outcomes it gives.
+
 Why at the ledger level: every game can be conceded, called off, decided by
 an arbiter or lost on time, whatever its rules, so the ledger records these
 endings itself (``ledger.*`` events in the game's hash chain) and a ruleset
@@ -164,6 +167,46 @@ def aborted(seat_count: int, reason: str) -> Outcome:
     )
 
 
+def double_forfeit(
+    seat_count: int, dropped: tuple[Seat, ...], absent: tuple[Seat, ...], reason: str
+) -> Outcome:
+    """Every seat still playing is absent: nobody wins, and every seat scores
+    a loss (the absent ones, ``absent``, no point and no rating).  The seats
+    that left before (``dropped``) keep their places below the others.
+
+    >>> o = double_forfeit(2, (), (0, 1), "")
+    >>> o.termination.value, o.winners, o.ranks, o.absent
+    ('forfeited', (), (1, 1), (0, 1))
+    """
+    everyone = Outcome(
+        termination=Termination.FORFEITED,
+        ranks=(1,) * seat_count,
+        scores=(0,) * seat_count,
+        winners=(),
+        reason=reason,
+    )
+    return with_dropouts(everyone, dropped).model_copy(
+        update={"winners": (), "absent": tuple(sorted(absent))}
+    )
+
+
+def with_absent(outcome: Outcome, absent: tuple[Seat, ...]) -> Outcome:
+    """``outcome`` naming the seats that forfeited by never moving (unchanged
+    when there are none, so outcomes without absent seats stay as they were).
+
+    An absent seat never wins: a game whose only first places were absent
+    seats has no winner.
+    """
+    if not absent:
+        return outcome
+    return outcome.model_copy(
+        update={
+            "absent": tuple(sorted(absent)),
+            "winners": tuple(s for s in outcome.winners if s not in absent),
+        }
+    )
+
+
 def adjudicated(ranks: tuple[int, ...], reason: str) -> Outcome:
     """The result an arbiter recorded: ``ranks[seat]``, 1 the best.
 
@@ -215,6 +258,19 @@ class DroppedOutError(IllegalCommandError):
     def __init__(self, seat: Seat) -> None:
         super().__init__("seat.dropped-out", f"seat {seat} has dropped out")
         self.seat = seat
+
+
+class AbortAfterLeavingError(IllegalCommandError):
+    """Raised when an abort comes after a seat has left the game (resigned,
+    ran out of time or forfeited): its result stands, and aborting would
+    erase it.  An arbiter can still adjudicate."""
+
+    def __init__(self, seats: tuple[Seat, ...]) -> None:
+        super().__init__(
+            "referee.abort-after-leaving",
+            f"seat {seats[0]} has left this game; it can no longer be aborted",
+        )
+        self.seats = seats
 
 
 class AbortTooLateError(IllegalCommandError):

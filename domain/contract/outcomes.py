@@ -37,7 +37,9 @@ class Termination(str, enum.Enum):
     """A seat ran out of time on its clock: the ruleset's timeout consequence."""
 
     FORFEITED = "forfeited"
-    """A seat never moved within the no-show window: the others win, unrated."""
+    """A seat never moved within the no-show window: unrated, and the seats
+    that never moved (``Outcome.absent``) score nothing.  With every seat
+    absent it is a double forfeit: no winner, every seat a loss."""
 
 
 class Outcome(Model):
@@ -53,6 +55,10 @@ class Outcome(Model):
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
     reason: str = ""
+    absent: tuple[Seat, ...] = ()
+    """The seats that forfeited by never moving (the no-show convention):
+    they score no point and are not rated, whatever the ranks say.  Empty
+    in outcomes recorded before the convention (and then not stored)."""
 
 
 def ranks_from_scores(scores: Sequence[Sequence[int] | int]) -> tuple[int, ...]:

@@ -41,6 +41,7 @@ from domain.contract.core import (
     Termination,
 )
 from domain.contract.endings import (
+    AbortAfterLeavingError,
     AbortTooLateError,
     ClockFlaggedError,
     ClockRunningError,
@@ -49,15 +50,21 @@ from domain.contract.endings import (
     EndingKind,
     aborted,
     adjudicated,
+    double_forfeit,
     drops_out,
     last_standing,
     seat_leaves,
+    with_absent,
     with_dropouts,
 )
 from domain.games import find_ruleset
 from domain.ledger.clocks import (
+    ABSENT_PLAYER_RULES,
+    DEFAULT_ABORT_BEFORE_MOVES,
+    UNTIMED,
     Clock,
     TimeControl,
+    absent_seats,
     control_of,
     millis,
     next_deadline,
@@ -190,7 +197,15 @@ class Game(Aggregate):
 
         def apply(self, game: Game) -> None:
             game.head_hash = self.hash
-            if leaves_by_dropping_out(game, self.kind, self.seat):
+            everyone_absent = False
+            if self.kind == EndingKind.TIMED_OUT.value and game.clock is not None:
+                absent = absent_now(game, millis(self.timestamp))
+                if absent:
+                    game.absent = absent
+                    everyone_absent = all_absent(game)
+            if not everyone_absent and leaves_by_dropping_out(
+                game, self.kind, self.seat
+            ):
                 assert self.seat is not None
                 game.dropped = (*game.dropped, self.seat)
                 if drops_out(game.seat_count, game.dropped):
@@ -254,6 +269,9 @@ class Game(Aggregate):
         self.dropped: tuple[Seat, ...] = ()
         """The seats that dropped out (:attr:`Consequence.DROPS_OUT`), in the
         order they left; the ledger makes their moves."""
+        self.absent: tuple[Seat, ...] = ()
+        """The seats found absent when a no-show was recorded (rules 2:
+        :func:`domain.ledger.clocks.absent_seats`), named by every outcome."""
 
     # ------------------------------------------------------------ queries
 
@@ -304,8 +322,9 @@ class Game(Aggregate):
             seat_keys,
             receipt_key,
         )
-        terms = time_control.to_record() if time_control is not None else None
-        fields["time_control"] = terms if terms != {"kind": "none"} else None
+        fields["time_control"] = stored_control(
+            time_control or UNTIMED, fields["seat_count"]
+        )
         timestamp = now or cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
         chain = link(
@@ -443,16 +462,33 @@ class Game(Aggregate):
         return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
 
     def abort(
-        self, by: str, reason: str, seed: bytes, now: datetime | None = None
+        self,
+        by: str,
+        reason: str,
+        seed: bytes,
+        now: datetime | None = None,
+        seat: Seat | None = None,
     ) -> list[Any]:
-        """Call the game off: allowed only before ``abort_before_moves`` moves.
+        """Call the game off: allowed only before ``abort_before_moves`` moves,
+        while no deadline has passed and no seat has left.
 
-        :raises GameOverError, AbortTooLateError.
+        ``seat``: the seat asking, when a player asks (``None``: an arbiter).
+        A deadline that has passed is the game's result already (a timeout
+        or a forfeit), so the abort is refused with ``clock.flagged`` and the
+        caller records that ending instead, as for a late move.
+
+        :raises GameOverError, DroppedOutError, ClockFlaggedError,
+            AbortAfterLeavingError, AbortTooLateError.
         """
-        self._check_open(None)
+        self._check_open(seat)
+        if seat is not None and seat in self.dropped:
+            raise DroppedOutError(seat)
+        now = now or self.Ended.create_timestamp()
+        self._check_flag(now)
+        if self.dropped:
+            raise AbortAfterLeavingError(self.dropped)
         if self.moves_made >= self.control.abort_before_moves:
             raise AbortTooLateError(self.control.abort_before_moves)
-        now = now or self.Ended.create_timestamp()
         outcome = aborted(self.seat_count, reason or "aborted")
         return self._end(EndingKind.ABORTED, None, by, reason, outcome, seed, now)
 
@@ -493,21 +529,33 @@ class Game(Aggregate):
         seat, deadline = due
         no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
-        consequence = self.ruleset.consequence(self.state, seat)
-        if consequence is Consequence.DROPS_OUT:
-            return self._drop(
-                EndingKind.TIMED_OUT, termination, seat, by, seed, now, deadline
+        absent = absent_now(self, millis(self._stamp(now)))
+        everyone_absent = bool(absent) and all_absent(self, absent)
+        before = len(self.pending_events)
+        decision = self._append_ending(
+            EndingKind.TIMED_OUT, seat, by, "", seed, now, deadline
+        )
+        reason = leaving_reason(termination, seat)
+        if everyone_absent:
+            absent = ", ".join(map(str, self.absent))
+            outcome = double_forfeit(
+                self.seat_count,
+                self.dropped,
+                self.absent,
+                f"no seat showed up (seats {absent})",
             )
-        outcome = seat_leaves(
-            termination,
-            seat,
-            self.seat_count,
-            consequence,
-            f"seat {seat} {'did not show up' if no_show else 'ran out of time'}",
-        )
-        return self._end(
-            EndingKind.TIMED_OUT, seat, by, "", outcome, seed, now, deadline
-        )
+        elif seat in self.dropped:  # the ruleset's consequence: it drops out
+            if drops_out(self.seat_count, self.dropped):
+                self._play_for_dropped(seed, now)
+                return self.pending_events[before:]
+            outcome = last_standing(termination, self.seat_count, self.dropped, reason)
+        else:
+            consequence = self.ruleset.consequence(self.state, seat)
+            outcome = seat_leaves(
+                termination, seat, self.seat_count, consequence, reason
+            )
+        self._append_conclusion(outcome, seed, decision, now)
+        return self.pending_events[before:]
 
     def _drop(
         self,
@@ -605,7 +653,10 @@ class Game(Aggregate):
     def _append_conclusion(
         self, outcome: Outcome | None, seed: bytes, decision: int, at: datetime | None
     ) -> None:
-        """Append ``Concluded`` to ``decision``, revealing the seed."""
+        """Append ``Concluded`` to ``decision``, revealing the seed; the
+        outcome names the seats found absent (none: unchanged)."""
+        if outcome is not None:
+            outcome = with_absent(outcome, self.absent)
         self._append_link(
             self.Concluded,
             CONCLUDED_TYPE,
@@ -663,6 +714,13 @@ class Game(Aggregate):
             **fields,
         )
 
+    def _stamp(self, at: datetime) -> datetime:
+        """The timestamp the next event read ``at`` is stamped with: at least
+        a microsecond after the event before (see :meth:`_append_link`)."""
+        if at <= self.modified_on:
+            return self.modified_on + timedelta(microseconds=1)
+        return at
+
     def _append_link(
         self,
         cls: type,
@@ -680,9 +738,7 @@ class Game(Aggregate):
         then always a change the receipts catch), and the clocks, which count
         milliseconds, are unaffected.
         """
-        timestamp: datetime = at or cls.create_timestamp()  # type: ignore[attr-defined]  # an eventsourcing event class
-        if timestamp <= self.modified_on:
-            timestamp = self.modified_on + timedelta(microseconds=1)
+        timestamp = self._stamp(at or cls.create_timestamp())  # type: ignore[attr-defined]  # an eventsourcing event class
         chain = link(
             game_id=str(self.id),
             version=self.version + 1,
@@ -707,6 +763,42 @@ def leaves_by_dropping_out(game: Game, kind: str, seat: Seat | None) -> bool:
         seat is not None
         and kind in (EndingKind.RESIGNED.value, EndingKind.TIMED_OUT.value)
         and game.ruleset.consequence(game.state, seat) is Consequence.DROPS_OUT
+    )
+
+
+def stored_control(control: TimeControl, seat_count: int) -> dict[str, Any] | None:
+    """The time control a new game stores: played under the current referee
+    rules, or ``None`` for a game without clock or abort settings.
+
+    :raises InvalidCommandError: ``abort_before_moves`` above one move per
+        seat: a game aborted, unrated, after many moves would be a result
+        erased, not a game called off.
+    """
+    cap = max(seat_count, DEFAULT_ABORT_BEFORE_MOVES)
+    if control.abort_before_moves > cap:
+        raise InvalidCommandError(
+            f"time_control.abort_before_moves: at most {cap} for {seat_count} "
+            "seats (one move each)",
+            violations=(("time_control.abort_before_moves", f"at most {cap}"),),
+        )
+    record = control.model_copy(update={"rules": ABSENT_PLAYER_RULES}).to_record()
+    if record.keys() <= {"kind", "rules"} and record["kind"] == "none":
+        return None
+    return record
+
+
+def absent_now(game: Game, at_ms: int) -> tuple[Seat, ...]:
+    """The seats absent in ``game`` at ``at_ms`` (those found before too)."""
+    assert game.clock is not None
+    found = absent_seats(game.clock, game.control, at_ms)
+    return tuple(sorted({*game.absent, *found})) if found else game.absent
+
+
+def all_absent(game: Game, absent: tuple[Seat, ...] | None = None) -> bool:
+    """Whether every seat still playing is absent: a double forfeit."""
+    gone = set(game.absent if absent is None else absent)
+    return bool(gone) and all(
+        s in gone for s in range(game.seat_count) if s not in game.dropped
     )
 
 

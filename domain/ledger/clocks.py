@@ -21,6 +21,7 @@ from datetime import datetime
 
 from pydantic import model_validator
 
+from domain.contract.errors import InvalidCommandError
 from domain.contract.messages import Model, Seat
 
 DAY_MS = 86_400_000
@@ -30,6 +31,18 @@ far inside what a timestamp can hold."""
 DEFAULT_ABORT_BEFORE_MOVES = 2
 """A game may be aborted while fewer moves than this were made (Lichess: one
 move each)."""
+ABSENT_PLAYER_RULES = 2
+"""The referee's rules a game created now is played under (``rules`` of its
+stored control).  Games created before it (``rules`` 1, the default of a
+stored control without the field) keep the rules they were played under, so
+their logs replay and audit as recorded:
+
+* 1: a seat's first move had the shorter of its clock and the no-show
+  window, and a no-show ended the game for the seats still playing, absent
+  or not;
+* 2: the no-show window alone governs a seat's first move, and every seat
+  absent when a no-show is recorded forfeits with it (see
+  :func:`absent_seats`; docs/endings.md)."""
 
 
 class ClockKind(str, enum.Enum):
@@ -62,7 +75,11 @@ class TimeControl(Model):
     """A seat that has not moved yet must move within this many seconds of
     being asked, or it forfeits (0: only the clock above applies)."""
     abort_before_moves: int = DEFAULT_ABORT_BEFORE_MOVES
-    """The game may be aborted while fewer moves than this were made."""
+    """The game may be aborted while fewer moves than this were made (at
+    most one move per seat: checked when a game is created)."""
+    rules: int = 1
+    """The referee's rules the game is played under (:data:`ABSENT_PLAYER_RULES`):
+    set by the ledger when it creates a game, never by a client."""
 
     @model_validator(mode="after")
     def _consistent(self) -> TimeControl:
@@ -87,6 +104,48 @@ class TimeControl(Model):
             raise ValueError(f"a {self.kind.value} clock needs a positive limit")
         return self
 
+    @classmethod
+    def checked(cls, fields: dict[str, object]) -> TimeControl:
+        """A control a client asked for, refusing what it would ignore.
+
+        Stored controls are read as recorded (:func:`control_of`); a client's
+        request is held to more: every field it sets must mean something for
+        its kind, so a per-move limit on a Fischer clock, or an increment
+        without a Fischer clock, is an error naming the field instead of a
+        setting silently dropped.  ``rules`` is the ledger's, not a client's.
+
+        >>> TimeControl.checked({"kind": "fischer", "base_seconds": 60,
+        ...                      "per_move_seconds": 5})
+        Traceback (most recent call last):
+        ...
+        domain.contract.errors.InvalidCommandError: time_control.per_move_seconds: a fischer clock does not use per_move_seconds
+        """
+        unknown = sorted(set(fields) - (set(cls.model_fields) - {"rules"}))
+        if unknown:
+            raise InvalidCommandError(
+                f"time_control.{unknown[0]}: no such time control field",
+                violations=((f"time_control.{unknown[0]}", "no such field"),),
+            )
+        kind = str(fields.get("kind") or ClockKind.NONE.value)
+        used = USED_FIELDS.get(kind, CLOCK_FIELDS)  # an unknown kind: refused below
+        for name in CLOCK_FIELDS:
+            if fields.get(name) and name not in used:
+                raise InvalidCommandError(
+                    f"time_control.{name}: a {kind} clock does not use {name}",
+                    violations=((f"time_control.{name}", f"not used by {kind}"),),
+                )
+        try:
+            return cls.model_validate(fields)
+        except ValueError as exc:
+            errors = getattr(exc, "errors", None)
+            problems = (
+                "; ".join(str(e["msg"]) for e in errors()) if errors else str(exc)
+            )
+            raise InvalidCommandError(
+                f"time_control: {problems}",
+                violations=(("time_control", problems),),
+            ) from None
+
     @property
     def is_timed(self) -> bool:
         return self.kind is not ClockKind.NONE or self.no_show_seconds > 0
@@ -107,6 +166,16 @@ class TimeControl(Model):
         if self.kind is ClockKind.CORRESPONDENCE:
             return self.days_per_move * DAY_MS
         return None
+
+
+CLOCK_FIELDS = ("per_move_seconds", "base_seconds", "increment_seconds", "days_per_move")
+"""The fields that set a clock; which of them a kind uses is :data:`USED_FIELDS`."""
+USED_FIELDS: dict[str, tuple[str, ...]] = {
+    ClockKind.NONE.value: (),
+    ClockKind.PER_MOVE.value: ("per_move_seconds",),
+    ClockKind.FISCHER.value: ("base_seconds", "increment_seconds"),
+    ClockKind.CORRESPONDENCE.value: ("days_per_move",),
+}
 
 
 UNTIMED = TimeControl()
@@ -225,6 +294,13 @@ def deadlines(clock: Clock, control: TimeControl) -> tuple[int | None, ...]:
         if since is None:
             out.append(None)
             continue
+        if (
+            control.rules >= ABSENT_PLAYER_RULES
+            and control.no_show_seconds
+            and not clock.moved[seat]
+        ):
+            out.append(since + control.no_show_seconds * 1000)  # the window alone
+            continue
         ends: list[int] = []
         if limit is not None:
             ends.append(since + limit)
@@ -268,3 +344,24 @@ def remaining(
 def is_no_show(clock: Clock, seat: Seat) -> bool:
     """``seat`` never moved: running out now is a no-show, not a timeout."""
     return not clock.moved[seat]
+
+
+def absent_seats(clock: Clock, control: TimeControl, at_ms: int) -> tuple[Seat, ...]:
+    """The seats absent at ``at_ms``: asked to move, never moved, and past
+    their no-show window (none without a window, or under rules 1).
+
+    A seat that was never asked yet is not absent: nothing says it would not
+    have moved.
+
+    >>> tc = TimeControl(kind="per_move", per_move_seconds=5, no_show_seconds=30, rules=2)
+    >>> absent_seats(Clock((0, 0, 0), (0, 0, None), (False, True, False)), tc, 30_000)
+    (0,)
+    """
+    if control.rules < ABSENT_PLAYER_RULES or not control.no_show_seconds:
+        return ()
+    window = control.no_show_seconds * 1000
+    return tuple(
+        seat
+        for seat, since in enumerate(clock.since_ms)
+        if since is not None and not clock.moved[seat] and since + window <= at_ms
+    )

@@ -188,20 +188,22 @@ class GetGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class Outcome(_message.Message):
-    __slots__ = ("termination", "ranks", "scores", "winners", "reason", "termination_kind")
+    __slots__ = ("termination", "ranks", "scores", "winners", "reason", "termination_kind", "absent_seats")
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     RANKS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_KIND_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
     termination: str
     ranks: _containers.RepeatedScalarFieldContainer[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     reason: str
     termination_kind: Termination
-    def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., termination_kind: _Optional[_Union[Termination, str]] = ...) -> None: ...
+    absent_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., termination_kind: _Optional[_Union[Termination, str]] = ..., absent_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameSummary(_message.Message):
     __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids", "spectator_delay", "status_kind", "role_kind", "ruleset_version", "time_control", "clocks", "next_deadline", "next_deadline_seat", "clock_read_at", "dropped_seats")

@@ -25,8 +25,10 @@ def _stamp(ms: int) -> timestamp_pb2.Timestamp:
 
 
 def time_control_message(record: dict[str, Any]) -> pb.TimeControl:
-    """A stored time control (:meth:`domain.ledger.clocks.TimeControl.record`)."""
-    return pb.TimeControl(**record)
+    """A stored time control (:meth:`domain.ledger.clocks.TimeControl.to_record`),
+    without the referee's ``rules`` version, which is the ledger's, not a
+    setting a client chose."""
+    return pb.TimeControl(**{k: v for k, v in record.items() if k != "rules"})
 
 
 def add_clocks(msg: pb.GameSummary, game: Game, now: datetime, *, live: bool) -> None:

@@ -286,12 +286,5 @@ def time_control_from_message(request: Any) -> TimeControl | None:
     fields["kind"] = message.kind or "none"
     if message.HasField("abort_before_moves"):
         fields["abort_before_moves"] = message.abort_before_moves
-    try:
-        control = TimeControl.model_validate(fields)
-    except ValidationError as exc:
-        problems = "; ".join(e["msg"] for e in exc.errors())
-        raise InvalidCommandError(
-            f"time_control: {problems}",
-            violations=(("time_control", problems),),
-        ) from None
+    control = TimeControl.checked(fields)
     return control

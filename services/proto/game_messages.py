@@ -68,6 +68,7 @@ def outcome_message(outcome: Outcome) -> pb.Outcome:
         scores=outcome.scores,
         winners=outcome.winners,
         reason=outcome.reason,
+        absent_seats=outcome.absent,
     )
 
 

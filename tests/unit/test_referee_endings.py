@@ -172,7 +172,7 @@ def test_abort_is_allowed_only_before_the_configured_moves(example: str) -> None
     late = new_game(example)
     play(late, 2, 5, random.Random(7))
     with pytest.raises(AbortTooLateError):
-        late.abort("admin", "", SEED)
+        late.abort("admin", "", SEED, now=T0 + timedelta(seconds=11))
     assert late.outcome is None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from domain.contract.core import Command, Event
+from domain.contract.core import Command, Event, Outcome
 from domain.games import find_game
 from domain.ledger.records.trusted import trusted_decoder
 
@@ -76,10 +76,21 @@ def decided_body(fields: dict[str, Any]) -> dict[str, Any]:
 def concluded_body(fields: dict[str, Any]) -> dict[str, Any]:
     """``GameConcluded``'s hashed body: the outcome and the revealed seed."""
     return {
-        "outcome": fields["outcome"].model_dump(mode="json"),
+        "outcome": outcome_record(fields["outcome"]),
         "seed": fields["seed"],
         "decision": fields["decision"],
     }
+
+
+def outcome_record(outcome: Outcome | None) -> dict[str, Any] | None:
+    """An outcome as stored: ``absent`` only when a seat was absent, so an
+    outcome without one is stored exactly as before the field existed."""
+    if outcome is None:
+        return None
+    record: dict[str, Any] = outcome.model_dump(mode="json")
+    if not record.get("absent"):
+        record.pop("absent", None)
+    return record
 
 
 def ended_body(fields: dict[str, Any]) -> dict[str, Any]:

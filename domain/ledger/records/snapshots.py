@@ -36,6 +36,7 @@ def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
     out["entropy"] = list(state["entropy"])
     out["player_ids"] = list(state["player_ids"])
     out["dropped"] = list(state.get("dropped", ()))
+    out["absent"] = list(state.get("absent", ()))
     out.pop("control", None)  # rebuilt from time_control
     clock = state.get("clock")
     out["clock"] = clock.to_record() if clock is not None else None
@@ -67,6 +68,7 @@ def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
     out.setdefault("moves_made", UNKNOWN_MOVES)
     out.setdefault("ending", None)
     out["dropped"] = tuple(data.get("dropped", ()))  # snapshots from before drop-outs
+    out["absent"] = tuple(data.get("absent", ()))  # from before absent seats
     return out
 
 
