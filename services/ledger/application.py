@@ -13,7 +13,7 @@ so async callers (the servicers) never hold a pool of their own for it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -235,11 +235,28 @@ class GameLedger(Application[UUID]):
             recorded before the move is refused.
         """
         write = move(command, actor, command_id, expected_version, signed)
+        return await self._flag_recorded(
+            game_id, f"seat:{actor}", self.log_tail.extend(game_id, write, game)
+        )
+
+    async def _flag_recorded(
+        self, game_id: UUID, by: str, call: Awaitable[Recorded]
+    ) -> Recorded:
+        """``call``, recording the timeout it found before it is refused.
+
+        A move, resignation or abort that arrives after a deadline is refused
+        with ``clock.flagged``; the timeout (or forfeit) that deadline means
+        is recorded first, ``by`` the caller whose call found it, so the game
+        ends the same whoever notices first: the late seat, its opponent or
+        the timekeeper.
+
+        :raises ClockFlaggedError: after the timeout is recorded.
+        """
         try:
-            return await self.log_tail.extend(game_id, write, game)
+            return await call
         except ClockFlaggedError:
             try:
-                await self.claim_timeout(game_id)
+                await self.claim_timeout(game_id, by)
             except RuleError:
                 pass  # another process recorded it first
             raise
@@ -252,19 +269,33 @@ class GameLedger(Application[UUID]):
 
         :raises GameNotFoundError, RuleError:
         """
-        return await self._end(
+        by = f"seat:{seat}"
+        return await self._flag_recorded(
             game_id,
-            lambda game, seed, now: game.resign(seat, seed, f"seat:{seat}", now),
+            by,
+            self._end(
+                game_id, lambda game, seed, now: game.resign(seat, seed, by, now)
+            ),
         )
 
     async def abort(self, game_id: UUID, by: str, reason: str = "") -> Recorded:
         """Call the game off before its abort limit of moves: unrated, no stats.
 
-        :raises GameNotFoundError, RuleError: ``AbortTooLateError`` after it.
+        ``by`` is ``seat:<n>`` when a seat asks: a seat that left cannot.  A
+        deadline already passed is recorded as the timeout it is, and the
+        abort refused (``clock.flagged``).
+
+        :raises GameNotFoundError, RuleError: ``AbortTooLateError`` after it,
+            ``ClockFlaggedError``, ``DroppedOutError``, ``AbortAfterLeavingError``.
         """
-        return await self._end(
+        seat = int(by.removeprefix("seat:")) if by.startswith("seat:") else None
+        return await self._flag_recorded(
             game_id,
-            lambda game, seed, now: game.abort(by, reason, seed, now),
+            by,
+            self._end(
+                game_id,
+                lambda game, seed, now: game.abort(by, reason, seed, now, seat),
+            ),
         )
 
     async def adjudicate(
