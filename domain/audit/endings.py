@@ -249,9 +249,9 @@ def check_ending(
 
 def check_abort(trail: ClockTrail, ending: AuditRow, report: AuditReport) -> None:
     """An abort (under the referee's rules 2) came while no deadline had
-    passed and no seat had left, and not from a seat that had left."""
+    passed, and not from a seat once a seat had left."""
     due = clocks.next_deadline(trail.clock, trail.control) if trail.clock else None
     if due is not None and due[1] <= _at(ending):
         report.fail(ending.version, "ending", "aborted after a deadline had passed")
-    if trail.dropped:
-        report.fail(ending.version, "ending", "aborted after a seat had left")
+    if trail.dropped and str(ending.body.get("by", "")).startswith("seat:"):
+        report.fail(ending.version, "ending", "a seat aborted after a seat had left")

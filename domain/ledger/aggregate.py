@@ -307,10 +307,16 @@ class Game(Aggregate):
         receipt_key: str | None = None,
         time_control: TimeControl | None = None,
         now: datetime | None = None,
+        referee_rules: int | None = None,
     ) -> Game:
         """Create a game and append its opening decision (shuffles, first player).
 
-        :raises InvalidCommandError: when ``setup`` is not this ruleset's setup.
+        ``referee_rules``: the referee's rules the game is played under
+        (:data:`~domain.ledger.clocks.ABSENT_PLAYER_RULES`, the default); an
+        older version only to play a game again exactly as it was recorded.
+
+        :raises InvalidCommandError: when ``setup`` is not this ruleset's
+            setup, or the time control allows an abort after too many moves.
         """
         fields = creation_fields(
             ruleset,
@@ -323,7 +329,9 @@ class Game(Aggregate):
             receipt_key,
         )
         fields["time_control"] = stored_control(
-            time_control or UNTIMED, fields["seat_count"]
+            time_control or UNTIMED,
+            fields["seat_count"],
+            referee_rules or ABSENT_PLAYER_RULES,
         )
         timestamp = now or cls.Created.create_timestamp()
         game_id = game_id or cls.create_id()
@@ -469,8 +477,9 @@ class Game(Aggregate):
         now: datetime | None = None,
         seat: Seat | None = None,
     ) -> list[Any]:
-        """Call the game off: allowed only before ``abort_before_moves`` moves,
-        while no deadline has passed and no seat has left.
+        """Call the game off: allowed only before ``abort_before_moves`` moves
+        and while no deadline has passed; a seat may not once a seat has
+        left (its result would be erased), an arbiter still may.
 
         ``seat``: the seat asking, when a player asks (``None``: an arbiter).
         A deadline that has passed is the game's result already (a timeout
@@ -485,7 +494,7 @@ class Game(Aggregate):
             raise DroppedOutError(seat)
         now = now or self.Ended.create_timestamp()
         self._check_flag(now)
-        if self.dropped:
+        if seat is not None and self.dropped:
             raise AbortAfterLeavingError(self.dropped)
         if self.moves_made >= self.control.abort_before_moves:
             raise AbortTooLateError(self.control.abort_before_moves)
@@ -766,9 +775,11 @@ def leaves_by_dropping_out(game: Game, kind: str, seat: Seat | None) -> bool:
     )
 
 
-def stored_control(control: TimeControl, seat_count: int) -> dict[str, Any] | None:
-    """The time control a new game stores: played under the current referee
-    rules, or ``None`` for a game without clock or abort settings.
+def stored_control(
+    control: TimeControl, seat_count: int, rules: int
+) -> dict[str, Any] | None:
+    """The time control a new game stores: played under the referee's
+    ``rules``, or ``None`` for a game without clock or abort settings.
 
     :raises InvalidCommandError: ``abort_before_moves`` above one move per
         seat: a game aborted, unrated, after many moves would be a result
@@ -781,7 +792,7 @@ def stored_control(control: TimeControl, seat_count: int) -> dict[str, Any] | No
             "seats (one move each)",
             violations=(("time_control.abort_before_moves", f"at most {cap}"),),
         )
-    record = control.model_copy(update={"rules": ABSENT_PLAYER_RULES}).to_record()
+    record = control.model_copy(update={"rules": rules}).to_record()
     if record.keys() <= {"kind", "rules"} and record["kind"] == "none":
         return None
     return record

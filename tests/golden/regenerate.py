@@ -139,12 +139,17 @@ def ending_of(path: Path) -> str | None:
 
 
 def play_game(
-    ruleset: Any, setup: dict[str, Any], seed: int, ending: str | None = None
+    ruleset: Any,
+    setup: dict[str, Any],
+    seed: int,
+    ending: str | None = None,
+    referee_rules: int | None = None,
 ) -> list[str]:
     """One complete random game under ``ruleset``, as export lines; with an
-    ``ending``, a few moves on a clock and then that ending."""
+    ``ending``, a few moves on a clock and then that ending, under the
+    referee's ``referee_rules`` (default: today's)."""
     if ending is not None:
-        return play_ending(ruleset, setup, seed, ending)
+        return play_ending(ruleset, setup, seed, ending, referee_rules)
     rnd = random.Random(seed)
     secret = rnd.randbytes(32)
     game_id = uuid.UUID(int=rnd.getrandbits(128), version=4)
@@ -168,7 +173,11 @@ def play_game(
 
 
 def play_ending(
-    ruleset: Any, setup: dict[str, Any], seed: int, ending: str
+    ruleset: Any,
+    setup: dict[str, Any],
+    seed: int,
+    ending: str,
+    referee_rules: int | None = None,
 ) -> list[str]:
     """A game ended by the ledger: ``ending`` after one move (an abort) or six."""
     rnd = random.Random(seed)
@@ -183,6 +192,7 @@ def play_ending(
         game_id=game_id,
         time_control=ENDINGS_CLOCK,
         now=at,
+        referee_rules=referee_rules,
     )
     for move in range(1 if ending == "aborted" else 6):
         seat = rnd.choice(game.to_act())
@@ -245,6 +255,18 @@ def comparable(line: str, ruleset: Any = None) -> dict[str, Any]:
     return item
 
 
+def referee_rules_of(path: Path) -> int:
+    """The referee's rules a recorded game was played under: its stored time
+    control's ``rules`` (1 when it has none: recorded before they existed)."""
+    created = next(
+        json.loads(line)
+        for line in read_lines(path)
+        if json.loads(line)["kind"] == "event"
+    )
+    control = created["record"]["body"].get("time_control") or {}
+    return int(control.get("rules", 1))
+
+
 def check(root: Path = HERE) -> list[str]:
     """Every recorded game of every rules version, replayed from the setup and
     seed it records: one message per file whose game differs (or is missing)."""
@@ -257,8 +279,10 @@ def check(root: Path = HERE) -> list[str]:
                     f"{name}: missing (run python -m tests.golden.regenerate)"
                 )
                 continue
+            rules = referee_rules_of(path)
             replayed = [
-                comparable(x) for x in play_game(ruleset, setup, seed, ending_of(path))
+                comparable(x)
+                for x in play_game(ruleset, setup, seed, ending_of(path), rules)
             ]
             if replayed != [comparable(x, ruleset) for x in read_lines(path)]:
                 problems.append(
