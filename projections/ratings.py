@@ -25,7 +25,9 @@ COOPERATIVE = {"team_won", "team_lost"}
 UNRATED = {"aborted", "forfeited"}
 """Endings that change no rating (the usual convention): an aborted game was
 never really played, and a no-show forfeit says nothing about strength.  A
-resignation and a timeout are rated losses."""
+resignation and a timeout are rated losses.  In a game that played on after
+a seat never showed up (three or more players), the absent seats
+(``Outcome.absent``) are left out and the others rated among themselves."""
 LEFT = {"resigned", "timed_out"}
 """Endings by a seat leaving; with no winner, the cooperative team lost."""
 
@@ -137,8 +139,20 @@ class RatingsView(View):
                 [1, 2] if outcome["termination"] == "team_won" else [2, 1]
             )
         else:
-            entrants = [[p] for p in players]
-            ranks = list(player_ranks(outcome, game["seat_groups"]))
+            absent = set(outcome.get("absent", ()))
+            present = [
+                (p, rank)
+                for p, seats, rank in zip(
+                    players,
+                    game["seat_groups"],
+                    player_ranks(outcome, game["seat_groups"]),
+                )
+                if not absent.intersection(seats)
+            ]
+            if len(present) < 2:
+                return []  # nobody left to be rated against
+            entrants = [[p] for p, _ in present]
+            ranks = [rank for _, rank in present]
         before = {
             p: self._current(curs, cache, game_type, p)
             for team in entrants

@@ -31,7 +31,10 @@ class GameResult:
     game_id: UUID
     ranks: tuple[int, ...]
     termination: str = ""
-    """``Outcome.termination``: standings count forfeits apart."""
+    """``Outcome.termination``: standings count forfeits apart, and score no
+    aborted game (it is replayed or rescheduled)."""
+    absent: tuple[int, ...] = ()
+    """``Outcome.absent``: the seats that never moved score nothing."""
 
 
 class TournamentResults(Protocol):
@@ -76,6 +79,7 @@ class TournamentResultsView(View):
                     e.game_id,
                     tuple(e.body["outcome"]["ranks"]),
                     e.body["outcome"]["termination"],
+                    tuple(e.body["outcome"].get("absent", ())),
                 )
                 for e in events
             ],

@@ -87,10 +87,13 @@ class Tournament(Aggregate):
         ranks: tuple[int, ...]
         termination: str = ""
         """How the game ended; absent in results recorded before it was kept."""
+        absent: tuple[int, ...] = ()
+        """The seats that never moved (``Outcome.absent``); empty in results
+        recorded before it was kept."""
 
         def apply(self, tournament: Tournament) -> None:
             state = tournament.state.recorded(
-                self.round, self.game_id, self.ranks, self.termination
+                self.round, self.game_id, self.ranks, self.termination, self.absent
             )
             tournament.state = state
 
@@ -210,9 +213,18 @@ class Tournament(Aggregate):
         return round_
 
     def record_result(
-        self, game_id: str, ranks: Sequence[int], termination: str = ""
+        self,
+        game_id: str,
+        ranks: Sequence[int],
+        termination: str = "",
+        absent: Sequence[int] = (),
     ) -> bool:
         """Record a finished table's ranks (``ranks[seat]``, 1 is best, ties share).
+
+        ``absent``: the seats that never moved, which score nothing.  An
+        ``aborted`` game is recorded but neither scored nor counted as the
+        table's result: the round waits for the organiser to replay or
+        reschedule it (see docs/endings.md).
 
         Idempotent: the same game again is a no-op returning ``False``.  The
         last result of the last round finishes the tournament.
@@ -244,6 +256,7 @@ class Tournament(Aggregate):
             game_id=table.game_id,
             ranks=ranks,
             termination=termination,
+            absent=tuple(int(s) for s in absent),
         )
         self._finish_if_complete()
         return True

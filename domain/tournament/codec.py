@@ -81,7 +81,7 @@ def decode_event(
         fields["tables"] = tuple(
             TableAssignment.model_validate(t) for t in fields["tables"]
         )
-    for key in ("byes", "ranks"):
+    for key in ("byes", "ranks", "absent"):
         if key in fields:
             fields[key] = tuple(fields[key])
     envelope: dict[str, Any] = {

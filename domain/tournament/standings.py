@@ -16,9 +16,14 @@ Scoring (chosen once, per *tournament* table size ``T``, not per table):
 * Wins / draws / losses for ``T >= 3``: sole first place / shared first place
   / anything else.  Byes are counted apart and are not games played.
 * A forfeit (a seat that never moved within the tournament's no-show
-  window) scores like any result: a win for the opponents, a loss for the
-  absent seat.  It is also counted apart (``forfeit_wins``,
-  ``forfeit_losses``) so the standings show it.
+  window) is a win for the opponents who were there and a loss for the
+  absent seat, which scores **no point** whatever its place (its
+  ``GameResult.absent``).  When every seat was absent (a double forfeit)
+  nobody wins and every seat scores a loss and no point.  Forfeits are also
+  counted apart (``forfeit_wins``, ``forfeit_losses``) so the standings show
+  them.
+* An aborted game is not a result: it is neither scored nor counted as a
+  game played; the organiser replays or reschedules it (docs/endings.md).
 
 Tie-breaks, in order:
 
@@ -44,6 +49,8 @@ from domain.tournament.pairing import PlayerId
 
 FORFEITED = "forfeited"
 """``Termination.FORFEITED``'s value: a seat never moved within the no-show window."""
+ABORTED = "aborted"
+"""``Termination.ABORTED``'s value: a game called off, never scored."""
 TIE_BREAKS: tuple[str, ...] = ("points", "buchholz", "head_to_head", "shared_rank")
 """The order in which ties are broken (for clients that show it)."""
 
@@ -58,7 +65,11 @@ class GameResult(Model):
     termination: str = ""
     """How the game ended (``Outcome.termination``; empty in results recorded
     before it was kept): a ``forfeited`` game is a forfeit win for the seats
-    ranked first and a forfeit loss for the others."""
+    ranked first that were there and a forfeit loss for the others; an
+    ``aborted`` one is not scored."""
+    absent: tuple[int, ...] = ()
+    """The seats (indexes into ``players``) that never moved: each scores no
+    point and a loss, whatever its rank (``Outcome.absent``)."""
 
 
 class StandingRow(Model):
@@ -141,18 +152,21 @@ def compute_standings(
         _check_known(p, seed)
         points[p] += bye_points(table_size)
         tally[p]["byes"] += 1
+    games = [g for g in games if g.termination != ABORTED]
     for game in games:
         _check_game(game, seed)
-        sole_winner = list(game.ranks).count(1) == 1
-        for p, rank, pts in zip(
-            game.players, game.ranks, table_points(game.ranks, table_size)
+        there = [r for s, r in enumerate(game.ranks) if s not in game.absent]
+        sole_winner = there.count(1) == 1
+        for seat, (p, rank, pts) in enumerate(
+            zip(game.players, game.ranks, table_points(game.ranks, table_size))
         ):
-            points[p] += pts
-            outcome = "losses" if rank != 1 else ("wins" if sole_winner else "draws")
+            lost = rank != 1 or seat in game.absent
+            points[p] += 0 if seat in game.absent else pts
+            outcome = "losses" if lost else ("wins" if sole_winner else "draws")
             tally[p][outcome] += 1
             tally[p]["games"] += 1
             if game.termination == FORFEITED:
-                tally[p]["forfeit_wins" if rank == 1 else "forfeit_losses"] += 1
+                tally[p]["forfeit_losses" if lost else "forfeit_wins"] += 1
     buchholz: dict[PlayerId, Fraction] = defaultdict(Fraction)
     for game in games:
         for p in game.players:
@@ -231,3 +245,5 @@ def _check_game(game: GameResult, seed: dict[PlayerId, int]) -> None:
         raise InvalidCommandError("a result needs one rank per distinct player")
     if not is_competition_ranking(game.ranks):
         raise InvalidCommandError(f"ranks {game.ranks} are not a competition ranking")
+    if any(not 0 <= s < len(game.players) for s in game.absent):
+        raise InvalidCommandError(f"absent seats {game.absent} are not at the table")

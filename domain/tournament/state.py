@@ -21,7 +21,12 @@ from domain.tournament.pairing import (
     round_robin_schedule,
     swiss_pairing,
 )
-from domain.tournament.standings import GameResult, StandingRow, compute_standings
+from domain.tournament.standings import (
+    ABORTED,
+    GameResult,
+    StandingRow,
+    compute_standings,
+)
 
 Format = Literal["round_robin", "swiss", "swiss_ffa"]
 FORMATS: tuple[str, ...] = ("round_robin", "swiss", "swiss_ffa")
@@ -45,6 +50,14 @@ class RecordedResult(Model):
     ranks: tuple[int, ...]
     termination: str = ""
     """How the game ended (empty: recorded before it was kept)."""
+    absent: tuple[int, ...] = ()
+    """The seats that never moved (``Outcome.absent``): they score nothing."""
+
+    @property
+    def is_scored(self) -> bool:
+        """Whether the result counts: an aborted game does not (it awaits a
+        replay or a new date from the organiser)."""
+        return self.termination != ABORTED
 
 
 class RoundRecord(Model):
@@ -57,8 +70,15 @@ class RoundRecord(Model):
 
     @property
     def is_complete(self) -> bool:
-        """Whether every table of the round has a recorded result."""
-        return len(self.results) == len(self.tables)
+        """Whether every table of the round has a result that counts (an
+        aborted table waits for the organiser to replay or reschedule it)."""
+        return sum(1 for r in self.results if r.is_scored) == len(self.tables)
+
+    @property
+    def awaiting_replay(self) -> tuple[str, ...]:
+        """The games of this round that were aborted: each is to be replayed
+        or rescheduled by the organiser, never scored."""
+        return tuple(r.game_id for r in self.results if not r.is_scored)
 
     def result_of(self, game_id: str) -> RecordedResult | None:
         return next((r for r in self.results if r.game_id == game_id), None)
@@ -147,9 +167,13 @@ class TournamentState(Model):
             seats = {t.game_id: t.players for t in record.tables}
             out.extend(
                 GameResult(
-                    players=seats[r.game_id], ranks=r.ranks, termination=r.termination
+                    players=seats[r.game_id],
+                    ranks=r.ranks,
+                    termination=r.termination,
+                    absent=r.absent,
                 )
                 for r in record.results
+                if r.is_scored
             )
         return tuple(out)
 
@@ -215,10 +239,13 @@ class TournamentState(Model):
         game_id: str,
         ranks: tuple[int, ...],
         termination: str = "",
+        absent: tuple[int, ...] = (),
     ) -> TournamentState:
         records = list(self.round_records)
         old = records[round_ - 1]
-        result = RecordedResult(game_id=game_id, ranks=ranks, termination=termination)
+        result = RecordedResult(
+            game_id=game_id, ranks=ranks, termination=termination, absent=absent
+        )
         records[round_ - 1] = old.model_copy(update={"results": (*old.results, result)})
         return self.model_copy(update={"round_records": tuple(records)})
 

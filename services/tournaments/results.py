@@ -46,7 +46,7 @@ class ResultsDesk:
             if tid not in loaded:
                 loaded[tid] = self._load(curs, tid)
             loaded[tid].record_result(
-                str(result.game_id), result.ranks, result.termination
+                str(result.game_id), result.ranks, result.termination, result.absent
             )
         pending = [e for t in loaded.values() for e in t.collect_events()]
         if pending:

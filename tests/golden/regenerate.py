@@ -32,7 +32,8 @@ aggregate decides, the ledger's own mapper encodes the records.
 
 The ledger's own endings have games too: ``ending-<kind>.ndjson.gz`` in the
 newest Thalara version's folder, one game per kind (resigned, aborted,
-adjudicated, timed out), played under a Fischer clock on a clock that starts
+adjudicated, timed out, and a double forfeit: neither seat ever moves within
+its no-show window), played under a Fischer clock on a clock that starts
 at a fixed time and moves five seconds per move, so the clocks, the ending
 and the deadline a timeout names are part of what ``--check`` compares.
 """
@@ -106,12 +107,16 @@ def golden_games(ruleset: Any, root: Path = HERE) -> dict[Path, Golden]:
     }
 
 
-ENDINGS = ("resigned", "aborted", "adjudicated", "timed_out")
+ENDINGS = ("resigned", "aborted", "adjudicated", "timed_out", "double_forfeit")
 ENDINGS_GAME = "thalara"
 ENDINGS_CLOCK = TimeControl(
     kind=ClockKind.FISCHER, base_seconds=60, increment_seconds=2
 )
 ENDINGS_START = datetime(2026, 1, 1, tzinfo=UTC)
+ENDINGS_NO_SHOW = TimeControl(
+    kind=ClockKind.FISCHER, base_seconds=60, increment_seconds=2, no_show_seconds=30
+)
+"""The double forfeit's clock: neither seat moves within its no-show window."""
 
 
 def ending_games(ruleset: Any, folder: Path) -> dict[Path, Golden]:
@@ -190,11 +195,12 @@ def play_ending(
         secret,
         (f"{ENTROPY}{seed}",),
         game_id=game_id,
-        time_control=ENDINGS_CLOCK,
+        time_control=ENDINGS_NO_SHOW if ending == "double_forfeit" else ENDINGS_CLOCK,
         now=at,
         referee_rules=referee_rules,
     )
-    for move in range(1 if ending == "aborted" else 6):
+    moves = {"aborted": 1, "double_forfeit": 0}.get(ending, 6)
+    for move in range(moves):
         seat = rnd.choice(game.to_act())
         command = ruleset.random_command(game.state, seat, rnd)
         at += timedelta(seconds=5)
