@@ -25,6 +25,7 @@ from services.cli.root import app
 COMMANDS = (
     "serve",
     "games",
+    "endings",
     "replay",
     "play",
     "demo",
