@@ -546,12 +546,11 @@ class Game(Aggregate):
         )
         reason = leaving_reason(termination, seat)
         if everyone_absent:
-            absent = ", ".join(map(str, self.absent))
             outcome = double_forfeit(
                 self.seat_count,
                 self.dropped,
                 self.absent,
-                f"no seat showed up (seats {absent})",
+                f"no seat showed up (seats {', '.join(map(str, self.absent))})",
             )
         elif seat in self.dropped:  # the ruleset's consequence: it drops out
             if drops_out(self.seat_count, self.dropped):

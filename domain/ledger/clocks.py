@@ -168,7 +168,12 @@ class TimeControl(Model):
         return None
 
 
-CLOCK_FIELDS = ("per_move_seconds", "base_seconds", "increment_seconds", "days_per_move")
+CLOCK_FIELDS = (
+    "per_move_seconds",
+    "base_seconds",
+    "increment_seconds",
+    "days_per_move",
+)
 """The fields that set a clock; which of them a kind uses is :data:`USED_FIELDS`."""
 USED_FIELDS: dict[str, tuple[str, ...]] = {
     ClockKind.NONE.value: (),

@@ -98,9 +98,7 @@ def test_three_seats_that_never_move_all_forfeit_and_the_third_does_not_win() ->
     audited(game)
 
 
-def test_an_absent_seat_in_a_game_that_plays_on_is_named_by_the_final_outcome() -> (
-    None
-):
+def test_an_absent_seat_in_a_game_that_plays_on_is_named_by_the_final_outcome() -> None:
     game = new_game("thalara-3p")
     rnd = random.Random(5)
     move(game, 1, at(5), rnd)

@@ -69,9 +69,7 @@ def test_an_absent_seat_scores_nothing_whatever_its_place_at_a_bigger_table() ->
     assert got == {"a": 3.0, "b": 2.0, "c": 0.0, "d": 0.0}
 
 
-def test_an_aborted_game_is_not_scored_and_its_round_waits_for_the_organiser() -> (
-    None
-):
+def test_an_aborted_game_is_not_scored_and_its_round_waits_for_the_organiser() -> None:
     t, tables = two_player_cup()
     t.record_result(tables[0].game_id, (1, 1), "aborted")
     t.record_result(tables[1].game_id, (1, 2), "completed")
