@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from domain.games import find_game
-from domain.ledger.clocks import ClockKind, TimeControl
+from domain.ledger.clocks import ABSENT_PLAYER_RULES, ClockKind, TimeControl
 from projections.ratings import RatingsView
 from projections.runner import ViewRunner
 from projections.tournament_results import TournamentResultsView
@@ -97,7 +97,8 @@ def test_a_swiss_tournament_with_two_silent_players_finishes_on_its_own(
         started = desk.start_round(cup.id)
         tables = started.state.round_records[-1].tables
         games = [uuid.UUID(t.game_id) for t in tables]
-        assert all(ledger.load(g).time_control == CONTROL.to_record() for g in games)
+        stored = {**CONTROL.to_record(), "rules": ABSENT_PLAYER_RULES}
+        assert all(ledger.load(g).time_control == stored for g in games)
         play_round(ledger, round_, games, log)
         results.catch_up()
     final = desk.load(cup.id)
