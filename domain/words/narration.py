@@ -66,6 +66,12 @@ def concluded_sentence(outcome: Outcome, names: Names) -> str:
     ...     {0: "sam"},
     ... )
     'The game is over: sam wins (scores: sam 3, seat 2 1); the seed is revealed.'
+    >>> concluded_sentence(
+    ...     Outcome(termination="forfeited", ranks=(1, 1), scores=(0, 0), winners=(),
+    ...             absent=(0, 1)),
+    ...     {0: "sam"},
+    ... )
+    'The game is over (forfeited): nobody wins; sam and seat 2 never moved (scores: sam 0, seat 2 0); the seed is revealed.'
     """
     scores = ", ".join(
         f"{seat_name(names, seat)} {score}" for seat, score in enumerate(outcome.scores)
@@ -87,6 +93,9 @@ def concluded_sentence(outcome: Outcome, names: Names) -> str:
         not in (Termination.COMPLETED, Termination.TEAM_WON, Termination.TEAM_LOST)
         else ""
     )
+    if outcome.absent:
+        absent = listing([seat_name(names, s) for s in outcome.absent], "")
+        result += f"; {absent} never moved"
     tally = f" (scores: {scores})" if scores else ""
     return f"The game is over{how}: {result}{tally}; the seed is revealed."
 

@@ -205,3 +205,20 @@ def test_a_game_recorded_under_the_first_rules_keeps_its_outcome() -> None:
     assert game.outcome.winners == (1,) and game.outcome.absent == ()
     rows = audited(game)
     assert b"absent" not in rows[-1][2]
+
+
+def test_the_doctests_of_the_convention_hold() -> None:
+    import doctest
+
+    import domain.contract.endings
+    import domain.ledger.clocks
+    import domain.words.narration
+    import services.cli.endings
+
+    for module in (
+        domain.contract.endings,
+        domain.ledger.clocks,
+        domain.words.narration,
+        services.cli.endings,
+    ):
+        assert doctest.testmod(module).failed == 0, module.__name__
