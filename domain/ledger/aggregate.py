@@ -60,11 +60,11 @@ from domain.contract.endings import (
 from domain.games import find_ruleset
 from domain.ledger.clocks import (
     ABSENT_PLAYER_RULES,
-    DEFAULT_ABORT_BEFORE_MOVES,
     UNTIMED,
     Clock,
     TimeControl,
     absent_seats,
+    check_abort_limit,
     control_of,
     millis,
     next_deadline,
@@ -784,13 +784,7 @@ def stored_control(
         seat: a game aborted, unrated, after many moves would be a result
         erased, not a game called off.
     """
-    cap = max(seat_count, DEFAULT_ABORT_BEFORE_MOVES)
-    if control.abort_before_moves > cap:
-        raise InvalidCommandError(
-            f"time_control.abort_before_moves: at most {cap} for {seat_count} "
-            "seats (one move each)",
-            violations=(("time_control.abort_before_moves", f"at most {cap}"),),
-        )
+    check_abort_limit(control, seat_count)
     record = control.model_copy(update={"rules": rules}).to_record()
     if record.keys() <= {"kind", "rules"} and record["kind"] == "none":
         return None

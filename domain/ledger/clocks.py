@@ -189,6 +189,28 @@ clock, and a control per open game was a few hundred bytes of every game
 the cache holds (the model is frozen, so sharing it is safe)."""
 
 
+def abort_limit(seat_count: int) -> int:
+    """The most ``abort_before_moves`` a game of ``seat_count`` seats may
+    allow: one move per seat (at least the default), so an abort calls off a
+    game that has not really started and never erases one played for a while.
+
+    >>> abort_limit(2), abort_limit(5)
+    (2, 5)
+    """
+    return max(seat_count, DEFAULT_ABORT_BEFORE_MOVES)
+
+
+def check_abort_limit(control: TimeControl, seat_count: int) -> None:
+    """:raises InvalidCommandError: ``abort_before_moves`` above :func:`abort_limit`."""
+    cap = abort_limit(seat_count)
+    if control.abort_before_moves > cap:
+        raise InvalidCommandError(
+            f"time_control.abort_before_moves: at most {cap} for {seat_count} "
+            "seats (one move each)",
+            violations=(("time_control.abort_before_moves", f"at most {cap}"),),
+        )
+
+
 def control_of(stored: dict[str, object] | None) -> TimeControl:
     """The control a game was created with (its stored form, or none)."""
     return TimeControl.model_validate(stored) if stored else UNTIMED

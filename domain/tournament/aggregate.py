@@ -27,7 +27,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.contract.core import IllegalCommandError, InvalidCommandError, Model
 from domain.games import find_game
-from domain.ledger.clocks import TimeControl
+from domain.ledger.clocks import TimeControl, check_abort_limit
 from domain.ledger.spectator import parse_delay
 from domain.tournament.guards import (
     check_can_register,
@@ -156,6 +156,7 @@ class Tournament(Aggregate):
         if delay is not None:
             fields["spectator_delay"] = delay.to_record()
         if time_control is not None and time_control.to_record() != {"kind": "none"}:
+            check_abort_limit(time_control, smallest_table(game_type, table_size))
             fields["time_control"] = time_control.to_record()
         return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
 
@@ -293,3 +294,11 @@ class Tournament(Aggregate):
     def _finish_if_complete(self) -> None:
         if not self.state.finished and self.state.is_all_played:
             self.trigger_event(self.TournamentFinished)
+
+
+def smallest_table(game_type: str, table_size: int) -> int:
+    """The fewest seats a game of this tournament can have: a short table of
+    a multi-player format seats the game's minimum (at least 2)."""
+    if table_size == 2:
+        return 2
+    return max(2, find_game(game_type).min_players)

@@ -92,3 +92,22 @@ def test_results_recorded_before_the_convention_still_score_as_recorded() -> Non
     t.record_result(tables[0].game_id, (2, 1), "forfeited")
     a, b = tables[0].players
     assert (points(t)[a], points(t)[b]) == (0.0, 3.0)
+
+
+def test_a_tournament_refuses_an_abort_limit_its_smallest_table_cannot_take() -> None:
+    """Refused when the tournament is created, not when a round's games are."""
+    from domain.contract.core import InvalidCommandError
+    from domain.ledger.clocks import TimeControl
+
+    with pytest.raises(InvalidCommandError) as refused:
+        Tournament.create(
+            "Late aborts",
+            "thalara",
+            "swiss",
+            3,
+            time_control=TimeControl(abort_before_moves=20),
+        )
+    assert "abort_before_moves" in str(refused.value)
+    Tournament.create(
+        "Fine", "thalara", "swiss", 3, time_control=TimeControl(abort_before_moves=2)
+    )
