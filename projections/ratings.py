@@ -132,7 +132,11 @@ class RatingsView(View):
     ) -> list[tuple[Any, ...]]:
         outcome = event.body["outcome"]
         game_type, players = game["game_type"], list(game["player_ids"])
-        team_left = outcome["termination"] in LEFT and not outcome["winners"]
+        team_left = (
+            outcome["termination"] in LEFT
+            and not outcome["winners"]
+            and not outcome.get("absent")  # no winner: the one there was absent
+        )
         if outcome["termination"] in COOPERATIVE or team_left:
             entrants = [players, [scenario_id(game_type)]]
             ranks: list[float] = (
