@@ -222,3 +222,15 @@ def test_the_doctests_of_the_convention_hold() -> None:
         services.cli.endings,
     ):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_two_absent_seats_of_three_forfeit_and_the_one_who_moved_wins() -> None:
+    game = new_game("thalara-3p")
+    move(game, 2, at(5), random.Random(4))
+    game.time_out(SEED, at(61), "timekeeper")
+    assert game.outcome is None and game.absent == (0, 1)
+    game.time_out(SEED, at(61), "timekeeper")
+    outcome = game.outcome
+    assert outcome is not None
+    assert (outcome.winners, outcome.absent) == ((2,), (0, 1))
+    audited(game)
