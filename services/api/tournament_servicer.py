@@ -76,7 +76,9 @@ def summary(t: Any) -> pb.TournamentSummary:
 
 
 def round_message(record: Any) -> pb.Round:
-    results = {r.game_id: r.ranks for r in record.results}
+    # an aborted game is no result: its table stays unfinished until the
+    # organiser replays or reschedules it (docs/endings.md)
+    results = {r.game_id: r.ranks for r in record.results if r.is_scored}
     return pb.Round(
         round=record.round,
         tables=[
