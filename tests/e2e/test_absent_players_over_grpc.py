@@ -6,6 +6,7 @@ and no timekeeper, so every timeout is recorded by the call that finds it.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -81,3 +82,57 @@ def test_both_seats_absent_is_a_double_forfeit_seen_by_every_reader(
     assert outcome.termination_kind == pb.TERMINATION_FORFEITED
     assert list(outcome.winners) == []
     assert list(outcome.absent_seats) == [0, 1]
+
+
+def started_cup(server: Any, name: str) -> tuple[Any, Any, str, str]:
+    """A started two-player round robin: (its stub, the organiser's metadata,
+    its id, its one game)."""
+    from ledger.v1 import tournament_service_pb2 as tpb
+    from ledger.v1 import tournament_service_pb2_grpc as tpb_grpc
+
+    cups = tpb_grpc.TournamentServiceStub(server.channel)
+    organiser = cups.IssueOrganiserToken(
+        tpb.IssueOrganiserTokenRequest(label=name),
+        metadata=(("authorization", f"Bearer {server.admin_token}"),),
+    ).organiser_token
+    cup = cups.CreateTournament(
+        tpb.CreateTournamentRequest(
+            name=name, game_type="vaalbara", format="round_robin", rounds=0
+        ),
+        metadata=(("authorization", f"Bearer {organiser}"),),
+    )
+    auth = (("authorization", f"Bearer {cup.organiser_token}"),)
+    tid = cup.tournament.tournament_id
+    for player in ("ann", "bob", "cyd"):
+        cups.RegisterPlayer(
+            tpb.RegisterPlayerRequest(tournament_id=tid, player_id=f"{name}-{player}"),
+            metadata=auth,
+        )
+    round_ = cups.StartRound(tpb.StartRoundRequest(tournament_id=tid), metadata=auth)
+    return cups, auth, tid, round_.tables[0].game_id
+
+
+def test_an_aborted_tournament_game_is_no_draw_and_its_round_waits(
+    server: Any,
+) -> None:
+    from ledger.v1 import tournament_service_pb2 as tpb
+
+    cups, auth, tid, game_id = started_cup(server, f"abort-{uuid.uuid4().hex[:6]}")
+    organiser = auth[0][1].removeprefix("Bearer ")
+    ended = server.call(
+        "Abort", pb.AbortRequest(game_id=game_id, reason="wrong table"), organiser
+    )
+    assert ended.game.outcome.termination == "aborted"
+    standings = cups.GetStandings(
+        tpb.GetStandingsRequest(tournament_id=tid, min_log_position=ended.log_position)
+    )
+    pairings = cups.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))
+    (table,) = [t for t in pairings.tables if t.game_id == game_id]
+    at_table = [r for r in standings.rows if r.player_id in table.players]
+    assert len(at_table) == 2
+    assert all(r.points == 0 and r.draws == 0 and r.played == 0 for r in at_table)
+    assert not table.finished and list(table.ranks) == []
+    with pytest.raises(grpc.RpcError) as waits:
+        cups.StartRound(tpb.StartRoundRequest(tournament_id=tid), metadata=auth)
+    _, info, _ = refusal(waits.value)
+    assert info["rule"] == "tournament.round-incomplete"
