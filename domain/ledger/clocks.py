@@ -272,7 +272,8 @@ def tick(
     ``before``/``after``: the seats to act before and after the event;
     ``actor`` made a move with it when ``moved`` (the first event of a
     decision taken on a seat's command: a Fischer seat gains its increment
-    once per move).
+    once per move).  Under rules 2 with a no-show window, the time before a
+    seat's first move is the window's, not charged to its Fischer bank.
 
     >>> tc = TimeControl(kind="fischer", base_seconds=10, increment_seconds=1)
     >>> c = tick(Clock.start(tc, 2), tc, 0, (), (0,), None, False)
@@ -285,11 +286,13 @@ def tick(
         list(clock.since_ms),
         list(clock.moved),
     )
+    window_first = control.rules >= ABSENT_PLAYER_RULES and control.no_show_seconds
     for seat in before:
         started = since[seat]
         if started is None or (seat in after and seat != actor):
             continue
-        bank[seat] -= at_ms - started
+        if not (window_first and not has_moved[seat]):  # the window's time is free
+            bank[seat] -= at_ms - started
         since[seat] = None
     if moved and actor is not None:
         bank[actor] += control.increment_seconds * 1000

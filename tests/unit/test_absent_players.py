@@ -234,3 +234,13 @@ def test_two_absent_seats_of_three_forfeit_and_the_one_who_moved_wins() -> None:
     assert outcome is not None
     assert (outcome.winners, outcome.absent) == ((2,), (0, 1))
     audited(game)
+
+
+def test_a_first_move_inside_the_window_costs_no_fischer_time() -> None:
+    control = TimeControl(kind=ClockKind.FISCHER, base_seconds=60, no_show_seconds=120)
+    game = new_game("thalara-2p", control)
+    move(game, 0, at(90), random.Random(6))  # later than the bank, inside the window
+    assert game.clock is not None
+    assert game.clock.bank_ms[0] == 60_000
+    assert game.outcome is None
+    audited(game)
