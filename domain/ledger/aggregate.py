@@ -662,8 +662,9 @@ class Game(Aggregate):
         self, outcome: Outcome | None, seed: bytes, decision: int, at: datetime | None
     ) -> None:
         """Append ``Concluded`` to ``decision``, revealing the seed; the
-        outcome names the seats found absent (none: unchanged)."""
-        if outcome is not None:
+        outcome names the seats found absent (none: unchanged), except an
+        arbiter's, which is recorded exactly as the arbiter gave it."""
+        if outcome is not None and outcome.termination is not Termination.ADJUDICATED:
             outcome = with_absent(outcome, self.absent)
         self._append_link(
             self.Concluded,

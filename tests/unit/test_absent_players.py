@@ -244,3 +244,16 @@ def test_a_first_move_inside_the_window_costs_no_fischer_time() -> None:
     assert game.clock.bank_ms[0] == 60_000
     assert game.outcome is None
     audited(game)
+
+
+def test_an_arbiters_result_after_a_no_show_is_recorded_as_given() -> None:
+    game = new_game("thalara-3p")
+    rnd = random.Random(7)
+    move(game, 1, at(5), rnd)
+    move(game, 2, at(6), rnd)
+    game.time_out(SEED, at(61), "timekeeper")
+    assert game.absent == (0,)
+    game.adjudicate((1, 2, 3), "seat 0's connection failed", "admin", SEED, at(70))
+    assert game.outcome is not None
+    assert (game.outcome.winners, game.outcome.absent) == ((0,), ())
+    audited(game)
