@@ -78,10 +78,14 @@ def cards(
     )
 
 
-def facts(pairs: Iterable[tuple[str, object]]) -> ET.Element:
-    """A small definition list: ``name: value`` pairs (``None`` values skipped)."""
+def facts(named: Mapping[str, object]) -> ET.Element:
+    """A small definition list of ``{name: value}`` in order (``None`` values skipped).
+
+    A mapping, because a board names each fact once; a value of ``None`` is a
+    fact this viewer or moment has not got (no result yet, nothing committed).
+    """
     dl = el("dl", class_="facts")
-    for name, value in pairs:
+    for name, value in named.items():
         if value is None:
             continue
         dl.append(el("dt", name))
@@ -98,13 +102,19 @@ def titled(title: str, *content: ET.Element | None) -> tuple[ET.Element | None, 
 
 
 def seat_entry(
-    seat: int, heading: str, names: Names, *children: ET.Element | None
+    seat: int,
+    heading: str,
+    names: Names,
+    named: Mapping[str, object],
+    *children: ET.Element | None,
 ) -> ET.Element:
     """One seat of a board: ``<li class="seat" data-seat="N">`` headed by the
-    player's name and ``heading`` (``rita · Myrja``), then ``children``."""
+    player's name and ``heading`` (``rita · Myrja``), then its :func:`facts`
+    ``named``, then ``children`` (its zones of cards)."""
     return el(
         "li",
         el("h4", f"{seat_name(names, seat)} · {heading}"),
+        facts(named),
         *children,
         class_="seat",
         data_seat=seat,
@@ -116,10 +126,12 @@ def seat_list(entries: Iterable[ET.Element]) -> ET.Element:
     return el("ol", *entries, class_="seats")
 
 
-def table(game: str, *parts: ET.Element | None) -> str:
+def table(game: str, named: Mapping[str, object], *parts: ET.Element | None) -> str:
     """A whole board as the fragment every board is: ``<section class="board
-    board-<game>">`` holding ``parts``, rendered."""
-    return render(el("section", *parts, class_=f"board board-{game}"))
+    board-<game>">`` holding the table's :func:`facts` ``named`` (none when
+    empty), then ``parts``, rendered."""
+    listed = facts(named) if named else None
+    return render(el("section", listed, *parts, class_=f"board board-{game}"))
 
 
 def drawn_from(
@@ -155,4 +167,4 @@ def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
     """
     if ruleset.board is not None:
         return ruleset.board(view, names)
-    return table(ruleset.name, el("p", fields_words(view, names)))
+    return table(ruleset.name, {}, el("p", fields_words(view, names)))

@@ -29,12 +29,10 @@ def _seat(p: PlayerView, names: Names) -> ET.Element:
         p.seat,
         f"castle {p.hp} HP",
         names,
-        html.facts(
-            [
-                ("deck", f"{p.deck_size} cards"),
-                ("placement", "committed" if p.committed else None),
-            ]
-        ),
+        {
+            "deck": f"{p.deck_size} cards",
+            "placement": "committed" if p.committed else None,
+        },
         *html.titled("attacking lane", html.cards(p.attacking, kind="lane attacking")),
         *html.titled("defending lane", html.cards(p.defending, kind="lane defending")),
         *html.titled("hand", html.cards(p.hand, p.hand_size, "hand")),
@@ -49,12 +47,10 @@ def board(view: TerraloreView, names: Names) -> str:
     """The table as the view's viewer may see it, as an HTML fragment."""
     return html.table(
         "terralore",
-        html.facts(
-            [
-                ("turn", view.turn),
-                ("phase", view.phase),
-                ("result", view.reason or None),
-            ]
-        ),
+        {
+            "turn": view.turn,
+            "phase": view.phase,
+            "result": view.reason or None,
+        },
         html.seat_list(_seat(p, names) for p in view.players),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.words.phrasebook import Phrasebook, Who
-from domain.words.sentences import counted, listing, order_shown
+from domain.words.sentences import counted, listing
 
 from . import events as ev
 from .view import redact
@@ -26,9 +26,7 @@ describe = Phrasebook(
     "terralore",
     redact,
     {
-        ev.DeckShuffled: lambda e, who: (
-            f"{who(e.seat)}'s deck is shuffled{order_shown(e.order)}."
-        ),
+        ev.DeckShuffled: "{seat}'s deck is shuffled{order:shown}.",
         ev.TurnStarted: "Turn {turn} begins.",
         ev.PlacementCommitted: lambda e, who: (
             f"{who(e.seat)} commits a face-down plan."

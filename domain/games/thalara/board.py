@@ -54,13 +54,11 @@ def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
         p.seat,
         p.character,
         names,
-        html.facts(
-            [
-                ("score", p.score),
-                ("passed", "yes" if p.passed else None),
-                ("to act", "yes" if acting else None),
-            ]
-        ),
+        {
+            "score": p.score,
+            "passed": "yes" if p.passed else None,
+            "to act": "yes" if acting else None,
+        },
         *html.titled("hand", html.cards(p.hand, p.hand_size, "hand")),
         *html.titled("supply", html.cards(p.supply, p.supply_size, "supply")),
         *html.titled("discard", html.cards(p.discard)),
@@ -73,14 +71,12 @@ def board(view: ThalaraView, names: Names) -> str:
     """The table as the view's viewer may see it, as an HTML fragment."""
     return html.table(
         "thalara",
-        html.facts(
-            [
-                ("round", view.round),
-                ("phase", view.phase),
-                ("Artifact stack", f"{view.stack_size} cards"),
-                ("result", view.end_reason or None),
-            ]
-        ),
+        {
+            "round": view.round,
+            "phase": view.phase,
+            "Artifact stack": f"{view.stack_size} cards",
+            "result": view.end_reason or None,
+        },
         html.el(
             "ol", *(_conflict(c, names) for c in view.conflicts), class_="conflicts"
         ),
