@@ -9,7 +9,7 @@ silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -123,29 +123,48 @@ class Evolver(Generic[S]):
 
         return register
 
-    def records(self, event_type: type[BaseModel], **fields: str) -> None:
+    def records(
+        self,
+        event_type: type[BaseModel],
+        sets: Mapping[str, Any] | None = None,
+        /,
+        **fields: str,
+    ) -> None:
         """Register the handler of an event that only records some of its
         fields in the state: ``records(Shuffled, deck="order")`` sets
-        ``state.deck`` to the event's ``order``.
+        ``state.deck`` to the event's ``order``; ``sets`` are state fields the
+        event sets to a constant, ``records(GameEnded, {"phase": OVER},
+        scores="scores")``.
 
-        Many events are no more than that (a shuffle's order, who starts);
-        naming the fields keeps them one line each, so a handler that does
-        more stands out as one.
+        Many events are no more than that (a shuffle's order, who starts, the
+        end of a phase); naming the fields keeps them one line each, so a
+        handler that does more stands out as one.
 
         :raises ValueError: if ``event_type`` has no field of that name, at
             import rather than at the first replay that meets the event.
         """
         read = _reader(event_type, fields)
-        self.on(event_type)(lambda state, e: state.model_copy(update=read(e)))
+        constants = dict(sets or {})
+        self.on(event_type)(
+            lambda state, e: state.model_copy(update={**read(e), **constants})
+        )
 
     def records_at_seat(
-        self, event_type: type[BaseModel], seats: str = "players", /, **fields: str
+        self,
+        event_type: type[BaseModel],
+        seats: str = "players",
+        sets: Mapping[str, Any] | None = None,
+        /,
+        **fields: str,
     ) -> None:
         """As :meth:`records`, into the entry of ``state.<seats>`` for the
         event's ``seat`` (through :func:`with_seat`):
         ``records_at_seat(SupplyShuffled, supply="order")``."""
         read = _reader(event_type, fields, also=("seat",))
-        self.on(event_type)(lambda state, e: with_seat(state, e.seat, seats, **read(e)))
+        constants = dict(sets or {})
+        self.on(event_type)(
+            lambda state, e: with_seat(state, e.seat, seats, **read(e), **constants)
+        )
 
     def include(self, other: Evolver[S]) -> Evolver[S]:
         """Add every handler of ``other`` to this table; returns ``self``.

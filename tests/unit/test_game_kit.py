@@ -136,6 +136,24 @@ def test_evolver_records_copies_the_named_event_fields_into_the_state():
         evolve.records_at_seat(Shuffled, hand="order")
 
 
+def test_evolver_records_sets_the_constants_an_event_stands_for():
+    class RoundStarted(BaseModel):
+        order: tuple[str, ...]
+
+    class Passed(BaseModel):
+        seat: int
+
+    evolve = kit.Evolver[Table]("toy")
+    evolve.records(RoundStarted, {"round": 2}, deck="order")
+    evolve.records_at_seat(Passed, "players", {"hand": ()})
+
+    table = Table(players=(Seat(hand=("a",)), Seat(hand=("b",))))
+    table = evolve(table, RoundStarted(order=("c",)))
+    table = evolve(table, Passed(seat=0))
+    assert (table.round, table.deck) == (2, ("c",))
+    assert [p.hand for p in table.players] == [(), ("b",)]
+
+
 def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
