@@ -226,9 +226,21 @@ WIRING: dict[str, tuple[str, str]] = {
     "chance_events": ("stats", "CHANCE_EVENTS"),
     "describe": ("describe", "describe"),
     "board": ("board", "board"),
+    "sampler": ("rules", "random_command"),
+    "legal_sequence": ("rules", "legal_sequence"),
+    "player_seats": ("setup", "player_seats"),
+    "consequence": ("rules.leaving", "consequence"),
+    "autoplay": ("rules.leaving", "automatic_command"),
 }
 """``Ruleset`` field -> (module of a game package, name in it): the layout
 every game here shares (``docs/adding-a-game.md``)."""
+
+OPTIONAL = frozenset(
+    {"sampler", "legal_sequence", "player_seats", "consequence", "autoplay"}
+)
+"""The hooks of :data:`WIRING` a game may leave out (module or name absent):
+it then keeps the contract's default (a uniform random pick, one seat per
+player, the seat that leaves loses)."""
 
 
 MODELS: dict[str, tuple[str, str]] = {
@@ -243,9 +255,10 @@ name): ``thalara``'s view model is ``view.ThalaraView``."""
 def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
     """A game's ``GAME``: its name (the last part of ``package``, the game's
     ``__name__``), its functions and message types taken from the modules of
-    ``package`` as :data:`WIRING` says, and its models as :data:`MODELS`
-    says; ``fields`` gives the rest of the
-    :class:`~domain.contract.core.Ruleset` (title, players, optional hooks).
+    ``package`` as :data:`WIRING` says (an :data:`OPTIONAL` hook only where
+    the game's module defines it), and its models as :data:`MODELS` says;
+    ``fields`` gives the rest of the :class:`~domain.contract.core.Ruleset`
+    (title, players, examples).
 
     One wiring, so no game maps a module's function to the wrong field or
     forgets one its modules define; each game's ``__init__.py`` says only
@@ -253,18 +266,40 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
 
     :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
     :raises AttributeError: for a module without a name the layout gives it.
+    :raises TypeError: for a field in ``fields`` that the layout also wires.
     """
     name = package.rpartition(".")[2]
 
     def layout(module: str, attribute: str) -> Any:
         return getattr(importlib.import_module(f"{package}.{module}"), attribute)
 
-    wired = {field: layout(module, attr) for field, (module, attr) in WIRING.items()}
+    wired: dict[str, Any] = {}
+    for field, (module, attr) in WIRING.items():
+        if field not in OPTIONAL:
+            wired[field] = layout(module, attr)
+        elif (hook := _defined(f"{package}.{module}", attr)) is not None:
+            wired[field] = hook
     models = {
         field: layout(module, name.capitalize() + suffix)
         for field, (module, suffix) in MODELS.items()
     }
     return Ruleset(name=name, **wired, **models, **fields)
+
+
+def _defined(module: str, attribute: str) -> Any:
+    """``module.attribute``, or ``None`` where the module or the name is absent.
+
+    Only the absence of ``module`` itself counts: an import error inside a
+    module that exists still raises.
+    """
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        absent = missing.name or ""
+        if not (module == absent or module.startswith(absent + ".")):
+            raise
+        return None
+    return getattr(found, attribute, None)
 
 
 # Tuples by position.

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+from domain.contract.core import Ruleset
 from domain.games import kit
 
 
@@ -194,9 +195,31 @@ def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
         "StandinState",
     ]
 
+    monkeypatch.delattr(sys.modules["games.standin.rules"], "random_command")
+    monkeypatch.delitem(sys.modules, "games.standin.rules.leaving")
+    plain = build()
+    assert plain.sampler is None and plain.autoplay is None
+    assert plain.consequence is Ruleset.__dataclass_fields__["consequence"].default
+    with pytest.raises(TypeError, match="player_seats"):
+        kit.ruleset(
+            "games.standin", title="", min_players=2, max_players=2, player_seats=id
+        )
+
     monkeypatch.delattr(sys.modules["games.standin.rules"], "outcome")
     with pytest.raises(AttributeError, match="outcome"):
         build()
+
+
+def test_an_optional_hooks_module_that_fails_to_import_is_not_taken_for_absent(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "brokengame").mkdir()
+    (tmp_path / "brokengame" / "__init__.py").write_text("")
+    (tmp_path / "brokengame" / "leaving.py").write_text("import no_such_module\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert kit._defined("brokengame.rules", "consequence") is None
+    with pytest.raises(ModuleNotFoundError, match="no_such_module"):
+        kit._defined("brokengame.leaving", "consequence")
 
 
 def test_replaced_at_replaces_one_position_and_refuses_a_missing_one():
