@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from domain.words.sentences import Names, fields_words, seat_name
 
@@ -101,23 +101,31 @@ def titled(title: str, *content: ET.Element | None) -> tuple[ET.Element | None, 
     return (el("h5", title), *content)
 
 
+class Seated(Protocol):
+    """A seat's part of a view (a player, a hero): it knows its seat."""
+
+    @property
+    def seat(self) -> int: ...
+
+
 def seat_entry(
-    seat: int,
+    part: Seated,
     heading: str,
     names: Names,
     named: Mapping[str, object],
     *children: ET.Element | None,
 ) -> ET.Element:
-    """One seat of a board: ``<li class="seat" data-seat="N">`` headed by the
-    player's name and ``heading`` (``rita · Myrja``), then its :func:`facts`
-    ``named``, then ``children`` (its zones of cards)."""
+    """One seat of a board, drawn from that seat's ``part`` of the view:
+    ``<li class="seat" data-seat="N">`` headed by the player's name and
+    ``heading`` (``rita · Myrja``), then its :func:`facts` ``named``, then
+    ``children`` (its zones of cards)."""
     return el(
         "li",
-        el("h4", f"{seat_name(names, seat)} · {heading}"),
+        el("h4", f"{seat_name(names, part.seat)} · {heading}"),
         facts(named),
         *children,
         class_="seat",
-        data_seat=seat,
+        data_seat=part.seat,
     )
 
 

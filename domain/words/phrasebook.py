@@ -7,7 +7,8 @@ parts that differ are the sentences, so a game now lists only those:
 - a *template* for a sentence made of the event's fields
   (``"{seat} passes."``), each in words (see :func:`field_words`), or a field
   of a field (``{act.seat}``), or read one of the :data:`WAYS`
-  (``{size:count card}`` reads ``7 cards``);
+  (``{size:count card}`` reads ``7 cards``); words in brackets show only
+  when their fields say something (``"is discarded[ from the {source}]."``);
 - a *function* ``(event, who) -> str`` for a sentence that chooses between
   wordings: a ``lambda`` in the same table when it is one expression, else
   registered with :meth:`Phrasebook.on`.
@@ -21,6 +22,8 @@ and not again in each game's lambdas.
 
 from __future__ import annotations
 
+import functools
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -162,22 +165,63 @@ WAYS = {
 """The ways a template may read a field: ``{field:way}``, beside plain ``{field}``."""
 
 
+_SECTION = re.compile(r"\[([^\[\]]*)\]")
+"""``[ from the {source}]``: words shown only when every field in them says
+something (not ``None``, empty or ``False``)."""
+
+
 def _template(event_type: type[BaseModel], template: str) -> Sentence:
+    pieces: list[tuple[list[tuple[str, Fill | None]], list[Callable[[Any], Any]]]]
+    pieces, at = [], 0
+    for section in _SECTION.finditer(template):
+        pieces.append(_piece(event_type, template, template[at : section.start()]))
+        pieces.append(_piece(event_type, template, section.group(1), optional=True))
+        at = section.end()
+    pieces.append(_piece(event_type, template, template[at:]))
+
+    def sentence(event: Any, who: Who) -> str:
+        return "".join(
+            text + (fill(event, who) if fill else "")
+            for parts, needs in pieces
+            if all(_says_something(need(event)) for need in needs)
+            for text, fill in parts
+        )
+
+    return sentence
+
+
+def _piece(
+    event_type: type[BaseModel], template: str, text: str, optional: bool = False
+) -> tuple[list[tuple[str, Fill | None]], list[Callable[[Any], Any]]]:
+    """One stretch of a template: its words and placeholders, and (for an
+    optional ``[...]`` section) the fields that must say something."""
+    if "[" in text or "]" in text:
+        raise ValueError(
+            f"{event_type.__name__}: template {template!r} has a lone bracket"
+        )
     parts: list[tuple[str, Fill | None]] = []
-    for literal, field, way, conversion in string.Formatter().parse(template):
+    needs: list[Callable[[Any], Any]] = []
+    for literal, field, way, conversion in string.Formatter().parse(text):
         fill = None
         if field is not None:
             if not field or conversion:
                 raise _bad(event_type, template, field or "")
-            fill = _placeholder(event_type, template, field.split("."), way or "")
+            path = field.split(".")
+            fill = _placeholder(event_type, template, path, way or "")
+            if optional:
+                needs.append(functools.partial(_follow, path))
         parts.append((literal, fill))
+    return parts, needs
 
-    def sentence(event: Any, who: Who) -> str:
-        return "".join(
-            text + (fill(event, who) if fill else "") for text, fill in parts
-        )
 
-    return sentence
+def _follow(path: list[str], event: Any) -> Any:
+    for step in path:
+        event = getattr(event, step)
+    return event
+
+
+def _says_something(value: Any) -> bool:
+    return value is not None and value is not False and value not in ("", ())
 
 
 def _bad(event_type: type[BaseModel], template: str, name: str) -> ValueError:
@@ -203,11 +247,7 @@ def _placeholder(
         model = fields[name].annotation
     name = path[-1]
 
-    def value(event: Any) -> Any:
-        for step in path:
-            event = getattr(event, step)
-        return event
-
+    value = functools.partial(_follow, path)
     kind, _, arg = way.partition(" ")
     if not way:
         return lambda e, who: field_words(name, value(e), who)

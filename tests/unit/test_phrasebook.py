@@ -125,3 +125,24 @@ def test_a_way_or_a_field_of_a_field_that_is_not_there_fails_when_built(
 ):
     with pytest.raises(ValueError, match="not a field of the event or a way"):
         Phrasebook("t", hide_cards, {event_type: template})
+
+
+class Discarded(BaseModel):
+    card: str
+    source: str = ""
+    rolls: tuple[int, ...] = ()
+
+
+def test_words_in_brackets_show_only_when_their_fields_say_something():
+    say = Phrasebook(
+        "t",
+        hide_order,
+        {Discarded: "{card} goes[ from the {source}][, rolls {rolls}]."},
+    )
+    assert say(Discarded(card="a1"), SPECTATOR, {}) == "a1 goes."
+    assert say(Discarded(card="a1", source="hand", rolls=(3, 5)), SPECTATOR, {}) == (
+        "a1 goes from the hand, rolls 3 and 5."
+    )
+    for lone in ("{card} goes[ from {source}.", "{card} goes] away.", "[[{card}]]"):
+        with pytest.raises(ValueError, match="lone bracket"):
+            Phrasebook("t", hide_order, {Discarded: lone})

@@ -26,7 +26,7 @@ def _seat(p: PlayerView, names: Names) -> ET.Element:
             class_="plan",
         )
     return html.seat_entry(
-        p.seat,
+        p,
         f"castle {p.hp} HP",
         names,
         {

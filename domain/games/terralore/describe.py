@@ -37,10 +37,7 @@ describe = Phrasebook(
             f"{who(e.seat)} reveals {_plays(e.plays)}"
             f"{f', discarding {listing(e.discards)}' if e.discards else ''}."
         ),
-        ev.RevealOrderDecided: lambda e, who: (
-            f"{who(e.first)} resolves first"
-            f" ({e.reason}{f', rolls {listing(e.rolls)}' if e.rolls else ''})."
-        ),
+        ev.RevealOrderDecided: "{first} resolves first ({reason}[, rolls {rolls}]).",
         ev.CreaturePlayed: "{seat} plays {card} in the {lane} lane.",
         ev.SkillPlayed: "{seat} uses skill {card} in the {lane} lane.",
         ev.CreatureDestroyed: "{seat}'s {card} in the {lane} lane is destroyed ({reason}).",

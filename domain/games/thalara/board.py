@@ -51,7 +51,7 @@ def _conflict(c: ConflictView, names: Names) -> ET.Element:
 
 def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     return html.seat_entry(
-        p.seat,
+        p,
         p.character,
         names,
         {

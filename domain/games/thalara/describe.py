@@ -27,9 +27,8 @@ describe = Phrasebook(
         ),
         ev.CardsDrawn: "{seat} draws {cards:or count card}.",
         ev.CardPlayed: "{seat} plays {card} in the conflict over {conflict}.",
-        ev.SpellActivated: lambda e, who: (
-            f"{who(e.seat)} casts {e.spell} in the conflict over {e.conflict}"
-            f"{f' on {e.target}' if e.target else ''}."
+        ev.SpellActivated: (
+            "{seat} casts {spell} in the conflict over {conflict}[ on {target}]."
         ),
         ev.CardDestroyed: "{owner}'s {card} is destroyed in the conflict over {conflict}.",
         ev.CardReturned: lambda e, who: (

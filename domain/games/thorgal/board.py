@@ -27,7 +27,7 @@ def _goods(counts: tuple[int, ...]) -> str:
 
 def _hero(h: Hero, names: Names) -> ET.Element:
     return html.seat_entry(
-        h.seat,
+        h,
         h.character,
         names,
         {

@@ -54,10 +54,7 @@ describe = Phrasebook(
             f"{listing(e.cards)} {'is' if len(e.cards) == 1 else 'are'} drawn"
             f" from the {e.deck} deck to the {e.to}."
         ),
-        ev.CardDiscarded: lambda e, who: (
-            f"{e.card} is discarded{f' from the {e.source}' if e.source else ''}"
-            f" ({e.deck})."
-        ),
+        ev.CardDiscarded: "{card} is discarded[ from the {source}] ({deck}).",
         ev.TasksDropped: "A payment falls through: {n:count step} will not resolve.",
         ev.ChoiceOffered: "{pending.seat} must choose: {pending.kind:words}.",
         ev.ChoiceMade: lambda e, who: (
@@ -92,10 +89,7 @@ describe = Phrasebook(
         ev.EnemiesChanged: lambda e, who: (
             f"The enemies at {e.location} are now {listing(e.enemies, 'gone')}."
         ),
-        ev.LocationMarked: lambda e, who: (
-            f"{e.location} is marked with a {e.token} token"
-            f"{f' ({e.good})' if e.good else ''}."
-        ),
+        ev.LocationMarked: "{location} is marked with a {token} token[ ({good})].",
         ev.CombatBegan: "{combat.seat} fights at {combat.location}: {combat.cards}.",
         ev.DiceRolled: "The dice show {faces}.",
         ev.DieUpgraded: "Die {index:from 1} is upgraded to {colour}.",

@@ -17,7 +17,7 @@ from .view import PlayerView, VaalbaraView
 
 def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     return html.seat_entry(
-        p.seat,
+        p,
         p.clan,
         names,
         {
