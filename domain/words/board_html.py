@@ -134,26 +134,27 @@ def seat_list(entries: Iterable[ET.Element]) -> ET.Element:
     return el("ol", *entries, class_="seats")
 
 
-def table(game: str, named: Mapping[str, object], *parts: ET.Element | None) -> str:
-    """A whole board as the fragment every board is: ``<section class="board
-    board-<game>">`` holding the table's :func:`facts` ``named`` (none when
-    empty), then ``parts``, rendered."""
-    listed = facts(named) if named else None
-    return render(el("section", listed, *parts, class_=f"board board-{game}"))
+def table(named: Mapping[str, object], *parts: ET.Element | None) -> ET.Element:
+    """A whole board, the element every board is: ``<section class="board">``
+    holding the table's :func:`facts` ``named`` (none when empty), then
+    ``parts``; :func:`drawn_from` names the game on it and renders it."""
+    return el("section", facts(named) if named else None, *parts, class_="board")
 
 
 def drawn_from(
-    view_model: type[V],
-) -> Callable[[Callable[[V, Names], str]], Callable[[Model, Names], str]]:
+    view_model: type[V], game: str
+) -> Callable[[Callable[[V, Names], ET.Element]], Callable[[Model, Names], str]]:
     """A game's ``board(view, names)`` as ``Ruleset.board``, which takes any view.
 
-    The game's function is typed for its own view model; the wrapper checks
-    the class, so a board handed another game's view fails loudly.
+    The game's function is typed for its own view model and draws its
+    :func:`table`; the wrapper checks the class, so a board handed another
+    game's view fails loudly, and renders the table as the fragment every
+    board is, ``<section class="board board-<game>">``.
 
     :raises TypeError: (from the wrapper) for a view not of ``view_model``.
     """
 
-    def wrap(draw: Callable[[V, Names], str]) -> Callable[[Model, Names], str]:
+    def wrap(draw: Callable[[V, Names], ET.Element]) -> Callable[[Model, Names], str]:
         @functools.wraps(draw)
         def board(view: Model, names: Names) -> str:
             if not isinstance(view, view_model):
@@ -161,11 +162,16 @@ def drawn_from(
                     f"{draw.__module__}.board draws a {view_model.__name__},"
                     f" not a {type(view).__name__}"
                 )
-            return draw(view, names)
+            return _fragment(game, draw(view, names))
 
         return board
 
     return wrap
+
+
+def _fragment(game: str, section: ET.Element) -> str:
+    section.set("class", f"board board-{game}")
+    return render(section)
 
 
 def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
@@ -175,4 +181,4 @@ def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
     """
     if ruleset.board is not None:
         return ruleset.board(view, names)
-    return table(ruleset.name, {}, el("p", fields_words(view, names)))
+    return _fragment(ruleset.name, table({}, el("p", fields_words(view, names))))

@@ -42,11 +42,10 @@ def _seat(p: PlayerView, names: Names) -> ET.Element:
     )
 
 
-@html.drawn_from(TerraloreView)
-def board(view: TerraloreView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(TerraloreView, "terralore")
+def board(view: TerraloreView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     return html.table(
-        "terralore",
         {
             "turn": view.turn,
             "phase": view.phase,

@@ -66,11 +66,10 @@ def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     )
 
 
-@html.drawn_from(ThalaraView)
-def board(view: ThalaraView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(ThalaraView, "thalara")
+def board(view: ThalaraView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     return html.table(
-        "thalara",
         {
             "round": view.round,
             "phase": view.phase,

@@ -67,14 +67,13 @@ def _site(s: Site) -> ET.Element:
     )
 
 
-@html.drawn_from(ThorgalView)
-def board(view: ThorgalView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(ThorgalView, "thorgal")
+def board(view: ThorgalView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     question = None
     if view.pending is not None:
         question = f"{seat_name(names, view.pending.seat)}: {words(view.pending.kind)}"
     return html.table(
-        "thorgal",
         {
             "round": f"{view.round} of {view.rounds}",
             "turn": view.turn,

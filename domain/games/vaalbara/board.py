@@ -33,12 +33,11 @@ def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     )
 
 
-@html.drawn_from(VaalbaraView)
-def board(view: VaalbaraView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(VaalbaraView, "vaalbara")
+def board(view: VaalbaraView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     turn = seat_name(names, view.current) if view.current is not None else None
     return html.table(
-        "vaalbara",
         {
             "round": view.round,
             "phase": view.phase,
