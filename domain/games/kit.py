@@ -236,11 +236,17 @@ WIRING: dict[str, tuple[str, str]] = {
 every game here shares (``docs/adding-a-game.md``)."""
 
 OPTIONAL = frozenset(
-    {"sampler", "legal_sequence", "player_seats", "consequence", "autoplay"}
+    {"is_over", "sampler", "legal_sequence", "player_seats", "consequence", "autoplay"}
 )
 """The hooks of :data:`WIRING` a game may leave out (module or name absent):
-it then keeps the contract's default (a uniform random pick, one seat per
-player, the seat that leaves loses)."""
+it then keeps the default (:func:`phase_is_over`; the contract's: a uniform
+random pick, one seat per player, the seat that leaves loses)."""
+
+
+def phase_is_over(state: Any) -> bool:
+    """Over once the state's ``phase`` is ``"over"``: how every game here ends
+    (its end event's handler sets that phase), so none writes ``is_over``."""
+    return bool(state.phase == "over")
 
 
 MODELS: dict[str, tuple[str, str]] = {
@@ -265,7 +271,8 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
     what is its own.
 
     :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
-    :raises AttributeError: for a module without a name the layout gives it.
+    :raises AttributeError: for a module without a name the layout gives it,
+        or a game without ``rules.is_over`` whose state has no ``phase``.
     :raises TypeError: for a field in ``fields`` that the layout also wires.
     """
     name = package.rpartition(".")[2]
@@ -273,7 +280,7 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
     def layout(module: str, attribute: str) -> Any:
         return getattr(importlib.import_module(f"{package}.{module}"), attribute)
 
-    wired: dict[str, Any] = {}
+    wired: dict[str, Any] = {"is_over": phase_is_over}
     for field, (module, attr) in WIRING.items():
         if field not in OPTIONAL:
             wired[field] = layout(module, attr)
@@ -283,6 +290,9 @@ def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
         field: layout(module, name.capitalize() + suffix)
         for field, (module, suffix) in MODELS.items()
     }
+    phased = "phase" in models["state_model"].model_fields
+    if wired["is_over"] is phase_is_over and not phased:
+        raise AttributeError(f"{package}: no rules.is_over and no phase in its state")
     return Ruleset(name=name, **wired, **models, **fields)
 
 

@@ -205,6 +205,15 @@ def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
             "games.standin", title="", min_players=2, max_players=2, player_seats=id
         )
 
+    monkeypatch.delattr(sys.modules["games.standin.rules"], "is_over")
+    with pytest.raises(AttributeError, match="no rules.is_over and no phase"):
+        build()
+    phased = type("StandinState", (State,), {"__annotations__": {"phase": str}})
+    add("state", "StandinState", phased)
+    assert build().is_over is kit.phase_is_over
+    assert kit.phase_is_over(phased(phase="over"))
+    assert not kit.phase_is_over(phased(phase="play"))
+
     monkeypatch.delattr(sys.modules["games.standin.rules"], "outcome")
     with pytest.raises(AttributeError, match="outcome"):
         build()

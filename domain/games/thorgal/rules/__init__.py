@@ -204,10 +204,6 @@ def to_act(state: ThorgalState) -> tuple[Seat, ...]:
     return ()
 
 
-def is_over(state: ThorgalState) -> bool:
-    return state.phase == "over"
-
-
 def outcome(state: ThorgalState) -> Outcome | None:
     if state.phase != "over":
         return None
