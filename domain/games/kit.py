@@ -9,7 +9,7 @@ silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -123,29 +123,48 @@ class Evolver(Generic[S]):
 
         return register
 
-    def records(self, event_type: type[BaseModel], **fields: str) -> None:
+    def records(
+        self,
+        event_type: type[BaseModel],
+        sets: Mapping[str, Any] | None = None,
+        /,
+        **fields: str,
+    ) -> None:
         """Register the handler of an event that only records some of its
         fields in the state: ``records(Shuffled, deck="order")`` sets
-        ``state.deck`` to the event's ``order``.
+        ``state.deck`` to the event's ``order``; ``sets`` are state fields the
+        event sets to a constant, ``records(GameEnded, {"phase": OVER},
+        scores="scores")``.
 
-        Many events are no more than that (a shuffle's order, who starts);
-        naming the fields keeps them one line each, so a handler that does
-        more stands out as one.
+        Many events are no more than that (a shuffle's order, who starts, the
+        end of a phase); naming the fields keeps them one line each, so a
+        handler that does more stands out as one.
 
         :raises ValueError: if ``event_type`` has no field of that name, at
             import rather than at the first replay that meets the event.
         """
         read = _reader(event_type, fields)
-        self.on(event_type)(lambda state, e: state.model_copy(update=read(e)))
+        constants = dict(sets or {})
+        self.on(event_type)(
+            lambda state, e: state.model_copy(update={**read(e), **constants})
+        )
 
     def records_at_seat(
-        self, event_type: type[BaseModel], seats: str = "players", /, **fields: str
+        self,
+        event_type: type[BaseModel],
+        seats: str = "players",
+        sets: Mapping[str, Any] | None = None,
+        /,
+        **fields: str,
     ) -> None:
         """As :meth:`records`, into the entry of ``state.<seats>`` for the
         event's ``seat`` (through :func:`with_seat`):
         ``records_at_seat(SupplyShuffled, supply="order")``."""
         read = _reader(event_type, fields, also=("seat",))
-        self.on(event_type)(lambda state, e: with_seat(state, e.seat, seats, **read(e)))
+        constants = dict(sets or {})
+        self.on(event_type)(
+            lambda state, e: with_seat(state, e.seat, seats, **read(e), **constants)
+        )
 
     def include(self, other: Evolver[S]) -> Evolver[S]:
         """Add every handler of ``other`` to this table; returns ``self``.
@@ -207,9 +226,27 @@ WIRING: dict[str, tuple[str, str]] = {
     "chance_events": ("stats", "CHANCE_EVENTS"),
     "describe": ("describe", "describe"),
     "board": ("board", "board"),
+    "sampler": ("rules", "random_command"),
+    "legal_sequence": ("rules", "legal_sequence"),
+    "player_seats": ("setup", "player_seats"),
+    "consequence": ("rules.leaving", "consequence"),
+    "autoplay": ("rules.leaving", "automatic_command"),
 }
 """``Ruleset`` field -> (module of a game package, name in it): the layout
 every game here shares (``docs/adding-a-game.md``)."""
+
+OPTIONAL = frozenset(
+    {"is_over", "sampler", "legal_sequence", "player_seats", "consequence", "autoplay"}
+)
+"""The hooks of :data:`WIRING` a game may leave out (module or name absent):
+it then keeps the default (:func:`phase_is_over`; the contract's: a uniform
+random pick, one seat per player, the seat that leaves loses)."""
+
+
+def phase_is_over(state: Any) -> bool:
+    """Over once the state's ``phase`` is ``"over"``: how every game here ends
+    (its end event's handler sets that phase), so none writes ``is_over``."""
+    return bool(state.phase == "over")
 
 
 MODELS: dict[str, tuple[str, str]] = {
@@ -224,28 +261,55 @@ name): ``thalara``'s view model is ``view.ThalaraView``."""
 def ruleset(package: str, **fields: Any) -> Ruleset[Any]:
     """A game's ``GAME``: its name (the last part of ``package``, the game's
     ``__name__``), its functions and message types taken from the modules of
-    ``package`` as :data:`WIRING` says, and its models as :data:`MODELS`
-    says; ``fields`` gives the rest of the
-    :class:`~domain.contract.core.Ruleset` (title, players, optional hooks).
+    ``package`` as :data:`WIRING` says (an :data:`OPTIONAL` hook only where
+    the game's module defines it), and its models as :data:`MODELS` says;
+    ``fields`` gives the rest of the :class:`~domain.contract.core.Ruleset`
+    (title, players, examples).
 
     One wiring, so no game maps a module's function to the wrong field or
     forgets one its modules define; each game's ``__init__.py`` says only
     what is its own.
 
     :raises ModuleNotFoundError: for a module of the layout ``package`` lacks.
-    :raises AttributeError: for a module without a name the layout gives it.
+    :raises AttributeError: for a module without a name the layout gives it,
+        or a game without ``rules.is_over`` whose state has no ``phase``.
+    :raises TypeError: for a field in ``fields`` that the layout also wires.
     """
     name = package.rpartition(".")[2]
 
     def layout(module: str, attribute: str) -> Any:
         return getattr(importlib.import_module(f"{package}.{module}"), attribute)
 
-    wired = {field: layout(module, attr) for field, (module, attr) in WIRING.items()}
+    wired: dict[str, Any] = {"is_over": phase_is_over}
+    for field, (module, attr) in WIRING.items():
+        if field not in OPTIONAL:
+            wired[field] = layout(module, attr)
+        elif (hook := _defined(f"{package}.{module}", attr)) is not None:
+            wired[field] = hook
     models = {
         field: layout(module, name.capitalize() + suffix)
         for field, (module, suffix) in MODELS.items()
     }
+    phased = "phase" in models["state_model"].model_fields
+    if wired["is_over"] is phase_is_over and not phased:
+        raise AttributeError(f"{package}: no rules.is_over and no phase in its state")
     return Ruleset(name=name, **wired, **models, **fields)
+
+
+def _defined(module: str, attribute: str) -> Any:
+    """``module.attribute``, or ``None`` where the module or the name is absent.
+
+    Only the absence of ``module`` itself counts: an import error inside a
+    module that exists still raises.
+    """
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        absent = missing.name or ""
+        if not (module == absent or module.startswith(absent + ".")):
+            raise
+        return None
+    return getattr(found, attribute, None)
 
 
 # Tuples by position.

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from domain.words.sentences import Names, fields_words, seat_name
 
@@ -78,10 +78,14 @@ def cards(
     )
 
 
-def facts(pairs: Iterable[tuple[str, object]]) -> ET.Element:
-    """A small definition list: ``name: value`` pairs (``None`` values skipped)."""
+def facts(named: Mapping[str, object]) -> ET.Element:
+    """A small definition list of ``{name: value}`` in order (``None`` values skipped).
+
+    A mapping, because a board names each fact once; a value of ``None`` is a
+    fact this viewer or moment has not got (no result yet, nothing committed).
+    """
     dl = el("dl", class_="facts")
-    for name, value in pairs:
+    for name, value in named.items():
         if value is None:
             continue
         dl.append(el("dt", name))
@@ -97,17 +101,31 @@ def titled(title: str, *content: ET.Element | None) -> tuple[ET.Element | None, 
     return (el("h5", title), *content)
 
 
+class Seated(Protocol):
+    """A seat's part of a view (a player, a hero): it knows its seat."""
+
+    @property
+    def seat(self) -> int: ...
+
+
 def seat_entry(
-    seat: int, heading: str, names: Names, *children: ET.Element | None
+    part: Seated,
+    heading: str,
+    names: Names,
+    named: Mapping[str, object],
+    *children: ET.Element | None,
 ) -> ET.Element:
-    """One seat of a board: ``<li class="seat" data-seat="N">`` headed by the
-    player's name and ``heading`` (``rita · Myrja``), then ``children``."""
+    """One seat of a board, drawn from that seat's ``part`` of the view:
+    ``<li class="seat" data-seat="N">`` headed by the player's name and
+    ``heading`` (``rita · Myrja``), then its :func:`facts` ``named``, then
+    ``children`` (its zones of cards)."""
     return el(
         "li",
-        el("h4", f"{seat_name(names, seat)} · {heading}"),
+        el("h4", f"{seat_name(names, part.seat)} · {heading}"),
+        facts(named),
         *children,
         class_="seat",
-        data_seat=seat,
+        data_seat=part.seat,
     )
 
 
@@ -116,24 +134,27 @@ def seat_list(entries: Iterable[ET.Element]) -> ET.Element:
     return el("ol", *entries, class_="seats")
 
 
-def table(game: str, *parts: ET.Element | None) -> str:
-    """A whole board as the fragment every board is: ``<section class="board
-    board-<game>">`` holding ``parts``, rendered."""
-    return render(el("section", *parts, class_=f"board board-{game}"))
+def table(named: Mapping[str, object], *parts: ET.Element | None) -> ET.Element:
+    """A whole board, the element every board is: ``<section class="board">``
+    holding the table's :func:`facts` ``named`` (none when empty), then
+    ``parts``; :func:`drawn_from` names the game on it and renders it."""
+    return el("section", facts(named) if named else None, *parts, class_="board")
 
 
 def drawn_from(
-    view_model: type[V],
-) -> Callable[[Callable[[V, Names], str]], Callable[[Model, Names], str]]:
+    view_model: type[V], game: str
+) -> Callable[[Callable[[V, Names], ET.Element]], Callable[[Model, Names], str]]:
     """A game's ``board(view, names)`` as ``Ruleset.board``, which takes any view.
 
-    The game's function is typed for its own view model; the wrapper checks
-    the class, so a board handed another game's view fails loudly.
+    The game's function is typed for its own view model and draws its
+    :func:`table`; the wrapper checks the class, so a board handed another
+    game's view fails loudly, and renders the table as the fragment every
+    board is, ``<section class="board board-<game>">``.
 
     :raises TypeError: (from the wrapper) for a view not of ``view_model``.
     """
 
-    def wrap(draw: Callable[[V, Names], str]) -> Callable[[Model, Names], str]:
+    def wrap(draw: Callable[[V, Names], ET.Element]) -> Callable[[Model, Names], str]:
         @functools.wraps(draw)
         def board(view: Model, names: Names) -> str:
             if not isinstance(view, view_model):
@@ -141,11 +162,16 @@ def drawn_from(
                     f"{draw.__module__}.board draws a {view_model.__name__},"
                     f" not a {type(view).__name__}"
                 )
-            return draw(view, names)
+            return _fragment(game, draw(view, names))
 
         return board
 
     return wrap
+
+
+def _fragment(game: str, section: ET.Element) -> str:
+    section.set("class", f"board board-{game}")
+    return render(section)
 
 
 def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
@@ -155,4 +181,4 @@ def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
     """
     if ruleset.board is not None:
         return ruleset.board(view, names)
-    return table(ruleset.name, el("p", fields_words(view, names)))
+    return _fragment(ruleset.name, table({}, el("p", fields_words(view, names))))

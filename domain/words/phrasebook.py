@@ -4,19 +4,26 @@ Every game used to write ``describe`` as the same long ``match``: redact the
 event, name the seats, one ``case`` per event, ``TypeError`` at the end.  The
 parts that differ are the sentences, so a game now lists only those:
 
-- a *template* for a sentence made of the event's fields as they are
-  (``"{seat} passes."``), formatted with each field in words (see
-  :func:`field_words`);
-- a *function* ``(event, who) -> str`` for a sentence that computes (a count,
-  a choice between two wordings, a field of a field): a ``lambda`` in the same
-  table when it is one expression, else registered with :meth:`Phrasebook.on`.
+- a *template* for a sentence made of the event's fields
+  (``"{seat} passes."``), each in words (see :func:`field_words`), or a field
+  of a field (``{act.seat}``), or read one of the :data:`WAYS`
+  (``{size:count card}`` reads ``7 cards``); words in brackets show only
+  when their fields say something (``"is discarded[ from the {source}]."``);
+- a *function* ``(event, who) -> str`` for a sentence that chooses between
+  wordings: a ``lambda`` in the same table when it is one expression, else
+  registered with :meth:`Phrasebook.on`.
 
 A template is checked when the table is built: one that names a field its
-event lacks raises at import, not when a reader first meets that event.
+event lacks, or a way there is not, raises at import, not when a reader first
+meets that event.  So the word rules every game shares (counting, a list of
+seats, a shuffle's order, hidden cards as a count) are written once, here,
+and not again in each game's lambdas.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -25,7 +32,16 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from domain.words.sentences import SEAT_FIELDS, Names, listing, seat_name
+from domain.words.sentences import (
+    SEAT_FIELDS,
+    Names,
+    cards_or_count,
+    counted,
+    listing,
+    order_shown,
+    seat_name,
+    words,
+)
 
 if TYPE_CHECKING:
     from domain.contract.core import Viewer
@@ -131,18 +147,128 @@ class Phrasebook(Generic[E]):
         return sentence(shown, Who(names))
 
 
+Fill = Callable[[Any, Who], str]
+"""``fill(event, who)``: the words of one placeholder of a template."""
+
+WAYS = {
+    "count NOUN": "a number, or a list's length, counted: ``7 cards``",
+    "each": "one value per seat, with its seat's name: ``rita 12, sam 9``",
+    "each WORD": "the same, the word between: ``rita as Myrja``",
+    "or NUMBER NOUN": (
+        "the list, or where the viewer may not see it (redacted empty) the"
+        " event's field NUMBER counted: ``7 cards``"
+    ),
+    "shown": "a shuffle's order after a colon, or nothing where it is hidden",
+    "words": "an identifier as words: ``first_player`` reads ``first player``",
+    "from 1": "a 0-based index counted from 1, as people count",
+}
+"""The ways a template may read a field: ``{field:way}``, beside plain ``{field}``."""
+
+
+_SECTION = re.compile(r"\[([^\[\]]*)\]")
+"""``[ from the {source}]``: words shown only when every field in them says
+something (not ``None``, empty or ``False``)."""
+
+
 def _template(event_type: type[BaseModel], template: str) -> Sentence:
-    fields = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
-    unknown = [f for f in fields if f not in event_type.model_fields]
-    if unknown or any(not f for f in fields):
-        raise ValueError(
-            f"{event_type.__name__}: template {template!r} names {unknown or ['']},"
-            " not a field of the event"
-        )
+    pieces: list[tuple[list[tuple[str, Fill | None]], list[Callable[[Any], Any]]]]
+    pieces, at = [], 0
+    for section in _SECTION.finditer(template):
+        pieces.append(_piece(event_type, template, template[at : section.start()]))
+        pieces.append(_piece(event_type, template, section.group(1), optional=True))
+        at = section.end()
+    pieces.append(_piece(event_type, template, template[at:]))
 
     def sentence(event: Any, who: Who) -> str:
-        return template.format_map(
-            {f: field_words(f, getattr(event, f), who) for f in fields}
+        return "".join(
+            text + (fill(event, who) if fill else "")
+            for parts, needs in pieces
+            if all(_says_something(need(event)) for need in needs)
+            for text, fill in parts
         )
 
     return sentence
+
+
+def _piece(
+    event_type: type[BaseModel], template: str, text: str, optional: bool = False
+) -> tuple[list[tuple[str, Fill | None]], list[Callable[[Any], Any]]]:
+    """One stretch of a template: its words and placeholders, and (for an
+    optional ``[...]`` section) the fields that must say something."""
+    if "[" in text or "]" in text:
+        raise ValueError(
+            f"{event_type.__name__}: template {template!r} has a lone bracket"
+        )
+    parts: list[tuple[str, Fill | None]] = []
+    needs: list[Callable[[Any], Any]] = []
+    for literal, field, way, conversion in string.Formatter().parse(text):
+        fill = None
+        if field is not None:
+            if not field or conversion:
+                raise _bad(event_type, template, field or "")
+            path = field.split(".")
+            fill = _placeholder(event_type, template, path, way or "")
+            if optional:
+                needs.append(functools.partial(_follow, path))
+        parts.append((literal, fill))
+    return parts, needs
+
+
+def _follow(path: list[str], event: Any) -> Any:
+    for step in path:
+        event = getattr(event, step)
+    return event
+
+
+def _says_something(value: Any) -> bool:
+    return value is not None and value is not False and value not in ("", ())
+
+
+def _bad(event_type: type[BaseModel], template: str, name: str) -> ValueError:
+    return ValueError(
+        f"{event_type.__name__}: template {template!r} names {[name]}, not a"
+        f" field of the event or a way to read one ({', '.join(WAYS)})"
+    )
+
+
+def _placeholder(
+    event_type: type[BaseModel], template: str, path: list[str], way: str
+) -> Fill:
+    """What one ``{path:way}`` reads as; every field the path crosses must exist.
+
+    :raises ValueError: for a field the event (or a field's model) lacks, or a
+        way that is not one of :data:`WAYS`.
+    """
+    model: Any = event_type
+    for name in path:
+        fields = getattr(model, "model_fields", None)
+        if fields is None or name not in fields:
+            raise _bad(event_type, template, ".".join(path))
+        model = fields[name].annotation
+    name = path[-1]
+
+    value = functools.partial(_follow, path)
+    kind, _, arg = way.partition(" ")
+    if not way:
+        return lambda e, who: field_words(name, value(e), who)
+    if kind == "count" and arg:
+        return lambda e, who: counted(_number(value(e)), arg)
+    if kind == "each":
+        between = f" {arg} " if arg else " "
+        return lambda e, who: who.each(value(e), between)
+    if kind == "or" and arg:
+        number, _, noun = arg.partition(" ")
+        if number not in event_type.model_fields or not noun:
+            raise _bad(event_type, template, f"{name}:{way}")
+        return lambda e, who: cards_or_count(value(e), getattr(e, number), noun)
+    if way == "shown":
+        return lambda e, who: order_shown(value(e))
+    if way == "words":
+        return lambda e, who: words(str(value(e)))
+    if way == "from 1":
+        return lambda e, who: str(value(e) + 1)
+    raise _bad(event_type, template, f"{name}:{way}")
+
+
+def _number(value: Any) -> int:
+    return value if isinstance(value, int) else len(value)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+from domain.contract.core import Ruleset
 from domain.games import kit
 
 
@@ -136,6 +137,24 @@ def test_evolver_records_copies_the_named_event_fields_into_the_state():
         evolve.records_at_seat(Shuffled, hand="order")
 
 
+def test_evolver_records_sets_the_constants_an_event_stands_for():
+    class RoundStarted(BaseModel):
+        order: tuple[str, ...]
+
+    class Passed(BaseModel):
+        seat: int
+
+    evolve = kit.Evolver[Table]("toy")
+    evolve.records(RoundStarted, {"round": 2}, deck="order")
+    evolve.records_at_seat(Passed, "players", {"hand": ()})
+
+    table = Table(players=(Seat(hand=("a",)), Seat(hand=("b",))))
+    table = evolve(table, RoundStarted(order=("c",)))
+    table = evolve(table, Passed(seat=0))
+    assert (table.round, table.deck) == (2, ("c",))
+    assert [p.hand for p in table.players] == [(), ("b",)]
+
+
 def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -176,9 +195,40 @@ def test_ruleset_takes_each_function_from_its_module_by_the_layouts_name(
         "StandinState",
     ]
 
+    monkeypatch.delattr(sys.modules["games.standin.rules"], "random_command")
+    monkeypatch.delitem(sys.modules, "games.standin.rules.leaving")
+    plain = build()
+    assert plain.sampler is None and plain.autoplay is None
+    assert plain.consequence is Ruleset.__dataclass_fields__["consequence"].default
+    with pytest.raises(TypeError, match="player_seats"):
+        kit.ruleset(
+            "games.standin", title="", min_players=2, max_players=2, player_seats=id
+        )
+
+    monkeypatch.delattr(sys.modules["games.standin.rules"], "is_over")
+    with pytest.raises(AttributeError, match="no rules.is_over and no phase"):
+        build()
+    phased = type("StandinState", (State,), {"__annotations__": {"phase": str}})
+    add("state", "StandinState", phased)
+    assert build().is_over is kit.phase_is_over
+    assert kit.phase_is_over(phased(phase="over"))
+    assert not kit.phase_is_over(phased(phase="play"))
+
     monkeypatch.delattr(sys.modules["games.standin.rules"], "outcome")
     with pytest.raises(AttributeError, match="outcome"):
         build()
+
+
+def test_an_optional_hooks_module_that_fails_to_import_is_not_taken_for_absent(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "brokengame").mkdir()
+    (tmp_path / "brokengame" / "__init__.py").write_text("")
+    (tmp_path / "brokengame" / "leaving.py").write_text("import no_such_module\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert kit._defined("brokengame.rules", "consequence") is None
+    with pytest.raises(ModuleNotFoundError, match="no_such_module"):
+        kit._defined("brokengame.leaving", "consequence")
 
 
 def test_replaced_at_replaces_one_position_and_refuses_a_missing_one():

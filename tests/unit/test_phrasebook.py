@@ -63,3 +63,86 @@ def test_one_event_cannot_have_two_sentences():
 def test_who_names_each_seat_with_its_value():
     assert Who({0: "rita"}).each((3, 5)) == "rita 3, seat 2 5"
     assert Who({}).each(("x",), " as ") == "seat 1 as x"
+
+
+class Drawn(BaseModel):
+    seat: int
+    cards: tuple[str, ...]
+    count: int
+    order: tuple[str, ...] = ()
+    index: int = 0
+    kind: str = "first_player"
+
+
+class Answered(BaseModel):
+    drawn: Drawn
+    scores: tuple[int, ...]
+
+
+def hide_cards(event: BaseModel, viewer: Viewer) -> BaseModel:
+    if isinstance(event, Drawn) and not viewer.can_see(event.seat):
+        return event.model_copy(update={"cards": (), "order": ()})
+    return event
+
+
+def test_a_template_reads_a_field_in_one_of_the_shared_ways():
+    say = Phrasebook(
+        "t",
+        hide_cards,
+        {
+            Drawn: "{seat} draws {cards:or count card} ({cards:count card}),"
+            " {kind:words} {index:from 1}, shuffled{order:shown}.",
+            Answered: "{drawn.seat} answers: {scores:each}; {scores:each as}.",
+        },
+    )
+    drawn = Drawn(seat=0, cards=("a1", "a2"), count=2, order=("x", "y"), index=2)
+    assert say(drawn, Viewer.player(0), {0: "rita"}) == (
+        "rita draws a1 and a2 (2 cards), first player 3, shuffled: x and y."
+    )
+    assert say(drawn, SPECTATOR, {0: "rita"}) == (
+        "rita draws 2 cards (0 cards), first player 3, shuffled."
+    )
+    answered = Answered(drawn=drawn, scores=(1, 2))
+    assert say(answered, SPECTATOR, {1: "sam"}) == (
+        "seat 1 answers: seat 1 1, sam 2; seat 1 as 1, sam as 2."
+    )
+
+
+@pytest.mark.parametrize(
+    ("event_type", "template"),
+    [
+        (Drawn, "{seat:loudly}"),
+        (Drawn, "{cards:count}"),
+        (Drawn, "{cards:or total card}"),
+        (Drawn, "{cards:or count}"),
+        (Drawn, "{seat!r}"),
+        (Answered, "{drawn.player}"),
+        (Answered, "{scores.seat}"),
+    ],
+)
+def test_a_way_or_a_field_of_a_field_that_is_not_there_fails_when_built(
+    event_type, template
+):
+    with pytest.raises(ValueError, match="not a field of the event or a way"):
+        Phrasebook("t", hide_cards, {event_type: template})
+
+
+class Discarded(BaseModel):
+    card: str
+    source: str = ""
+    rolls: tuple[int, ...] = ()
+
+
+def test_words_in_brackets_show_only_when_their_fields_say_something():
+    say = Phrasebook(
+        "t",
+        hide_order,
+        {Discarded: "{card} goes[ from the {source}][, rolls {rolls}]."},
+    )
+    assert say(Discarded(card="a1"), SPECTATOR, {}) == "a1 goes."
+    assert say(Discarded(card="a1", source="hand", rolls=(3, 5)), SPECTATOR, {}) == (
+        "a1 goes from the hand, rolls 3 and 5."
+    )
+    for lone in ("{card} goes[ from {source}.", "{card} goes] away.", "[[{card}]]"):
+        with pytest.raises(ValueError, match="lone bracket"):
+            Phrasebook("t", hide_order, {Discarded: lone})

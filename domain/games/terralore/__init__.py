@@ -67,7 +67,6 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules
 from .state import TerraloreState
 
 GAME: Ruleset[TerraloreState] = kit.ruleset(
@@ -75,7 +74,6 @@ GAME: Ruleset[TerraloreState] = kit.ruleset(
     title="Terralore",
     min_players=2,
     max_players=2,
-    sampler=rules.random_command,
     examples=(Example("terralore-2p", {"players": 2}),),
 )
 

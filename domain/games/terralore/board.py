@@ -26,15 +26,13 @@ def _seat(p: PlayerView, names: Names) -> ET.Element:
             class_="plan",
         )
     return html.seat_entry(
-        p.seat,
+        p,
         f"castle {p.hp} HP",
         names,
-        html.facts(
-            [
-                ("deck", f"{p.deck_size} cards"),
-                ("placement", "committed" if p.committed else None),
-            ]
-        ),
+        {
+            "deck": f"{p.deck_size} cards",
+            "placement": "committed" if p.committed else None,
+        },
         *html.titled("attacking lane", html.cards(p.attacking, kind="lane attacking")),
         *html.titled("defending lane", html.cards(p.defending, kind="lane defending")),
         *html.titled("hand", html.cards(p.hand, p.hand_size, "hand")),
@@ -44,17 +42,14 @@ def _seat(p: PlayerView, names: Names) -> ET.Element:
     )
 
 
-@html.drawn_from(TerraloreView)
-def board(view: TerraloreView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(TerraloreView, "terralore")
+def board(view: TerraloreView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     return html.table(
-        "terralore",
-        html.facts(
-            [
-                ("turn", view.turn),
-                ("phase", view.phase),
-                ("result", view.reason or None),
-            ]
-        ),
+        {
+            "turn": view.turn,
+            "phase": view.phase,
+            "result": view.reason or None,
+        },
         html.seat_list(_seat(p, names) for p in view.players),
     )

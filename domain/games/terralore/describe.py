@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.words.phrasebook import Phrasebook, Who
-from domain.words.sentences import counted, listing, order_shown
+from domain.words.sentences import counted, listing
 
 from . import events as ev
 from .view import redact
@@ -26,9 +26,7 @@ describe = Phrasebook(
     "terralore",
     redact,
     {
-        ev.DeckShuffled: lambda e, who: (
-            f"{who(e.seat)}'s deck is shuffled{order_shown(e.order)}."
-        ),
+        ev.DeckShuffled: "{seat}'s deck is shuffled{order:shown}.",
         ev.TurnStarted: "Turn {turn} begins.",
         ev.PlacementCommitted: lambda e, who: (
             f"{who(e.seat)} commits a face-down plan."
@@ -39,10 +37,7 @@ describe = Phrasebook(
             f"{who(e.seat)} reveals {_plays(e.plays)}"
             f"{f', discarding {listing(e.discards)}' if e.discards else ''}."
         ),
-        ev.RevealOrderDecided: lambda e, who: (
-            f"{who(e.first)} resolves first"
-            f" ({e.reason}{f', rolls {listing(e.rolls)}' if e.rolls else ''})."
-        ),
+        ev.RevealOrderDecided: "{first} resolves first ({reason}[, rolls {rolls}]).",
         ev.CreaturePlayed: "{seat} plays {card} in the {lane} lane.",
         ev.SkillPlayed: "{seat} uses skill {card} in the {lane} lane.",
         ev.CreatureDestroyed: "{seat}'s {card} in the {lane} lane is destroyed ({reason}).",

@@ -139,6 +139,4 @@ def _(s: TerraloreState, e: ev.DeckRanOut) -> TerraloreState:
     return s
 
 
-@evolve.on(ev.GameEnded)
-def _(s: TerraloreState, e: ev.GameEnded) -> TerraloreState:
-    return s.model_copy(update={"phase": "over", "ranks": e.ranks, "reason": e.reason})
+evolve.records(ev.GameEnded, {"phase": "over"}, ranks="ranks", reason="reason")

@@ -90,8 +90,6 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules
-from .rules import leaving
 from .state import ThalaraState
 
 _CHARACTERS = ("myrja", "canto", "accaina", "kandhran")
@@ -103,10 +101,6 @@ GAME: Ruleset[ThalaraState] = kit.ruleset(
     title="Thalara: The Last Artifacts",
     min_players=2,
     max_players=4,
-    legal_sequence=rules.legal_sequence,
-    consequence=leaving.consequence,
-    autoplay=leaving.automatic_command,
-    sampler=rules.random_command,
     examples=tuple(
         Example(
             f"thalara-{n}p" + suffix,

@@ -51,16 +51,14 @@ def _conflict(c: ConflictView, names: Names) -> ET.Element:
 
 def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     return html.seat_entry(
-        p.seat,
+        p,
         p.character,
         names,
-        html.facts(
-            [
-                ("score", p.score),
-                ("passed", "yes" if p.passed else None),
-                ("to act", "yes" if acting else None),
-            ]
-        ),
+        {
+            "score": p.score,
+            "passed": "yes" if p.passed else None,
+            "to act": "yes" if acting else None,
+        },
         *html.titled("hand", html.cards(p.hand, p.hand_size, "hand")),
         *html.titled("supply", html.cards(p.supply, p.supply_size, "supply")),
         *html.titled("discard", html.cards(p.discard)),
@@ -68,19 +66,16 @@ def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     )
 
 
-@html.drawn_from(ThalaraView)
-def board(view: ThalaraView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(ThalaraView, "thalara")
+def board(view: ThalaraView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     return html.table(
-        "thalara",
-        html.facts(
-            [
-                ("round", view.round),
-                ("phase", view.phase),
-                ("Artifact stack", f"{view.stack_size} cards"),
-                ("result", view.end_reason or None),
-            ]
-        ),
+        {
+            "round": view.round,
+            "phase": view.phase,
+            "Artifact stack": f"{view.stack_size} cards",
+            "result": view.end_reason or None,
+        },
         html.el(
             "ol", *(_conflict(c, names) for c in view.conflicts), class_="conflicts"
         ),

@@ -7,7 +7,6 @@ opens the board sees the same ids.  Hidden cards read as a count.
 from __future__ import annotations
 
 from domain.words.phrasebook import Phrasebook, Who
-from domain.words.sentences import cards_or_count, counted, order_shown
 
 from . import events as ev
 from .view import redact
@@ -16,27 +15,20 @@ describe = Phrasebook(
     "thalara",
     redact,
     {
-        ev.ArtifactsShuffled: lambda e, who: (
-            f"The Artifact stack of {counted(e.size, 'card')}"
-            f" is shuffled{order_shown(e.order)}."
+        ev.ArtifactsShuffled: (
+            "The Artifact stack of {size:count card} is shuffled{order:shown}."
         ),
         ev.FirstPlayerChosen: "{seat} is chosen to start.",
         ev.ArtifactsRefilled: "New conflicts open over {artifacts}.",
         ev.RoundStarted: "Round {round} begins; {starter} starts.",
-        ev.HandSelected: lambda e, who: (
-            f"{who(e.seat)} selects {cards_or_count(e.cards, e.count)}."
+        ev.HandSelected: "{seat} selects {cards:or count card}.",
+        ev.SupplyShuffled: (
+            "{seat}'s supply of {size:count card} is shuffled{order:shown}."
         ),
-        ev.SupplyShuffled: lambda e, who: (
-            f"{who(e.seat)}'s supply of {counted(e.size, 'card')}"
-            f" is shuffled{order_shown(e.order)}."
-        ),
-        ev.CardsDrawn: lambda e, who: (
-            f"{who(e.seat)} draws {cards_or_count(e.cards, e.count)}."
-        ),
+        ev.CardsDrawn: "{seat} draws {cards:or count card}.",
         ev.CardPlayed: "{seat} plays {card} in the conflict over {conflict}.",
-        ev.SpellActivated: lambda e, who: (
-            f"{who(e.seat)} casts {e.spell} in the conflict over {e.conflict}"
-            f"{f' on {e.target}' if e.target else ''}."
+        ev.SpellActivated: (
+            "{seat} casts {spell} in the conflict over {conflict}[ on {target}]."
         ),
         ev.CardDestroyed: "{owner}'s {card} is destroyed in the conflict over {conflict}.",
         ev.CardReturned: lambda e, who: (
@@ -45,12 +37,8 @@ describe = Phrasebook(
         ),
         ev.Passed: "{seat} passes.",
         ev.RoundEnded: "Round {round} ends.",
-        ev.RemnantsReturned: lambda e, who: (
-            f"{who(e.seat)} returns {cards_or_count(e.cards, e.count, 'Remnant')}."
-        ),
-        ev.GameEnded: lambda e, who: (
-            f"The game ends ({e.reason}): {who.each(e.scores)}."
-        ),
+        ev.RemnantsReturned: "{seat} returns {cards:or count Remnant}.",
+        ev.GameEnded: "The game ends ({reason}): {scores:each}.",
     },
 )
 """The ruleset's ``describe(event, viewer, names)``."""

@@ -267,13 +267,6 @@ def _(s: ThalaraState, e: ev.RemnantsReturned) -> ThalaraState:
     )
 
 
-@evolve.on(ev.GameEnded)
-def _(s: ThalaraState, e: ev.GameEnded) -> ThalaraState:
-    return s.model_copy(
-        update={
-            "phase": OVER,
-            "scores": e.scores,
-            "end_reason": e.reason,
-            "current": None,
-        }
-    )
+evolve.records(
+    ev.GameEnded, {"phase": OVER, "current": None}, scores="scores", end_reason="reason"
+)

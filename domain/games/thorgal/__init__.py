@@ -123,7 +123,6 @@ from __future__ import annotations
 from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
-from . import rules, setup
 from .state import ThorgalState
 
 GAME: Ruleset[ThorgalState] = kit.ruleset(
@@ -131,9 +130,6 @@ GAME: Ruleset[ThorgalState] = kit.ruleset(
     title="Thorgal: The Board Game",
     min_players=1,
     max_players=4,
-    player_seats=setup.player_seats,
-    consequence=rules.consequence,
-    sampler=rules.random_command,
     content_label_aliases=("SAMPLE CONTENT: The Warlord of the Fjord",),
     examples=(
         Example("thorgal-solo", {"players": 1}),

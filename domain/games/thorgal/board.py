@@ -27,20 +27,18 @@ def _goods(counts: tuple[int, ...]) -> str:
 
 def _hero(h: Hero, names: Names) -> ET.Element:
     return html.seat_entry(
-        h.seat,
+        h,
         h.character,
         names,
-        html.facts(
-            [
-                ("area", h.area),
-                ("goods", _goods(h.goods)),
-                ("wounds", len(h.wounds)),
-                ("threats", h.threats),
-                ("combat", h.combat_level),
-                ("journey", h.journey_level),
-                ("skill", "ready" if h.skill_active else "used"),
-            ]
-        ),
+        {
+            "area": h.area,
+            "goods": _goods(h.goods),
+            "wounds": len(h.wounds),
+            "threats": h.threats,
+            "combat": h.combat_level,
+            "journey": h.journey_level,
+            "skill": "ready" if h.skill_active else "used",
+        },
         html.cards(h.items, kind="items"),
     )
 
@@ -59,34 +57,31 @@ def _site(s: Site) -> ET.Element:
         "li",
         html.el("h4", s.id),
         html.facts(
-            [
-                ("assigned", _goods(s.assigned)),
-                ("tokens", listing(marks) if marks else None),
-            ]
+            {
+                "assigned": _goods(s.assigned),
+                "tokens": listing(marks) if marks else None,
+            }
         ),
         html.cards(s.enemies, kind="enemies"),
         class_="site",
     )
 
 
-@html.drawn_from(ThorgalView)
-def board(view: ThorgalView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(ThorgalView, "thorgal")
+def board(view: ThorgalView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     question = None
     if view.pending is not None:
         question = f"{seat_name(names, view.pending.seat)}: {words(view.pending.kind)}"
     return html.table(
-        "thorgal",
-        html.facts(
-            [
-                ("round", f"{view.round} of {view.rounds}"),
-                ("turn", view.turn),
-                ("phase", view.phase),
-                ("event", view.active_event or None),
-                ("waiting for", question),
-                ("result", view.result or None),
-            ]
-        ),
+        {
+            "round": f"{view.round} of {view.rounds}",
+            "turn": view.turn,
+            "phase": view.phase,
+            "event": view.active_event or None,
+            "waiting for": question,
+            "result": view.result or None,
+        },
         *html.titled("action row", html.cards(view.row, kind="row")),
         *html.titled("terrain", html.cards(view.terrain, kind="terrain")),
         *html.titled("item display", html.cards(view.display, kind="display")),

@@ -42,9 +42,9 @@ describe = Phrasebook(
     "thorgal",
     redact,
     {
-        ev.AdventureStarted: lambda e, who: (
-            f"The adventure begins with {counted(e.seats, 'hero')}"
-            f" ({who.each(e.characters, ' as ')}); {who(e.first)} goes first."
+        ev.AdventureStarted: (
+            "The adventure begins with {seats:count hero}"
+            " ({characters:each as}); {first} goes first."
         ),
         ev.DeckShuffled: lambda e, who: (
             f"The {e.deck} deck ({counted(e.size, 'card')}) is shuffled"
@@ -54,35 +54,25 @@ describe = Phrasebook(
             f"{listing(e.cards)} {'is' if len(e.cards) == 1 else 'are'} drawn"
             f" from the {e.deck} deck to the {e.to}."
         ),
-        ev.CardDiscarded: lambda e, who: (
-            f"{e.card} is discarded{f' from the {e.source}' if e.source else ''}"
-            f" ({e.deck})."
-        ),
-        ev.TasksDropped: lambda e, who: (
-            f"A payment falls through: {counted(e.n, 'step')} will not resolve."
-        ),
-        ev.ChoiceOffered: lambda e, who: (
-            f"{who(e.pending.seat)} must choose: {words(e.pending.kind)}."
-        ),
+        ev.CardDiscarded: "{card} is discarded[ from the {source}] ({deck}).",
+        ev.TasksDropped: "A payment falls through: {n:count step} will not resolve.",
+        ev.ChoiceOffered: "{pending.seat} must choose: {pending.kind:words}.",
         ev.ChoiceMade: lambda e, who: (
             f"{who(e.seat)} answers {words(e.kind)}"
             f" with {option_words(e.option, who.names)}."
         ),
         ev.TurnBegan: "Round {round}, turn {turn}: {seat} plays.",
         ev.ChipPlaced: "{seat} places chip {chip} on slot {slot} ({card}).",
-        ev.ActionPrepared: lambda e, who: (
-            f"{who(e.act.seat)} prepares {words(e.act.action)}"
-            f" with strength {e.act.value}."
+        ev.ActionPrepared: (
+            "{act.seat} prepares {act.action:words} with strength {act.value}."
         ),
-        ev.ActionEnded: lambda e, who: f"{who(e.seat)} finishes {words(e.action)}.",
-        ev.CharacterMoved: lambda e, who: (
-            f"{who(e.seat)} moves to {e.area} across {counted(e.borders, 'border')}."
-        ),
+        ev.ActionEnded: "{seat} finishes {action:words}.",
+        ev.CharacterMoved: "{seat} moves to {area} across {borders:count border}.",
         ev.GoodsGained: "{seat} gains {n} {good}.",
         ev.GoodsSpent: "{seat} spends {n} {good}.",
         ev.WoundPlaced: "{seat} takes a {shape} wound on cells {cells}.",
         ev.WoundRolled: "{seat} rolls the {die} die: a {shape} wound.",
-        ev.WoundHealed: lambda e, who: f"{who(e.seat)} heals wound {e.index + 1}.",
+        ev.WoundHealed: "{seat} heals wound {index:from 1}.",
         ev.ThreatsChanged: "{seat}'s threat track is now {threats}.",
         ev.ExperienceGained: "{seat} reaches level {level} in {track}.",
         ev.ItemGained: "{seat} gains {item} from the {source}.",
@@ -93,27 +83,19 @@ describe = Phrasebook(
         ev.CollectTokenPlaced: "{seat} places a collect token on cell {cell}.",
         ev.CollectTokensDiscarded: "The collect tokens on cells {cells} are discarded.",
         ev.GoodsAssigned: "{from_seat} assigns {good} to {location}.",
-        ev.AssignedGoodsDiscarded: lambda e, who: (
-            f"{counted(len(e.goods), 'assigned good')} at {e.location} are discarded."
+        ev.AssignedGoodsDiscarded: (
+            "{goods:count assigned good} at {location} are discarded."
         ),
         ev.EnemiesChanged: lambda e, who: (
             f"The enemies at {e.location} are now {listing(e.enemies, 'gone')}."
         ),
-        ev.LocationMarked: lambda e, who: (
-            f"{e.location} is marked with a {e.token} token"
-            f"{f' ({e.good})' if e.good else ''}."
-        ),
-        ev.CombatBegan: lambda e, who: (
-            f"{who(e.combat.seat)} fights at {e.combat.location}:"
-            f" {listing(e.combat.cards)}."
-        ),
+        ev.LocationMarked: "{location} is marked with a {token} token[ ({good})].",
+        ev.CombatBegan: "{combat.seat} fights at {combat.location}: {combat.cards}.",
         ev.DiceRolled: "The dice show {faces}.",
-        ev.DieUpgraded: lambda e, who: f"Die {e.index + 1} is upgraded to {e.colour}.",
+        ev.DieUpgraded: "Die {index:from 1} is upgraded to {colour}.",
         ev.DieAdded: "A {colour} die is added.",
-        ev.DieRerolled: lambda e, who: f"Die {e.index + 1} is rerolled: {e.face}.",
-        ev.CriticalActivated: lambda e, who: (
-            f"Die {e.index + 1}'s critical is activated."
-        ),
+        ev.DieRerolled: "Die {index:from 1} is rerolled: {face}.",
+        ev.CriticalActivated: "Die {index:from 1}'s critical is activated.",
         ev.CombatTilePlaced: "A {shape} combat tile covers cells {cells}.",
         ev.CombatTileDropped: "No room is left for {shapes}.",
         ev.CombatEnded: lambda e, who: (

@@ -110,14 +110,8 @@ def _(s: ThorgalState, e: ev.TasksDropped) -> ThorgalState:
     return s  # the stack lives in ``decide``; the next stop records what is left
 
 
-@evolve.on(ev.ChoiceOffered)
-def _(s: ThorgalState, e: ev.ChoiceOffered) -> ThorgalState:
-    return s.model_copy(update={"pending": e.pending, "tasks": e.tasks})
-
-
-@evolve.on(ev.ChoiceMade)
-def _(s: ThorgalState, e: ev.ChoiceMade) -> ThorgalState:
-    return s.model_copy(update={"pending": None})
+evolve.records(ev.ChoiceOffered, pending="pending", tasks="tasks")
+evolve.records(ev.ChoiceMade, {"pending": None})
 
 
 @evolve.on(ev.TurnBegan)
@@ -142,9 +136,7 @@ def _(s: ThorgalState, e: ev.ChipPlaced) -> ThorgalState:
 evolve.records(ev.ActionPrepared, act="act")
 
 
-@evolve.on(ev.ActionEnded)
-def _(s: ThorgalState, e: ev.ActionEnded) -> ThorgalState:
-    return s.model_copy(update={"act": None})
+evolve.records(ev.ActionEnded, {"act": None})
 
 
 evolve.records_at_seat(ev.CharacterMoved, "heroes", area="area")
@@ -216,9 +208,7 @@ def _(s: ThorgalState, e: ev.SkillRefreshed) -> ThorgalState:
     return with_seat(s, e.seat, "heroes", skill_active=True)
 
 
-@evolve.on(ev.RoundAdvanced)
-def _(s: ThorgalState, e: ev.RoundAdvanced) -> ThorgalState:
-    return s.model_copy(update={"round": e.round, "phase": "resolve"})
+evolve.records(ev.RoundAdvanced, {"phase": "resolve"}, round="round")
 
 
 @evolve.on(ev.ChipsFlipped)

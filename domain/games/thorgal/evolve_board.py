@@ -143,9 +143,7 @@ def _(s: ThorgalState, e: ev.CombatTileDropped) -> ThorgalState:
     return _combat(s, left=())
 
 
-@board.on(ev.CombatEnded)
-def _(s: ThorgalState, e: ev.CombatEnded) -> ThorgalState:
-    return s.model_copy(update={"combat": None})
+board.records(ev.CombatEnded, {"combat": None})
 
 
 @board.on(ev.EntryRead)

@@ -73,7 +73,6 @@ from domain.contract.core import Example, Ruleset
 from domain.games import kit
 
 from . import rules, setup
-from .rules import leaving
 from .state import VaalbaraState
 
 GAME_V1: Ruleset[VaalbaraState] = kit.ruleset(
@@ -81,8 +80,6 @@ GAME_V1: Ruleset[VaalbaraState] = kit.ruleset(
     title="Vaalbara",
     min_players=setup.MIN_PLAYERS,
     max_players=setup.MAX_PLAYERS,
-    consequence=leaving.consequence,
-    autoplay=leaving.automatic_command,
     examples=tuple(
         Example(f"vaalbara-{n}p", {"players": n})
         for n in range(setup.MIN_PLAYERS, setup.MAX_PLAYERS + 1)

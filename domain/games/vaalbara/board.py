@@ -17,38 +17,33 @@ from .view import PlayerView, VaalbaraView
 
 def _seat(p: PlayerView, names: Names, acting: bool) -> ET.Element:
     return html.seat_entry(
-        p.seat,
+        p,
         p.clan,
         names,
-        html.facts(
-            [
-                ("VP", p.vp),
-                ("character", p.chosen or ("face down" if p.has_chosen else None)),
-                ("played", p.played),
-                ("deck", f"{p.deck_size} cards"),
-                ("to act", "yes" if acting else None),
-            ]
-        ),
+        {
+            "VP": p.vp,
+            "character": p.chosen or ("face down" if p.has_chosen else None),
+            "played": p.played,
+            "deck": f"{p.deck_size} cards",
+            "to act": "yes" if acting else None,
+        },
         *html.titled("hand", html.cards(p.hand, p.hand_size, "hand")),
         *html.titled("Realm", html.cards(p.realm, kind="realm")),
         *html.titled("discard", html.cards(p.discard)),
     )
 
 
-@html.drawn_from(VaalbaraView)
-def board(view: VaalbaraView, names: Names) -> str:
-    """The table as the view's viewer may see it, as an HTML fragment."""
+@html.drawn_from(VaalbaraView, "vaalbara")
+def board(view: VaalbaraView, names: Names) -> ET.Element:
+    """The table as the view's viewer may see it (rendered by ``drawn_from``)."""
     turn = seat_name(names, view.current) if view.current is not None else None
     return html.table(
-        "vaalbara",
-        html.facts(
-            [
-                ("round", view.round),
-                ("phase", view.phase),
-                ("Land deck", f"{view.land_deck_size} cards"),
-                ("turn", turn),
-            ]
-        ),
+        {
+            "round": view.round,
+            "phase": view.phase,
+            "Land deck": f"{view.land_deck_size} cards",
+            "turn": turn,
+        },
         *html.titled("first row", html.cards(view.first_row, kind="row first")),
         *html.titled("second row", html.cards(view.second_row, kind="row second")),
         html.seat_list(_seat(p, names, p.seat in view.to_act) for p in view.players),

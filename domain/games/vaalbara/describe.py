@@ -7,7 +7,7 @@ character", a VP gain the viewer may not see is "scores" without a number.
 from __future__ import annotations
 
 from domain.words.phrasebook import Phrasebook
-from domain.words.sentences import cards_or_count, counted, listing, order_shown
+from domain.words.sentences import counted, listing
 
 from . import events as ev
 from .view import redact
@@ -21,23 +21,15 @@ describe = Phrasebook(
     "vaalbara",
     redact,
     {
-        ev.LandDeckShuffled: lambda e, who: (
-            f"The Land deck is shuffled{order_shown(e.cards)}."
-        ),
-        ev.ClanDeckShuffled: lambda e, who: (
-            f"{who(e.seat)}'s clan deck is shuffled{order_shown(e.cards)}."
-        ),
+        ev.LandDeckShuffled: "The Land deck is shuffled{cards:shown}.",
+        ev.ClanDeckShuffled: "{seat}'s clan deck is shuffled{cards:shown}.",
         ev.LandsDealt: "{cards} are dealt face up to row {row}.",
-        ev.CharactersDrawn: lambda e, who: (
-            f"{who(e.seat)} draws {cards_or_count(e.cards, e.count, 'character')}."
-        ),
+        ev.CharactersDrawn: "{seat} draws {cards:or count character}.",
         ev.RoundStarted: "Round {round} begins.",
         ev.CharacterChosen: lambda e, who: (
             f"{who(e.seat)} places {e.character or 'a character'} face down."
         ),
-        ev.CharactersRevealed: lambda e, who: (
-            f"The characters are revealed: {who.each(e.characters)}."
-        ),
+        ev.CharactersRevealed: "The characters are revealed: {characters:each}.",
         ev.TurnStarted: "{seat}'s turn begins.",
         ev.FighterCalled: lambda e, who: (
             f"A Fighter is played; {listing([who(s) for s in e.seats], 'nobody')}"
@@ -58,9 +50,7 @@ describe = Phrasebook(
         ev.CharacterDiscarded: "{seat}'s {character} goes to the discard.",
         ev.LandTaken: "{seat} takes {card} into the Realm.",
         ev.RoundEnded: "Round {round} ends.",
-        ev.GameEnded: lambda e, who: (
-            f"The game ends after round 9: {who.each(e.scores)} VP."
-        ),
+        ev.GameEnded: "The game ends after round 9: {scores:each} VP.",
     },
 )
 """The ruleset's ``describe(event, viewer, names)``."""

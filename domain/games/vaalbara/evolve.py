@@ -51,18 +51,11 @@ def _(state: VaalbaraState, e: ev.CharactersDrawn) -> VaalbaraState:
     return with_seat(state, e.seat, deck=p.deck[e.count :], hand=p.hand + e.cards)
 
 
-@evolve.on(ev.RoundStarted)
-def _(state: VaalbaraState, e: ev.RoundStarted) -> VaalbaraState:
-    return state.model_copy(
-        update={
-            "phase": ASSIGNMENT,
-            "round": e.round,
-            "revealed": (),
-            "done": (),
-            "current": None,
-            "step": "",
-        }
-    )
+evolve.records(
+    ev.RoundStarted,
+    {"phase": ASSIGNMENT, "revealed": (), "done": (), "current": None, "step": ""},
+    round="round",
+)
 
 
 @evolve.on(ev.CharacterChosen)
@@ -88,14 +81,8 @@ def _(state: VaalbaraState, e: ev.CharactersRevealed) -> VaalbaraState:
     )
 
 
-@evolve.on(ev.TurnStarted)
-def _(state: VaalbaraState, e: ev.TurnStarted) -> VaalbaraState:
-    return state.model_copy(update={"current": e.seat, "step": CHARACTER_STEP})
-
-
-@evolve.on(ev.FighterCalled)
-def _(state: VaalbaraState, e: ev.FighterCalled) -> VaalbaraState:
-    return state.model_copy(update={"fighter_pending": e.seats, "step": FIGHTER_STEP})
+evolve.records(ev.TurnStarted, {"step": CHARACTER_STEP}, current="seat")
+evolve.records(ev.FighterCalled, {"step": FIGHTER_STEP}, fighter_pending="seats")
 
 
 @evolve.on(ev.FighterRevealed, ev.FighterDeclined)
@@ -188,8 +175,6 @@ def _(state: VaalbaraState, e: ev.RoundEnded) -> VaalbaraState:
     )
 
 
-@evolve.on(ev.GameEnded)
-def _(state: VaalbaraState, e: ev.GameEnded) -> VaalbaraState:
-    return state.model_copy(
-        update={"phase": OVER, "final_scores": e.scores, "final_omens": e.omens}
-    )
+evolve.records(
+    ev.GameEnded, {"phase": OVER}, final_scores="scores", final_omens="omens"
+)

@@ -65,7 +65,7 @@ def decide(
         raise InvalidCommandError(f"terralore has no command {type(command).__name__}")
     if actor not in (0, 1):
         raise InvalidCommandError(f"no seat {actor} in a 2-player game")
-    if is_over(state):
+    if state.phase == "over":
         raise GameOverError()
     if actor not in to_act(state):
         raise NotYourTurnError("you already placed your cards this turn")
@@ -106,13 +106,9 @@ def to_act(state: TerraloreState) -> tuple[Seat, ...]:
     return tuple(s for s, p in enumerate(state.players) if p.plan is None)
 
 
-def is_over(state: TerraloreState) -> bool:
-    return state.phase == "over"
-
-
 def outcome(state: TerraloreState) -> Outcome | None:
     """Ranks as decided by the game's end; scores are the castles' HP."""
-    if not is_over(state):
+    if state.phase != "over":
         return None
     return Outcome(
         termination=Termination.COMPLETED,

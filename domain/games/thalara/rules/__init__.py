@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from .decide import decide
 from .moves import (
-    is_over,
     legal_commands,
     legal_sequence,
     outcome,
@@ -22,7 +21,6 @@ from .rounds import start
 
 __all__ = [
     "decide",
-    "is_over",
     "legal_commands",
     "legal_sequence",
     "outcome",

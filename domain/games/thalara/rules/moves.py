@@ -43,10 +43,6 @@ def to_act(state: ThalaraState) -> tuple[int, ...]:
     return ()
 
 
-def is_over(state: ThalaraState) -> bool:
-    return state.phase == OVER
-
-
 def outcome(state: ThalaraState) -> Outcome | None:
     """Most victory points wins; equal points share the place (a draw)."""
     if state.phase != OVER:

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 
 from domain.contract.core import (
     Command,
-    Consequence,
     Event,
     GameOverError,
     IllegalCommandError,
@@ -203,16 +202,6 @@ def to_act(state: ThorgalState) -> tuple[Seat, ...]:
     if state.phase == "action":
         return (state.turn_seat(),)
     return ()
-
-
-def is_over(state: ThorgalState) -> bool:
-    return state.phase == "over"
-
-
-def consequence(state: ThorgalState, seat: Seat) -> Consequence:
-    """Thorgal is cooperative: a hero who runs out of time loses it for the team."""
-    del state, seat
-    return Consequence.TEAM_LOSES
 
 
 def outcome(state: ThorgalState) -> Outcome | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from .decide import (
     decide,
-    is_over,
     legal_commands,
     outcome,
     outcome_v2,
@@ -21,7 +20,6 @@ from .flow import start
 
 __all__ = [
     "decide",
-    "is_over",
     "legal_commands",
     "outcome",
     "outcome_v2",

@@ -185,10 +185,6 @@ def to_act(state: VaalbaraState) -> tuple[int, ...]:
     return ()
 
 
-def is_over(state: VaalbaraState) -> bool:
-    return state.phase == OVER
-
-
 def outcome(state: VaalbaraState) -> Outcome | None:
     """Most VP wins; ties go to the clan ranked higher on the final Omens."""
     if state.phase != OVER:
