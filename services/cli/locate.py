@@ -126,15 +126,21 @@ def admin_token(
     """LEDGER_ADMIN_TOKEN, else the one the local server generated, else None.
 
     ``target``: the ``--target`` a command was given (None: the server it
-    found itself, which is local).  The generated token goes only to a
-    server on this machine (a loopback address): it is this machine's admin
-    credential, and a server elsewhere would see it before refusing it as
-    unknown.  LEDGER_ADMIN_TOKEN is the user's own choice and goes anywhere.
+    finds itself, :func:`server_target`).  The generated token goes only to
+    the address dialled when it is a loopback one: it is this machine's
+    admin credential, and a server elsewhere would see it before refusing it
+    as unknown.  Whatever named the address (``--target``, LEDGER_LISTEN, a
+    ``.env`` file, ``server.json``) makes no difference: a server found
+    without ``--target`` may listen on another host's address too.
+    LEDGER_ADMIN_TOKEN is the user's own choice and goes anywhere.
     """
     settings = settings or Settings()
     if settings.admin_token is not None:
         return settings.admin_token.get_secret_value()
-    if target is not None and not _loopback(target):
+    dialled = target or (
+        announced_address(settings.data_dir) or connectable(settings.listen)
+    )
+    if not _loopback(dialled):
         return None
     try:
         return (settings.data_dir / "admin-token").read_text().strip() or None

@@ -280,3 +280,41 @@ def test_the_generated_admin_token_goes_only_to_a_server_on_this_machine(
     assert locate.admin_token(Settings(), target="ledger.example.org:443") == (
         "chosen-by-the-user"
     )
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["LEDGER_LISTEN", ".env", "server.json", "LEDGER_LISTEN v6"],
+)
+def test_without_target_the_generated_token_goes_only_where_loopback_is_dialled(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, source: str
+) -> None:
+    """The server a command finds itself may be elsewhere too: the address
+    comes from LEDGER_LISTEN, a .env file or server.json, and the generated
+    token must follow the address dialled, not where it came from."""
+    import json
+    import os
+
+    from services.runtime.settings import Settings
+
+    monkeypatch.delenv("LEDGER_ADMIN_TOKEN", raising=False)
+    monkeypatch.delenv("LEDGER_LISTEN", raising=False)
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "admin-token").write_text("generated-here\n")
+    if source == "LEDGER_LISTEN":
+        monkeypatch.setenv("LEDGER_LISTEN", "10.0.0.5:50051")
+    elif source == "LEDGER_LISTEN v6":
+        monkeypatch.setenv("LEDGER_LISTEN", "[2001:db8::1]:50051")
+    elif source == ".env":
+        (tmp_path / ".env").write_text("LEDGER_LISTEN=192.0.2.7:50051\n")
+    else:
+        (tmp_path / "server.json").write_text(
+            json.dumps({"address": "198.51.100.3:50051", "pid": os.getpid()})
+        )
+    assert not locate.server_target(None).startswith(("127.", "[::1]", "localhost"))
+    assert locate.admin_token(Settings(), target=None) is None
+    # a wildcard listen address is dialled on loopback: the token goes
+    monkeypatch.setenv("LEDGER_LISTEN", "0.0.0.0:50051")
+    (tmp_path / "server.json").unlink(missing_ok=True)
+    assert locate.admin_token(Settings(), target=None) == "generated-here"
