@@ -50,11 +50,13 @@ def test_every_views_alarm_has_a_value_on_the_servers_metrics_port(
         with ledger_serve(env, "--views", mode):
             every = {name: 0.0 for name in registry.VIEWS}
             wait_until(
-                lambda: alarms(port)
-                == {
-                    "ledger_projection_stalled": every,
-                    "ledger_projection_games_stopped": every,
-                },
+                lambda: (
+                    alarms(port)
+                    == {
+                        "ledger_projection_stalled": every,
+                        "ledger_projection_games_stopped": every,
+                    }
+                ),
                 f"the metrics port lacks the view alarms: {alarms(port)}",
                 timeout=30,
             )

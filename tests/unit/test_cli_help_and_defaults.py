@@ -277,6 +277,14 @@ def test_the_generated_admin_token_goes_only_to_a_server_on_this_machine(
         "ledger.example.org:443": None,
     }
     monkeypatch.setenv("LEDGER_ADMIN_TOKEN", "chosen-by-the-user")
+    assert locate.admin_token(Settings(), target="127.0.0.1:50051") == (
+        "chosen-by-the-user"
+    )
+    # the user's own token goes elsewhere too, but only over TLS
+    with pytest.raises(UserError, match="in plaintext: set LEDGER_GRPC_TLS_CA"):
+        locate.admin_token(Settings(), target="ledger.example.org:443")
+    (tmp_path / "ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    monkeypatch.setenv("LEDGER_GRPC_TLS_CA", str(tmp_path / "ca.pem"))
     assert locate.admin_token(Settings(), target="ledger.example.org:443") == (
         "chosen-by-the-user"
     )
@@ -318,3 +326,43 @@ def test_without_target_the_generated_token_goes_only_where_loopback_is_dialled(
     monkeypatch.setenv("LEDGER_LISTEN", "0.0.0.0:50051")
     (tmp_path / "server.json").unlink(missing_ok=True)
     assert locate.admin_token(Settings(), target=None) == "generated-here"
+
+
+@pytest.mark.parametrize(
+    "variable", ["LEDGER_GRPC_TLS_CERT", "LEDGER_GRPC_TLS_KEY", "LEDGER_HTTP_TLS_CERT"]
+)
+def test_an_empty_tls_setting_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, variable: str
+) -> None:
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        app, ["serve", "--listen", "127.0.0.1:1"], env={variable: ""}
+    )
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert f"{variable} is empty: unset it, or name a PEM file" in lines[0]
+    assert "Is a directory" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("listen", "warned"),
+    [
+        ("0.0.0.0:50051", True),
+        ("10.0.0.5:50051", True),
+        ("[::]:50051", True),
+        ("127.0.0.1:50051", False),
+        ("[::1]:50051", False),
+        ("localhost:50051", False),
+    ],
+)
+def test_the_server_warns_when_it_listens_beyond_loopback_without_tls(
+    capsys: pytest.CaptureFixture[str], listen: str, warned: bool
+) -> None:
+    from services.cli.serve import warn_if_plaintext
+    from services.runtime.settings import Settings
+
+    assert warn_if_plaintext(Settings(listen=listen)) is warned
+    err = capsys.readouterr().err
+    assert (f"warning: gRPC listens on {listen} without TLS" in err) is warned
