@@ -158,7 +158,21 @@ def stub(stub_class: type[S], explicit: str | None) -> S:
 
 
 def bearer(token: str | None) -> tuple[tuple[str, str], ...] | None:
-    return (("authorization", f"Bearer {token}"),) if token else None
+    """The authorization metadata of ``token`` (None without one).
+
+    :raises UserError: for a token with a byte a header cannot carry (a NUL,
+        a control or non-ASCII character): grpc's client library refuses to
+        send it and answers INTERNAL "Invalid metadata" itself.
+    """
+    if not token:
+        return None
+    if not (token.isascii() and token.isprintable()):
+        raise UserError(
+            "--token: a bearer token is printable ASCII (as the server issues "
+            "them); this one has a character no request header can carry",
+            USAGE,
+        )
+    return (("authorization", f"Bearer {token}"),)
 
 
 def admin_token(

@@ -366,3 +366,12 @@ def test_the_server_warns_when_it_listens_beyond_loopback_without_tls(
     assert warn_if_plaintext(Settings(listen=listen)) is warned
     err = capsys.readouterr().err
     assert (f"warning: gRPC listens on {listen} without TLS" in err) is warned
+
+
+@pytest.mark.parametrize("token", ["abc\x00def", "jeton-\u00e9t\u00e9", "tab\there"])
+def test_a_token_no_header_can_carry_is_one_line_not_invalid_metadata(
+    token: str,
+) -> None:
+    with pytest.raises(UserError, match="printable ASCII"):
+        locate.bearer(token)
+    assert locate.bearer("plain-token") == (("authorization", "Bearer plain-token"),)
