@@ -86,9 +86,11 @@ def test_reads_wait_for_the_replica_to_pass_the_move(
                     assert moved is not None and moved.read_token
                     # the admin's position: a player's answer no longer has it
                     with psycopg.connect(primary.url) as head:
-                        position = head.execute(
+                        found = head.execute(
                             "SELECT max(notification_id) FROM ledger_events"
-                        ).fetchone()[0]
+                        ).fetchone()
+                    assert found is not None
+                    position = found[0]
                     wait_until(
                         lambda: _position(primary.url) >= position,
                         "the primary's stats view did not apply the move",

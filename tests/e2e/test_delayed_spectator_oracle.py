@@ -52,7 +52,9 @@ def ledger(settings):
 
 def watched(server: Any) -> Table:
     ruleset = find_game("thalara")
-    setup = ruleset.setup_model(players=2, characters=["myrja", "canto"])
+    setup = ruleset.setup_model.model_validate(
+        {"players": 2, "characters": ["myrja", "canto"]}
+    )
     response = server.call(
         "CreateGame",
         pb.CreateGameRequest(
