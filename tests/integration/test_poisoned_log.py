@@ -32,6 +32,7 @@ from projections.stats import StatsView
 from services.api.health import HealthServicer
 from services.api.read_rpc import ReadModels
 from services.ledger.audit import audit_game
+from services.storage.read_replica import ReadSide
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
@@ -264,6 +265,9 @@ def test_a_stopped_view_does_not_hold_back_the_reads_of_another(isolated_ledger)
     assert context.aborted == ()
     with pytest.raises(RuntimeError, match="view stats stopped"):
         asyncio.run(models.catch_up_to(head, context, ("stats",)))
+    # the dashboard's pages, which wait on every view, are not held back either
+    side = ReadSide(ledger.datastore, [stats, ratings], ratings, owned=False)
+    assert side.wait_for(head, timeout=5)
 
 
 def test_a_tracking_table_from_before_stops_gets_their_columns(isolated_ledger):
