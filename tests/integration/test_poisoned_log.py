@@ -280,3 +280,36 @@ def test_a_tracking_table_from_before_stops_gets_their_columns(isolated_ledger):
         )
     runner.ensure_tables()
     assert runner.status().stalled is None  # reads both columns
+
+
+def test_an_event_a_view_fails_on_stops_the_view_with_one_line(isolated_ledger, caplog):
+    """Any other failure to apply (the view's own, on a strange event) still
+    stops the whole view just before the event: stopping is late and says
+    why, skipping would be silently wrong."""
+    from domain.ledger.records import CONCLUDED_TYPE
+    from projections.base import View
+
+    ledger = isolated_ledger
+    poisoned = finish(ledger, seed=4)
+
+    class Picky(View):
+        name = "picky_test_view"
+        topics = (CONCLUDED_TYPE,)
+
+        def apply(self, curs: Any, events: Any) -> None:
+            if any(e.game_id == poisoned for e in events):
+                raise ValueError("cannot take this game")
+
+    runner = ViewRunner(ledger.datastore, Picky())
+    runner.ensure_tables()
+    with caplog.at_level(logging.INFO, logger="projections"):
+        for _ in range(3):
+            runner.step()
+    status = runner.status()
+    assert status.stalled is not None and str(poisoned) in status.stalled.reason
+    assert status.position == status.stalled.position - 1
+    lines = [r for r in caplog.records if r.name.startswith("projections")]
+    assert len(lines) == 1 and "ValueError" in lines[0].getMessage()
+    assert stalled_gauge("picky_test_view") == 1
+    runner.reset()
+    assert stalled_gauge("picky_test_view") == 0
