@@ -94,7 +94,7 @@ WITHOUT_EVENTS = (
     "last_version",
     "replayed",
     "game",
-    "log_position",
+    "read_token",
     "receipt",
 )
 """What a client asks of a ``SubmitMove`` answer: all of it but the events,

@@ -22,8 +22,18 @@ where it really is: every event of its topics up to the head is applied, so
 a read that waits for a position (read-your-writes) is not held back by
 moves the view would not have read.
 
-A poisoned log (an event the view cannot apply, e.g. a second
-``GameConcluded`` a superuser appended) stops the view, not the process: the
+An event the log cannot mean (a second ``GameConcluded``, or any event of a
+game after its conclusion, which only a superuser writing past the ledger
+can append) stops *that game* in the view, not the view: the event and every
+later one of that game are left out, the game is recorded in
+``projection_game_stops`` with one log line (the alarm: ``ledger projections
+status``, the health service's list and ``ledger_projection_games_stopped``
+read it), and every other game goes on being applied.  Without it a
+hash-correct second conclusion was applied like the first: two rating
+changes for one game, and nothing said so.
+
+Any other event a view cannot apply (its own failure on a strange event)
+stops the view, not the process: the
 failing batch is retried one event per transaction to find the event, the
 view's position moves to just before it, the stop is recorded in the
 tracking row (``stalled_at``, ``stalled_reason``: ``ledger projections
@@ -38,15 +48,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, ProgrammingError
-from prometheus_client import Gauge
+from prometheus_client import REGISTRY, Gauge
+from prometheus_client.core import GaugeMetricFamily
 
-from domain.ledger.records import LEDGER_TYPE_PREFIX
+from domain.ledger.records import CONCLUDED_TYPE, CREATED_TYPE, LEDGER_TYPE_PREFIX
 from projections.base import LogEvent, View, ViewNotReadyError
 
 log = logging.getLogger(__name__)
@@ -59,6 +71,14 @@ CREATE TABLE IF NOT EXISTS projection_tracking (
     updated_at timestamptz NOT NULL DEFAULT now(),
     stalled_at bigint,
     stalled_reason text
+);
+CREATE TABLE IF NOT EXISTS projection_game_stops (
+    view text NOT NULL,
+    game_id uuid NOT NULL,
+    position bigint NOT NULL,
+    reason text NOT NULL,
+    stopped_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (view, game_id)
 );
 """
 
@@ -94,11 +114,56 @@ LAG = Gauge(
 POSITION = Gauge(
     "ledger_projection_position", "Last log position applied by the view", ["view"]
 )
-STALLED = Gauge(
-    "ledger_projection_stalled",
-    "1 while the view is stopped at a log event it cannot apply, else 0",
-    ["view"],
-)
+LISTED_STOPS = 20
+"""Stopped games a status lists by name (all are counted)."""
+
+
+class ViewAlarms:
+    """``ledger_projection_stalled`` and ``ledger_projection_games_stopped``,
+    read from the database at each scrape.
+
+    Why not gauges the runner sets: the runner sets them in the process that
+    applies the log, and with the default views child that is not the
+    process whose metrics port is scraped, so the alarm had no value where
+    anyone looked.  Every process that builds a view's runner (the server
+    for its reads, the child, ``ledger project``) reports the view's state
+    as the tracking tables hold it, so the alarm is on every metrics port
+    whatever runs the views.
+    """
+
+    def __init__(self) -> None:
+        self.runners: dict[str, weakref.WeakSet[ViewRunner]] = {}
+        """Every live runner of each view: the first that answers is read."""
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        stalled = GaugeMetricFamily(
+            "ledger_projection_stalled",
+            "1 while the view is stopped at a log event it cannot apply, else 0",
+            labels=["view"],
+        )
+        games = GaugeMetricFamily(
+            "ledger_projection_games_stopped",
+            "Games the view stopped applying: an event after their conclusion",
+            labels=["view"],
+        )
+        for name, runners in sorted(self.runners.items()):
+            for runner in list(runners):
+                try:
+                    status = runner.status()
+                except Exception:  # noqa: BLE001 - a scrape must answer while the database is down
+                    continue
+                stalled.add_metric([name], 0 if status.stalled is None else 1)
+                games.add_metric([name], status.stopped_count)
+                break
+        yield stalled
+        yield games
+
+
+ALARMS = ViewAlarms()
+REGISTRY.register(ALARMS)
 
 TRANSIENT = (
     OperationalError,
@@ -147,6 +212,16 @@ class ApplyFailedError(Exception):
 
 
 @dataclass(frozen=True)
+class GameStop:
+    """A game the view stopped applying: the log position of the first event
+    it left out, and why."""
+
+    game_id: Any
+    position: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class ViewStatus:
     view: str
     position: int
@@ -154,6 +229,10 @@ class ViewStatus:
     the tracked position: events of other topics count as applied)."""
     head: int
     stalled: Stall | None = None
+    stopped_games: tuple[GameStop, ...] = ()
+    """The games this view stopped applying (at most :data:`LISTED_STOPS`)."""
+    stopped_count: int = 0
+    """How many games it stopped applying in all."""
 
     @property
     def lag(self) -> int:
@@ -187,6 +266,9 @@ class ViewRunner:
         finds without reading the moves between them."""
         self._stepped_at = -IDLE_ADVANCE_S
         """``time.monotonic()`` of this runner's last transaction."""
+        ALARMS.runners.setdefault(view.name, weakref.WeakSet()).add(self)
+        self._new_stops: list[str] = []
+        """Alarms of games stopped by the batch in progress, logged once it commits."""
         self._through: int | None = None
         """The position this runner's last batch committed: the view has
         applied everything up to it (a rebuild elsewhere only moves the
@@ -329,13 +411,13 @@ class ViewRunner:
             return self._isolate(failed, before_commit)
 
     def _step(self, limit: int, before_commit: Callable[[], None] | None) -> int:
+        self._new_stops = []
         with self.datastore.transaction(commit=True) as curs:
             row = self._tracking(curs, lock=True)
             assert row is not None, "stepped before ensure_tables"
             position = row["position"]
             head = self._head(curs)
             if row["stalled_at"] is not None and not self._retry_stall:
-                STALLED.labels(self.view.name).set(1)
                 LAG.labels(self.view.name).set(max(0, head - position))
                 return 0
             params: list[Any] = [position, head]
@@ -352,16 +434,19 @@ class ViewRunner:
             params.append(limit)
             curs.execute(sql, params)
             rows = curs.fetchall()
-            events = [
-                LogEvent(
-                    r["notification_id"],
-                    r["originator_id"],
-                    r["originator_version"],
-                    r["topic"],
-                    bytes(r["state"]),
-                )
-                for r in rows
-            ]
+            events = self._meaningful(
+                curs,
+                [
+                    LogEvent(
+                        r["notification_id"],
+                        r["originator_id"],
+                        r["originator_version"],
+                        r["topic"],
+                        bytes(r["state"]),
+                    )
+                    for r in rows
+                ],
+            )
             if events:
                 try:
                     self.view.apply(curs, events)
@@ -370,7 +455,7 @@ class ViewRunner:
                 except Exception as exc:  # a view's own failure: find the event
                     raise ApplyFailedError(position, events, exc) from exc
             full = len(rows) == limit
-            new_position = events[-1].position if full else head
+            new_position = rows[-1]["notification_id"] if full else head
             if new_position != position or row["stalled_at"] is not None:
                 curs.execute(
                     "UPDATE projection_tracking SET position = %s, updated_at = now(),"
@@ -380,12 +465,71 @@ class ViewRunner:
             if before_commit is not None:
                 before_commit()
         self._through = new_position
+        for alarm in self._new_stops:
+            log.error(alarm)
         if row["stalled_at"] is not None:
             log.warning("view %s applies the log again", self.view.name)
-        STALLED.labels(self.view.name).set(0)
         POSITION.labels(self.view.name).set(new_position)
         LAG.labels(self.view.name).set(max(0, head - new_position))
         return int(new_position - position)
+
+    def _meaningful(self, curs: Any, events: list[LogEvent]) -> list[LogEvent]:
+        """``events`` less those of games the log has already concluded.
+
+        An event of a game at a version past its first ``GameConcluded`` has
+        no meaning (the ledger writes nothing after a conclusion): it and the
+        game's later events are left out, and the game is recorded as
+        stopped, with one log line the first time.  One statement finds the
+        games already stopped and each game's first conclusion, only for
+        events that could follow one (a game's creation cannot).
+        """
+        later = [e for e in events if e.type != CREATED_TYPE]
+        if not later:
+            return events
+        curs.execute(
+            "SELECT g.id, s.position AS stopped,"
+            f" (SELECT min(originator_version) FROM {self.events_table} c"
+            "   WHERE c.originator_id = g.id AND c.topic = %s) AS concluded"
+            " FROM unnest(%s::uuid[]) AS g(id)"
+            " LEFT JOIN projection_game_stops s ON s.view = %s AND s.game_id = g.id",
+            (CONCLUDED_TYPE, sorted({e.game_id for e in later}), self.view.name),
+        )
+        found = {r["id"]: r for r in curs.fetchall()}
+        stopped = {g for g, r in found.items() if r["stopped"] is not None}
+        kept = []
+        for event in events:
+            row = found.get(event.game_id)
+            if event.game_id in stopped:
+                continue
+            if (
+                event.type != CREATED_TYPE
+                and row is not None
+                and row["concluded"] is not None
+                and event.version > row["concluded"]
+            ):
+                stopped.add(event.game_id)
+                self._stop_game(curs, event, int(row["concluded"]))
+                continue
+            kept.append(event)
+        return kept
+
+    def _stop_game(self, curs: Any, event: LogEvent, concluded: int) -> None:
+        reason = (
+            f"{event.type} (version {event.version}) of game {event.game_id} at "
+            f"log position {event.position} follows its conclusion (version "
+            f"{concluded}): the game's later events are left out"
+        )[:MAX_REASON]
+        curs.execute(
+            "INSERT INTO projection_game_stops (view, game_id, position, reason)"
+            " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING game_id",
+            (self.view.name, event.game_id, event.position, reason),
+        )
+        if curs.fetchone() is not None:
+            self._new_stops.append(
+                f"view {self.view.name} stopped applying game {event.game_id}: "
+                f"{reason}; every other game is applied (`ledger projections "
+                f"status`; `ledger audit {event.game_id}`)"
+            )
 
     def _isolate(
         self, failed: ApplyFailedError, before_commit: Callable[[], None] | None
@@ -430,7 +574,6 @@ class ViewRunner:
                 ),
             )
         self._retry_stall = False
-        STALLED.labels(self.view.name).set(1)
         POSITION.labels(self.view.name).set(event.position - 1)
         log.error(
             "view %s stopped at log position %d: %s; it keeps serving what it "
@@ -470,12 +613,26 @@ class ViewRunner:
                 )
                 pending = curs.fetchone()["next"]
                 position = head if pending is None else pending - 1
+            curs.execute(
+                "SELECT game_id, position, reason, count(*) OVER () AS n"
+                " FROM projection_game_stops WHERE view = %s"
+                " ORDER BY position LIMIT %s",
+                (self.view.name, LISTED_STOPS),
+            )
+            stops = curs.fetchall()
         stalled = (
             Stall(row["stalled_at"], row["stalled_reason"] or "")
             if row and row["stalled_at"] is not None
             else None
         )
-        return ViewStatus(self.view.name, position, head, stalled)
+        return ViewStatus(
+            self.view.name,
+            position,
+            head,
+            stalled,
+            tuple(GameStop(s["game_id"], s["position"], s["reason"]) for s in stops),
+            stops[0]["n"] if stops else 0,
+        )
 
     def reset(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
@@ -486,9 +643,11 @@ class ViewRunner:
                 " stalled_reason = NULL WHERE view = %s",
                 (self.view.name,),
             )
+            curs.execute(
+                "DELETE FROM projection_game_stops WHERE view = %s", (self.view.name,)
+            )
         self._through = None
         self._retry_stall = True
-        STALLED.labels(self.view.name).set(0)
 
 
 def ledger_head(datastore: Any, events_table: str = "ledger_events") -> int:

@@ -152,7 +152,7 @@ class SubmitMoveRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ..., signature: _Optional[bytes] = ..., response_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
-    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position", "receipt")
+    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position", "receipt", "read_token")
     FIRST_VERSION_FIELD_NUMBER: _ClassVar[int]
     LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
@@ -160,6 +160,7 @@ class SubmitMoveResponse(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     first_version: int
     last_version: int
     replayed: bool
@@ -167,7 +168,8 @@ class SubmitMoveResponse(_message.Message):
     game: GameSummary
     log_position: int
     receipt: Receipt
-    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
+    read_token: str
+    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., read_token: _Optional[str] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("game_id", "at_version", "min_version")
@@ -550,17 +552,19 @@ class ClaimTimeoutRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class EndGameResponse(_message.Message):
-    __slots__ = ("first_version", "last_version", "events", "game", "log_position", "receipt")
+    __slots__ = ("first_version", "last_version", "events", "game", "log_position", "receipt", "read_token")
     FIRST_VERSION_FIELD_NUMBER: _ClassVar[int]
     LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     first_version: int
     last_version: int
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     game: GameSummary
     log_position: int
     receipt: Receipt
-    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
+    read_token: str
+    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., read_token: _Optional[str] = ...) -> None: ...

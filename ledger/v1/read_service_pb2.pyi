@@ -57,16 +57,18 @@ class ExportChunk(_message.Message):
     def __init__(self, line: _Optional[str] = ...) -> None: ...
 
 class GetLeaderboardRequest(_message.Message):
-    __slots__ = ("game_type", "page_size", "page_token", "min_log_position")
+    __slots__ = ("game_type", "page_size", "page_token", "min_log_position", "min_read_token")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     page_size: int
     page_token: str
     min_log_position: int
-    def __init__(self, game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class PlayerRating(_message.Message):
     __slots__ = ("player_id", "mu", "sigma", "ordinal", "games", "rank")
@@ -95,18 +97,20 @@ class GetLeaderboardResponse(_message.Message):
     def __init__(self, ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., log_position: _Optional[int] = ...) -> None: ...
 
 class GetRatingHistoryRequest(_message.Message):
-    __slots__ = ("game_type", "player_id", "page_size", "page_token", "min_log_position")
+    __slots__ = ("game_type", "player_id", "page_size", "page_token", "min_log_position", "min_read_token")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     player_id: str
     page_size: int
     page_token: str
     min_log_position: int
-    def __init__(self, game_type: _Optional[str] = ..., player_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, game_type: _Optional[str] = ..., player_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class RatingChange(_message.Message):
     __slots__ = ("game_id", "event_version", "log_position", "rank", "mu_before", "sigma_before", "mu", "sigma", "ordinal")
@@ -139,16 +143,18 @@ class GetRatingHistoryResponse(_message.Message):
     def __init__(self, changes: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetGameTypeStatsRequest(_message.Message):
-    __slots__ = ("game_type", "players", "min_log_position", "termination")
+    __slots__ = ("game_type", "players", "min_log_position", "termination", "min_read_token")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     players: int
     min_log_position: int
     termination: str
-    def __init__(self, game_type: _Optional[str] = ..., players: _Optional[int] = ..., min_log_position: _Optional[int] = ..., termination: _Optional[str] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, game_type: _Optional[str] = ..., players: _Optional[int] = ..., min_log_position: _Optional[int] = ..., termination: _Optional[str] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class Bucket(_message.Message):
     __slots__ = ("lo", "hi", "count")
@@ -221,20 +227,22 @@ class GameTypeStats(_message.Message):
     def __init__(self, game_type: _Optional[str] = ..., started: _Optional[int] = ..., finished: _Optional[int] = ..., rounds: _Optional[_Union[Distribution, _Mapping]] = ..., moves: _Optional[_Union[Distribution, _Mapping]] = ..., seconds: _Optional[_Union[Distribution, _Mapping]] = ..., scores: _Optional[_Union[Distribution, _Mapping]] = ..., by_seat: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., by_first_player: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., facet_keys: _Optional[_Iterable[str]] = ..., by_termination: _Optional[_Iterable[_Union[TerminationCount, _Mapping]]] = ...) -> None: ...
 
 class GetFacetStatsRequest(_message.Message):
-    __slots__ = ("game_type", "key", "players", "page_size", "page_token", "min_log_position")
+    __slots__ = ("game_type", "key", "players", "page_size", "page_token", "min_log_position", "min_read_token")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     key: str
     players: int
     page_size: int
     page_token: str
     min_log_position: int
-    def __init__(self, game_type: _Optional[str] = ..., key: _Optional[str] = ..., players: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, game_type: _Optional[str] = ..., key: _Optional[str] = ..., players: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class FacetCount(_message.Message):
     __slots__ = ("value", "count", "share")
@@ -259,18 +267,20 @@ class FacetStats(_message.Message):
     def __init__(self, key: _Optional[str] = ..., win_rates: _Optional[_Iterable[_Union[WinRate, _Mapping]]] = ..., frequency: _Optional[_Iterable[_Union[FacetCount, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetPlayerHistoryRequest(_message.Message):
-    __slots__ = ("player_id", "game_type", "page_size", "page_token", "min_log_position")
+    __slots__ = ("player_id", "game_type", "page_size", "page_token", "min_log_position", "min_read_token")
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     player_id: str
     game_type: str
     page_size: int
     page_token: str
     min_log_position: int
-    def __init__(self, player_id: _Optional[str] = ..., game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, player_id: _Optional[str] = ..., game_type: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., min_log_position: _Optional[int] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class PlayerGame(_message.Message):
     __slots__ = ("game_id", "game_type", "seat", "rank", "score", "won", "players", "ended_at", "rounds", "moves", "termination", "termination_kind")
@@ -309,12 +319,14 @@ class PlayerHistory(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[PlayerGame, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetFairnessRequest(_message.Message):
-    __slots__ = ("game_type", "min_log_position")
+    __slots__ = ("game_type", "min_log_position", "min_read_token")
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game_type: str
     min_log_position: int
-    def __init__(self, game_type: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, game_type: _Optional[str] = ..., min_log_position: _Optional[int] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class DistributionFit(_message.Message):
     __slots__ = ("distribution", "outcomes", "observed", "total", "expected", "statistic", "dof", "p_value", "kind")

@@ -160,12 +160,14 @@ class GetPairingsRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
 
 class GetStandingsRequest(_message.Message):
-    __slots__ = ("tournament_id", "min_log_position")
+    __slots__ = ("tournament_id", "min_log_position", "min_read_token")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     MIN_LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    MIN_READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     min_log_position: int
-    def __init__(self, tournament_id: _Optional[str] = ..., min_log_position: _Optional[int] = ...) -> None: ...
+    min_read_token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., min_log_position: _Optional[int] = ..., min_read_token: _Optional[str] = ...) -> None: ...
 
 class StandingRow(_message.Message):
     __slots__ = ("rank", "player_id", "points", "buchholz", "played", "wins", "draws", "losses", "withdrawn", "byes", "forfeit_wins", "forfeit_losses")

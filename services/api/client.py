@@ -27,8 +27,18 @@ class Connection:
     stub: pb_grpc.GameServiceStub
 
     @classmethod
-    def open(cls, target: str) -> Connection:
-        channel = grpc.insecure_channel(target)
+    def open(
+        cls,
+        target: str,
+        credentials: grpc.ChannelCredentials | None = None,
+        options: list[tuple[str, Any]] | None = None,
+    ) -> Connection:
+        """A connection to ``target``: TLS with ``credentials``, else plaintext."""
+        channel = (
+            grpc.secure_channel(target, credentials, options)
+            if credentials is not None
+            else grpc.insecure_channel(target, options)
+        )
         return cls(channel, pb_grpc.GameServiceStub(channel))
 
     def call(

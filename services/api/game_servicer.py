@@ -28,7 +28,7 @@ from domain.ledger.records import CONCLUDED_TYPE
 from domain.ledger.signatures import SignedMove
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
-from services.api import game_types, legal_pages, presenters
+from services.api import game_types, legal_pages, presenters, read_tokens
 from services.api.auth import current_principal
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import next_page_token, parse_cursor
@@ -150,11 +150,12 @@ class GameServicer(pb_grpc.GameServiceServicer):
         )
         head = result.game
         answer = pb.SubmitMoveResponse()
-        scalars: dict[str, int | bool] = {
+        scalars: dict[str, int | bool | str] = {
             "first_version": result.first_version,
             "last_version": result.last_version,
             "replayed": result.replayed,
-            "log_position": result.log_position,
+            "log_position": _global_position(principal, result.log_position),
+            "read_token": read_tokens.issue(result.log_position, principal),
         }
         for name, value in scalars.items():
             if name in wanted:
@@ -378,8 +379,9 @@ class GameServicer(pb_grpc.GameServiceServicer):
             last_version=result.last_version,
             events=messages,
             game=presenters.summary(head, principal, ended=True),
-            log_position=result.log_position,
+            log_position=_global_position(principal, result.log_position),
             receipt=receipt,
+            read_token=read_tokens.issue(result.log_position, principal),
         )
 
     @guarded
@@ -429,3 +431,13 @@ def _as_seen(
     if receipt is not None and messages and messages[-1].type == CONCLUDED_TYPE:
         messages[-1].receipt.CopyFrom(receipt)
     return messages, receipt
+
+
+def _global_position(principal: Principal, position: int) -> int:
+    """The deprecated ``log_position`` field: the admin's only.
+
+    The global position counts every game's events, hidden ones included;
+    anyone else reads their own writes with the answer's ``read_token``
+    (:mod:`services.api.read_tokens`).
+    """
+    return position if principal.admin else 0

@@ -25,7 +25,7 @@ from ledger.v1 import (
     tournament_service_pb2,
     tournament_service_pb2_grpc,
 )
-from services.api import page_tokens, reflection, transport
+from services.api import page_tokens, read_tokens, reflection, transport
 from services.api.auth import TokenResolver
 from services.api.call_gate import CallGate
 from services.api.drain import Drain
@@ -107,6 +107,7 @@ async def start(
     resolver = TokenResolver(admin_token, lookup)
     reads = GameReads(ledger)  # one read path (and spectator window) per server
     page_tokens.configure(admin_token)  # every worker signs alike
+    read_tokens.configure(admin_token)  # and seals read tokens alike
     drain = Drain()
     server = grpc.aio.server(
         interceptors=[CallGate(drain, limits.streams_per_connection, resolver)],

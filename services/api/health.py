@@ -6,8 +6,11 @@ Why: grpcio-health-checking's asyncio servicer leaves ``List`` (added to
 
 ``List`` also names each read model as ``ledger.v1.views/<view>``:
 ``NOT_SERVING`` while the view is stopped at a log event it cannot apply (a
-poisoned log; ``ledger projections status`` says which and why).  The server
-itself stays ``SERVING``: the view still answers from what it has.
+poisoned log; ``ledger projections status`` says which and why).  Each game a
+view stopped applying (an event after the game's conclusion) is listed too,
+as ``ledger.v1.views/<view>/games/<game id>``, ``NOT_SERVING``: the view
+goes on serving every other game.  The server itself stays ``SERVING``: the
+view still answers from what it has.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ class HealthServicer(health.aio.HealthServicer):
             for name, status in self._server_status.items()
         }
         for name, stalled in await self._view_states():
-            statuses[VIEWS_PREFIX + name] = health_pb2.HealthCheckResponse(
+            statuses[name] = health_pb2.HealthCheckResponse(
                 status=health_pb2.HealthCheckResponse.NOT_SERVING
                 if stalled
                 else health_pb2.HealthCheckResponse.SERVING
@@ -50,4 +53,11 @@ class HealthServicer(health.aio.HealthServicer):
             statuses = await self._views.statuses()
         except TRANSIENT:  # the database is down: the services say so already
             return []
-        return [(s.view, s.stalled is not None) for s in statuses]
+        states = []
+        for s in statuses:
+            states.append((VIEWS_PREFIX + s.view, s.stalled is not None))
+            states.extend(
+                (f"{VIEWS_PREFIX}{s.view}/games/{g.game_id}", True)
+                for g in s.stopped_games
+            )
+        return states

@@ -1,7 +1,7 @@
 """``RatingService``: leaderboards and rating histories, read from the ratings view.
 
 Thin: checks the request, waits for the views when asked
-(``min_log_position``), runs one :mod:`projections.ratings` query and pages
+(``min_read_token``), runs one :mod:`projections.ratings` query and pages
 the rows (:class:`services.api.read_rpc.Page`).
 """
 
@@ -12,8 +12,12 @@ from typing import Any
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from projections import ratings
+from services.api.auth import current_principal
 from services.api.read_rpc import Page, ReadModels, from_row, known_game
 from services.api.rpc import guarded
+
+VIEWS = (ratings.RatingsView.name,)
+"""The views these reads read: only they must have applied a caller's write."""
 
 
 class RatingServicer(pb_grpc.RatingServiceServicer):
@@ -27,7 +31,7 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
         known_game(request.game_type)
         page = Page.asked("GetLeaderboard", request, q=request.game_type)
         rows = await self._models.read_page(
-            request, context, page, ratings.leaderboard, request.game_type
+            request, context, page, ratings.leaderboard, request.game_type, views=VIEWS
         )
         return pb.GetLeaderboardResponse(
             ratings=[
@@ -52,14 +56,16 @@ class RatingServicer(pb_grpc.RatingServiceServicer):
             ratings.history,
             request.game_type,
             request.player_id,
+            views=VIEWS,
         )
+        admin = current_principal.get().admin
         return pb.GetRatingHistoryResponse(
             changes=[
                 from_row(
                     pb.RatingChange,
                     r,
                     game_id=str(r["game_id"]),
-                    log_position=r["position"],
+                    log_position=r["position"] if admin else 0,
                 )
                 for r in page.shown(rows)
             ],

@@ -2,7 +2,7 @@
 
 The replay, rating and stats services are separate modules (one gRPC service
 each); this one holds what they have in common, so none imports another.
-:class:`ReadModels` is the read-your-writes wait (``min_log_position``) and
+:class:`ReadModels` is the read-your-writes wait (``min_read_token``) and
 the one way a read runs a view query (on the views' datastore, which may be
 a replica: see :mod:`services.storage.read_replica`).
 """
@@ -17,7 +17,8 @@ import grpc
 
 from domain.contract.core import InvalidCommandError
 from projections.runner import ViewRunner, ViewStatus, wait_for_position
-from services.api import page_tokens
+from services.api import page_tokens, read_tokens
+from services.api.auth import current_principal
 from services.ledger.io_pool import IoPool
 
 
@@ -121,8 +122,14 @@ class ReadModels:
         """A runner on the primary: the log's head is read there, since a
         replica's lags behind positions this server has already returned."""
 
-    async def catch_up_to(self, position: int, context: Any) -> None:
-        """Wait until every view has applied ``position`` (read-your-writes).
+    async def catch_up_to(
+        self, position: int, context: Any, views: Sequence[str] = ()
+    ) -> None:
+        """Wait until the views named in ``views`` (every view when empty)
+        have applied ``position`` (read-your-writes).
+
+        Only the views a read reads: one view stopped at an event it cannot
+        apply fails the reads of that view, never those of another.
 
         A position past the log's head waits for the head instead: no call
         returned it, and refusing it (or waiting for it to the deadline)
@@ -132,45 +139,61 @@ class ReadModels:
         """
         if position <= 0:
             return
+        runners = [r for r in self.runners if not views or r.view.name in views]
         head_of = self._primary or (self.runners[0] if self.runners else None)
         target = position
         if head_of is not None:
             target = min(position, await self._run(_log_head, head_of))
         remaining = context.time_remaining()
         timeout = 10.0 if remaining is None else max(0.0, remaining - 0.05)
-        if not await self._run(wait_for_position, self.runners, target, timeout):
+        if not await self._run(wait_for_position, runners, target, timeout):
             stopped = [
                 s.view
-                for s in await self.statuses()
+                for s in await self._run(lambda: [r.status() for r in runners])
                 if s.stalled is not None and s.stalled.position <= target
             ]
             if stopped:
                 await context.abort(
                     grpc.StatusCode.FAILED_PRECONDITION,
-                    f"view {stopped[0]} stopped before log position {position} at "
-                    "an event it cannot apply; an operator must repair the log "
+                    f"view {stopped[0]} stopped before this write at an event "
+                    "it cannot apply; an operator must repair the log "
                     "(`ledger projections status`)",
                 )
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"views have not reached log position {position} yet",
+                "the views have not reached this write yet",
             )
 
     async def statuses(self) -> list[ViewStatus]:
         """Each view's position and stop, if any (for the health service)."""
         return list(await self._run(lambda: [r.status() for r in self.runners]))
 
-    async def read(self, request: Any, context: Any, fn: Any, *args: Any) -> Any:
-        """:meth:`query`, once the views have applied the request's
-        ``min_log_position`` (:meth:`catch_up_to`)."""
-        await self.catch_up_to(request.min_log_position, context)
+    async def read(
+        self,
+        request: Any,
+        context: Any,
+        fn: Any,
+        *args: Any,
+        views: Sequence[str] = (),
+    ) -> Any:
+        """:meth:`query`, once ``views`` (the ones ``fn`` reads) have applied
+        the write the request names (:func:`requested_position`)."""
+        await self.catch_up_to(requested_position(request), context, views)
         return await self.query(fn, *args)
 
     async def read_page(
-        self, request: Any, context: Any, page: Page, fn: Any, *args: Any
+        self,
+        request: Any,
+        context: Any,
+        page: Page,
+        fn: Any,
+        *args: Any,
+        views: Sequence[str] = (),
     ) -> Any:
         """:meth:`read` of a paged query: ``fn(curs, *args, limit, offset)``."""
-        return await self.read(request, context, fn, *args, page.limit, page.offset)
+        return await self.read(
+            request, context, fn, *args, page.limit, page.offset, views=views
+        )
 
     async def query(self, fn: Any, *args: Any) -> Any:
         def run() -> Any:
@@ -178,6 +201,17 @@ class ReadModels:
                 return fn(curs, *args)
 
         return await self._run(run)
+
+
+def requested_position(request: Any) -> int:
+    """The log position a read request asks the views to reach: the one
+    sealed in its ``min_read_token`` (issued to this caller, see
+    :mod:`services.api.read_tokens`), or its deprecated ``min_log_position``.
+
+    :raises ReadTokenError: for a read token not issued to this caller.
+    """
+    sealed = read_tokens.position(request.min_read_token, current_principal.get())
+    return max(sealed, request.min_log_position)
 
 
 def _log_head(runner: ViewRunner) -> int:

@@ -18,6 +18,11 @@ from services.api import presenters
 from services.api.read_rpc import Page, ReadModels, from_row, known_game
 from services.api.rpc import guarded
 
+STATS = ("stats",)
+"""The view the statistics read (``projections.stats``): only it must have
+applied a caller's write, and another view's stop does not fail them."""
+FAIRNESS = "fairness"
+
 
 def _distribution(d: dict[str, Any]) -> Any:
     from ledger.v1 import read_service_pb2 as rpb
@@ -137,7 +142,7 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 ],
             )
 
-        return await self._models.read(request, context, read)
+        return await self._models.read(request, context, read, views=STATS)
 
     @guarded
     async def GetFacetStats(
@@ -186,7 +191,7 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 next_page_token=page.next_token(freq),
             )
 
-        return await self._models.read(request, context, read)
+        return await self._models.read(request, context, read, views=STATS)
 
     @guarded
     async def GetPlayerHistory(
@@ -208,6 +213,7 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
             q.player_history,
             request.player_id,
             request.game_type or None,
+            views=STATS,
         )
         return pb.PlayerHistory(
             games=[
@@ -245,7 +251,7 @@ class StatsServicer(pb_grpc.StatsServiceServicer):
                 curs, request.game_type
             )
 
-        fits = await self._models.read(request, context, read)
+        fits = await self._models.read(request, context, read, views=(*STATS, FAIRNESS))
         return pb.Fairness(
             game_type=request.game_type,
             fits=[from_row(pb.DistributionFit, d) for d in fits],

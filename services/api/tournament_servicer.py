@@ -10,6 +10,7 @@ from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
 from services.api.auth import current_principal
+from services.api.read_rpc import requested_position
 from services.api.rpc import guarded, guarded_stream
 from services.ledger.callers import (
     ANONYMOUS,
@@ -239,7 +240,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
         self, request: pb.GetStandingsRequest, context: Any
     ) -> pb.Standings:
         tid = parse_id(request.tournament_id)
-        await self._results.catch_up_to(request.min_log_position, context)
+        await self._results.catch_up_to(requested_position(request), context)
         return standings_message(await self._run(self._desk.load, tid))
 
     @guarded_stream
@@ -251,7 +252,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
         game streams listen to, and the stream reloads only when woken (or
         after the hub's long safety-net timeout)."""
         tid = parse_id(request.tournament_id)
-        await self._results.catch_up_to(request.min_log_position, context)
+        await self._results.catch_up_to(requested_position(request), context)
         wakeup = self._hub.subscribe(tid)
         try:
             seen = -1

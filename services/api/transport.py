@@ -56,3 +56,17 @@ def server_credentials(
         root_certificates=client_ca.read_bytes() if client_ca else None,
         require_client_auth=client_ca is not None,
     )
+
+
+def client_credentials(
+    roots: Path | None,
+    cert: Path | None = None,
+    key: Path | None = None,
+) -> grpc.ChannelCredentials:
+    """TLS for a client: trusting ``roots`` (PEM; None: the system's CAs),
+    presenting ``cert``/``key`` to a mutual-TLS server when given."""
+    return grpc.ssl_channel_credentials(
+        root_certificates=roots.read_bytes() if roots else None,
+        private_key=key.read_bytes() if key else None,
+        certificate_chain=cert.read_bytes() if cert else None,
+    )

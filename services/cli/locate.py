@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -91,12 +91,55 @@ def server_target(explicit: str | None) -> str:
     return announced_address(settings.data_dir) or connectable(settings.listen)
 
 
+def tls(settings: Settings | None = None) -> tuple[Any, list[tuple[str, Any]]] | None:
+    """The CLI's TLS, from the server's own settings: ``(credentials, options)``,
+    or None for plaintext.
+
+    TLS when LEDGER_GRPC_TLS_CA names the CA of the server's certificate, or
+    when LEDGER_GRPC_TLS_CERT is set (this machine's server serves TLS: its
+    certificate is trusted); LEDGER_GRPC_TLS_CLIENT_CERT/_KEY add the
+    certificate a mutual-TLS server asks for, and LEDGER_GRPC_TLS_SERVER_NAME
+    the name to check when the address dialled is not in the certificate.
+
+    :raises UserError: for a PEM file that cannot be read.
+    """
+    from services.api.transport import client_credentials
+
+    settings = settings or Settings()
+    roots = settings.grpc_tls_ca or settings.grpc_tls_cert
+    if roots is None and settings.grpc_tls_client_cert is None:
+        return None
+    try:
+        credentials = client_credentials(
+            roots, settings.grpc_tls_client_cert, settings.grpc_tls_client_key
+        )
+    except OSError as exc:
+        raise UserError(f"cannot read a TLS file: {exc}") from None
+    options = []
+    if settings.grpc_tls_server_name:
+        options.append(("grpc.ssl_target_name_override", settings.grpc_tls_server_name))
+    return credentials, options
+
+
+def channel(target: str) -> Any:
+    """A gRPC channel to ``target``, TLS when the settings say (:func:`tls`)."""
+    import grpc
+
+    secure = tls()
+    if secure is None:
+        return grpc.insecure_channel(target)
+    return grpc.secure_channel(target, secure[0], secure[1])
+
+
 def connect(explicit: str | None) -> Connection:
     """A gRPC connection to the server (remembered for "no server at ..." lines)."""
     from services.api.client import Connection
 
     failures.target = server_target(explicit)
-    return Connection.open(failures.target)
+    secure = tls()
+    if secure is None:
+        return Connection.open(failures.target)
+    return Connection.open(failures.target, *secure)
 
 
 TARGET = typer.Option(
@@ -110,14 +153,26 @@ TARGET = typer.Option(
 
 def stub(stub_class: type[S], explicit: str | None) -> S:
     """A gRPC stub of ``stub_class`` on the server (see :func:`server_target`)."""
-    import grpc
-
     failures.target = server_target(explicit)
-    return stub_class(grpc.insecure_channel(failures.target))  # type: ignore[call-arg]
+    return stub_class(channel(failures.target))  # type: ignore[call-arg]
 
 
 def bearer(token: str | None) -> tuple[tuple[str, str], ...] | None:
-    return (("authorization", f"Bearer {token}"),) if token else None
+    """The authorization metadata of ``token`` (None without one).
+
+    :raises UserError: for a token with a byte a header cannot carry (a NUL,
+        a control or non-ASCII character): grpc's client library refuses to
+        send it and answers INTERNAL "Invalid metadata" itself.
+    """
+    if not token:
+        return None
+    if not (token.isascii() and token.isprintable()):
+        raise UserError(
+            "--token: a bearer token is printable ASCII (as the server issues "
+            "them); this one has a character no request header can carry",
+            USAGE,
+        )
+    return (("authorization", f"Bearer {token}"),)
 
 
 def admin_token(
@@ -126,15 +181,32 @@ def admin_token(
     """LEDGER_ADMIN_TOKEN, else the one the local server generated, else None.
 
     ``target``: the ``--target`` a command was given (None: the server it
-    found itself, which is local).  The generated token goes only to a
-    server on this machine (a loopback address): it is this machine's admin
-    credential, and a server elsewhere would see it before refusing it as
-    unknown.  LEDGER_ADMIN_TOKEN is the user's own choice and goes anywhere.
+    finds itself, :func:`server_target`).  The generated token goes only to
+    the address dialled when it is a loopback one: it is this machine's
+    admin credential, and a server elsewhere would see it before refusing it
+    as unknown.  Whatever named the address (``--target``, LEDGER_LISTEN, a
+    ``.env`` file, ``server.json``) makes no difference: a server found
+    without ``--target`` may listen on another host's address too.
+    LEDGER_ADMIN_TOKEN is the user's own choice and goes to any server, but
+    never in plaintext off this machine.
+
+    :raises UserError: LEDGER_ADMIN_TOKEN set, for a server elsewhere, with
+        no TLS (:func:`tls`): the token would cross the network readable.
     """
     settings = settings or Settings()
+    dialled = target or (
+        announced_address(settings.data_dir) or connectable(settings.listen)
+    )
+    local = _loopback(dialled)
     if settings.admin_token is not None:
+        if not local and tls(settings) is None:
+            raise UserError(
+                f"LEDGER_ADMIN_TOKEN would go to {dialled} in plaintext: set "
+                "LEDGER_GRPC_TLS_CA (the CA of the server's certificate) so the "
+                "CLI speaks TLS"
+            )
         return settings.admin_token.get_secret_value()
-    if target is not None and not _loopback(target):
+    if not local:
         return None
     try:
         return (settings.data_dir / "admin-token").read_text().strip() or None

@@ -13,8 +13,9 @@ from services.runtime.settings import Settings
 
 @projections_app.command("status")
 def projections_status() -> None:
-    """Each view's position, lag behind the head of the log, and whether it
-    stopped at an event it cannot apply (then: which, and why)."""
+    """Each view's position, lag behind the head of the log, whether it
+    stopped at an event it cannot apply (then: which, and why), and the games
+    it stopped applying (an event after the game's conclusion)."""
     from services.runtime.bootstrap import view_runners
 
     settings = Settings()
@@ -28,6 +29,12 @@ def projections_status() -> None:
         if status.stalled is not None:
             state = f"[red]stopped at {status.stalled.position}[/]"
             stops.append(f"{status.view}: {status.stalled.reason}")
+        if status.stopped_count:
+            state += f", [red]{status.stopped_count} game(s) stopped[/]"
+            stops.extend(f"{status.view}: {g.reason}" for g in status.stopped_games)
+            if status.stopped_count > len(status.stopped_games):
+                more = status.stopped_count - len(status.stopped_games)
+                stops.append(f"{status.view}: and {more} more game(s)")
         table.add_row(
             status.view,
             str(status.position),

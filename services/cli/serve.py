@@ -71,6 +71,7 @@ def serve(
     settings = Settings.model_validate({**Settings().model_dump(), **update})
     banner.check_port_free(settings.listen)
     http_address(settings.http_listen)
+    warn_if_plaintext(settings)
     banner.starting(settings)
     if settings.database_url:
         locate.probe_database(settings.database_url)
@@ -93,6 +94,35 @@ def serve(
         asyncio.run(run(wiring, on_ready=ready))
     finally:
         locate.clear_address(settings.data_dir)
+
+
+def warn_if_plaintext(settings: Settings) -> bool:
+    """One warning line when gRPC listens beyond this machine without TLS.
+
+    Every call carries a bearer token (a seat's, an organiser's, the
+    admin's): on a non-loopback address without TLS anyone on the path reads
+    them.  A warning, not a refusal: a TLS-terminating proxy or a private
+    network may be the operator's choice.  Returns whether it warned.
+    """
+    import ipaddress
+
+    from services.cli import locate
+
+    host, _ = locate.parse_address(settings.listen)
+    if settings.grpc_tls_cert is not None or host == "localhost":
+        return False
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return False
+    except ValueError:
+        pass  # a name: it may resolve anywhere
+    typer.echo(
+        f"warning: gRPC listens on {settings.listen} without TLS: bearer tokens, "
+        "the admin token included, cross the network readable; set "
+        "LEDGER_GRPC_TLS_CERT and LEDGER_GRPC_TLS_KEY (or listen on 127.0.0.1)",
+        err=True,
+    )
+    return True
 
 
 def announce(settings: Settings) -> Path | None:

@@ -8,7 +8,7 @@ on a fresh machine; point it at a real server for anything that matters.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     Field,
@@ -190,6 +190,24 @@ class Settings(BaseSettings):
         default=None,
         description="PEM CA bundle: clients must present a certificate it signed (mutual TLS).",
     )
+    grpc_tls_ca: Path | None = Field(
+        default=None,
+        description="For the CLI: PEM CA bundle that signed the server's certificate; set, "
+        "the CLI speaks TLS. Unset with grpc_tls_cert set: that certificate is trusted.",
+    )
+    grpc_tls_client_cert: Path | None = Field(
+        default=None,
+        description="For the CLI: PEM certificate it presents (mutual TLS); with "
+        "grpc_tls_client_key.",
+    )
+    grpc_tls_client_key: Path | None = Field(
+        default=None, description="PEM private key of grpc_tls_client_cert."
+    )
+    grpc_tls_server_name: str | None = Field(
+        default=None,
+        description="For the CLI: the name the server's certificate must carry, when the "
+        "address dialled is not in it (e.g. 127.0.0.1 for ledger.example.org).",
+    )
     http_tls_cert: Path | None = Field(
         default=None,
         description="PEM certificate (chain) the dashboard serves HTTPS with; with http_tls_key.",
@@ -210,6 +228,31 @@ class Settings(BaseSettings):
         "(one server sweeps at a time); 0: this server never sweeps.",
     )
 
+    @field_validator(
+        "grpc_tls_cert",
+        "grpc_tls_key",
+        "grpc_tls_client_ca",
+        "grpc_tls_ca",
+        "grpc_tls_client_cert",
+        "grpc_tls_client_key",
+        "http_tls_cert",
+        "http_tls_key",
+        mode="before",
+    )
+    @classmethod
+    def _tls_file(cls, value: Any, info: ValidationInfo) -> Any:
+        """One clear line for a TLS setting that names no file: an empty
+        variable became ``Path("")``, the current directory, and failed much
+        later as "error: .: Is a directory"."""
+        name = f"LEDGER_{(info.field_name or '').upper()}"
+        if value is None:
+            return None
+        if isinstance(value, str | Path) and not str(value).strip():
+            raise ValueError(f"{name} is empty: unset it, or name a PEM file")
+        if not Path(value).is_file():
+            raise ValueError(f"{name}: {value} is not a file (a PEM file is expected)")
+        return value
+
     @model_validator(mode="after")
     def _tls_pairs(self) -> Settings:
         if (self.grpc_tls_cert is None) != (self.grpc_tls_key is None):
@@ -219,6 +262,10 @@ class Settings(BaseSettings):
         if (self.http_tls_cert is None) != (self.http_tls_key is None):
             raise ValueError(
                 "set LEDGER_HTTP_TLS_CERT and LEDGER_HTTP_TLS_KEY together"
+            )
+        if (self.grpc_tls_client_cert is None) != (self.grpc_tls_client_key is None):
+            raise ValueError(
+                "set LEDGER_GRPC_TLS_CLIENT_CERT and LEDGER_GRPC_TLS_CLIENT_KEY together"
             )
         if self.grpc_tls_client_ca is not None and self.grpc_tls_cert is None:
             raise ValueError(

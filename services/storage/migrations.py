@@ -73,6 +73,20 @@ MIGRATIONS: tuple[Migration, ...] = (
         ALTER TABLE projection_tracking ADD COLUMN IF NOT EXISTS stalled_reason text;
         """,
     ),
+    Migration(
+        3,
+        "games a view stopped applying (an event after the game's conclusion)",
+        """
+        CREATE TABLE IF NOT EXISTS projection_game_stops (
+            view text NOT NULL,
+            game_id uuid NOT NULL,
+            position bigint NOT NULL,
+            reason text NOT NULL,
+            stopped_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (view, game_id)
+        );
+        """,
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 """The version this code needs: the last migration's."""

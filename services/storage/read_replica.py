@@ -75,7 +75,11 @@ class ReadSide:
         if position <= 0 or not self.runners:
             return True
         target = min(position, self._primary.status().head)
-        return wait_for_position(self.runners, target, timeout)
+        # a view stopped at an event it cannot apply will not get there by
+        # waiting, and a page knows no view it reads: the stopped one serves
+        # what it has, and holds back no page of the others
+        following = [r for r in self.runners if r.status().stalled is None]
+        return wait_for_position(following, target, timeout)
 
     def close(self) -> None:
         if self._owned:

@@ -61,6 +61,8 @@ GRANTS: dict[str, tuple[str, ...]] = {
     "ledger_schema_migrations": ("SELECT",),
     # setup inserts every view's row; ``ledger projections rebuild`` runs as the owner
     "projection_tracking": ("SELECT", "UPDATE"),
+    # a view records each game it stops applying; a rebuild (owner) clears them
+    "projection_game_stops": ("SELECT", "INSERT"),
 }
 """Table privileges of the service role, besides each view's own tables (:func:`service_grants`)."""
 VIEW_TABLE = ("SELECT", "INSERT", "UPDATE")

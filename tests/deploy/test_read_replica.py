@@ -83,8 +83,14 @@ def test_reads_wait_for_the_replica_to_pass_the_move(
                         conn, "thalara", players=2, characters=["myrja", "canto"]
                     )
                     moved = play_one(conn, table, random.Random(3))
-                    assert moved is not None and moved.log_position > 0
-                    position = moved.log_position
+                    assert moved is not None and moved.read_token
+                    # the admin's position: a player's answer no longer has it
+                    with psycopg.connect(primary.url) as head:
+                        found = head.execute(
+                            "SELECT max(notification_id) FROM ledger_events"
+                        ).fetchone()
+                    assert found is not None
+                    position = found[0]
                     wait_until(
                         lambda: _position(primary.url) >= position,
                         "the primary's stats view did not apply the move",

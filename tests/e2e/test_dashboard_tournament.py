@@ -20,6 +20,7 @@ from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as rpc
 from services.api.client import Table, play_one
 from tests.e2e.dashboard import screenshot
+from tests.e2e.leak_probe import log_head
 
 pytestmark = pytest.mark.e2e
 PLAYERS = ("ann", "bob", "cyd", "dee", "eve", "fay")
@@ -32,8 +33,9 @@ def auth(token: str) -> Any:
 class Swiss:
     """A Swiss tournament driven over gRPC like a club organiser and players would."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Any, ledger: Any) -> None:
         self.server = server
+        self.ledger = ledger
         self.stub = rpc.TournamentServiceStub(server.channel)
         created = self.stub.CreateTournament(
             pb.CreateTournamentRequest(
@@ -75,8 +77,8 @@ class Swiss:
             (game,) = [g for g in mine.games if g.game_id == table.game_id]
             tokens[seat] = game.seat_token
         game_table, rnd = Table(table.game_id, tokens, None), random.Random(seed)
-        while (response := play_one(self.server, game_table, rnd)) is not None:
-            self.position = max(self.position, response.log_position)
+        while play_one(self.server, game_table, rnd) is not None:
+            self.position = log_head(self.ledger)
 
     def standings(self) -> Any:
         return self.stub.GetStandings(
@@ -112,9 +114,9 @@ def grpc_standings(standings: Any) -> list[tuple[str, int, float, float, int]]:
 
 
 def test_a_swiss_tournament_page_follows_get_standings_live_and_ratings_match(
-    grpc_server: Any, dashboard_url: str, page: Any
+    grpc_server: Any, dashboard_url: str, page: Any, ledger: Any
 ) -> None:
-    swiss = Swiss(grpc_server)
+    swiss = Swiss(grpc_server, ledger)
     for number in (1, 2):
         for table in swiss.start_round().tables:
             swiss.play(table, number * 10 + table.table)

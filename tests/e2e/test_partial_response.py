@@ -39,7 +39,7 @@ def test_an_acknowledgement_only_answer_skips_the_events_and_the_game(grpc_serve
     answer, _ = _submit(grpc_server, table, ["last_version", "receipt"])
     assert answer.last_version > before
     assert answer.receipt.version == answer.last_version
-    assert answer.first_version == 0 and answer.log_position == 0
+    assert answer.first_version == 0 and answer.read_token == ""
     assert not answer.events and not answer.HasField("game")
     after = grpc_server.call(
         "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[0]
@@ -52,7 +52,7 @@ def test_no_mask_an_empty_mask_or_a_star_fill_every_field(grpc_server, paths):
     table = thalara_in_play(grpc_server)
     answer, _ = _submit(grpc_server, table, paths)
     assert answer.events and answer.HasField("game") and answer.HasField("receipt")
-    assert answer.first_version and answer.log_position
+    assert answer.first_version and answer.read_token
 
 
 def test_a_replayed_command_answers_with_the_fields_asked_for(grpc_server):

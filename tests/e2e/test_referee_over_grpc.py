@@ -378,11 +378,15 @@ def test_stats_filter_by_termination_and_leave_aborted_games_out(server: Any) ->
 
     stats = rpb_grpc.StatsServiceStub(server.channel)
 
-    def read(termination: str = "", position: int = 0) -> Any:
+    def read(termination: str = "", written: tuple[str, str] = ("", "")) -> Any:
+        """The statistics once they include ``written`` (the read token of a
+        write, and the seat token that made it)."""
+        token, caller = written
         return stats.GetGameTypeStats(
             rpb.GetGameTypeStatsRequest(
-                game_type="vaalbara", termination=termination, min_log_position=position
+                game_type="vaalbara", termination=termination, min_read_token=token
             ),
+            metadata=(("authorization", f"Bearer {caller}"),) if caller else None,
             timeout=60,
         )
 
@@ -395,24 +399,25 @@ def test_stats_filter_by_termination_and_leave_aborted_games_out(server: Any) ->
         create(server, "vaalbara", players=2),
         create(server, "vaalbara", players=2),
     )
-    position = server.call(
+    written = server.call(
         "Resign", pb.ResignRequest(game_id=resigned.game_id), resigned.tokens[0]
-    ).log_position
-    before = read(position=position)
-    position = server.call(
+    ).read_token
+    before = read(written=(written, resigned.tokens[0]))
+    written = server.call(
         "Abort", pb.AbortRequest(game_id=aborted.game_id), aborted.tokens[0]
-    ).log_position
+    ).read_token
     again = create(server, "vaalbara", players=2)
-    position = server.call(
+    written = server.call(
         "Resign", pb.ResignRequest(game_id=again.game_id), again.tokens[1]
-    ).log_position
-    after, only_resigned = read(position=position), read("resigned", position)
+    ).read_token
+    last = (written, again.tokens[1])
+    after, only_resigned = read(written=last), read("resigned", last)
     assert ended(after)["aborted"] == ended(before).get("aborted", 0) + 1
     assert ended(after)["resigned"] == ended(before)["resigned"] + 1
     assert after.finished == before.finished + 1  # the aborted game is not counted
     assert only_resigned.finished == ended(after)["resigned"]
     assert only_resigned.finished < after.finished  # completed games filtered out
-    assert read("completed", position).finished == ended(after)["completed"]
+    assert read("completed", last).finished == ended(after)["completed"]
     with pytest.raises(grpc.RpcError) as unknown:
         read("gave_up")
     code, _, bad = refusal(unknown.value)

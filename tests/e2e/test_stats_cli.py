@@ -8,12 +8,13 @@ from typer.testing import CliRunner
 from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as rpc
 from services.api.client import create, play_one
+from tests.e2e.leak_probe import log_head
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def finished(grpc_server):
+def finished(grpc_server, ledger):
     """Two Thalara games and one Vaalbara game played to the end, in the views."""
     import random
 
@@ -25,8 +26,8 @@ def finished(grpc_server):
     ):
         table = create(grpc_server, game_type, **setup)
         rnd = random.Random(position)
-        while (response := play_one(grpc_server, table, rnd)) is not None:
-            position = max(position, response.log_position)
+        while play_one(grpc_server, table, rnd) is not None:
+            position = log_head(ledger)
     rpc.StatsServiceStub(grpc_server.channel).GetGameTypeStats(
         pb.GetGameTypeStatsRequest(game_type="thalara", min_log_position=position),
         timeout=60,

@@ -277,6 +277,101 @@ def test_the_generated_admin_token_goes_only_to_a_server_on_this_machine(
         "ledger.example.org:443": None,
     }
     monkeypatch.setenv("LEDGER_ADMIN_TOKEN", "chosen-by-the-user")
+    assert locate.admin_token(Settings(), target="127.0.0.1:50051") == (
+        "chosen-by-the-user"
+    )
+    # the user's own token goes elsewhere too, but only over TLS
+    with pytest.raises(UserError, match="in plaintext: set LEDGER_GRPC_TLS_CA"):
+        locate.admin_token(Settings(), target="ledger.example.org:443")
+    (tmp_path / "ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    monkeypatch.setenv("LEDGER_GRPC_TLS_CA", str(tmp_path / "ca.pem"))
     assert locate.admin_token(Settings(), target="ledger.example.org:443") == (
         "chosen-by-the-user"
     )
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["LEDGER_LISTEN", ".env", "server.json", "LEDGER_LISTEN v6"],
+)
+def test_without_target_the_generated_token_goes_only_where_loopback_is_dialled(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, source: str
+) -> None:
+    """The server a command finds itself may be elsewhere too: the address
+    comes from LEDGER_LISTEN, a .env file or server.json, and the generated
+    token must follow the address dialled, not where it came from."""
+    import json
+    import os
+
+    from services.runtime.settings import Settings
+
+    monkeypatch.delenv("LEDGER_ADMIN_TOKEN", raising=False)
+    monkeypatch.delenv("LEDGER_LISTEN", raising=False)
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "admin-token").write_text("generated-here\n")
+    if source == "LEDGER_LISTEN":
+        monkeypatch.setenv("LEDGER_LISTEN", "10.0.0.5:50051")
+    elif source == "LEDGER_LISTEN v6":
+        monkeypatch.setenv("LEDGER_LISTEN", "[2001:db8::1]:50051")
+    elif source == ".env":
+        (tmp_path / ".env").write_text("LEDGER_LISTEN=192.0.2.7:50051\n")
+    else:
+        (tmp_path / "server.json").write_text(
+            json.dumps({"address": "198.51.100.3:50051", "pid": os.getpid()})
+        )
+    assert not locate.server_target(None).startswith(("127.", "[::1]", "localhost"))
+    assert locate.admin_token(Settings(), target=None) is None
+    # a wildcard listen address is dialled on loopback: the token goes
+    monkeypatch.setenv("LEDGER_LISTEN", "0.0.0.0:50051")
+    (tmp_path / "server.json").unlink(missing_ok=True)
+    assert locate.admin_token(Settings(), target=None) == "generated-here"
+
+
+@pytest.mark.parametrize(
+    "variable", ["LEDGER_GRPC_TLS_CERT", "LEDGER_GRPC_TLS_KEY", "LEDGER_HTTP_TLS_CERT"]
+)
+def test_an_empty_tls_setting_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, variable: str
+) -> None:
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        app, ["serve", "--listen", "127.0.0.1:1"], env={variable: ""}
+    )
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert f"{variable} is empty: unset it, or name a PEM file" in lines[0]
+    assert "Is a directory" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("listen", "warned"),
+    [
+        ("0.0.0.0:50051", True),
+        ("10.0.0.5:50051", True),
+        ("[::]:50051", True),
+        ("127.0.0.1:50051", False),
+        ("[::1]:50051", False),
+        ("localhost:50051", False),
+    ],
+)
+def test_the_server_warns_when_it_listens_beyond_loopback_without_tls(
+    capsys: pytest.CaptureFixture[str], listen: str, warned: bool
+) -> None:
+    from services.cli.serve import warn_if_plaintext
+    from services.runtime.settings import Settings
+
+    assert warn_if_plaintext(Settings(listen=listen)) is warned
+    err = capsys.readouterr().err
+    assert (f"warning: gRPC listens on {listen} without TLS" in err) is warned
+
+
+@pytest.mark.parametrize("token", ["abc\x00def", "jeton-\u00e9t\u00e9", "tab\there"])
+def test_a_token_no_header_can_carry_is_one_line_not_invalid_metadata(
+    token: str,
+) -> None:
+    with pytest.raises(UserError, match="printable ASCII"):
+        locate.bearer(token)
+    assert locate.bearer("plain-token") == (("authorization", "Bearer plain-token"),)
