@@ -21,6 +21,7 @@ from domain.contract.endings import (
     Consequence,
     EndingKind,
     aborted,
+    agreed_draw,
     drops_out,
     last_standing,
     seat_leaves,
@@ -189,6 +190,8 @@ def check_ending(
         if trail.moves >= trail.control.abort_before_moves:
             report.fail(ending.version, "ending", "aborted after too many moves")
         expected = aborted(trail.seat_count, body["reason"] or "aborted")
+    elif kind == EndingKind.AGREED.value:
+        expected = agreed_draw(trail.seat_count)
     trail.stop(ending)
     concluded = [r for r in rest if r.type not in ENDING_KINDS]
     if len(rest) != 1 or not concluded:

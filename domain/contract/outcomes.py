@@ -39,6 +39,9 @@ class Termination(str, enum.Enum):
     FORFEITED = "forfeited"
     """A seat never moved within the no-show window: the others win, unrated."""
 
+    AGREED = "agreed"
+    """The players agreed a draw: a rated draw, nobody wins."""
+
 
 class Outcome(Model):
     """A finished game: who placed where (python-chess's ``Outcome``).

@@ -1,0 +1,257 @@
+"""The referee's controls on the aggregate alone: pause, resume, added time
+and draw offers, each replayed from its stored records and audited.
+
+The ledger's clock reading is passed in as data, as in
+``test_referee_endings``; a forged log is re-chained as a database superuser
+would (every hash recomputed), so only the audit's re-derivation can catch it.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from domain.audit.game_audit import audit_records
+from domain.contract.core import Termination
+from domain.ledger.clocks import ClockKind, TimeControl
+from domain.ledger.controls import (
+    AddTimeError,
+    DrawOfferError,
+    GamePausedError,
+    PauseStateError,
+)
+from domain.ledger.records import canonical_json, load, recomputed_hash
+from domain.ledger.records.names import CONTROL_TYPES
+from tests.unit.test_referee_endings import SEED, T0, audited, new_game, play, stored
+
+PER_MOVE = TimeControl(kind=ClockKind.PER_MOVE, per_move_seconds=30)
+
+
+def ms(at: datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+def moving_seat_command(game: Any, rnd: random.Random) -> tuple[int, Any]:
+    seat = game.to_act()[0]
+    command = game.ruleset.random_command(game.state, seat, rnd)
+    assert command is not None
+    return seat, command
+
+
+@pytest.fixture
+def example() -> str:
+    return "thalara-2p"
+
+
+def test_a_pause_holds_every_clock_and_a_resume_continues_from_where_it_stood(
+    example: str,
+) -> None:
+    game = new_game(example, control=PER_MOVE)
+    at = play(game, 2, 5, random.Random(1))
+    seat, deadline = game.next_deadline() or (None, 0)
+    assert deadline == ms(at) + 30_000
+    game.pause("admin", now=at + timedelta(seconds=10))
+    assert game.paused and game.next_deadline() is None
+    # long past the deadline: nothing is due while paused
+    assert game.flagged(at + timedelta(hours=1)) is None
+    seat_, command = moving_seat_command(game, random.Random(2))
+    with pytest.raises(GamePausedError) as refused:
+        game.act(command, seat_, SEED, None, now=at + timedelta(seconds=11))
+    assert refused.value.rule == "game.paused"
+    with pytest.raises(PauseStateError):
+        game.pause("admin", now=at + timedelta(seconds=12))
+    game.resume("admin", now=at + timedelta(minutes=5, seconds=10))
+    # 10 s were spent before the pause: 20 s are left after the resume
+    assert game.next_deadline() == (seat, ms(at) + 300_000 + 30_000)
+    game.act(command, seat_, SEED, None, now=at + timedelta(minutes=5, seconds=20))
+    report, rebuilt = audited(game)
+    assert report.ok, report.failures
+    assert rebuilt.clock == game.clock and not rebuilt.paused
+
+
+def test_a_fischer_clock_paid_while_paused_nothing(example: str) -> None:
+    game = new_game(example)  # Fischer 60 + 2
+    at = play(game, 1, 5, random.Random(3))
+    seat = game.to_act()[0]
+    assert game.clock is not None
+    bank, since = game.clock.bank_ms[seat], game.clock.since_ms[seat]
+    assert since is not None
+    thought = ms(at) - since  # before the last move, while it was asked too
+    game.pause("admin", now=at + timedelta(seconds=4))
+    game.resume("admin", now=at + timedelta(seconds=304))
+    _, command = moving_seat_command(game, random.Random(4))
+    game.act(command, seat, SEED, None, now=at + timedelta(seconds=310))
+    assert game.clock.bank_ms[seat] == bank - thought - 10_000 + 2_000
+    report, _ = audited(game)
+    assert report.ok, report.failures
+
+
+def test_added_time_moves_the_deadline(example: str) -> None:
+    game = new_game(example, control=PER_MOVE)
+    at = play(game, 2, 5, random.Random(5))
+    seat, deadline = game.next_deadline() or (0, 0)
+    other = 1 - seat
+    with pytest.raises(AddTimeError) as idle:
+        game.add_time(other, 10_000, "admin", now=at)
+    assert idle.value.rule == "clock.not-running"
+    game.add_time(seat, 45_000, "admin", now=at + timedelta(seconds=1))
+    assert game.next_deadline() == (seat, deadline + 45_000)
+    # the added time was for that move only
+    _, command = moving_seat_command(game, random.Random(6))
+    moved = at + timedelta(seconds=60)
+    game.act(command, seat, SEED, None, now=moved)
+    game_seat, next_deadline = game.next_deadline() or (0, 0)
+    assert game_seat == other and next_deadline == ms(moved) + 30_000
+    report, _ = audited(game)
+    assert report.ok, report.failures
+
+
+def test_a_fischer_seat_keeps_added_time(example: str) -> None:
+    game = new_game(example)
+    game.add_time(1, 30_000, "organiser:t", now=T0 + timedelta(seconds=1))
+    assert game.clock is not None and game.clock.bank_ms == (60_000, 90_000)
+    with pytest.raises(Exception, match="added time must be"):
+        game.add_time(1, 0, "admin", now=T0 + timedelta(seconds=2))
+
+
+def test_an_untimed_game_pauses_but_takes_no_added_time(example: str) -> None:
+    game = new_game(example, control=None)
+    game.pause("admin", now=T0 + timedelta(seconds=1))
+    with pytest.raises(AddTimeError):
+        game.add_time(0, 1_000, "admin", now=T0 + timedelta(seconds=2))
+    game.resume("admin", now=T0 + timedelta(seconds=3))
+    report, _ = audited(game)
+    assert report.ok, report.failures
+
+
+def test_a_draw_offer_accepted_ends_the_game_drawn(example: str) -> None:
+    game = new_game(example)
+    at = play(game, 2, 5, random.Random(7))
+    seat = game.to_act()[0]
+    other = 1 - seat
+    with pytest.raises(DrawOfferError) as not_turn:
+        game.offer_draw(other, now=at)
+    assert not_turn.value.rule == "draw.not-your-turn"
+    game.offer_draw(seat, now=at + timedelta(seconds=1))
+    with pytest.raises(DrawOfferError) as own:
+        game.accept_draw(seat, SEED, now=at + timedelta(seconds=2))
+    assert own.value.rule == "draw.own-offer"
+    events = game.accept_draw(other, SEED, now=at + timedelta(seconds=3))
+    assert [game.type_name(e) for e in events] == [
+        "ledger.DrawAgreed",
+        "ledger.GameConcluded",
+    ]
+    assert events[0].by == f"seat:{other}"
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.AGREED
+    assert game.outcome.ranks == (1, 1) and game.ending == "agreed"
+    report, rebuilt = audited(game)
+    assert report.ok, report.failures
+    assert rebuilt.outcome == game.outcome
+
+
+def test_an_offer_lapses_when_the_opponent_moves_and_is_limited_to_once_a_move(
+    example: str,
+) -> None:
+    game = new_game(example)
+    rnd = random.Random(8)
+    at = play(game, 2, 5, rnd)
+    seat = game.to_act()[0]
+    game.offer_draw(seat, now=at + timedelta(seconds=1))
+    game.decline_draw(1 - seat, now=at + timedelta(seconds=2))
+    assert game.draw_offer is None
+    with pytest.raises(DrawOfferError) as again:
+        game.offer_draw(seat, now=at + timedelta(seconds=3))
+    assert again.value.rule == "draw.offer-once-per-move"
+    # play on until the same seat is to act again, offering after its move
+    when = at + timedelta(seconds=4)
+    while game.to_act() != (seat,) or game.moves_made == game.offered_at[seat]:
+        mover, command = moving_seat_command(game, rnd)
+        when += timedelta(seconds=1)
+        game.act(command, mover, SEED, None, now=when)
+    game.offer_draw(seat, now=when + timedelta(seconds=1))
+    while game.to_act() == (seat,):
+        _, command = moving_seat_command(game, rnd)
+        when += timedelta(seconds=2)
+        game.act(command, seat, SEED, None, now=when)
+    assert game.draw_offer == seat  # its own move keeps it standing
+    mover, command = moving_seat_command(game, rnd)
+    assert mover != seat
+    game.act(command, mover, SEED, None, now=when + timedelta(seconds=3))
+    assert game.draw_offer is None  # the opponent moved on: lapsed
+    with pytest.raises(DrawOfferError):
+        game.accept_draw(mover, SEED, now=when + timedelta(seconds=4))
+    report, _ = audited(game)
+    assert report.ok, report.failures
+
+
+def test_draws_are_offered_only_in_two_player_games() -> None:
+    game = new_game("thalara-3p")
+    with pytest.raises(DrawOfferError) as refused:
+        game.offer_draw(game.to_act()[0], now=T0 + timedelta(seconds=1))
+    assert refused.value.rule == "draw.two-players-only"
+
+
+def _rechained(game_id: str, rows: list[tuple[int, str, bytes]], edit: Any) -> list:
+    """``rows`` with ``edit(version, type, record)`` applied and every hash
+    after it recomputed, as a superuser rewriting the table would."""
+    out, prev = [], None
+    for version, type_, data in rows:
+        record = load(data)
+        if prev is not None:
+            record["prev_hash"] = prev
+        edit(version, type_, record)
+        record["hash"] = recomputed_hash(game_id, version, type_, record)
+        prev = record["hash"]
+        out.append((version, type_, canonical_json(record)))
+    return out
+
+
+def test_the_audit_finds_a_pause_whose_effect_was_changed(example: str) -> None:
+    game = new_game(example, control=PER_MOVE)
+    at = play(game, 2, 5, random.Random(9))
+    game.pause("admin", now=at + timedelta(seconds=10))
+    game.resume("admin", now=at + timedelta(minutes=10))
+    seat, deadline = game.next_deadline() or (0, 0)
+    game.time_out(SEED, datetime.fromtimestamp(deadline / 1000 + 1, UTC), "timekeeper")
+    rows = stored(game)
+    assert audit_records(str(game.id), rows).ok
+    resumed = next(v for v, t, _ in rows if t == CONTROL_TYPES["resumed"])
+
+    def earlier_resume(version: int, type_: str, record: dict) -> None:
+        if version == resumed:  # the pause made shorter: the seat had less time
+            record["timestamp"] = (at + timedelta(minutes=5)).isoformat()
+
+    report = audit_records(str(game.id), _rechained(str(game.id), rows, earlier_resume))
+    assert {f.check for f in report.failures} == {"clock"}
+
+    def dropped_pause(version: int, type_: str, record: dict) -> None:
+        if type_ == CONTROL_TYPES["paused"]:
+            record["body"]["kind"] = "time_added"  # no longer a pause
+
+    report = audit_records(str(game.id), _rechained(str(game.id), rows, dropped_pause))
+    assert not report.ok
+
+
+def test_the_audit_finds_a_draw_without_a_standing_offer(example: str) -> None:
+    game = new_game(example)
+    at = play(game, 2, 5, random.Random(10))
+    seat = game.to_act()[0]
+    game.offer_draw(seat, now=at + timedelta(seconds=1))
+    game.accept_draw(1 - seat, SEED, now=at + timedelta(seconds=2))
+    rows = stored(game)
+    assert audit_records(str(game.id), rows).ok
+    offer = next(v for v, t, _ in rows if t == CONTROL_TYPES["draw_offered"])
+
+    def offered_by_the_acceptor(version: int, type_: str, record: dict) -> None:
+        if version == offer:
+            record["body"]["seat"] = 1 - seat
+            record["body"]["by"] = f"seat:{1 - seat}"
+
+    report = audit_records(
+        str(game.id), _rechained(str(game.id), rows, offered_by_the_acceptor)
+    )
+    assert {f.check for f in report.failures} == {"control", "draw"}
