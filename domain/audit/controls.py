@@ -13,10 +13,9 @@ the move or timeout after it then fails the clock checks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from domain.audit.chain import AuditRow
 from datetime import datetime
 
+from domain.audit.chain import AuditRow
 from domain.audit.endings import ClockTrail
 from domain.audit.report import AuditReport
 from domain.contract.core import IllegalCommandError, RuleError
@@ -79,7 +78,9 @@ class ControlTrail:
         kind = ControlKind(CONTROL_KINDS[row.type])
         seat, by, at = body.get("seat"), str(body.get("by", "")), event_ms(row)
         if body.get("kind") != kind.value:
-            report.fail(row.version, "control", "the control's kind differs from its type")
+            report.fail(
+                row.version, "control", "the control's kind differs from its type"
+            )
             return
         try:
             if kind in (ControlKind.DRAW_OFFERED, ControlKind.DRAW_DECLINED):

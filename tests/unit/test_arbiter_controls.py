@@ -215,7 +215,7 @@ def test_the_audit_finds_a_pause_whose_effect_was_changed(example: str) -> None:
     at = play(game, 2, 5, random.Random(9))
     game.pause("admin", now=at + timedelta(seconds=10))
     game.resume("admin", now=at + timedelta(minutes=10))
-    seat, deadline = game.next_deadline() or (0, 0)
+    _, deadline = game.next_deadline() or (0, 0)
     game.time_out(SEED, datetime.fromtimestamp(deadline / 1000 + 1, UTC), "timekeeper")
     rows = stored(game)
     assert audit_records(str(game.id), rows).ok
