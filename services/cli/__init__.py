@@ -31,6 +31,8 @@ COMMANDS = (
     "ratings",
     "stats",
     "tournament",
+    "arbiter",
+    "draws",
     "projections",
     "db",
 )
