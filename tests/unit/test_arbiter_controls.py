@@ -255,3 +255,21 @@ def test_the_audit_finds_a_draw_without_a_standing_offer(example: str) -> None:
         str(game.id), _rechained(str(game.id), rows, offered_by_the_acceptor)
     )
     assert {f.check for f in report.failures} == {"control", "draw"}
+
+
+def test_a_paused_clock_shows_as_paused_and_holds_its_time(example: str) -> None:
+    from services.cli.clock_lines import clock_line
+    from services.dashboard.clock_rows import clock_rows
+
+    game = new_game(example, control=PER_MOVE)
+    at = play(game, 2, 5, random.Random(11))
+    game.pause("admin", now=at + timedelta(seconds=5))
+    later, much_later = at + timedelta(hours=1), at + timedelta(hours=2)
+    rows = clock_rows(game, later)
+    assert rows == clock_rows(game, much_later)  # nothing ticks while paused
+    assert all(r["paused"] and not r["running"] for r in rows)
+    line = clock_line(game, later)
+    assert line is not None and "paused by the arbiter" in line
+    assert "(running)" not in line and "must move by" not in line
+    game.resume("admin", now=much_later)
+    assert not any(r["paused"] for r in clock_rows(game, much_later))
