@@ -273,3 +273,20 @@ def test_a_paused_clock_shows_as_paused_and_holds_its_time(example: str) -> None
     assert "(running)" not in line and "must move by" not in line
     game.resume("admin", now=much_later)
     assert not any(r["paused"] for r in clock_rows(game, much_later))
+
+
+def test_the_controls_doctests_hold() -> None:
+    import doctest
+
+    import domain.contract.endings
+    import domain.ledger.clocks
+    import domain.ledger.controls
+    import domain.words.narration
+
+    for module in (
+        domain.ledger.clocks,
+        domain.ledger.controls,
+        domain.contract.endings,
+        domain.words.narration,
+    ):
+        assert doctest.testmod(module).failed == 0, module.__name__
