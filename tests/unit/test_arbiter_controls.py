@@ -290,3 +290,35 @@ def test_the_controls_doctests_hold() -> None:
         domain.words.narration,
     ):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_the_controls_are_worded_as_the_server_sends_them(example: str) -> None:
+    from google.protobuf import any_pb2
+
+    from domain.ledger.aggregate import Game
+    from services.proto.clock_messages import control_message, ended_message
+    from services.proto.event_words import sentence
+
+    game = new_game(example)
+    at = play(game, 2, 5, random.Random(12))
+    seat = game.to_act()[0]
+    events = [
+        *game.add_time(1 - seat, 30_000, "admin", now=at + timedelta(seconds=1)),
+        *game.offer_draw(seat, now=at + timedelta(seconds=2)),
+        *game.accept_draw(1 - seat, SEED, now=at + timedelta(seconds=3)),
+    ]
+    names = {0: "ann", 1: "bob"}
+    words = []
+    for event in events[:3]:
+        packed = any_pb2.Any()
+        if isinstance(event, Game.Controlled):
+            packed.Pack(control_message(event))
+        else:
+            packed.Pack(ended_message(event))
+        words.append(sentence(game.ruleset, names, game.type_name(event), packed))
+    other = names[1 - seat]
+    assert words == [
+        f"admin gives {other} 30 s more.",
+        f"{names[seat]} offers a draw.",
+        f"{other} accepts the draw offer: the game is drawn.",
+    ]
