@@ -246,3 +246,45 @@ def test_only_the_admin_and_the_games_organiser_are_arbiters(server: Any) -> Non
             mine,
         )
     assert no_round.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_the_cli_pauses_adds_time_resumes_and_draws(
+    server: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from services.cli import app
+
+    monkeypatch.setenv("LEDGER_DATABASE_URL", settings.database_url)
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(settings.data_dir))
+    target = ("--target", f"127.0.0.1:{server.port}")
+    admin = ("--token", server.admin_token)
+    table = new_game(server, kind="fischer", base_seconds=60)
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(app, list(args))
+
+    paused = run("arbiter", "pause", table.game_id, *target, *admin)
+    assert paused.exit_code == 0, paused.output
+    assert paused.output.startswith(f"paused (game {table.game_id}, version ")
+    again = run("arbiter", "pause", table.game_id, *target, *admin)
+    assert again.exit_code != 0 and "already paused" in again.output
+    assert "Traceback" not in again.output and len(again.output.splitlines()) == 1
+    player = run("arbiter", "pause", table.game_id, *target, "--token", table.tokens[0])
+    assert player.exit_code != 0 and "admin or the game's tournament" in player.output
+    added = run(
+        "arbiter", "add-time", table.game_id, "--seat", "1", "--seconds", "30",
+        *target, *admin,
+    )  # fmt: skip
+    assert added.exit_code == 0 and "gave seat 1 30 s more" in added.output
+    assert game_of(server, table).clocks[1].remaining_ms == 90_000
+    assert run("arbiter", "resume", table.game_id, *target, *admin).exit_code == 0
+    offered = run(
+        "games", "offer-draw", table.game_id, *target, "--token", table.tokens[1]
+    )
+    assert offered.exit_code == 0, offered.output
+    accepted = run(
+        "games", "accept-draw", table.game_id, *target, "--token", table.tokens[0]
+    )
+    assert accepted.exit_code == 0 and "draw agreed" in accepted.output
+    assert game_of(server, table).outcome.termination == "agreed"
