@@ -322,3 +322,28 @@ def test_the_controls_are_worded_as_the_server_sends_them(example: str) -> None:
         f"{names[seat]} offers a draw.",
         f"{other} accepts the draw offer: the game is drawn.",
     ]
+
+
+def test_a_snapshot_keeps_the_pause_the_added_time_and_the_offer(example: str) -> None:
+    import json
+
+    from domain.ledger.records import decode_aggregate_state, encode_aggregate_state
+
+    game = new_game(example, control=PER_MOVE)
+    at = play(game, 2, 5, random.Random(13))
+    seat = game.to_act()[0]
+    game.offer_draw(seat, now=at + timedelta(seconds=1))
+    game.add_time(seat, 7_000, "admin", now=at + timedelta(seconds=2))
+    game.pause("admin", now=at + timedelta(seconds=3))
+    state = encode_aggregate_state(dict(vars(game)))
+    encoded = json.loads(json.dumps(state, default=str))
+    back = decode_aggregate_state(encoded)
+    assert back["clock"] == game.clock and back["clock"].paused
+    assert back["clock"].extra(seat) == 7_000
+    assert (back["paused"], back["draw_offer"]) == (True, seat)
+    assert back["offered_at"] == game.offered_at
+    controls = ("paused", "draw_offer", "offered_at")
+    older = {k: v for k, v in encoded.items() if k not in controls}
+    before = decode_aggregate_state(older)  # a snapshot from before the controls
+    assert (before["paused"], before["draw_offer"]) == (False, None)
+    assert before["offered_at"] == (-1, -1)
