@@ -19,6 +19,7 @@ from domain.ledger.clocks import ClockKind, TimeControl
 from domain.ledger.controls import GamePausedError, PauseStateError
 from services.ledger.audit import audit_game
 from services.ledger.timekeeper import Timekeeper
+from tests.integration.test_tamper import dba  # noqa: F401  (a fixture)
 from tests.support.manual_clock import ManualClock
 
 pytestmark = pytest.mark.postgres
@@ -146,3 +147,35 @@ def test_a_paused_game_is_skipped_by_every_timekeeper_and_refuses_moves(
     finally:
         for app in apps:
             app.close()
+
+
+def test_a_pause_rewritten_by_a_superuser_fails_the_audit(
+    isolated_ledger,
+    dba,  # noqa: F811  (the fixture imported above)
+) -> None:
+    from tests.integration.test_tamper import checks, rewrite, rows
+
+    ledger = isolated_ledger
+    clock = ManualClock()
+    before, ledger.clock = ledger.clock, clock
+    try:
+        game_id = ledger.create_game("thalara", SETUP, time_control=PER_MOVE).game_id
+        clock.advance(3)
+        asyncio.run(ledger.pause(game_id, "admin"))
+        clock.advance(60)
+        asyncio.run(ledger.resume(game_id, "admin"))
+        clock.advance(8)
+        asyncio.run(ledger.claim_timeout(game_id))
+    finally:
+        ledger.clock = before
+    assert audit_game(ledger, game_id).ok
+    records = rows(dba, game_id)
+    resumed = next(r for r in records if r[1] == "ledger.GameResumed")
+    paused = next(r for r in records if r[1] == "ledger.GamePaused")
+    # the pause made 30 s shorter: the timeout now came 30 s after its deadline
+    at = datetime.fromisoformat(resumed[2]["timestamp"]) - timedelta(seconds=30)
+    assert at > datetime.fromisoformat(paused[2]["timestamp"])
+    resumed[2]["timestamp"] = at.isoformat()
+    rewrite(dba, game_id, records)
+    report = audit_game(ledger, game_id)
+    assert {"clock", "receipt (stored)"} <= checks(report)
