@@ -347,3 +347,14 @@ def test_a_snapshot_keeps_the_pause_the_added_time_and_the_offer(example: str) -
     before = decode_aggregate_state(older)  # a snapshot from before the controls
     assert (before["paused"], before["draw_offer"]) == (False, None)
     assert before["offered_at"] == (-1, -1)
+
+
+def test_the_audit_finds_a_move_stored_while_paused(example: str) -> None:
+    game = new_game(example, control=PER_MOVE)
+    at = play(game, 2, 5, random.Random(14))
+    game.pause("admin", now=at + timedelta(seconds=1))
+    game.paused = False  # a server that ignored the pause
+    seat, command = moving_seat_command(game, random.Random(15))
+    game.act(command, seat, SEED, None, now=at + timedelta(seconds=2))
+    report, _ = audited(game)
+    assert {f.check for f in report.failures} == {"pause"}
