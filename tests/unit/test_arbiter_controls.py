@@ -12,7 +12,10 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import hypothesis
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.audit.game_audit import audit_records
 from domain.contract.core import Termination
@@ -358,3 +361,76 @@ def test_the_audit_finds_a_move_stored_while_paused(example: str) -> None:
     game.act(command, seat, SEED, None, now=at + timedelta(seconds=2))
     report, _ = audited(game)
     assert {f.check for f in report.failures} == {"pause"}
+
+
+CONTROL_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["move", "pause", "resume", "add", "offer", "decline", "accept"]
+        ),
+        st.integers(min_value=0, max_value=1),
+        st.integers(min_value=1, max_value=40),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(steps=CONTROL_STEPS, fischer=st.booleans())
+@hypothesis.example(steps=[("add", 0, 10)], fischer=True)
+@hypothesis.example(
+    steps=[("move", 0, 5), ("pause", 0, 9), ("resume", 0, 30)], fischer=False
+)
+def test_any_mix_of_controls_and_moves_replays_and_audits(
+    steps: list[tuple[str, int, int]], fischer: bool
+) -> None:
+    """Whatever an arbiter and the players do, in any order, the game the
+    log rebuilds is the one recorded, and the audit re-derives every clock
+    (a refused control records nothing)."""
+    from domain.contract.core import RuleError
+
+    control = (
+        TimeControl(kind=ClockKind.FISCHER, base_seconds=600, increment_seconds=1)
+        if fischer
+        else TimeControl(kind=ClockKind.PER_MOVE, per_move_seconds=60)
+    )
+    game = new_game("thalara-2p", control=control)
+    rnd, at = random.Random(len(steps)), T0
+    for kind, seat, seconds in steps:
+        if game.is_over:
+            break
+        at += timedelta(seconds=seconds)
+        if game.flagged(at) is not None:
+            game.time_out(SEED, at, "timekeeper")
+            break
+        try:
+            if kind == "move":
+                mover, command = moving_seat_command(game, rnd)
+                game.act(command, mover, SEED, None, now=at)
+            elif kind == "pause":
+                game.pause("admin", now=at)
+            elif kind == "resume":
+                game.resume("admin", now=at)
+            elif kind == "add":
+                game.add_time(seat, seconds * 1000, "admin", now=at)
+            elif kind == "offer":
+                game.offer_draw(seat, now=at)
+            elif kind == "decline":
+                game.decline_draw(seat, now=at)
+            else:
+                game.accept_draw(seat, SEED, now=at)
+        except RuleError:
+            continue
+    if not game.is_over:  # the audit must find the very deadline recorded
+        if game.paused:
+            at += timedelta(seconds=1)
+            game.resume("admin", now=at)
+        due = game.next_deadline()
+        if due is not None:
+            when = datetime.fromtimestamp(due[1] / 1000, UTC)
+            game.time_out(SEED, max(when, at + timedelta(milliseconds=1)), "timekeeper")
+    report, rebuilt = audited(game)
+    assert report.ok, report.failures
+    assert rebuilt.clock == game.clock
+    assert (rebuilt.paused, rebuilt.draw_offer) == (game.paused, game.draw_offer)
+    assert rebuilt.outcome == game.outcome
