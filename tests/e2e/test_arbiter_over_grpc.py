@@ -20,6 +20,8 @@ import pytest
 from ledger.v1 import arbiter_service_pb2 as apb
 from ledger.v1 import arbiter_service_pb2_grpc as apb_grpc
 from ledger.v1 import game_service_pb2 as pb
+from ledger.v1 import read_service_pb2 as rpb
+from ledger.v1.read_service_pb2_grpc import ReplayServiceStub
 from services.ledger.audit import audit_game
 from services.ledger.timekeeper import Timekeeper
 from tests.e2e.test_referee_over_grpc import (
@@ -191,6 +193,24 @@ def test_players_draw_by_agreement_and_only_players_offer(
     assert list(ended.game.outcome.ranks) == [1, 1]
     report = audit_game(ledger, uuid.UUID(table.game_id))
     assert report.ok, report.failures
+    # a spectator's stream and replay show every control: nothing in them is hidden
+    streamed = [
+        e.type
+        for e in server.stub.StreamGameEvents(
+            pb.StreamGameEventsRequest(game_id=table.game_id, stop_at_head=True),
+            timeout=30,
+        )
+    ]
+    assert [t for t in streamed if t.startswith("ledger.Draw")] == [
+        "ledger.DrawOffered",
+        "ledger.DrawDeclined",
+        "ledger.DrawOffered",
+        "ledger.DrawAgreed",
+    ]
+    frames = ReplayServiceStub(server.channel).ListFrames(
+        rpb.ListFramesRequest(game_id=table.game_id, page_size=100), timeout=30
+    )
+    assert [f.event.type for f in frames.frames] == streamed
 
 
 def test_only_the_admin_and_the_games_organiser_are_arbiters(server: Any) -> None:
