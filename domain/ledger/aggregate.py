@@ -59,6 +59,7 @@ from domain.games import find_ruleset
 from domain.ledger import controls
 from domain.ledger.clocks import (
     Clock,
+    ClockKind,
     TimeControl,
     add_time,
     can_add_time,
@@ -616,7 +617,7 @@ class Game(Aggregate):
         """
         self._check_open(None)
         controls.check_added(seat, self.seat_count, ms)
-        if self.clock is None or self.control.kind.value == "none":
+        if self.clock is None or self.control.kind is ClockKind.NONE:
             raise controls.AddTimeError("clock.none", "this game has no clock")
         if seat in self.dropped:
             raise DroppedOutError(seat)

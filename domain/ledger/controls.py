@@ -66,9 +66,6 @@ class AddTimeError(IllegalCommandError):
     """Raised when added time could not count (no clock, or a per-move
     seat whose move is not being waited for)."""
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(rule, message)
-
 
 class DrawOfferError(IllegalCommandError):
     """Raised when a draw offer, acceptance or decline is not allowed now."""
