@@ -287,6 +287,9 @@ def test_the_cli_pauses_adds_time_resumes_and_draws(
     paused = run("arbiter", "pause", table.game_id, *target, *admin)
     assert paused.exit_code == 0, paused.output
     assert paused.output.startswith(f"paused (game {table.game_id}, version ")
+    shown = run("games", "show", table.game_id)
+    assert "paused by the arbiter: no seat may move until it resumes" in shown.output
+    assert "(running)" not in shown.output
     again = run("arbiter", "pause", table.game_id, *target, *admin)
     assert again.exit_code != 0 and "already paused" in again.output
     assert "Traceback" not in again.output and len(again.output.splitlines()) == 1
@@ -303,6 +306,7 @@ def test_the_cli_pauses_adds_time_resumes_and_draws(
         "games", "offer-draw", table.game_id, *target, "--token", table.tokens[1]
     )
     assert offered.exit_code == 0, offered.output
+    assert "draw offered by seat 1" in run("games", "show", table.game_id).output
     accepted = run(
         "games", "accept-draw", table.game_id, *target, "--token", table.tokens[0]
     )
