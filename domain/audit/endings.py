@@ -22,6 +22,7 @@ from domain.contract.endings import (
     EndingKind,
     aborted,
     double_forfeit,
+    agreed_draw,
     drops_out,
     last_standing,
     seat_leaves,
@@ -222,6 +223,8 @@ def check_ending(
         if trail.control.rules >= clocks.ABSENT_PLAYER_RULES:
             check_abort(trail, ending, report)
         expected = aborted(trail.seat_count, body["reason"] or "aborted")
+    elif kind == EndingKind.AGREED.value:
+        expected = agreed_draw(trail.seat_count)
     trail.stop(ending)
     concluded = [r for r in rest if r.type not in ENDING_KINDS]
     if len(rest) != 1 or not concluded:

@@ -17,7 +17,11 @@ offline verification of an NDJSON export.  It checks, in order:
    the acting seat's valid signature over exactly the recorded command;
 6. clocks and the ledger's own endings (:mod:`domain.audit.endings`): every
    clock re-derived from the timestamps, no move after a deadline, each
-   resignation, abort, adjudication and timeout concluded as it must be.
+   resignation, abort, adjudication and timeout concluded as it must be;
+7. the referee's controls (:mod:`domain.audit.controls`): each pause,
+   resume, added time and draw offer allowed when it was recorded, its
+   effect on the clocks followed, no move while paused, and every draw by
+   agreement accepting the other seat's standing offer.
 
 Steps 3-4 use the rules version the game was created under
 (``GameCreated.ruleset_version``; games from before versioning are version
@@ -38,6 +42,7 @@ from itertools import groupby
 from typing import Any
 
 from domain.audit.chain import AuditRow, check_chain
+from domain.audit.controls import ControlTrail, is_control
 from domain.audit.endings import ClockTrail, check_ending, is_ending
 from domain.audit.report import AuditReport
 from domain.audit.signatures import MoveDecoder, check_signature
@@ -134,19 +139,27 @@ def audit_records(
     entropy = tuple(created["entropy"])
     state = ruleset.initial_state(setup)
     trail = ClockTrail(created, created["seat_count"])
+    standing = ControlTrail(created["seat_count"])
     for decision, group_iter in groupby(rows[1:], key=lambda r: r.body["decision"]):
         group = list(group_iter)
         decided = [r for r in group if r.type != CONCLUDED_TYPE]
         first = group[0]
+        if is_control(first):
+            if first.version != decision + 1 or len(group) != 1:
+                report.fail(first.version, "decision", "a control out of sequence")
+            standing.check(trail, ruleset.to_act(state), first, report)
+            continue
         if is_ending(first):
             if first.version != decision + 1:
                 report.fail(first.version, "decision", "an ending out of sequence")
+            standing.check_agreed(first, report)
             check_ending(trail, ruleset, state, group, report)
             continue
         automatic = decision > 1 and trail.is_automatic(first)
         if automatic:
             trail.check_automatic(ruleset, state, first, report)
         if decision > 1:
+            standing.check_move(trail, first, report)
             trail.check_move(first, report)
         if keys and decision > 1 and not automatic:
             check_signature(game_id, first, keys, ruleset, decode_move, report)

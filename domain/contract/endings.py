@@ -29,6 +29,8 @@ class EndingKind(str, enum.Enum):
     ABORTED = "aborted"
     ADJUDICATED = "adjudicated"
     TIMED_OUT = "timed_out"
+    AGREED = "agreed"
+    """The two players agreed a draw (a standing offer, accepted)."""
 
 
 class Consequence(str, enum.Enum):
@@ -228,6 +230,21 @@ def adjudicated(ranks: tuple[int, ...], reason: str) -> Outcome:
         scores=(0,) * len(ranks),
         winners=tuple(s for s, r in enumerate(ranks) if r == 1),
         reason=reason,
+    )
+
+
+def agreed_draw(seat_count: int) -> Outcome:
+    """A draw by agreement: both seats share rank 1, and nobody wins.
+
+    >>> agreed_draw(2).ranks, agreed_draw(2).winners
+    ((1, 1), ())
+    """
+    return Outcome(
+        termination=Termination.AGREED,
+        ranks=(1,) * seat_count,
+        scores=(0,) * seat_count,
+        winners=(),
+        reason="draw agreed",
     )
 
 

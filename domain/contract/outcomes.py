@@ -41,6 +41,9 @@ class Termination(str, enum.Enum):
     that never moved (``Outcome.absent``) score nothing.  With every seat
     absent it is a double forfeit: no winner, every seat a loss."""
 
+    AGREED = "agreed"
+    """The players agreed a draw: a rated draw, nobody wins."""
+
 
 class Outcome(Model):
     """A finished game: who placed where (python-chess's ``Outcome``).

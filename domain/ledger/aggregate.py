@@ -51,6 +51,7 @@ from domain.contract.endings import (
     aborted,
     adjudicated,
     double_forfeit,
+    agreed_draw,
     drops_out,
     last_standing,
     seat_leaves,
@@ -58,28 +59,37 @@ from domain.contract.endings import (
     with_dropouts,
 )
 from domain.games import find_ruleset
+from domain.ledger import controls
 from domain.ledger.clocks import (
     ABSENT_PLAYER_RULES,
     UNTIMED,
     Clock,
+    ClockKind,
     TimeControl,
     absent_seats,
     check_abort_limit,
+    add_time,
+    can_add_time,
     control_of,
     millis,
     next_deadline,
+    pause,
+    resume,
     stop,
     tick,
 )
+from domain.ledger.controls import ControlKind, GamePausedError
 from domain.ledger.creation import creation_fields
 from domain.ledger.event_links import link
 from domain.ledger.records import (
     CONCLUDED_TYPE,
+    CONTROL_TYPES,
     CREATED_TYPE,
     ENDED_TYPES,
     GENESIS,
     command_record,
     concluded_body,
+    control_body,
     created_body,
     decided_body,
     decided_type,
@@ -164,6 +174,7 @@ class Game(Aggregate):
                 )
             if self.command is not None and self.actor not in game.dropped:
                 game.moves_made += 1  # the ledger's moves for a dropped seat: not play
+                game.draw_offer = controls.after_move(game.draw_offer, self.actor)
             game.head_hash = self.hash
 
     class Concluded(Link):
@@ -177,6 +188,43 @@ class Game(Aggregate):
             game.head_hash = self.hash
             if game.clock is not None:
                 game.clock = stop(game.clock, millis(self.timestamp))
+
+    class Controlled(Link):
+        """A referee's control that does not end the game
+        (:mod:`domain.ledger.controls`): an arbiter's pause, resume or added
+        time, or a seat's draw offer or its decline.  Its own decision; the
+        rules never see it."""
+
+        kind: str
+        seat: int | None
+        by: str
+        decision: int
+        ms: int | None
+
+        def apply(self, game: Game) -> None:
+            game.head_hash = self.hash
+            at = millis(self.timestamp)
+            kind = ControlKind(self.kind)
+            if kind is ControlKind.PAUSED:
+                game.paused = True
+                if game.clock is not None:
+                    game.clock = pause(game.clock, at)
+            elif kind is ControlKind.RESUMED:
+                game.paused = False
+                if game.clock is not None:
+                    game.clock = resume(game.clock, at)
+            elif kind is ControlKind.TIME_ADDED:
+                assert game.clock is not None and self.seat is not None
+                assert self.ms is not None
+                game.clock = add_time(game.clock, game.control, self.seat, self.ms)
+            elif kind is ControlKind.DRAW_OFFERED:
+                assert self.seat is not None
+                game.draw_offer = self.seat
+                game.offered_at = controls.offered(
+                    game.offered_at, self.seat, game.moves_made
+                )
+            else:
+                game.draw_offer = None
 
     class Ended(Link):
         """The ledger ended the game beyond its rulebook (:mod:`domain.contract.endings`).
@@ -272,6 +320,12 @@ class Game(Aggregate):
         self.absent: tuple[Seat, ...] = ()
         """The seats found absent when a no-show was recorded (rules 2:
         :func:`domain.ledger.clocks.absent_seats`), named by every outcome."""
+        self.paused = False
+        """An arbiter paused the game: no clock runs and no seat may move."""
+        self.draw_offer: Seat | None = None
+        """The seat whose draw offer stands (:mod:`domain.ledger.controls`)."""
+        self.offered_at: tuple[int, ...] = (controls.NEVER_OFFERED,) * seat_count
+        """``moves_made`` when each seat last offered a draw (once per move)."""
 
     # ------------------------------------------------------------ queries
 
@@ -389,6 +443,8 @@ class Game(Aggregate):
             raise InvalidCommandError(f"seat {actor} does not exist in this game")
         if actor in self.dropped:
             raise DroppedOutError(actor)
+        if self.paused:
+            raise GamePausedError()
         now = now or self.Decided.create_timestamp()
         self._check_flag(now)
         decision = self.version
@@ -563,6 +619,126 @@ class Game(Aggregate):
                 termination, seat, self.seat_count, consequence, reason
             )
         self._append_conclusion(outcome, seed, decision, now)
+        return self.pending_events[before:]
+
+    def accept_draw(
+        self, seat: Seat, seed: bytes, now: datetime | None = None
+    ) -> list[Any]:
+        """``seat`` accepts the other seat's standing draw offer: the game
+        ends drawn (:func:`domain.contract.endings.agreed_draw`).
+
+        :raises GameOverError, GamePausedError, DrawOfferError, ClockFlaggedError:
+        """
+        self._check_open(seat)
+        if self.paused:
+            raise GamePausedError()
+        controls.check_answer(seat, self.draw_offer)
+        now = now or self.Ended.create_timestamp()
+        self._check_flag(now)
+        outcome = agreed_draw(self.seat_count)
+        return self._end(
+            EndingKind.AGREED, seat, f"seat:{seat}", "", outcome, seed, now
+        )
+
+    # ------------------------------------------------------------ controls
+
+    def pause(self, by: str, now: datetime | None = None) -> list[Any]:
+        """An arbiter holds the game: every clock stops where it stands, no
+        deadline passes and no seat may move until :meth:`resume`.
+
+        :raises GameOverError, PauseStateError, ClockFlaggedError: a deadline
+            had already passed (the timeout is recorded first).
+        """
+        self._check_open(None)
+        controls.check_pause(self.paused, pausing=True)
+        now = now or self.Controlled.create_timestamp()
+        self._check_flag(now)
+        return self._control(ControlKind.PAUSED, None, by, now)
+
+    def resume(self, by: str, now: datetime | None = None) -> list[Any]:
+        """The clocks run again from where the pause held them.
+
+        :raises GameOverError, PauseStateError:
+        """
+        self._check_open(None)
+        controls.check_pause(self.paused, pausing=False)
+        return self._control(ControlKind.RESUMED, None, by, now)
+
+    def add_time(
+        self, seat: Seat, ms: int, by: str, now: datetime | None = None
+    ) -> list[Any]:
+        """An arbiter gives ``seat`` ``ms`` more (:func:`domain.ledger.clocks.add_time`).
+
+        :raises GameOverError, InvalidCommandError, AddTimeError, ClockFlaggedError:
+        """
+        self._check_open(None)
+        controls.check_added(seat, self.seat_count, ms)
+        if self.clock is None or self.control.kind is ClockKind.NONE:
+            raise controls.AddTimeError("clock.none", "this game has no clock")
+        if seat in self.dropped:
+            raise DroppedOutError(seat)
+        if not can_add_time(self.clock, self.control, seat):
+            raise controls.AddTimeError(
+                "clock.not-running",
+                f"seat {seat}'s per-move clock is not running: its next move"
+                " gets the full limit anyway",
+            )
+        now = now or self.Controlled.create_timestamp()
+        self._check_flag(now)
+        return self._control(ControlKind.TIME_ADDED, seat, by, now, ms)
+
+    def offer_draw(self, seat: Seat, now: datetime | None = None) -> list[Any]:
+        """``seat`` offers a draw (:func:`domain.ledger.controls.check_offer`).
+
+        :raises GameOverError, GamePausedError, DrawOfferError, ClockFlaggedError:
+        """
+        self._check_open(seat)
+        if self.paused:
+            raise GamePausedError()
+        controls.check_offer(
+            seat,
+            self.seat_count,
+            self.to_act(),
+            self.draw_offer,
+            self.offered_at,
+            self.moves_made,
+        )
+        now = now or self.Controlled.create_timestamp()
+        self._check_flag(now)
+        return self._control(ControlKind.DRAW_OFFERED, seat, f"seat:{seat}", now)
+
+    def decline_draw(self, seat: Seat, now: datetime | None = None) -> list[Any]:
+        """``seat`` declines the other seat's standing offer.
+
+        :raises GameOverError, GamePausedError, DrawOfferError:
+        """
+        self._check_open(seat)
+        if self.paused:
+            raise GamePausedError()
+        controls.check_answer(seat, self.draw_offer)
+        return self._control(ControlKind.DRAW_DECLINED, seat, f"seat:{seat}", now)
+
+    def _control(
+        self,
+        kind: ControlKind,
+        seat: Seat | None,
+        by: str,
+        now: datetime | None,
+        ms: int | None = None,
+    ) -> list[Any]:
+        """Append one control as a decision of its own."""
+        before = len(self.pending_events)
+        self._append_link(
+            self.Controlled,
+            CONTROL_TYPES[kind.value],
+            control_body,
+            at=now,
+            kind=kind.value,
+            seat=seat,
+            by=by,
+            decision=self.version,
+            ms=ms,
+        )
         return self.pending_events[before:]
 
     def _drop(
@@ -824,6 +1000,8 @@ def record_type(game_type: str, event: Any) -> str:
         return CONCLUDED_TYPE
     if isinstance(event, Game.Ended):
         return ENDED_TYPES[event.kind]
+    if isinstance(event, Game.Controlled):
+        return CONTROL_TYPES[event.kind]
     payload = event.payload if isinstance(event, Game.Decided) else event
     if not isinstance(payload, Event):
         raise TypeError(f"not a game event: {event!r}")

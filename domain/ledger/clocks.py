@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from pydantic import model_validator
 
@@ -222,12 +223,19 @@ class Clock:
 
     ``bank_ms`` is what a Fischer seat had left when its clock last stopped;
     ``since_ms`` is when a running clock started (``None``: stopped);
-    ``moved`` is whether the seat has made a move yet (the no-show window).
+    ``moved`` is whether the seat has made a move yet (the no-show window);
+    ``paused_at_ms`` is when an arbiter paused the game (``None``: not
+    paused): no clock runs from then on, and on resuming every running clock
+    starts again from where it stood (:func:`pause`, :func:`resume`);
+    ``extra_ms`` is time an arbiter added to a seat's current move under a
+    per-move or correspondence clock (empty: none), spent with that move.
     """
 
     bank_ms: tuple[int, ...]
     since_ms: tuple[int | None, ...]
     moved: tuple[bool, ...]
+    paused_at_ms: int | None = None
+    extra_ms: tuple[int, ...] = ()
 
     @classmethod
     def start(cls, control: TimeControl, seats: int) -> Clock:
@@ -237,20 +245,38 @@ class Clock:
             moved=(False,) * seats,
         )
 
-    def to_record(self) -> dict[str, list[object]]:
-        return {
+    def to_record(self) -> dict[str, Any]:
+        """The snapshot form; the arbiter's fields only when set, so a clock
+        no arbiter touched is stored as before."""
+        out: dict[str, Any] = {
             "bank_ms": list(self.bank_ms),
             "since_ms": list(self.since_ms),
             "moved": list(self.moved),
         }
+        if self.paused_at_ms is not None:
+            out["paused_at_ms"] = self.paused_at_ms
+        if any(self.extra_ms):
+            out["extra_ms"] = list(self.extra_ms)
+        return out
 
     @classmethod
-    def from_record(cls, data: dict[str, list[object]]) -> Clock:
+    def from_record(cls, data: dict[str, Any]) -> Clock:
+        paused = data.get("paused_at_ms")
         return cls(
-            bank_ms=tuple(int(v) for v in data["bank_ms"]),  # type: ignore[call-overload]  # JSON ints
-            since_ms=tuple(None if v is None else int(v) for v in data["since_ms"]),  # type: ignore[call-overload]  # JSON ints
+            bank_ms=tuple(int(v) for v in data["bank_ms"]),
+            since_ms=tuple(None if v is None else int(v) for v in data["since_ms"]),
             moved=tuple(bool(v) for v in data["moved"]),
+            paused_at_ms=None if paused is None else int(paused),
+            extra_ms=tuple(int(v) for v in data.get("extra_ms", ())),
         )
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at_ms is not None
+
+    def extra(self, seat: Seat) -> int:
+        """The time an arbiter added to ``seat``'s current move (per-move kinds)."""
+        return self.extra_ms[seat] if self.extra_ms else 0
 
 
 def millis(at: datetime) -> int:
@@ -280,13 +306,19 @@ def tick(
     >>> c = tick(c, tc, 4_000, (0,), (1,), 0, True)
     >>> c.bank_ms, c.since_ms
     ((7000, 10000), (None, 4000))
+
+    While the game is paused, every event is read at the moment of the pause:
+    no time passes for anyone until it resumes.
     """
+    if clock.paused_at_ms is not None:
+        at_ms = clock.paused_at_ms
     bank, since, has_moved = (
         list(clock.bank_ms),
         list(clock.since_ms),
         list(clock.moved),
     )
     window_first = control.rules >= ABSENT_PLAYER_RULES and control.no_show_seconds
+    extra = list(clock.extra_ms)
     for seat in before:
         started = since[seat]
         if started is None or (seat in after and seat != actor):
@@ -294,6 +326,8 @@ def tick(
         if not (window_first and not has_moved[seat]):  # the window's time is free
             bank[seat] -= at_ms - started
         since[seat] = None
+        if extra:
+            extra[seat] = 0  # added to that move only
     if moved and actor is not None:
         bank[actor] += control.increment_seconds * 1000
         has_moved[actor] = True
@@ -301,23 +335,99 @@ def tick(
         if since[seat] is None:
             since[seat] = at_ms
     return replace(
-        clock, bank_ms=tuple(bank), since_ms=tuple(since), moved=tuple(has_moved)
+        clock,
+        bank_ms=tuple(bank),
+        since_ms=tuple(since),
+        moved=tuple(has_moved),
+        extra_ms=tuple(extra) if any(extra) else (),
     )
 
 
 def stop(clock: Clock, at_ms: int) -> Clock:
-    """Every running clock stopped at ``at_ms`` (the game ended)."""
+    """Every running clock stopped at ``at_ms`` (the game ended); a paused
+    game's clocks stop where the pause left them."""
     running = tuple(s for s, since in enumerate(clock.since_ms) if since is not None)
-    return tick(clock, TimeControl(), at_ms, running, (), None, False)
+    stopped = tick(clock, TimeControl(), at_ms, running, (), None, False)
+    return replace(stopped, paused_at_ms=None)
+
+
+def pause(clock: Clock, at_ms: int) -> Clock:
+    """Every clock held at ``at_ms``: no deadline passes while paused.
+
+    >>> tc = TimeControl(kind="per_move", per_move_seconds=30)
+    >>> c = pause(Clock((0, 0), (5_000, None), (True, True)), 12_000)
+    >>> deadlines(c, tc), remaining(c, tc, 99_000)
+    ((None, None), (23000, 30000))
+    """
+    return replace(clock, paused_at_ms=at_ms)
+
+
+def resume(clock: Clock, at_ms: int) -> Clock:
+    """The clocks running again at ``at_ms`` from where the pause held them:
+    each running clock's start moves forward by the length of the pause.
+
+    >>> tc = TimeControl(kind="per_move", per_move_seconds=30)
+    >>> c = resume(pause(Clock((0, 0), (5_000, None), (True, True)), 12_000), 40_000)
+    >>> deadlines(c, tc)
+    (63000, None)
+    """
+    held = clock.paused_at_ms
+    if held is None:
+        return clock
+    shift = max(0, at_ms - held)
+    return replace(
+        clock,
+        since_ms=tuple(None if s is None else s + shift for s in clock.since_ms),
+        paused_at_ms=None,
+    )
+
+
+def add_time(clock: Clock, control: TimeControl, seat: Seat, ms: int) -> Clock:
+    """``ms`` more for ``seat``: a Fischer seat's bank grows (for the rest of
+    the game); under a per-move or correspondence clock the seat's current
+    move gets longer (the next move has the normal limit again).  The no-show
+    window is not a clock and is never extended.
+
+    >>> tc = TimeControl(kind="fischer", base_seconds=10)
+    >>> add_time(Clock.start(tc, 2), tc, 1, 5_000).bank_ms
+    (10000, 15000)
+    >>> tc = TimeControl(kind="per_move", per_move_seconds=30)
+    >>> deadlines(add_time(Clock((0, 0), (0, None), (True, True)), tc, 0, 9_000), tc)
+    (39000, None)
+    """
+    if control.kind is ClockKind.FISCHER:
+        bank = list(clock.bank_ms)
+        bank[seat] += ms
+        return replace(clock, bank_ms=tuple(bank))
+    extra = list(clock.extra_ms) or [0] * len(clock.bank_ms)
+    extra[seat] += ms
+    return replace(clock, extra_ms=tuple(extra))
+
+
+def can_add_time(clock: Clock, control: TimeControl, seat: Seat) -> bool:
+    """Whether added time would count: a Fischer bank always; a per-move
+    limit only while that seat's move is being waited for."""
+    if control.kind is ClockKind.FISCHER:
+        return True
+    return control.move_limit_ms is not None and clock.since_ms[seat] is not None
 
 
 def deadlines(clock: Clock, control: TimeControl) -> tuple[int | None, ...]:
-    """When each running seat's time runs out (``None``: its clock is stopped).
+    """When each running seat's time runs out (``None``: its clock is stopped,
+    or the game is paused).
 
     >>> tc = TimeControl(kind="per_move", per_move_seconds=30, no_show_seconds=10)
     >>> deadlines(Clock((0, 0), (5_000, None), (False, False)), tc)
     (15000, None)
     """
+    if clock.paused_at_ms is not None:
+        return (None,) * len(clock.since_ms)
+    return held_deadlines(clock, control)
+
+
+def held_deadlines(clock: Clock, control: TimeControl) -> tuple[int | None, ...]:
+    """:func:`deadlines` as they would be were the game not paused (a paused
+    clock shows the time it holds)."""
     out: list[int | None] = []
     limit = control.move_limit_ms
     for seat, since in enumerate(clock.since_ms):
@@ -333,7 +443,7 @@ def deadlines(clock: Clock, control: TimeControl) -> tuple[int | None, ...]:
             continue
         ends: list[int] = []
         if limit is not None:
-            ends.append(since + limit)
+            ends.append(since + limit + clock.extra(seat))
         if control.kind is ClockKind.FISCHER:
             ends.append(since + clock.bank_ms[seat])
         if control.no_show_seconds and not clock.moved[seat]:
@@ -357,9 +467,12 @@ def remaining(
     """Each seat's time left at ``now_ms`` in milliseconds (never below 0).
 
     A stopped Fischer clock shows its bank, a stopped per-move clock the full
-    limit; ``None`` for a game without a clock.
+    limit; ``None`` for a game without a clock.  A paused game's clocks show
+    the time they held when it was paused.
     """
-    ends = deadlines(clock, control)
+    ends = held_deadlines(clock, control)
+    if clock.paused_at_ms is not None:
+        now_ms = clock.paused_at_ms
     out: list[int | None] = []
     for seat, end in enumerate(ends):
         if end is not None:

@@ -23,12 +23,15 @@ from domain.ledger.records import (
     ALG,
     ALG_V1,
     CONCLUDED_TYPE,
+    CONTROL_KINDS,
+    CONTROL_TYPES,
     CREATED_TYPE,
     ENDED_TYPES,
     ENDING_KINDS,
     SNAPSHOT_TYPE,
     canonical_json,
     concluded_body,
+    control_body,
     created_body,
     decided_body,
     decode_aggregate_state,
@@ -38,7 +41,13 @@ from domain.ledger.records import (
 )
 
 _LEDGER_TYPES = frozenset(
-    (CREATED_TYPE, CONCLUDED_TYPE, SNAPSHOT_TYPE, *ENDED_TYPES.values())
+    (
+        CREATED_TYPE,
+        CONCLUDED_TYPE,
+        SNAPSHOT_TYPE,
+        *ENDED_TYPES.values(),
+        *CONTROL_TYPES.values(),
+    )
 )
 
 
@@ -57,6 +66,8 @@ def encode_event(event: Any) -> bytes:
         body = decided_body(fields)
     elif isinstance(event, Game.Ended):
         body = ended_body(fields)
+    elif isinstance(event, Game.Controlled):
+        body = control_body(fields)
     else:
         raise TypeError(f"cannot store {event!r}")
     record: dict[str, Any] = {
@@ -157,6 +168,20 @@ def decode_record(
                 "reason": body["reason"],
                 "decision": body["decision"],
                 "deadline_ms": body.get("deadline_ms"),
+                "stored": None,
+            },
+        )
+    if type_ in CONTROL_KINDS:
+        return _stored_event(
+            Game.Controlled,
+            {
+                **common,
+                **chain,
+                "kind": body["kind"],
+                "seat": body["seat"],
+                "by": body["by"],
+                "decision": body["decision"],
+                "ms": body.get("ms"),
                 "stored": None,
             },
         )

@@ -118,4 +118,28 @@ def ended_sentence(
         return f"{who} runs out of time ({by} records it)."
     if kind == "aborted":
         return f"{by} calls the game off{why}."
+    if kind == "agreed":
+        return f"{who} accepts the draw offer: the game is drawn."
     return f"{by} records the result{why}."
+
+
+def control_sentence(
+    kind: str, seat: int | None, by: str, added_ms: int, names: Names
+) -> str:
+    """One of the referee's controls (:mod:`domain.ledger.controls`), in words.
+
+    >>> control_sentence("time_added", 1, "admin", 30_000, {1: "ana"})
+    'admin gives ana 30 s more.'
+    >>> control_sentence("draw_offered", 0, "seat:0", 0, {0: "sam"})
+    'sam offers a draw.'
+    """
+    who = seat_name(names, seat) if seat is not None else ""
+    if kind == "paused":
+        return f"{by} pauses the game: the clocks stop."
+    if kind == "resumed":
+        return f"{by} resumes the game: the clocks run again."
+    if kind == "time_added":
+        return f"{by} gives {who} {added_ms / 1000:g} s more."
+    if kind == "draw_offered":
+        return f"{who} offers a draw."
+    return f"{who} declines the draw offer."

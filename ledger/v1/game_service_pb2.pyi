@@ -23,6 +23,7 @@ class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TERMINATION_ADJUDICATED: _ClassVar[Termination]
     TERMINATION_TIMED_OUT: _ClassVar[Termination]
     TERMINATION_FORFEITED: _ClassVar[Termination]
+    TERMINATION_AGREED: _ClassVar[Termination]
 
 class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -46,6 +47,7 @@ TERMINATION_ABORTED: Termination
 TERMINATION_ADJUDICATED: Termination
 TERMINATION_TIMED_OUT: Termination
 TERMINATION_FORFEITED: Termination
+TERMINATION_AGREED: Termination
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_ACTIVE: GameStatus
 GAME_STATUS_ENDED: GameStatus
@@ -208,7 +210,7 @@ class Outcome(_message.Message):
     def __init__(self, termination: _Optional[str] = ..., ranks: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., reason: _Optional[str] = ..., termination_kind: _Optional[_Union[Termination, str]] = ..., absent_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids", "spectator_delay", "status_kind", "role_kind", "ruleset_version", "time_control", "clocks", "next_deadline", "next_deadline_seat", "clock_read_at", "dropped_seats")
+    __slots__ = ("game_id", "game_type", "players", "seats", "version", "status", "to_act", "content", "seed_commitment", "outcome", "created_at", "your_seats", "role", "setup", "revealed_seed", "head_hash", "player_ids", "spectator_delay", "status_kind", "role_kind", "ruleset_version", "time_control", "clocks", "next_deadline", "next_deadline_seat", "clock_read_at", "dropped_seats", "paused", "draw_offered_by")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -236,6 +238,8 @@ class GameSummary(_message.Message):
     NEXT_DEADLINE_SEAT_FIELD_NUMBER: _ClassVar[int]
     CLOCK_READ_AT_FIELD_NUMBER: _ClassVar[int]
     DROPPED_SEATS_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
+    DRAW_OFFERED_BY_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game_type: str
     players: int
@@ -263,7 +267,9 @@ class GameSummary(_message.Message):
     next_deadline_seat: int
     clock_read_at: _timestamp_pb2.Timestamp
     dropped_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., next_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_deadline_seat: _Optional[int] = ..., clock_read_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., dropped_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    paused: bool
+    draw_offered_by: int
+    def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., next_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_deadline_seat: _Optional[int] = ..., clock_read_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., dropped_seats: _Optional[_Iterable[int]] = ..., paused: _Optional[bool] = ..., draw_offered_by: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
     __slots__ = ("game_id", "seat", "page_size", "page_token", "sample", "min_version")
@@ -494,16 +500,18 @@ class TimeControl(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., per_move_seconds: _Optional[int] = ..., base_seconds: _Optional[int] = ..., increment_seconds: _Optional[int] = ..., days_per_move: _Optional[int] = ..., no_show_seconds: _Optional[int] = ..., abort_before_moves: _Optional[int] = ...) -> None: ...
 
 class SeatClock(_message.Message):
-    __slots__ = ("seat", "remaining_ms", "running", "deadline")
+    __slots__ = ("seat", "remaining_ms", "running", "deadline", "paused")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
     RUNNING_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     remaining_ms: int
     running: bool
     deadline: _timestamp_pb2.Timestamp
-    def __init__(self, seat: _Optional[int] = ..., remaining_ms: _Optional[int] = ..., running: _Optional[bool] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    paused: bool
+    def __init__(self, seat: _Optional[int] = ..., remaining_ms: _Optional[int] = ..., running: _Optional[bool] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., paused: _Optional[bool] = ...) -> None: ...
 
 class GameEnded(_message.Message):
     __slots__ = ("kind", "seat", "by", "reason", "deadline")
@@ -568,3 +576,53 @@ class EndGameResponse(_message.Message):
     receipt: Receipt
     read_token: str
     def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., read_token: _Optional[str] = ...) -> None: ...
+
+class GameControl(_message.Message):
+    __slots__ = ("kind", "seat", "by", "added_ms")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    ADDED_MS_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    seat: int
+    by: str
+    added_ms: int
+    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., by: _Optional[str] = ..., added_ms: _Optional[int] = ...) -> None: ...
+
+class OfferDrawRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class AcceptDrawRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class DeclineDrawRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GameControlResponse(_message.Message):
+    __slots__ = ("version", "event", "game", "log_position", "receipt")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    event: GameEvent
+    game: GameSummary
+    log_position: int
+    receipt: Receipt
+    def __init__(self, version: _Optional[int] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...

@@ -94,6 +94,21 @@ class GameServiceStub:
                 request_serializer=ledger_dot_v1_dot_game__service__pb2.ClaimTimeoutRequest.SerializeToString,
                 response_deserializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
                 _registered_method=True)
+        self.OfferDraw = channel.unary_unary(
+                '/ledger.v1.GameService/OfferDraw',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.OfferDrawRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.GameControlResponse.FromString,
+                _registered_method=True)
+        self.AcceptDraw = channel.unary_unary(
+                '/ledger.v1.GameService/AcceptDraw',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.AcceptDrawRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+                _registered_method=True)
+        self.DeclineDraw = channel.unary_unary(
+                '/ledger.v1.GameService/DeclineDraw',
+                request_serializer=ledger_dot_v1_dot_game__service__pb2.DeclineDrawRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_game__service__pb2.GameControlResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -190,6 +205,30 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def OfferDraw(self, request, context):
+        """Offer a draw for a seat the caller's token controls, on its own turn, in
+        a 2-player game. The offer stands until the opponent accepts, declines
+        or moves; a seat offers at most once per move it makes.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AcceptDraw(self, request, context):
+        """Accept the opponent's standing draw offer: the game ends drawn
+        ("ledger.DrawAgreed", termination "agreed").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeclineDraw(self, request, context):
+        """Decline the opponent's standing draw offer.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -252,6 +291,21 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ClaimTimeout,
                     request_deserializer=ledger_dot_v1_dot_game__service__pb2.ClaimTimeoutRequest.FromString,
                     response_serializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.SerializeToString,
+            ),
+            'OfferDraw': grpc.unary_unary_rpc_method_handler(
+                    servicer.OfferDraw,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.OfferDrawRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.GameControlResponse.SerializeToString,
+            ),
+            'AcceptDraw': grpc.unary_unary_rpc_method_handler(
+                    servicer.AcceptDraw,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.AcceptDrawRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.EndGameResponse.SerializeToString,
+            ),
+            'DeclineDraw': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeclineDraw,
+                    request_deserializer=ledger_dot_v1_dot_game__service__pb2.DeclineDrawRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_game__service__pb2.GameControlResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -578,6 +632,87 @@ class GameService:
             '/ledger.v1.GameService/ClaimTimeout',
             ledger_dot_v1_dot_game__service__pb2.ClaimTimeoutRequest.SerializeToString,
             ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OfferDraw(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/OfferDraw',
+            ledger_dot_v1_dot_game__service__pb2.OfferDrawRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.GameControlResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AcceptDraw(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/AcceptDraw',
+            ledger_dot_v1_dot_game__service__pb2.AcceptDrawRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.EndGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeclineDraw(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.GameService/DeclineDraw',
+            ledger_dot_v1_dot_game__service__pb2.DeclineDrawRequest.SerializeToString,
+            ledger_dot_v1_dot_game__service__pb2.GameControlResponse.FromString,
             options,
             channel_credentials,
             insecure,

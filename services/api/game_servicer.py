@@ -59,6 +59,10 @@ MOVE_REFUSALS = (
     "the admin token observes; moves need a seat token",
     "SubmitMove needs a seat token (authorization: Bearer <token>)",
 )
+DRAW_REFUSALS = (
+    "the admin token offers and answers draws for nobody; Adjudicate records a result",
+    "draw offers need a seat token: a seat offers and answers only for itself",
+)
 RESIGN_REFUSALS = (
     "the admin token resigns for nobody; Adjudicate records a result",
     "Resign needs a seat token: a seat resigns only for itself",
@@ -288,9 +292,32 @@ class GameServicer(pb_grpc.GameServiceServicer):
         principal, game_id, _, seat = await self._seat_acting(request, RESIGN_REFUSALS)
         return self._ended(principal, await self._ledger.resign(game_id, seat))
 
+    @guarded
+    async def OfferDraw(
+        self, request: pb.OfferDrawRequest, context: Any
+    ) -> pb.GameControlResponse:
+        principal, game_id, _, seat = await self._seat_acting(request, DRAW_REFUSALS)
+        result = await self._ledger.offer_draw(game_id, seat)
+        return presenters.control_response(principal, result)
+
+    @guarded
+    async def AcceptDraw(
+        self, request: pb.AcceptDrawRequest, context: Any
+    ) -> pb.EndGameResponse:
+        principal, game_id, _, seat = await self._seat_acting(request, DRAW_REFUSALS)
+        return self._ended(principal, await self._ledger.accept_draw(game_id, seat))
+
+    @guarded
+    async def DeclineDraw(
+        self, request: pb.DeclineDrawRequest, context: Any
+    ) -> pb.GameControlResponse:
+        principal, game_id, _, seat = await self._seat_acting(request, DRAW_REFUSALS)
+        result = await self._ledger.decline_draw(game_id, seat)
+        return presenters.control_response(principal, result)
+
     async def _seat_acting(
         self,
-        request: pb.SubmitMoveRequest | pb.ResignRequest,
+        request: Any,
         refusals: tuple[str, str],
     ) -> tuple[Principal, UUID, Any, Seat]:
         """The caller, the game (its id and state) and the seat the caller's

@@ -16,9 +16,10 @@ from domain.ledger.aggregate import Game
 from domain.ledger.receipts import Keyring
 from ledger.v1 import game_service_pb2 as pb
 from services.ledger.callers import Principal
+from services.ledger.reading.disclosure import disclose
 from services.proto import convert
 from services.proto.clock_messages import add_clocks, system_now
-from services.proto.game_messages import (  # noqa: F401  (event_message re-exported)
+from services.proto.game_messages import (
     delay_message,
     event_message,
     kind,
@@ -96,6 +97,10 @@ def summary(
         msg.spectator_delay.CopyFrom(delay_message(game.spectator_delay))
     add_clocks(msg, game, now or system_now(), live=not ended)
     msg.dropped_seats.extend(game.dropped)
+    msg.paused = bool(getattr(game, "paused", False)) and not game.is_over
+    offer = getattr(game, "draw_offer", None)
+    if offer is not None and not game.is_over:
+        msg.draw_offered_by = offer
     return msg
 
 
@@ -131,3 +136,28 @@ def listed(row: dict[str, Any], principal: Principal) -> pb.GameSummary:
         if row["spectator_delay"]
         else None,
     )
+
+
+def control_response(principal: Principal, result: Any) -> pb.GameControlResponse:
+    """A control's answer (a draw offer or decline, a pause, resume or added
+    time): its one event and the game right after it, as the caller sees them.
+
+    The event holds no hidden information (who did what, to which seat), but
+    the summary's clocks and hashes still follow the caller's role.
+    """
+    head = result.game
+    sight = disclose(principal, head)
+    out = pb.GameControlResponse(
+        version=result.last_version,
+        game=summary(head, principal, ended=head.is_over),
+        log_position=result.log_position,
+    )
+    if result.events:
+        out.event.CopyFrom(
+            event_message(
+                head, result.events[-1], sight.viewer, show_hashes=sight.show_hashes
+            )
+        )
+    if result.receipt is not None:
+        out.receipt.CopyFrom(receipt_message(result.receipt))
+    return out

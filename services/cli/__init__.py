@@ -32,6 +32,8 @@ COMMANDS = (
     "ratings",
     "stats",
     "tournament",
+    "arbiter",
+    "draws",
     "projections",
     "db",
 )

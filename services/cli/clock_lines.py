@@ -40,6 +40,8 @@ def clock_line(game: Any, at: datetime) -> str | None:
         running = " (running)" if ends[seat] is not None else ""
         parts.append(f"{seat_name(names, seat)} {duration(left or 0)}{running}")
     line = f"clocks ({game.control.kind.value}): " + ", ".join(parts)
+    if game.clock.paused and not game.is_over:
+        line += "; paused by the arbiter"
     due = game.next_deadline()
     if due is not None:
         when = datetime.fromtimestamp(due[1] / 1000, UTC).isoformat(timespec="seconds")

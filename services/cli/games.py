@@ -217,6 +217,10 @@ def games_show(
             f"(the ledger moves for {'them' if many else 'it'})",
             markup=False,
         )
+    if not game.is_over and game.paused:
+        console.print("paused by the arbiter: no seat may move until it resumes")
+    if not game.is_over and game.draw_offer is not None:
+        console.print(f"draw offered by seat {game.draw_offer}", markup=False)
     live = game is head and not game.is_over
     clocks = clock_line(game, ledger.clock() if live else game.modified_on)
     if clocks:

@@ -15,9 +15,9 @@ from domain.words.sentences import seat_name
 
 
 def clock_rows(game: Any, at: datetime) -> list[dict[str, Any]]:
-    """``[{seat, who, left, running}]`` (``who``: the player's name, else
-    "seat N" from 1) of ``game`` read at ``at``; empty
-    without a clock."""
+    """``[{seat, who, left, running, paused}]`` (``who``: the player's name,
+    else "seat N" from 1) of ``game`` read at ``at``; empty without a clock.
+    A paused game's clocks show the time they hold, none running."""
     if game.clock is None:
         return []
     ends = deadlines(game.clock, game.control)
@@ -30,6 +30,7 @@ def clock_rows(game: Any, at: datetime) -> list[dict[str, Any]]:
                 "who": seat_name(names, seat),
                 "left": _shown(left or 0),
                 "running": ends[seat] is not None,
+                "paused": game.clock.paused and not game.is_over,
             }
         )
     return rows

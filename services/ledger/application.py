@@ -333,6 +333,78 @@ class GameLedger(Application[UUID]):
         """
         return await self.log_tail.extend(game_id, Extension(ending, from_store=True))
 
+    # ------------------------------------------------------------ controls
+
+    async def accept_draw(self, game_id: UUID, seat: Seat) -> Recorded:
+        """``seat`` accepts the other seat's standing draw offer: a draw.
+
+        :raises GameNotFoundError, RuleError: ``DrawOfferError`` without one.
+        """
+        return await self._referee(
+            game_id, lambda game, seed, now: game.accept_draw(seat, seed, now)
+        )
+
+    async def offer_draw(self, game_id: UUID, seat: Seat) -> Recorded:
+        """``seat`` offers a draw (:mod:`domain.ledger.controls`).
+
+        :raises GameNotFoundError, RuleError:
+        """
+        return await self._referee(
+            game_id, lambda game, seed, now: game.offer_draw(seat, now)
+        )
+
+    async def decline_draw(self, game_id: UUID, seat: Seat) -> Recorded:
+        """``seat`` declines the other seat's standing draw offer.
+
+        :raises GameNotFoundError, RuleError:
+        """
+        return await self._referee(
+            game_id, lambda game, seed, now: game.decline_draw(seat, now)
+        )
+
+    async def pause(self, game_id: UUID, by: str) -> Recorded:
+        """An arbiter holds every clock of the game; no seat may move.
+
+        :raises GameNotFoundError, RuleError: ``PauseStateError`` if paused.
+        """
+        return await self._referee(game_id, lambda game, seed, now: game.pause(by, now))
+
+    async def resume(self, game_id: UUID, by: str) -> Recorded:
+        """The clocks run again from where the pause held them.
+
+        :raises GameNotFoundError, RuleError: ``PauseStateError`` if running.
+        """
+        return await self._referee(
+            game_id, lambda game, seed, now: game.resume(by, now)
+        )
+
+    async def add_time(self, game_id: UUID, seat: Seat, ms: int, by: str) -> Recorded:
+        """An arbiter gives ``seat`` ``ms`` more milliseconds.
+
+        :raises GameNotFoundError, RuleError: ``AddTimeError`` when it
+            cannot count.
+        """
+        return await self._referee(
+            game_id, lambda game, seed, now: game.add_time(seat, ms, by, now)
+        )
+
+    async def _referee(self, game_id: UUID, control: Decide) -> Recorded:
+        """A control decided on the game as the store has it (like the
+        endings, it races the timekeeper and moves there, and happens once);
+        one that finds a deadline already passed records that timeout first
+        and is refused, as a late move is.
+
+        :raises ClockFlaggedError: after recording the timeout.
+        """
+        try:
+            return await self._end(game_id, control)
+        except ClockFlaggedError:
+            try:
+                await self.claim_timeout(game_id)
+            except RuleError:
+                pass  # another process recorded it first
+            raise
+
     def has_running_clocks(self) -> bool:
         """Whether any running game has a clock (the timekeeper has work)."""
         return self.store.has_running_clocks()

@@ -58,7 +58,10 @@ def seat_clocks(game: Game, at_ms: int) -> list[pb.SeatClock]:
     out = []
     for seat, left in enumerate(remaining(game.clock, game.control, at_ms)):
         clock = pb.SeatClock(
-            seat=seat, remaining_ms=left or 0, running=bool(ends[seat])
+            seat=seat,
+            remaining_ms=left or 0,
+            running=bool(ends[seat]),
+            paused=game.clock.paused,
         )
         end = ends[seat]
         if end is not None:
@@ -85,6 +88,14 @@ def ended_message(event: Any) -> pb.GameEnded:
         msg.seat = event.seat
     if event.deadline_ms is not None:
         msg.deadline.CopyFrom(_stamp(event.deadline_ms))
+    return msg
+
+
+def control_message(event: Any) -> pb.GameControl:
+    """The payload of a ``ledger.GamePaused``/``TimeAdded``/``DrawOffered``/... event."""
+    msg = pb.GameControl(kind=event.kind, by=event.by, added_ms=event.ms or 0)
+    if event.seat is not None:
+        msg.seat = event.seat
     return msg
 
 

@@ -25,9 +25,15 @@ def sentence(
     a player everything, as the API does.
     """
     from domain.contract.core import ADMIN
-    from domain.ledger.records.names import CONCLUDED_TYPE, CREATED_TYPE, ENDING_KINDS
+    from domain.ledger.records.names import (
+        CONCLUDED_TYPE,
+        CONTROL_KINDS,
+        CREATED_TYPE,
+        ENDING_KINDS,
+    )
     from domain.words.narration import (
         concluded_sentence,
+        control_sentence,
         created_sentence,
         describe,
         ended_sentence,
@@ -40,6 +46,11 @@ def sentence(
         payload.Unpack(ended)
         seat = ended.seat if ended.HasField("seat") else None
         return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
+    if type_ in CONTROL_KINDS:
+        control = pb.GameControl()
+        payload.Unpack(control)
+        seat = control.seat if control.HasField("seat") else None
+        return control_sentence(control.kind, seat, control.by, control.added_ms, names)
     if type_ == CREATED_TYPE:
         created = pb.GameCreated()
         payload.Unpack(created)

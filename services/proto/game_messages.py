@@ -27,6 +27,7 @@ from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import read_service_pb2 as rpb
 from services.proto import convert
 from services.proto.clock_messages import (
+    control_message,
     ended_message,
     seat_clocks,
     time_control_message,
@@ -124,6 +125,11 @@ def event_message(
         msg.payload.Pack(
             pb.GameConcluded(outcome=outcome_message(event.outcome), seed=event.seed)
         )
+    elif isinstance(event, Game.Controlled):
+        msg.decision = event.decision
+        if event.seat is not None and event.by == f"seat:{event.seat}":
+            msg.actor = event.seat
+        msg.payload.Pack(control_message(event))
     elif isinstance(event, Game.Ended):
         msg.decision = event.decision
         if event.seat is not None and event.kind == "resigned":

@@ -38,7 +38,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import strtobool
 
-from domain.contract.core import InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
 from services.ledger.application import (
@@ -215,6 +215,27 @@ class TournamentDesk(Application[UUID]):
             [(r["token"], r["game_id"], r["player"], r["seats"]) for r in rows]
         )
         return rows
+
+    def round_games(self, tournament_id: UUID, number: int) -> tuple[int, list[UUID]]:
+        """Round ``number``'s number (0: the latest) and its games' ids, in
+        table order (what an arbiter pauses or resumes together).
+
+        :raises TournamentNotFoundError, RuleError: no such round (yet).
+        """
+        records = self.load(tournament_id).state.round_records
+        if not records:
+            raise IllegalCommandError(
+                "tournament.no-round-started",
+                "no round has started: StartRound deals the first",
+            )
+        number = number or len(records)
+        if not 1 <= number <= len(records):
+            raise InvalidCommandError(
+                f"round must be between 1 and {len(records)}",
+                violations=(("round", f"1-{len(records)}, or 0 for the latest"),),
+            )
+        tables = records[number - 1].tables
+        return number, [UUID(str(t.game_id)) for t in tables]
 
     def tournament_of(self, game_id: UUID) -> UUID | None:
         """The tournament a game was paired in, if any (who may adjudicate it)."""

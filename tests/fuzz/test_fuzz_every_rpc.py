@@ -90,6 +90,14 @@ ROLES = {
     "/ledger.v1.ReplayService/ExportGame": "admin",
     "/ledger.v1.GameService/Adjudicate": "admin",
     "/ledger.v1.GameService/Abort": "admin",
+    "/ledger.v1.GameService/OfferDraw": "finished seat",
+    "/ledger.v1.GameService/AcceptDraw": "finished seat",
+    "/ledger.v1.GameService/DeclineDraw": "finished seat",
+    "/ledger.v1.ArbiterService/AddTime": "admin",
+    "/ledger.v1.ArbiterService/PauseGame": "admin",
+    "/ledger.v1.ArbiterService/ResumeGame": "admin",
+    "/ledger.v1.ArbiterService/PauseRound": "tournament organiser",
+    "/ledger.v1.ArbiterService/ResumeRound": "tournament organiser",
     "/ledger.v1.TournamentService/CreateTournament": "organiser",
     "/ledger.v1.TournamentService/IssueOrganiserToken": "admin",
     "/ledger.v1.TournamentService/RegisterPlayer": "tournament organiser",
@@ -181,8 +189,10 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
     from grpc_health.v1 import health_pb2
     from grpc_reflection.v1alpha import reflection_pb2
 
+    from ledger.v1 import arbiter_service_pb2 as apb
     from ledger.v1 import read_service_pb2 as rpb
 
+    arbiter = "/ledger.v1.ArbiterService/"
     game, replay, rating, stats, cups = (
         "/ledger.v1.GameService/",
         "/ledger.v1.ReplayService/",
@@ -216,6 +226,17 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
             pb.AdjudicateRequest(game_id=finished, ranks=[1, 2], reason="fuzz")
         ],
         game + "ClaimTimeout": [pb.ClaimTimeoutRequest(game_id=finished)],
+        # the controls likewise: a pause of the running game would hold it
+        game + "OfferDraw": [pb.OfferDrawRequest(game_id=finished)],
+        game + "AcceptDraw": [pb.AcceptDrawRequest(game_id=finished)],
+        game + "DeclineDraw": [pb.DeclineDrawRequest(game_id=finished)],
+        arbiter + "AddTime": [
+            apb.AddTimeRequest(game_id=finished, seat=0, added_ms=1_000)
+        ],
+        arbiter + "PauseGame": [apb.PauseGameRequest(game_id=finished)],
+        arbiter + "ResumeGame": [apb.ResumeGameRequest(game_id=finished)],
+        arbiter + "PauseRound": [apb.PauseRoundRequest(tournament_id=tid)],
+        arbiter + "ResumeRound": [apb.ResumeRoundRequest(tournament_id=tid)],
         replay + "ListFrames": [
             rpb.ListFramesRequest(game_id=g, page_size=3) for g in games
         ],

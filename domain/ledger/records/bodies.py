@@ -101,6 +101,14 @@ def ended_body(fields: dict[str, Any]) -> dict[str, Any]:
     return _unless_none(body, fields, "deadline_ms")
 
 
+def control_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """A referee's control's hashed body (``ledger.GamePaused`` and the
+    others): what it was, who gave it (``by``), the seat it concerns and, for
+    added time, how many milliseconds."""
+    body = {key: fields[key] for key in ("kind", "seat", "by", "decision")}
+    return _unless_none(body, fields, "ms")
+
+
 def decided_type(game_type: str, payload: Event) -> str:
     """The stored type name of a game's own event: ``<game>.<EventClass>``."""
     return f"{game_type}.{type(payload).__name__}"

@@ -15,10 +15,22 @@ ENDED_TYPES = {
     "aborted": "ledger.GameAborted",
     "adjudicated": "ledger.GameAdjudicated",
     "timed_out": "ledger.SeatTimedOut",
+    "agreed": "ledger.DrawAgreed",
 }
 """The ledger's own endings (:class:`domain.contract.endings.EndingKind` value -> type),
 each followed by ``ledger.GameConcluded`` in the same decision."""
 ENDING_KINDS = {type_: kind for kind, type_ in ENDED_TYPES.items()}
+CONTROL_TYPES = {
+    "paused": "ledger.GamePaused",
+    "resumed": "ledger.GameResumed",
+    "time_added": "ledger.TimeAdded",
+    "draw_offered": "ledger.DrawOffered",
+    "draw_declined": "ledger.DrawDeclined",
+}
+"""The referee's controls that do not end the game (an arbiter's pause,
+resume and added time; a seat's draw offer and its decline), each a decision
+of its own (:class:`domain.ledger.controls.ControlKind` value -> type)."""
+CONTROL_KINDS = {type_: kind for kind, type_ in CONTROL_TYPES.items()}
 LEDGER_TYPE_PREFIX = "ledger."
 """The prefix of the ledger's own type names; a game's are ``<game>.<EventClass>``."""
 

@@ -37,6 +37,7 @@ def encode_aggregate_state(state: dict[str, Any]) -> dict[str, Any]:
     out["player_ids"] = list(state["player_ids"])
     out["dropped"] = list(state.get("dropped", ()))
     out["absent"] = list(state.get("absent", ()))
+    out["offered_at"] = list(state.get("offered_at", ()))
     out.pop("control", None)  # rebuilt from time_control
     clock = state.get("clock")
     out["clock"] = clock.to_record() if clock is not None else None
@@ -69,6 +70,10 @@ def decode_aggregate_state(data: dict[str, Any]) -> dict[str, Any]:
     out.setdefault("ending", None)
     out["dropped"] = tuple(data.get("dropped", ()))  # snapshots from before drop-outs
     out["absent"] = tuple(data.get("absent", ()))  # from before absent seats
+    # snapshots from before the referee's controls: never paused, no offers
+    out.setdefault("paused", False)
+    out.setdefault("draw_offer", None)
+    out["offered_at"] = tuple(data.get("offered_at", ())) or (-1,) * data["seat_count"]
     return out
 
 
