@@ -26,6 +26,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.contract.core import IllegalCommandError, InvalidCommandError, Model
+from domain.contract.outcomes import is_competition_ranking
 from domain.games import find_game
 from domain.ledger.clocks import TimeControl
 from domain.ledger.spectator import parse_delay
@@ -38,7 +39,7 @@ from domain.tournament.guards import (
 )
 from domain.tournament.pairing import Pairing, PlayerId
 from domain.tournament.rules import check_player_id, parse_creation, parse_round
-from domain.tournament.standings import StandingRow, is_competition_ranking
+from domain.tournament.standings import StandingRow
 from domain.tournament.state import TableAssignment, TournamentState
 
 

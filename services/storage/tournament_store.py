@@ -69,6 +69,10 @@ CREATE TABLE IF NOT EXISTS tournament_pending_games (
 UPDATE tournament_pending_games
     SET tokens = (SELECT jsonb_agg(t - 'token') FROM jsonb_array_elements(tokens) AS t)
     WHERE jsonb_path_exists(tokens, '$[*].token');
+CREATE TABLE IF NOT EXISTS tournament_alarms (
+    tournament_id uuid NOT NULL, game_id uuid NOT NULL, reason text NOT NULL,
+    raised_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (tournament_id, game_id)
+);
 """
 PENDING_STATUSES = {
     "created": "made for a round start that has not been recorded yet; the retry adopts it",
@@ -150,6 +154,30 @@ def tournament_of(curs: Any, game_id: UUID) -> UUID | None:
     )
     row = curs.fetchone()
     return row["tournament_id"] if row else None
+
+
+def raise_alarm(curs: Any, tournament_id: UUID, game_id: UUID, reason: str) -> bool:
+    """Record that ``tournament_id`` could not take ``game_id``'s result, in the
+    caller's transaction; ``False`` when that alarm was already raised."""
+    curs.execute(
+        "INSERT INTO tournament_alarms (tournament_id, game_id, reason) VALUES (%s, %s, %s)"
+        " ON CONFLICT DO NOTHING RETURNING tournament_id",
+        (tournament_id, game_id, reason),
+    )
+    return curs.fetchone() is not None
+
+
+def alarms(curs: Any) -> list[dict[str, Any]]:
+    """``[{tournament_id, game_id, reason, raised_at}]``: every result a
+    tournament could not take, oldest first (none before the table exists)."""
+    curs.execute("SELECT to_regclass('tournament_alarms') IS NOT NULL AS here")
+    if not curs.fetchone()["here"]:
+        return []
+    curs.execute(
+        "SELECT tournament_id, game_id, reason, raised_at FROM tournament_alarms"
+        " ORDER BY raised_at, tournament_id, game_id"
+    )
+    return list(curs.fetchall())
 
 
 def stored_events(curs: Any, tournament_id: UUID) -> list[StoredEvent]:
