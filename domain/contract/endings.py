@@ -193,6 +193,17 @@ def adjudicated(ranks: tuple[int, ...], reason: str) -> Outcome:
         raise InvalidCommandError(
             "an adjudication needs a reason", violations=(("reason", "required"),)
         )
+    return adjudication_outcome(ranks, reason)
+
+
+def adjudication_outcome(ranks: tuple[int, ...], reason: str) -> Outcome:
+    """The outcome an adjudication of ``ranks`` records, without the checks
+    of :func:`adjudicated` (the audit re-derives outcomes recorded before
+    the ranking rule existed with it).
+
+    >>> adjudication_outcome((1, 1, 3), "tied").winners
+    (0, 1)
+    """
     return Outcome(
         termination=Termination.ADJUDICATED,
         ranks=ranks,
