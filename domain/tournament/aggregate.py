@@ -21,6 +21,7 @@ values, tuples of those and small :class:`domain.contract.core.Model` values, so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
@@ -39,6 +40,7 @@ from domain.tournament.guards import (
 )
 from domain.tournament.pairing import Pairing, PlayerId
 from domain.tournament.rules import check_player_id, parse_creation, parse_round
+from domain.tournament.schedule import AutomaticRounds, next_round_at
 from domain.tournament.standings import StandingRow
 from domain.tournament.state import TableAssignment, TournamentState
 
@@ -59,6 +61,9 @@ class Tournament(Aggregate):
         time_control: dict[str, Any] | None = None
         """Every game's clock and no-show window (:mod:`domain.ledger.clocks`);
         absent in tournaments created before clocks."""
+        automatic_rounds: dict[str, Any] | None = None
+        """Rounds that start themselves (:mod:`domain.tournament.schedule`);
+        absent when the organiser starts each round."""
 
     class PlayerRegistered(Aggregate.Event):
         player_id: str
@@ -94,6 +99,8 @@ class Tournament(Aggregate):
                 self.round, self.game_id, self.ranks, self.termination
             )
             tournament.state = state
+            if not state.is_round_in_progress:
+                tournament.round_completed_at = self.timestamp
 
     class TournamentFinished(Aggregate.Event):
         def apply(self, tournament: Tournament) -> None:
@@ -109,7 +116,12 @@ class Tournament(Aggregate):
         table_size: int,
         spectator_delay: dict[str, int] | None = None,
         time_control: dict[str, Any] | None = None,
+        automatic_rounds: dict[str, Any] | None = None,
     ) -> None:
+        self.automatic_rounds = AutomaticRounds.parse(automatic_rounds)
+        """The next round starts by itself this long after the last completed."""
+        self.round_completed_at: datetime | None = None
+        """When the last round completed (its last result was recorded)."""
         self.spectator_delay = spectator_delay
         """Passed to every game this tournament creates."""
         self.time_control = time_control
@@ -137,6 +149,7 @@ class Tournament(Aggregate):
         tournament_id: Any = None,
         spectator_delay: Any = None,
         time_control: TimeControl | None = None,
+        automatic_rounds: Any = None,
     ) -> Tournament:
         """Create a tournament.
 
@@ -146,6 +159,8 @@ class Tournament(Aggregate):
         the game's other setup fields and is validated for every table size
         that can occur.  ``spectator_delay`` (``{"moves": n}`` or
         ``{"seconds": s}``) is given to every game the tournament creates.
+        ``automatic_rounds`` (``{"gap_seconds": n}``) starts each round after
+        the first by itself (:mod:`domain.tournament.schedule`).
 
         :raises InvalidCommandError: on any malformed argument.
         """
@@ -155,6 +170,9 @@ class Tournament(Aggregate):
             fields["spectator_delay"] = delay.to_record()
         if time_control is not None and time_control.to_record() != {"kind": "none"}:
             fields["time_control"] = time_control.to_record()
+        automatic = AutomaticRounds.parse(automatic_rounds)
+        if automatic is not None:
+            fields["automatic_rounds"] = automatic.model_dump()
         return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
 
     # ------------------------------------------------------------ commands
@@ -268,6 +286,19 @@ class Tournament(Aggregate):
     @property
     def is_finished(self) -> bool:
         return self.state.finished
+
+    @property
+    def next_round_at(self) -> datetime | None:
+        """When the next round starts by itself (``None``: not automatic, a
+        round is running, or none is left)."""
+        state = self.state
+        return next_round_at(
+            self.automatic_rounds,
+            self.round_completed_at,
+            finished=state.finished,
+            round_in_progress=state.is_round_in_progress,
+            rounds_left=state.total_rounds - state.current_round,
+        )
 
     def game_setup(self, players: int) -> Model:
         """The setup of a game at a table of ``players`` (the service creates it)."""

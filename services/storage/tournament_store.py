@@ -73,6 +73,10 @@ CREATE TABLE IF NOT EXISTS tournament_alarms (
     tournament_id uuid NOT NULL, game_id uuid NOT NULL, reason text NOT NULL,
     raised_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (tournament_id, game_id)
 );
+CREATE TABLE IF NOT EXISTS tournament_round_schedule (
+    tournament_id uuid PRIMARY KEY, round int NOT NULL, due_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournament_round_schedule_due ON tournament_round_schedule (due_at);
 """
 PENDING_STATUSES = {
     "created": "made for a round start that has not been recorded yet; the retry adopts it",
@@ -165,6 +169,19 @@ def raise_alarm(curs: Any, tournament_id: UUID, game_id: UUID, reason: str) -> b
         (tournament_id, game_id, reason),
     )
     return curs.fetchone() is not None
+
+
+def schedule_round(
+    curs: Any, tournament_id: UUID, number: int, due_at: datetime
+) -> None:
+    """Record, in the caller's transaction (the results policy's), that round
+    ``number`` of ``tournament_id`` starts by itself at ``due_at``."""
+    curs.execute(
+        "INSERT INTO tournament_round_schedule (tournament_id, round, due_at)"
+        " VALUES (%s, %s, %s) ON CONFLICT (tournament_id) DO UPDATE"
+        " SET round = excluded.round, due_at = excluded.due_at",
+        (tournament_id, number, due_at),
+    )
 
 
 def alarms(curs: Any) -> list[dict[str, Any]]:
@@ -409,6 +426,36 @@ class TournamentStore:
         self._write(
             "UPDATE tournament_pending_games SET status = %s, tokens = NULL WHERE game_id = %s",
             (status, game_id),
+        )
+
+    def due_rounds(self, limit: int) -> list[dict[str, Any]]:
+        """``[{tournament_id, round, due_at}]``: automatic rounds due by the
+        database's clock (one clock for every server), earliest first."""
+        return self._all(
+            "SELECT tournament_id, round, due_at FROM tournament_round_schedule"
+            " WHERE due_at <= now() ORDER BY due_at LIMIT %s",
+            (limit,),
+        )
+
+    def has_scheduled_rounds(self) -> bool:
+        """Whether any tournament waits to start a round by itself."""
+        return (
+            self._one("SELECT 1 FROM tournament_round_schedule LIMIT 1", ()) is not None
+        )
+
+    def scheduled_round(self, tournament_id: UUID) -> dict[str, Any] | None:
+        """``{round, due_at}`` of the tournament's waiting automatic round."""
+        return self._one(
+            "SELECT round, due_at FROM tournament_round_schedule WHERE tournament_id = %s",
+            (tournament_id,),
+        )
+
+    def unschedule(self, tournament_id: UUID, number: int) -> None:
+        """Forget round ``number``'s wait (and any earlier): it started, or
+        the tournament finished."""
+        self._write(
+            "DELETE FROM tournament_round_schedule WHERE tournament_id = %s AND round <= %s",
+            (tournament_id, number),
         )
 
     def unjournalled_games(

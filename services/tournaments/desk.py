@@ -32,13 +32,14 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.utils import strtobool
 
-from domain.contract.core import InvalidCommandError
+from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
 from services.ledger.application import (
@@ -55,6 +56,8 @@ from services.storage.tournament_store import (
 )
 from services.tournaments.rounds import RoundJournal
 
+UNPAIRABLE = ("tournament.not-enough-players", "tournament.no-rounds-left")
+"""Why an automatic round cannot start: the tournament finishes instead."""
 LOCK_WAIT = "30s"
 """How long a second organiser request waits for the first before ``ABORTED``."""
 
@@ -118,6 +121,7 @@ class TournamentDesk(Application[UUID]):
         setup: dict[str, Any],
         spectator_delay: dict[str, int] | None = None,
         time_control: TimeControl | None = None,
+        automatic_rounds: dict[str, int] | None = None,
     ) -> tuple[Tournament, str]:
         tournament = Tournament.create(
             name,
@@ -128,6 +132,7 @@ class TournamentDesk(Application[UUID]):
             setup,
             spectator_delay=spectator_delay,
             time_control=time_control,
+            automatic_rounds=automatic_rounds,
         )
         token = secrets.token_urlsafe(32)
         self.save(
@@ -189,6 +194,57 @@ class TournamentDesk(Application[UUID]):
             tournament.start_round(tables, plan.byes)
             self.save(tournament, tournament_rows=[seating])
             return tournament
+
+    def start_scheduled_round(self, tournament_id: UUID, number: int) -> str:
+        """Start automatic round ``number`` if it is still due; what happened:
+        ``"started"``, ``"finished"`` (no round can be paired: too few players
+        left), ``"done"`` (started or finished already) or ``"waiting"``.
+
+        Exactly once across servers: under the same lock as
+        :meth:`start_round`, the tournament is loaded and the round started
+        only while its current round is ``number - 1`` and its wait is over,
+        so a second scheduler, a stale row or a retry after a crash finds the
+        round started and only forgets the row.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            state = tournament.state
+            if state.finished or state.current_round >= number:
+                self.store.unschedule(tournament_id, number)
+                return "done"
+            due = tournament.next_round_at
+            if (
+                due is None
+                or due > datetime.now(UTC)
+                or state.current_round != number - 1
+            ):
+                return "waiting"
+            try:
+                plan = tournament.plan_round()
+            except IllegalCommandError as refused:
+                if refused.rule not in UNPAIRABLE:
+                    raise
+                tournament.finish()
+                self.save(tournament)
+                self.store.unschedule(tournament_id, number)
+                return "finished"
+            tables, seating = self.rounds.seat(tournament, plan, number)
+            tournament.start_round(tables, plan.byes)
+            self.save(tournament, tournament_rows=[seating])
+            return "started"
+
+    def finish(self, tournament_id: UUID) -> Tournament:
+        """End the tournament between rounds (the organiser's call).
+
+        :raises IllegalCommandError: ``tournament.finished``,
+            ``tournament.round-incomplete``.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            tournament.finish()
+            self.save(tournament)
+            self.store.unschedule(tournament_id, tournament.state.current_round + 1)
+        return tournament
 
     @contextmanager
     def _exclusive(self, tournament_id: UUID) -> Iterator[None]:

@@ -73,6 +73,11 @@ class ResultsDesk:
                 # the command raised before recording anything: the
                 # tournament's pending events are still consistent
                 self._alarm(curs, tid, result, refused)
+        for tid, tournament in loaded.items():
+            due = tournament.next_round_at
+            if due is not None:  # its round completed: the next starts by itself
+                number = tournament.state.current_round + 1
+                tournament_store.schedule_round(curs, tid, number, due)
         pending = [e for t in loaded.values() for e in t.collect_events()]
         if pending:
             stored = [self.mapper.to_stored_event(e) for e in pending]

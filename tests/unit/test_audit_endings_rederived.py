@@ -46,6 +46,13 @@ def rewritten(
     return out
 
 
+def set_by(by: str) -> Callable[[Any], None]:
+    def change(body: Any) -> None:
+        body["by"] = by
+
+    return change
+
+
 def failures(game_id: str, rows: Rows) -> list[tuple[str, str]]:
     report = audit_records(game_id, rows)
     return [(f.check, f.detail) for f in report.failures]
@@ -102,9 +109,7 @@ def test_a_resignation_said_to_be_by_another_seat_is_caught() -> None:
     game_id, rows = str(game.id), stored(game)
     assert failures(game_id, rows) == []
     for by in ("seat:0", "admin", "timekeeper"):
-        tampered = rewritten(
-            game_id, rows, "ledger.SeatResigned", lambda body, by=by: body.update(by=by)
-        )
+        tampered = rewritten(game_id, rows, "ledger.SeatResigned", set_by(by))
         assert [c for c, _ in failures(game_id, tampered)] == ["ended-by"], by
 
 
@@ -115,7 +120,5 @@ def test_an_abort_said_to_be_by_a_stranger_is_caught() -> None:
     game_id, rows = str(game.id), stored(game)
     assert failures(game_id, rows) == []
     for by in ("seat:2", "timekeeper", "someone"):
-        tampered = rewritten(
-            game_id, rows, "ledger.GameAborted", lambda body, by=by: body.update(by=by)
-        )
+        tampered = rewritten(game_id, rows, "ledger.GameAborted", set_by(by))
         assert [c for c, _ in failures(game_id, tampered)] == ["ended-by"], by
