@@ -42,7 +42,12 @@ from domain.tournament.pairing import Pairing, PlayerId
 from domain.tournament.rules import check_player_id, parse_creation, parse_round
 from domain.tournament.schedule import AutomaticRounds, next_round_at
 from domain.tournament.standings import StandingRow
-from domain.tournament.state import TableAssignment, TournamentState
+from domain.tournament.state import (
+    ABORTED,
+    RoundRecord,
+    TableAssignment,
+    TournamentState,
+)
 
 
 class Tournament(Aggregate):
@@ -101,6 +106,16 @@ class Tournament(Aggregate):
             tournament.state = state
             if not state.is_round_in_progress:
                 tournament.round_completed_at = self.timestamp
+
+    class GameReplayed(Aggregate.Event):
+        round: int
+        game_id: str
+        new_game_id: str
+
+        def apply(self, tournament: Tournament) -> None:
+            tournament.state = tournament.state.replayed(
+                self.round, self.game_id, self.new_game_id
+            )
 
     class TournamentFinished(Aggregate.Event):
         def apply(self, tournament: Tournament) -> None:
@@ -241,6 +256,8 @@ class Tournament(Aggregate):
             game already has *different* ranks.
         """
         found = self.state.find_table(str(game_id))
+        if found is None and self.state.was_replaced(str(game_id)):
+            return False  # an aborted game already replayed: its result is void
         if found is None:
             raise InvalidCommandError(
                 f"game {game_id} is not a table of this tournament"
@@ -266,6 +283,53 @@ class Tournament(Aggregate):
         )
         self._finish_if_complete()
         return True
+
+    def check_replay(self, game_id: str) -> tuple[RoundRecord, TableAssignment]:
+        """Whether ``game_id`` may be replayed (:meth:`replay`); its round and table.
+
+        :raises IllegalCommandError, InvalidCommandError: as :meth:`replay`.
+        """
+        check_not_finished(self.state)
+        found = self.state.find_table(str(game_id))
+        if found is None and self.state.was_replaced(str(game_id)):
+            raise IllegalCommandError(
+                "tournament.already-replayed", f"game {game_id} was replayed already"
+            )
+        if found is None:
+            raise InvalidCommandError(
+                f"game {game_id} is not a table of this tournament",
+                violations=(("game_id", "not a table of this tournament"),),
+            )
+        record, table = found
+        result = record.result_of(table.game_id)
+        if record.round != self.state.current_round or (
+            result is not None and result.termination != ABORTED
+        ):
+            raise IllegalCommandError(
+                "tournament.not-aborted",
+                f"game {game_id} is not an aborted game of the current round",
+            )
+        return record, table
+
+    def replay(self, game_id: str, new_game_id: str) -> TableAssignment:
+        """Replace an aborted game of the current round with ``new_game_id``,
+        for the same players in the same seats; returns the new table.
+
+        :raises IllegalCommandError: ``tournament.finished``,
+            ``tournament.not-aborted`` (the game has a result that counts, or
+            is not of the current round), ``tournament.already-replayed``.
+        :raises InvalidCommandError: for an unknown game or a used new id.
+        """
+        record, table = self.check_replay(game_id)
+        if not new_game_id or self.state.find_table(str(new_game_id)):
+            raise InvalidCommandError("the replay needs a new game id")
+        self.trigger_event(
+            self.GameReplayed,
+            round=record.round,
+            game_id=table.game_id,
+            new_game_id=str(new_game_id),
+        )
+        return table.model_copy(update={"game_id": str(new_game_id)})
 
     def finish(self) -> None:
         """End the tournament early, between rounds.

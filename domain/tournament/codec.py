@@ -27,6 +27,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
     "tournament.RoundStarted": Tournament.RoundStarted,
     "tournament.ResultRecorded": Tournament.ResultRecorded,
     "tournament.TournamentFinished": Tournament.TournamentFinished,
+    "tournament.GameReplayed": Tournament.GameReplayed,
 }
 _NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 _ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")

@@ -42,6 +42,7 @@ from eventsourcing.utils import strtobool
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
+from domain.tournament.state import ABORTED
 from services.ledger.application import (
     ConcurrencyConflictError,
     GameLedger,
@@ -232,6 +233,29 @@ class TournamentDesk(Application[UUID]):
             tournament.start_round(tables, plan.byes)
             self.save(tournament, tournament_rows=[seating])
             return "started"
+
+    def replay_aborted(self, tournament_id: UUID, game_id: UUID) -> Tournament:
+        """Replace an aborted game of the current round with a new one for
+        the same players (the organiser's call); the players fetch its seat
+        tokens with ``GetMyGames`` as for any round.
+
+        :raises IllegalCommandError: ``tournament.not-aborted`` unless the
+            ledger ended the game by an abort, ``tournament.finished``.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            tournament.check_replay(str(game_id))  # before a game is created
+            outcome = self.ledger.load(game_id).outcome
+            if outcome is None or outcome.termination.value != ABORTED:
+                raise IllegalCommandError(
+                    "tournament.not-aborted",
+                    f"game {game_id} was not aborted: only an aborted game is replayed",
+                )
+            replays = sum(len(r.replaced) for r in tournament.state.round_records)
+            new_id, seating = self.rounds.replay(tournament, str(game_id), replays)
+            tournament.replay(str(game_id), str(new_id))
+            self.save(tournament, tournament_rows=[seating])
+        return tournament
 
     def finish(self, tournament_id: UUID) -> Tournament:
         """End the tournament between rounds (the organiser's call).
