@@ -27,6 +27,7 @@ from ledger.v1 import tournament_service_pb2_grpc as rpc
 from services.api.client import Connection
 from services.storage.leader_lock import LOCK_CLASS
 from services.tournaments.round_scheduler import JOB
+from tests.deploy.shipped import free_ports
 from tests.faults.harness import serve_env
 from tests.support.database import scratch_database
 from tests.support.server import ledger_serve, wait_until
@@ -106,9 +107,10 @@ def test_kill_9_during_the_wait_starts_each_round_once_and_on_time(
             LEDGER_ROUND_SCHEDULER_INTERVAL=str(INTERVAL),
             LEDGER_TIMEKEEPER_INTERVAL="0",
         )
+        base = free_ports(3)
         with (
-            ledger_serve(env) as first,
-            ledger_serve(env) as second,
+            ledger_serve(env, port=base) as first,
+            ledger_serve(env, port=base + 1) as second,
             psycopg.connect(url, autocommit=True) as conn,
         ):
             servers = {s.proc.pid: s for s in (first, second)}
@@ -159,7 +161,7 @@ def test_kill_9_during_the_wait_starts_each_round_once_and_on_time(
             )
             survivor.proc.kill()
             survivor.proc.wait()
-            with ledger_serve(env):
+            with ledger_serve(env, port=base + 2):
                 up_at = datetime.now(UTC)
                 wait_until(
                     lambda: _started(conn, tid) == 3, "round 3 never started", 60
