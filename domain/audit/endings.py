@@ -5,8 +5,14 @@ these re-derive what the referee did from the same rows: every seat's clock
 from the recorded timestamps (the same :mod:`domain.ledger.clocks` functions the
 aggregate uses), that no move was stored after a deadline had passed, that a
 timeout names the seat whose deadline passed and was recorded after it, that
-an abort came early enough, and that each ending's conclusion is the outcome
-:mod:`domain.contract.endings` gives.
+an abort came early enough, that each ending names someone who may end a
+game that way (:func:`ended_by_fault`), and that each ending's conclusion is
+the outcome :mod:`domain.contract.endings` gives (an adjudication's too: its
+winners, scores and reason follow from its ranks and the ending).
+
+Why the audit checks who ended a game itself: a superuser who rewrites
+``by`` and recomputes the chain is otherwise caught only by the missing
+receipt, and an export audited offline has no receipts to miss.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from domain.contract.endings import (
     Consequence,
     EndingKind,
     aborted,
+    adjudication_outcome,
     agreed_draw,
     double_forfeit,
     drops_out,
@@ -31,6 +38,56 @@ from domain.contract.endings import (
 from domain.ledger import clocks
 from domain.ledger.clocks import Clock, TimeControl
 from domain.ledger.records import ENDING_KINDS
+
+ARBITERS = ("admin", "organiser:")
+"""Who decides a game (:meth:`GameService.Abort`/``Adjudicate``): the admin,
+or the organiser of the game's tournament (``organiser:<tournament id>``)."""
+TIMEKEEPERS = ("timekeeper", "claim:")
+"""Who records a timeout besides a seat's own late move: the ledger's
+timekeeper, or a caller's claim (``claim:<role>``)."""
+
+
+def ended_by_fault(
+    kind: str, body: dict[str, Any], seat_count: int, dropped: tuple[int, ...]
+) -> str | None:
+    """Why ``body`` (an ending of ``kind``) names someone who may not end a
+    game that way, or ``None``.
+
+    A resignation is its seat's own; an adjudication an arbiter's; an abort
+    an arbiter's or a seat's still playing; a timeout the timekeeper's, a
+    claim's, or that of the seat or arbiter whose late call found the flag.
+
+    >>> ended_by_fault("resigned", {"seat": 1, "by": "seat:0"}, 2, ())
+    'seat 1 resigned, but the ending says seat:0'
+    """
+    by, seat = body.get("by"), body.get("seat")
+    seats = {f"seat:{s}" for s in range(seat_count)}
+    playing = {f"seat:{s}" for s in range(seat_count) if s not in dropped}
+    arbiter = isinstance(by, str) and (
+        by == ARBITERS[0] or (by.startswith(ARBITERS[1]) and len(by) > len(ARBITERS[1]))
+    )
+    if kind == EndingKind.RESIGNED.value:
+        if not isinstance(seat, int) or not 0 <= seat < seat_count:
+            return "a resignation names no seat of the game"
+        if by != f"seat:{seat}":
+            return f"seat {seat} resigned, but the ending says {by}"
+    elif kind == EndingKind.ADJUDICATED.value:
+        if seat is not None or not arbiter:
+            return f"an adjudication is the admin's or the organiser's, not {by}'s"
+    elif kind == EndingKind.ABORTED.value:
+        if seat is not None or not (arbiter or by in playing):
+            return f"{by} may not abort this game"
+    elif kind == EndingKind.TIMED_OUT.value:
+        keeper = isinstance(by, str) and (
+            by == TIMEKEEPERS[0]
+            or (by.startswith(TIMEKEEPERS[1]) and len(by) > len(TIMEKEEPERS[1]))
+        )
+        if not (keeper or arbiter or by in seats):
+            return (
+                "a timeout is recorded by the timekeeper, a claim, a seat or an"
+                f" arbiter, not {by}"
+            )
+    return None
 
 
 def is_ending(row: AuditRow) -> bool:
@@ -155,6 +212,10 @@ def check_ending(
     if body.get("kind") != kind:
         report.fail(ending.version, "ending", "the ending's kind differs from its type")
         return
+    fault = ended_by_fault(kind, body, trail.seat_count, trail.dropped)
+    if fault is not None:
+        report.fail(ending.version, "ended-by", fault)
+        return
     expected: Outcome | None = None
     seat: int = body.get("seat") or 0
     if kind == EndingKind.TIMED_OUT.value:
@@ -233,6 +294,15 @@ def check_ending(
     outcome = Outcome.model_validate(concluded[0].body["outcome"])
     if expected is not None:
         expected = with_absent(expected, trail.absent)
+    ranks = outcome.ranks
+    if (
+        kind == EndingKind.ADJUDICATED.value
+        and len(ranks) == trail.seat_count
+        and ranks
+        and min(ranks) == 1
+        and max(ranks) <= trail.seat_count
+    ):
+        expected = adjudication_outcome(ranks, body.get("reason", ""))
     if expected is not None and outcome != expected:
         report.fail(
             concluded[0].version,

@@ -19,7 +19,13 @@ import enum
 
 from domain.contract.errors import IllegalCommandError, InvalidCommandError
 from domain.contract.messages import Seat
-from domain.contract.outcomes import Outcome, Termination
+from domain.contract.outcomes import (
+    RANKING_RULE,
+    Outcome,
+    Termination,
+    competition_ranking,
+    is_competition_ranking,
+)
 
 
 class EndingKind(str, enum.Enum):
@@ -220,10 +226,29 @@ def adjudicated(ranks: tuple[int, ...], reason: str) -> Outcome:
             f"ranks: one per seat, 1-{len(ranks)}, with a first place",
             violations=(("ranks", "one rank per seat, 1 the best"),),
         )
+    if not is_competition_ranking(ranks):
+        meant = competition_ranking(ranks)
+        text = (
+            f"{RANKING_RULE}: ranks {list(ranks)} are not a competition ranking; "
+            "a seat's rank is 1 + the number of seats ranked better, so tied "
+            f"seats leave the next places empty (perhaps {list(meant)})"
+        )
+        raise InvalidCommandError(text, violations=(("ranks", text),))
     if not reason.strip():
         raise InvalidCommandError(
             "an adjudication needs a reason", violations=(("reason", "required"),)
         )
+    return adjudication_outcome(ranks, reason)
+
+
+def adjudication_outcome(ranks: tuple[int, ...], reason: str) -> Outcome:
+    """The outcome an adjudication of ``ranks`` records, without the checks
+    of :func:`adjudicated` (the audit re-derives outcomes recorded before
+    the ranking rule existed with it).
+
+    >>> adjudication_outcome((1, 1, 3), "tied").winners
+    (0, 1)
+    """
     return Outcome(
         termination=Termination.ADJUDICATED,
         ranks=ranks,

@@ -64,6 +64,35 @@ class Outcome(Model):
     in outcomes recorded before the convention (and then not stored)."""
 
 
+RANKING_RULE = "outcome.competition-ranking"
+"""The rule every recorded ``Outcome.ranks`` keeps (:func:`is_competition_ranking`):
+named in the refusal of an adjudication that breaks it."""
+
+
+def is_competition_ranking(ranks: Sequence[int]) -> bool:
+    """Whether ``ranks`` is a standard competition ranking ("1224"): each
+    rank is one more than the number of ranks better than it.
+
+    Why the one shape: standings, ratings and the results policy read tied
+    places from it (two seats sharing 1st leave no 2nd), and every ending
+    the ledger decides produces it.
+
+    >>> is_competition_ranking((1, 1, 3)), is_competition_ranking((1, 1, 2))
+    (True, False)
+    """
+    return bool(ranks) and all(r == 1 + sum(1 for o in ranks if o < r) for r in ranks)
+
+
+def competition_ranking(ranks: Sequence[int]) -> tuple[int, ...]:
+    """The competition ranking with the same order as ``ranks`` (the form an
+    adjudication that was refused probably meant).
+
+    >>> competition_ranking((1, 1, 2)), competition_ranking((1, 3, 3))
+    ((1, 1, 3), (1, 2, 2))
+    """
+    return tuple(1 + sum(1 for o in ranks if o < r) for r in ranks)
+
+
 def ranks_from_scores(scores: Sequence[Sequence[int] | int]) -> tuple[int, ...]:
     """Competition ranking ("1224") where higher scores are better.
 

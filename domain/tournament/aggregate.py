@@ -21,11 +21,13 @@ values, tuples of those and small :class:`domain.contract.core.Model` values, so
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from eventsourcing.domain import Aggregate
 
 from domain.contract.core import IllegalCommandError, InvalidCommandError, Model
+from domain.contract.outcomes import is_competition_ranking
 from domain.games import find_game
 from domain.ledger.clocks import TimeControl, check_abort_limit
 from domain.ledger.spectator import parse_delay
@@ -38,8 +40,13 @@ from domain.tournament.guards import (
 )
 from domain.tournament.pairing import Pairing, PlayerId
 from domain.tournament.rules import check_player_id, parse_creation, parse_round
-from domain.tournament.standings import StandingRow, is_competition_ranking
-from domain.tournament.state import TableAssignment, TournamentState
+from domain.tournament.schedule import AutomaticRounds, next_round_at
+from domain.tournament.standings import ABORTED, StandingRow
+from domain.tournament.state import (
+    RoundRecord,
+    TableAssignment,
+    TournamentState,
+)
 
 
 class Tournament(Aggregate):
@@ -58,6 +65,9 @@ class Tournament(Aggregate):
         time_control: dict[str, Any] | None = None
         """Every game's clock and no-show window (:mod:`domain.ledger.clocks`);
         absent in tournaments created before clocks."""
+        automatic_rounds: dict[str, Any] | None = None
+        """Rounds that start themselves (:mod:`domain.tournament.schedule`);
+        absent when the organiser starts each round."""
 
     class PlayerRegistered(Aggregate.Event):
         player_id: str
@@ -96,6 +106,18 @@ class Tournament(Aggregate):
                 self.round, self.game_id, self.ranks, self.termination, self.absent
             )
             tournament.state = state
+            if not state.is_round_in_progress:
+                tournament.round_completed_at = self.timestamp
+
+    class GameReplayed(Aggregate.Event):
+        round: int
+        game_id: str
+        new_game_id: str
+
+        def apply(self, tournament: Tournament) -> None:
+            tournament.state = tournament.state.replayed(
+                self.round, self.game_id, self.new_game_id
+            )
 
     class TournamentFinished(Aggregate.Event):
         def apply(self, tournament: Tournament) -> None:
@@ -111,7 +133,12 @@ class Tournament(Aggregate):
         table_size: int,
         spectator_delay: dict[str, int] | None = None,
         time_control: dict[str, Any] | None = None,
+        automatic_rounds: dict[str, Any] | None = None,
     ) -> None:
+        self.automatic_rounds = AutomaticRounds.parse(automatic_rounds)
+        """The next round starts by itself this long after the last completed."""
+        self.round_completed_at: datetime | None = None
+        """When the last round completed (its last result was recorded)."""
         self.spectator_delay = spectator_delay
         """Passed to every game this tournament creates."""
         self.time_control = time_control
@@ -139,6 +166,7 @@ class Tournament(Aggregate):
         tournament_id: Any = None,
         spectator_delay: Any = None,
         time_control: TimeControl | None = None,
+        automatic_rounds: Any = None,
     ) -> Tournament:
         """Create a tournament.
 
@@ -148,6 +176,8 @@ class Tournament(Aggregate):
         the game's other setup fields and is validated for every table size
         that can occur.  ``spectator_delay`` (``{"moves": n}`` or
         ``{"seconds": s}``) is given to every game the tournament creates.
+        ``automatic_rounds`` (``{"gap_seconds": n}``) starts each round after
+        the first by itself (:mod:`domain.tournament.schedule`).
 
         :raises InvalidCommandError: on any malformed argument.
         """
@@ -158,6 +188,9 @@ class Tournament(Aggregate):
         if time_control is not None and time_control.to_record() != {"kind": "none"}:
             check_abort_limit(time_control, smallest_table(game_type, table_size))
             fields["time_control"] = time_control.to_record()
+        automatic = AutomaticRounds.parse(automatic_rounds)
+        if automatic is not None:
+            fields["automatic_rounds"] = automatic.model_dump()
         return cls._create(cls.Created, id=tournament_id or cls.create_id(), **fields)
 
     # ------------------------------------------------------------ commands
@@ -235,6 +268,8 @@ class Tournament(Aggregate):
             game already has *different* ranks.
         """
         found = self.state.find_table(str(game_id))
+        if found is None and self.state.was_replaced(str(game_id)):
+            return False  # an aborted game already replayed: its result is void
         if found is None:
             raise InvalidCommandError(
                 f"game {game_id} is not a table of this tournament"
@@ -262,6 +297,53 @@ class Tournament(Aggregate):
         self._finish_if_complete()
         return True
 
+    def check_replay(self, game_id: str) -> tuple[RoundRecord, TableAssignment]:
+        """Whether ``game_id`` may be replayed (:meth:`replay`); its round and table.
+
+        :raises IllegalCommandError, InvalidCommandError: as :meth:`replay`.
+        """
+        check_not_finished(self.state)
+        found = self.state.find_table(str(game_id))
+        if found is None and self.state.was_replaced(str(game_id)):
+            raise IllegalCommandError(
+                "tournament.already-replayed", f"game {game_id} was replayed already"
+            )
+        if found is None:
+            raise InvalidCommandError(
+                f"game {game_id} is not a table of this tournament",
+                violations=(("game_id", "not a table of this tournament"),),
+            )
+        record, table = found
+        result = record.result_of(table.game_id)
+        if record.round != self.state.current_round or (
+            result is not None and result.termination != ABORTED
+        ):
+            raise IllegalCommandError(
+                "tournament.not-aborted",
+                f"game {game_id} is not an aborted game of the current round",
+            )
+        return record, table
+
+    def replay(self, game_id: str, new_game_id: str) -> TableAssignment:
+        """Replace an aborted game of the current round with ``new_game_id``,
+        for the same players in the same seats; returns the new table.
+
+        :raises IllegalCommandError: ``tournament.finished``,
+            ``tournament.not-aborted`` (the game has a result that counts, or
+            is not of the current round), ``tournament.already-replayed``.
+        :raises InvalidCommandError: for an unknown game or a used new id.
+        """
+        record, table = self.check_replay(game_id)
+        if not new_game_id or self.state.find_table(str(new_game_id)):
+            raise InvalidCommandError("the replay needs a new game id")
+        self.trigger_event(
+            self.GameReplayed,
+            round=record.round,
+            game_id=table.game_id,
+            new_game_id=str(new_game_id),
+        )
+        return table.model_copy(update={"game_id": str(new_game_id)})
+
     def finish(self) -> None:
         """End the tournament early, between rounds.
 
@@ -281,6 +363,19 @@ class Tournament(Aggregate):
     @property
     def is_finished(self) -> bool:
         return self.state.finished
+
+    @property
+    def next_round_at(self) -> datetime | None:
+        """When the next round starts by itself (``None``: not automatic, a
+        round is running, or none is left)."""
+        state = self.state
+        return next_round_at(
+            self.automatic_rounds,
+            self.round_completed_at,
+            finished=state.finished,
+            round_in_progress=state.is_round_in_progress,
+            rounds_left=state.total_rounds - state.current_round,
+        )
 
     def game_setup(self, players: int) -> Model:
         """The setup of a game at a table of ``players`` (the service creates it)."""

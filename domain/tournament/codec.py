@@ -27,9 +27,13 @@ EVENT_TYPES: dict[str, type[Any]] = {
     "tournament.RoundStarted": Tournament.RoundStarted,
     "tournament.ResultRecorded": Tournament.ResultRecorded,
     "tournament.TournamentFinished": Tournament.TournamentFinished,
+    "tournament.GameReplayed": Tournament.GameReplayed,
 }
 _NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 _ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic")
+_NEW_OPTIONAL = ("automatic_rounds",)
+"""Fields added after tournaments were first stored: left out of a body
+while unset, so a tournament created without them encodes as before."""
 
 
 def is_tournament_event(event: Any) -> bool:
@@ -52,7 +56,7 @@ def event_body(event: Any) -> dict[str, Any]:
     record_type(event)
     body: dict[str, Any] = {}
     for key, value in vars(event).items():
-        if key in _ENVELOPE:
+        if key in _ENVELOPE or (key in _NEW_OPTIONAL and value is None):
             continue
         if key == "tables":
             value = [t.model_dump(mode="json") for t in value]

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from domain.contract.core import InvalidCommandError, Model
+from domain.contract.outcomes import is_competition_ranking
 from domain.tournament.pairing import PlayerId
 
 FORFEITED = "forfeited"
@@ -91,15 +92,6 @@ class StandingRow(Model):
     """Wins (already counted in ``wins``) because an opponent never showed up."""
     forfeit_losses: int = 0
     """Losses (already counted in ``losses``) by not showing up."""
-
-
-def is_competition_ranking(ranks: Sequence[int]) -> bool:
-    """Whether ``ranks`` is a valid "1224" ranking (each rank = 1 + number better).
-
-    >>> is_competition_ranking((1, 1, 3)), is_competition_ranking((1, 2, 2, 3))
-    (True, False)
-    """
-    return all(r == 1 + sum(1 for o in ranks if o < r) for r in ranks)
 
 
 def table_points(ranks: Sequence[int], table_size: int) -> tuple[Fraction, ...]:

@@ -67,6 +67,8 @@ class RoundRecord(Model):
     tables: tuple[TableAssignment, ...]
     byes: tuple[PlayerId, ...]
     results: tuple[RecordedResult, ...] = ()
+    replaced: tuple[str, ...] = ()
+    """Aborted games of this round the organiser replaced with new ones."""
 
     @property
     def is_complete(self) -> bool:
@@ -177,6 +179,10 @@ class TournamentState(Model):
             )
         return tuple(out)
 
+    def was_replaced(self, game_id: str) -> bool:
+        """Whether ``game_id`` was an aborted game the organiser replayed."""
+        return any(game_id in r.replaced for r in self.round_records)
+
     def find_table(self, game_id: str) -> tuple[RoundRecord, TableAssignment] | None:
         for record in self.round_records:
             for table in record.tables:
@@ -247,6 +253,23 @@ class TournamentState(Model):
             game_id=game_id, ranks=ranks, termination=termination, absent=absent
         )
         records[round_ - 1] = old.model_copy(update={"results": (*old.results, result)})
+        return self.model_copy(update={"round_records": tuple(records)})
+
+    def replayed(self, round_: int, game_id: str, new_game_id: str) -> TournamentState:
+        """Round ``round_``'s table of ``game_id`` plays again as ``new_game_id``."""
+        records = list(self.round_records)
+        old = records[round_ - 1]
+        tables = tuple(
+            t.model_copy(update={"game_id": new_game_id}) if t.game_id == game_id else t
+            for t in old.tables
+        )
+        records[round_ - 1] = old.model_copy(
+            update={
+                "tables": tables,
+                "results": tuple(r for r in old.results if r.game_id != game_id),
+                "replaced": (*old.replaced, game_id),
+            }
+        )
         return self.model_copy(update={"round_records": tuple(records)})
 
     def ended(self) -> TournamentState:

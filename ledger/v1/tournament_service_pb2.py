@@ -22,10 +22,11 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from ledger.v1 import game_service_pb2 as ledger_dot_v1_dot_game__service__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"ledger/v1/tournament_service.proto\x12\tledger.v1\x1a\x1cledger/v1/game_service.proto\"\xe4\x01\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tgame_type\x18\x02 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x03 \x01(\t\x12\x0e\n\x06rounds\x18\x04 \x01(\x05\x12\x12\n\ntable_size\x18\x05 \x01(\x05\x12\x12\n\nsetup_json\x18\x06 \x01(\t\x12\x32\n\x0fspectator_delay\x18\x14 \x01(\x0b\x32\x19.ledger.v1.SpectatorDelay\x12,\n\x0ctime_control\x18P \x01(\x0b\x32\x16.ledger.v1.TimeControl\"e\n\x18\x43reateTournamentResponse\x12\x30\n\ntournament\x18\x01 \x01(\x0b\x32\x1c.ledger.v1.TournamentSummary\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"+\n\x1aIssueOrganiserTokenRequest\x12\r\n\x05label\x18\x01 \x01(\t\"E\n\x1bIssueOrganiserTokenResponse\x12\r\n\x05label\x18\x01 \x01(\t\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"A\n\x15RegisterPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"A\n\x16RegisterPlayerResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"A\n\x15WithdrawPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"*\n\x11StartRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\xbd\x02\n\x11TournamentSummary\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tgame_type\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x12\n\ntable_size\x18\x06 \x01(\x05\x12\x0f\n\x07players\x18\x07 \x03(\t\x12\x11\n\twithdrawn\x18\x08 \x03(\t\x12\x15\n\rcurrent_round\x18\t \x01(\x05\x12\x0e\n\x06status\x18\n \x01(\t\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x32\n\x0fspectator_delay\x18\x14 \x01(\x0b\x32\x19.ledger.v1.SpectatorDelay\x12,\n\x0ctime_control\x18P \x01(\x0b\x32\x16.ledger.v1.TimeControl\"Y\n\x05Table\x12\r\n\x05table\x18\x01 \x01(\x05\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\r\n\x05ranks\x18\x04 \x03(\x05\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\"F\n\x05Round\x12\r\n\x05round\x18\x01 \x01(\x05\x12 \n\x06tables\x18\x02 \x03(\x0b\x32\x10.ledger.v1.Table\x12\x0c\n\x04\x62yes\x18\x03 \x03(\t\"*\n\x11ListRoundsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"6\n\x12ListRoundsResponse\x12 \n\x06rounds\x18\x01 \x03(\x0b\x32\x10.ledger.v1.Round\":\n\x12GetPairingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\"b\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x1c\n\x10min_log_position\x18\x02 \x01(\x03\x42\x02\x18\x01\x12\x16\n\x0emin_read_token\x18Z \x01(\t\"\xdc\x01\n\x0bStandingRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x01\x12\x10\n\x08\x62uchholz\x18\x04 \x01(\x01\x12\x0e\n\x06played\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x0e\n\x06losses\x18\x08 \x01(\x05\x12\x11\n\twithdrawn\x18\t \x01(\x08\x12\x0c\n\x04\x62yes\x18\n \x01(\x05\x12\x14\n\x0c\x66orfeit_wins\x18P \x01(\x05\x12\x16\n\x0e\x66orfeit_losses\x18Q \x01(\x05\"{\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12$\n\x04rows\x18\x03 \x03(\x0b\x32\x16.ledger.v1.StandingRow\x12\x12\n\ntie_breaks\x18\x04 \x03(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\"*\n\x11GetMyGamesRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"K\n\x06MyGame\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\x12\n\nseat_token\x18\x04 \x01(\t\"I\n\x12GetMyGamesResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x05games\x18\x02 \x03(\x0b\x32\x11.ledger.v1.MyGame2\xf4\x06\n\x11TournamentService\x12[\n\x10\x43reateTournament\x12\".ledger.v1.CreateTournamentRequest\x1a#.ledger.v1.CreateTournamentResponse\x12\x64\n\x13IssueOrganiserToken\x12%.ledger.v1.IssueOrganiserTokenRequest\x1a&.ledger.v1.IssueOrganiserTokenResponse\x12U\n\x0eRegisterPlayer\x12 .ledger.v1.RegisterPlayerRequest\x1a!.ledger.v1.RegisterPlayerResponse\x12P\n\x0eWithdrawPlayer\x12 .ledger.v1.WithdrawPlayerRequest\x1a\x1c.ledger.v1.TournamentSummary\x12<\n\nStartRound\x12\x1c.ledger.v1.StartRoundRequest\x1a\x10.ledger.v1.Round\x12N\n\rGetTournament\x12\x1f.ledger.v1.GetTournamentRequest\x1a\x1c.ledger.v1.TournamentSummary\x12I\n\nListRounds\x12\x1c.ledger.v1.ListRoundsRequest\x1a\x1d.ledger.v1.ListRoundsResponse\x12>\n\x0bGetPairings\x12\x1d.ledger.v1.GetPairingsRequest\x1a\x10.ledger.v1.Round\x12\x44\n\x0cGetStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings\x12I\n\x0fStreamStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings0\x01\x12I\n\nGetMyGames\x12\x1c.ledger.v1.GetMyGamesRequest\x1a\x1d.ledger.v1.GetMyGamesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"ledger/v1/tournament_service.proto\x12\tledger.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1cledger/v1/game_service.proto\"&\n\x0f\x41utomaticRounds\x12\x13\n\x0bgap_seconds\x18\x01 \x01(\x05\"0\n\x17\x46inishTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"B\n\x18ReplayAbortedGameRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0f\n\x07game_id\x18\x02 \x01(\t\"\x9a\x02\n\x17\x43reateTournamentRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tgame_type\x18\x02 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x03 \x01(\t\x12\x0e\n\x06rounds\x18\x04 \x01(\x05\x12\x12\n\ntable_size\x18\x05 \x01(\x05\x12\x12\n\nsetup_json\x18\x06 \x01(\t\x12\x32\n\x0fspectator_delay\x18\x14 \x01(\x0b\x32\x19.ledger.v1.SpectatorDelay\x12,\n\x0ctime_control\x18P \x01(\x0b\x32\x16.ledger.v1.TimeControl\x12\x34\n\x10\x61utomatic_rounds\x18Q \x01(\x0b\x32\x1a.ledger.v1.AutomaticRounds\"e\n\x18\x43reateTournamentResponse\x12\x30\n\ntournament\x18\x01 \x01(\x0b\x32\x1c.ledger.v1.TournamentSummary\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"+\n\x1aIssueOrganiserTokenRequest\x12\r\n\x05label\x18\x01 \x01(\t\"E\n\x1bIssueOrganiserTokenResponse\x12\r\n\x05label\x18\x01 \x01(\t\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"A\n\x15RegisterPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"A\n\x16RegisterPlayerResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"A\n\x15WithdrawPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x11\n\tplayer_id\x18\x02 \x01(\t\"*\n\x11StartRoundRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"-\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\xa6\x03\n\x11TournamentSummary\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tgame_type\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x12\n\ntable_size\x18\x06 \x01(\x05\x12\x0f\n\x07players\x18\x07 \x03(\t\x12\x11\n\twithdrawn\x18\x08 \x03(\t\x12\x15\n\rcurrent_round\x18\t \x01(\x05\x12\x0e\n\x06status\x18\n \x01(\t\x12\x0f\n\x07version\x18\x0b \x01(\x03\x12\x32\n\x0fspectator_delay\x18\x14 \x01(\x0b\x32\x19.ledger.v1.SpectatorDelay\x12,\n\x0ctime_control\x18P \x01(\x0b\x32\x16.ledger.v1.TimeControl\x12\x34\n\x10\x61utomatic_rounds\x18Q \x01(\x0b\x32\x1a.ledger.v1.AutomaticRounds\x12\x31\n\rnext_round_at\x18R \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"Y\n\x05Table\x12\r\n\x05table\x18\x01 \x01(\x05\x12\x0f\n\x07players\x18\x02 \x03(\t\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\r\n\x05ranks\x18\x04 \x03(\x05\x12\x10\n\x08\x66inished\x18\x05 \x01(\x08\"F\n\x05Round\x12\r\n\x05round\x18\x01 \x01(\x05\x12 \n\x06tables\x18\x02 \x03(\x0b\x32\x10.ledger.v1.Table\x12\x0c\n\x04\x62yes\x18\x03 \x03(\t\"*\n\x11ListRoundsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"6\n\x12ListRoundsResponse\x12 \n\x06rounds\x18\x01 \x03(\x0b\x32\x10.ledger.v1.Round\":\n\x12GetPairingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\"b\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x1c\n\x10min_log_position\x18\x02 \x01(\x03\x42\x02\x18\x01\x12\x16\n\x0emin_read_token\x18Z \x01(\t\"\xdc\x01\n\x0bStandingRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x01\x12\x10\n\x08\x62uchholz\x18\x04 \x01(\x01\x12\x0e\n\x06played\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x0e\n\x06losses\x18\x08 \x01(\x05\x12\x11\n\twithdrawn\x18\t \x01(\x08\x12\x0c\n\x04\x62yes\x18\n \x01(\x05\x12\x14\n\x0c\x66orfeit_wins\x18P \x01(\x05\x12\x16\n\x0e\x66orfeit_losses\x18Q \x01(\x05\"{\n\tStandings\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12$\n\x04rows\x18\x03 \x03(\x0b\x32\x16.ledger.v1.StandingRow\x12\x12\n\ntie_breaks\x18\x04 \x03(\t\x12\x0e\n\x06status\x18\x05 \x01(\t\"*\n\x11GetMyGamesRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"K\n\x06MyGame\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\x12\n\nseat_token\x18\x04 \x01(\t\"I\n\x12GetMyGamesResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12 \n\x05games\x18\x02 \x03(\x0b\x32\x11.ledger.v1.MyGame2\x96\x08\n\x11TournamentService\x12[\n\x10\x43reateTournament\x12\".ledger.v1.CreateTournamentRequest\x1a#.ledger.v1.CreateTournamentResponse\x12\x64\n\x13IssueOrganiserToken\x12%.ledger.v1.IssueOrganiserTokenRequest\x1a&.ledger.v1.IssueOrganiserTokenResponse\x12U\n\x0eRegisterPlayer\x12 .ledger.v1.RegisterPlayerRequest\x1a!.ledger.v1.RegisterPlayerResponse\x12P\n\x0eWithdrawPlayer\x12 .ledger.v1.WithdrawPlayerRequest\x1a\x1c.ledger.v1.TournamentSummary\x12<\n\nStartRound\x12\x1c.ledger.v1.StartRoundRequest\x1a\x10.ledger.v1.Round\x12N\n\rGetTournament\x12\x1f.ledger.v1.GetTournamentRequest\x1a\x1c.ledger.v1.TournamentSummary\x12I\n\nListRounds\x12\x1c.ledger.v1.ListRoundsRequest\x1a\x1d.ledger.v1.ListRoundsResponse\x12>\n\x0bGetPairings\x12\x1d.ledger.v1.GetPairingsRequest\x1a\x10.ledger.v1.Round\x12\x44\n\x0cGetStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings\x12I\n\x0fStreamStandings\x12\x1e.ledger.v1.GetStandingsRequest\x1a\x14.ledger.v1.Standings0\x01\x12I\n\nGetMyGames\x12\x1c.ledger.v1.GetMyGamesRequest\x1a\x1d.ledger.v1.GetMyGamesResponse\x12T\n\x10\x46inishTournament\x12\".ledger.v1.FinishTournamentRequest\x1a\x1c.ledger.v1.TournamentSummary\x12J\n\x11ReplayAbortedGame\x12#.ledger.v1.ReplayAbortedGameRequest\x1a\x10.ledger.v1.Roundb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,48 +35,54 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_GETSTANDINGSREQUEST'].fields_by_name['min_log_position']._loaded_options = None
   _globals['_GETSTANDINGSREQUEST'].fields_by_name['min_log_position']._serialized_options = b'\030\001'
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=80
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=308
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=310
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=411
-  _globals['_ISSUEORGANISERTOKENREQUEST']._serialized_start=413
-  _globals['_ISSUEORGANISERTOKENREQUEST']._serialized_end=456
-  _globals['_ISSUEORGANISERTOKENRESPONSE']._serialized_start=458
-  _globals['_ISSUEORGANISERTOKENRESPONSE']._serialized_end=527
-  _globals['_REGISTERPLAYERREQUEST']._serialized_start=529
-  _globals['_REGISTERPLAYERREQUEST']._serialized_end=594
-  _globals['_REGISTERPLAYERRESPONSE']._serialized_start=596
-  _globals['_REGISTERPLAYERRESPONSE']._serialized_end=661
-  _globals['_WITHDRAWPLAYERREQUEST']._serialized_start=663
-  _globals['_WITHDRAWPLAYERREQUEST']._serialized_end=728
-  _globals['_STARTROUNDREQUEST']._serialized_start=730
-  _globals['_STARTROUNDREQUEST']._serialized_end=772
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=774
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=819
-  _globals['_TOURNAMENTSUMMARY']._serialized_start=822
-  _globals['_TOURNAMENTSUMMARY']._serialized_end=1139
-  _globals['_TABLE']._serialized_start=1141
-  _globals['_TABLE']._serialized_end=1230
-  _globals['_ROUND']._serialized_start=1232
-  _globals['_ROUND']._serialized_end=1302
-  _globals['_LISTROUNDSREQUEST']._serialized_start=1304
-  _globals['_LISTROUNDSREQUEST']._serialized_end=1346
-  _globals['_LISTROUNDSRESPONSE']._serialized_start=1348
-  _globals['_LISTROUNDSRESPONSE']._serialized_end=1402
-  _globals['_GETPAIRINGSREQUEST']._serialized_start=1404
-  _globals['_GETPAIRINGSREQUEST']._serialized_end=1462
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=1464
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=1562
-  _globals['_STANDINGROW']._serialized_start=1565
-  _globals['_STANDINGROW']._serialized_end=1785
-  _globals['_STANDINGS']._serialized_start=1787
-  _globals['_STANDINGS']._serialized_end=1910
-  _globals['_GETMYGAMESREQUEST']._serialized_start=1912
-  _globals['_GETMYGAMESREQUEST']._serialized_end=1954
-  _globals['_MYGAME']._serialized_start=1956
-  _globals['_MYGAME']._serialized_end=2031
-  _globals['_GETMYGAMESRESPONSE']._serialized_start=2033
-  _globals['_GETMYGAMESRESPONSE']._serialized_end=2106
-  _globals['_TOURNAMENTSERVICE']._serialized_start=2109
-  _globals['_TOURNAMENTSERVICE']._serialized_end=2993
+  _globals['_AUTOMATICROUNDS']._serialized_start=112
+  _globals['_AUTOMATICROUNDS']._serialized_end=150
+  _globals['_FINISHTOURNAMENTREQUEST']._serialized_start=152
+  _globals['_FINISHTOURNAMENTREQUEST']._serialized_end=200
+  _globals['_REPLAYABORTEDGAMEREQUEST']._serialized_start=202
+  _globals['_REPLAYABORTEDGAMEREQUEST']._serialized_end=268
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=271
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=553
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=555
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=656
+  _globals['_ISSUEORGANISERTOKENREQUEST']._serialized_start=658
+  _globals['_ISSUEORGANISERTOKENREQUEST']._serialized_end=701
+  _globals['_ISSUEORGANISERTOKENRESPONSE']._serialized_start=703
+  _globals['_ISSUEORGANISERTOKENRESPONSE']._serialized_end=772
+  _globals['_REGISTERPLAYERREQUEST']._serialized_start=774
+  _globals['_REGISTERPLAYERREQUEST']._serialized_end=839
+  _globals['_REGISTERPLAYERRESPONSE']._serialized_start=841
+  _globals['_REGISTERPLAYERRESPONSE']._serialized_end=906
+  _globals['_WITHDRAWPLAYERREQUEST']._serialized_start=908
+  _globals['_WITHDRAWPLAYERREQUEST']._serialized_end=973
+  _globals['_STARTROUNDREQUEST']._serialized_start=975
+  _globals['_STARTROUNDREQUEST']._serialized_end=1017
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=1019
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=1064
+  _globals['_TOURNAMENTSUMMARY']._serialized_start=1067
+  _globals['_TOURNAMENTSUMMARY']._serialized_end=1489
+  _globals['_TABLE']._serialized_start=1491
+  _globals['_TABLE']._serialized_end=1580
+  _globals['_ROUND']._serialized_start=1582
+  _globals['_ROUND']._serialized_end=1652
+  _globals['_LISTROUNDSREQUEST']._serialized_start=1654
+  _globals['_LISTROUNDSREQUEST']._serialized_end=1696
+  _globals['_LISTROUNDSRESPONSE']._serialized_start=1698
+  _globals['_LISTROUNDSRESPONSE']._serialized_end=1752
+  _globals['_GETPAIRINGSREQUEST']._serialized_start=1754
+  _globals['_GETPAIRINGSREQUEST']._serialized_end=1812
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=1814
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=1912
+  _globals['_STANDINGROW']._serialized_start=1915
+  _globals['_STANDINGROW']._serialized_end=2135
+  _globals['_STANDINGS']._serialized_start=2137
+  _globals['_STANDINGS']._serialized_end=2260
+  _globals['_GETMYGAMESREQUEST']._serialized_start=2262
+  _globals['_GETMYGAMESREQUEST']._serialized_end=2304
+  _globals['_MYGAME']._serialized_start=2306
+  _globals['_MYGAME']._serialized_end=2381
+  _globals['_GETMYGAMESRESPONSE']._serialized_start=2383
+  _globals['_GETMYGAMESRESPONSE']._serialized_end=2456
+  _globals['_TOURNAMENTSERVICE']._serialized_start=2459
+  _globals['_TOURNAMENTSERVICE']._serialized_end=3505
 # @@protoc_insertion_point(module_scope)

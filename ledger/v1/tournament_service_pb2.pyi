@@ -1,3 +1,6 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from ledger.v1 import game_service_pb2 as _game_service_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -7,8 +10,28 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class AutomaticRounds(_message.Message):
+    __slots__ = ("gap_seconds",)
+    GAP_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    gap_seconds: int
+    def __init__(self, gap_seconds: _Optional[int] = ...) -> None: ...
+
+class FinishTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class ReplayAbortedGameRequest(_message.Message):
+    __slots__ = ("tournament_id", "game_id")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    game_id: str
+    def __init__(self, tournament_id: _Optional[str] = ..., game_id: _Optional[str] = ...) -> None: ...
+
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json", "spectator_delay", "time_control")
+    __slots__ = ("name", "game_type", "format", "rounds", "table_size", "setup_json", "spectator_delay", "time_control", "automatic_rounds")
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
@@ -17,6 +40,7 @@ class CreateTournamentRequest(_message.Message):
     SETUP_JSON_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    AUTOMATIC_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     name: str
     game_type: str
     format: str
@@ -25,7 +49,8 @@ class CreateTournamentRequest(_message.Message):
     setup_json: str
     spectator_delay: _game_service_pb2.SpectatorDelay
     time_control: _game_service_pb2.TimeControl
-    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ..., time_control: _Optional[_Union[_game_service_pb2.TimeControl, _Mapping]] = ...) -> None: ...
+    automatic_rounds: AutomaticRounds
+    def __init__(self, name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., setup_json: _Optional[str] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ..., time_control: _Optional[_Union[_game_service_pb2.TimeControl, _Mapping]] = ..., automatic_rounds: _Optional[_Union[AutomaticRounds, _Mapping]] = ...) -> None: ...
 
 class CreateTournamentResponse(_message.Message):
     __slots__ = ("tournament", "organiser_token")
@@ -86,7 +111,7 @@ class GetTournamentRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
 
 class TournamentSummary(_message.Message):
-    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version", "spectator_delay", "time_control")
+    __slots__ = ("tournament_id", "name", "game_type", "format", "rounds", "table_size", "players", "withdrawn", "current_round", "status", "version", "spectator_delay", "time_control", "automatic_rounds", "next_round_at")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     GAME_TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -100,6 +125,8 @@ class TournamentSummary(_message.Message):
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_DELAY_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    AUTOMATIC_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ROUND_AT_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     game_type: str
@@ -113,7 +140,9 @@ class TournamentSummary(_message.Message):
     version: int
     spectator_delay: _game_service_pb2.SpectatorDelay
     time_control: _game_service_pb2.TimeControl
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ..., time_control: _Optional[_Union[_game_service_pb2.TimeControl, _Mapping]] = ...) -> None: ...
+    automatic_rounds: AutomaticRounds
+    next_round_at: _timestamp_pb2.Timestamp
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., game_type: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., table_size: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., withdrawn: _Optional[_Iterable[str]] = ..., current_round: _Optional[int] = ..., status: _Optional[str] = ..., version: _Optional[int] = ..., spectator_delay: _Optional[_Union[_game_service_pb2.SpectatorDelay, _Mapping]] = ..., time_control: _Optional[_Union[_game_service_pb2.TimeControl, _Mapping]] = ..., automatic_rounds: _Optional[_Union[AutomaticRounds, _Mapping]] = ..., next_round_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Table(_message.Message):
     __slots__ = ("table", "players", "game_id", "ranks", "finished")

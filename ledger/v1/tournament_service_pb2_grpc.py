@@ -89,6 +89,16 @@ class TournamentServiceStub:
                 request_serializer=ledger_dot_v1_dot_tournament__service__pb2.GetMyGamesRequest.SerializeToString,
                 response_deserializer=ledger_dot_v1_dot_tournament__service__pb2.GetMyGamesResponse.FromString,
                 _registered_method=True)
+        self.FinishTournament = channel.unary_unary(
+                '/ledger.v1.TournamentService/FinishTournament',
+                request_serializer=ledger_dot_v1_dot_tournament__service__pb2.FinishTournamentRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_tournament__service__pb2.TournamentSummary.FromString,
+                _registered_method=True)
+        self.ReplayAbortedGame = channel.unary_unary(
+                '/ledger.v1.TournamentService/ReplayAbortedGame',
+                request_serializer=ledger_dot_v1_dot_tournament__service__pb2.ReplayAbortedGameRequest.SerializeToString,
+                response_deserializer=ledger_dot_v1_dot_tournament__service__pb2.Round.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -167,6 +177,21 @@ class TournamentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def FinishTournament(self, request, context):
+        """Ends the tournament between rounds (organiser): no further round starts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayAbortedGame(self, request, context):
+        """Replaces an aborted game of the current round with a new game for the
+        same players and seats (organiser); the aborted game is not scored.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -224,6 +249,16 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.GetMyGames,
                     request_deserializer=ledger_dot_v1_dot_tournament__service__pb2.GetMyGamesRequest.FromString,
                     response_serializer=ledger_dot_v1_dot_tournament__service__pb2.GetMyGamesResponse.SerializeToString,
+            ),
+            'FinishTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.FinishTournament,
+                    request_deserializer=ledger_dot_v1_dot_tournament__service__pb2.FinishTournamentRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_tournament__service__pb2.TournamentSummary.SerializeToString,
+            ),
+            'ReplayAbortedGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayAbortedGame,
+                    request_deserializer=ledger_dot_v1_dot_tournament__service__pb2.ReplayAbortedGameRequest.FromString,
+                    response_serializer=ledger_dot_v1_dot_tournament__service__pb2.Round.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -523,6 +558,60 @@ class TournamentService:
             '/ledger.v1.TournamentService/GetMyGames',
             ledger_dot_v1_dot_tournament__service__pb2.GetMyGamesRequest.SerializeToString,
             ledger_dot_v1_dot_tournament__service__pb2.GetMyGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FinishTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.TournamentService/FinishTournament',
+            ledger_dot_v1_dot_tournament__service__pb2.FinishTournamentRequest.SerializeToString,
+            ledger_dot_v1_dot_tournament__service__pb2.TournamentSummary.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayAbortedGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ledger.v1.TournamentService/ReplayAbortedGame',
+            ledger_dot_v1_dot_tournament__service__pb2.ReplayAbortedGameRequest.SerializeToString,
+            ledger_dot_v1_dot_tournament__service__pb2.Round.FromString,
             options,
             channel_credentials,
             insecure,

@@ -11,6 +11,10 @@ view stopped applying (an event after the game's conclusion) is listed too,
 as ``ledger.v1.views/<view>/games/<game id>``, ``NOT_SERVING``: the view
 goes on serving every other game.  The server itself stays ``SERVING``: the
 view still answers from what it has.
+
+A tournament that refused a game's result (:mod:`services.tournaments.results`)
+is listed as ``ledger.v1.tournaments/<id>``, ``NOT_SERVING``: it stopped at
+that round while the others go on.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from typing import Any
 from grpc_health.v1 import health, health_pb2
 
 from projections.runner import TRANSIENT
+from services.tournaments.results import halted
 
 VIEWS_PREFIX = "ledger.v1.views/"
+TOURNAMENTS_PREFIX = "ledger.v1.tournaments/"
 
 
 class HealthServicer(health.aio.HealthServicer):
@@ -44,7 +50,22 @@ class HealthServicer(health.aio.HealthServicer):
                 if stalled
                 else health_pb2.HealthCheckResponse.SERVING
             )
+        for tournament_id in await self._halted_tournaments():
+            statuses[TOURNAMENTS_PREFIX + tournament_id] = (
+                health_pb2.HealthCheckResponse(
+                    status=health_pb2.HealthCheckResponse.NOT_SERVING
+                )
+            )
         return health_pb2.HealthListResponse(statuses=statuses)
+
+    async def _halted_tournaments(self) -> list[str]:
+        if self._views is None:
+            return []
+        try:
+            alarms = await self._views.query(halted)
+        except TRANSIENT:
+            return []
+        return sorted({str(a["tournament_id"]) for a in alarms})
 
     async def _view_states(self) -> list[tuple[str, bool]]:
         if self._views is None:

@@ -20,7 +20,7 @@ from services.ledger.callers import (
 from services.ledger.io_pool import IoPool
 from services.proto import convert, limits
 from services.proto.clock_messages import time_control_message
-from services.proto.game_messages import delay_message
+from services.proto.game_messages import delay_message, timestamp
 from services.tournaments import organisers
 
 
@@ -73,6 +73,10 @@ def summary(t: Any) -> pb.TournamentSummary:
         time_control=time_control_message(t.time_control)
         if getattr(t, "time_control", None)
         else None,
+        automatic_rounds=pb.AutomaticRounds(gap_seconds=t.automatic_rounds.gap_seconds)
+        if getattr(t, "automatic_rounds", None)
+        else None,
+        next_round_at=timestamp(t.next_round_at) if t.next_round_at else None,
     )
 
 
@@ -153,6 +157,9 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
             setup,
             convert.delay_from_message(request.spectator_delay),
             convert.time_control_from_message(request),
+            {"gap_seconds": request.automatic_rounds.gap_seconds}
+            if request.HasField("automatic_rounds")
+            else None,
         )
         return pb.CreateTournamentResponse(
             tournament=summary(tournament), organiser_token=token
@@ -190,6 +197,28 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
     ) -> pb.TournamentSummary:
         tid = organised(request)
         return summary(await self._run(self._desk.withdraw, tid, request.player_id))
+
+    @guarded
+    async def FinishTournament(
+        self, request: pb.FinishTournamentRequest, context: Any
+    ) -> pb.TournamentSummary:
+        tid = organised(request)
+        return summary(await self._run(self._desk.finish, tid))
+
+    @guarded
+    async def ReplayAbortedGame(
+        self, request: pb.ReplayAbortedGameRequest, context: Any
+    ) -> pb.Round:
+        tid = organised(request)
+        try:
+            game_id = UUID(request.game_id)
+        except ValueError:
+            raise InvalidCommandError(
+                f"game_id {limits.excerpt(request.game_id)} is not a UUID",
+                violations=(("game_id", "a UUID"),),
+            ) from None
+        tournament = await self._run(self._desk.replay_aborted, tid, game_id)
+        return round_message(tournament.state.round_records[-1])
 
     @guarded
     async def StartRound(self, request: pb.StartRoundRequest, context: Any) -> pb.Round:

@@ -11,6 +11,7 @@ from uuid import UUID
 
 import typer
 
+from services.cli import clock_options, locate
 from services.cli.failures import FAILED, USAGE, UserError
 from services.cli.locate import open_ledger
 from services.cli.root import app, console, games_app, listing
@@ -162,6 +163,79 @@ def games_list(
     if not rows:
         what = f"{game_type} games" if game_type else "games"
         console.print(f"no {what} yet: `ledger demo` plays one")
+
+
+@games_app.command("create")
+def games_create(
+    game_type: str = typer.Argument(
+        ..., metavar="GAME_TYPE", help="e.g. thalara (`ledger demo --help` lists them)."
+    ),
+    player: list[str] = typer.Option(  # noqa: B008 - a repeatable option
+        ...,
+        "--player",
+        metavar="PLAYER_ID",
+        help="A player, in seat order; repeat for each (their ids rate the game).",
+    ),
+    setup: str = typer.Option(
+        "{}", metavar="JSON", help="Other setup fields, as a JSON object."
+    ),
+    clock: str | None = clock_options.CLOCK,
+    no_show: int = clock_options.NO_SHOW,
+    plain: bool = typer.Option(
+        False, "--plain", help="One `PLAYER TOKEN` line each, for scripts."
+    ),
+    target: str | None = locate.TARGET,
+) -> None:
+    """Create one game on a running server and print each player's seat token
+    (shown once: hand each player theirs)."""
+    from pydantic import ValidationError
+
+    from domain.games import find_game
+    from ledger.v1 import game_service_pb2 as pb
+    from services.cli.demo import parse_setup
+    from services.proto import convert
+
+    ruleset = find_game(locate.canonical_game(game_type))
+    players = [p.strip() for p in player]
+    if not all(players) or len(set(players)) != len(players):
+        raise UserError("--player: each player needs its own non-empty id", USAGE)
+    if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        raise UserError(
+            f"{ruleset.name} is played by {ruleset.min_players}-"
+            f"{ruleset.max_players} players, not {len(players)} (--player)",
+            USAGE,
+        )
+    fields = {**parse_setup(setup), "players": len(players)}
+    try:
+        model = ruleset.setup_model.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UserError(f"--setup: {where}: {first['msg']}", USAGE) from None
+    request = pb.CreateGameRequest(
+        game_type=ruleset.name,
+        setup=convert.model_to_any(ruleset, model),
+        player_ids=players,
+        time_control=clock_options.time_control(clock, no_show),
+    )
+    created = locate.connect(target).call("CreateGame", request)
+    rows = [
+        (
+            players[t.player],
+            ", ".join(str(s + 1) for s in t.seats),
+            t.token,
+        )
+        for t in created.tokens
+    ]
+    if plain:
+        for name, _, token in rows:
+            print(name, token)
+        return
+    console.print(
+        f"created {ruleset.name} game [bold]{created.game.game_id}[/]", highlight=False
+    )
+    console.print(listing(("player", "seats", "seat token (shown once)"), rows))
+    console.print(f"each player: ledger play {created.game.game_id} --token SEAT_TOKEN")
 
 
 @games_app.command("show")

@@ -15,7 +15,8 @@ from services.runtime.settings import Settings
 def projections_status() -> None:
     """Each view's position, lag behind the head of the log, whether it
     stopped at an event it cannot apply (then: which, and why), and the games
-    it stopped applying (an event after the game's conclusion)."""
+    it stopped applying (an event after the game's conclusion); then each
+    tournament stopped by a result it refused."""
     from services.runtime.bootstrap import view_runners
 
     settings = Settings()
@@ -45,6 +46,16 @@ def projections_status() -> None:
     console.print(table)
     for stop in stops:
         console.print(f"[red]stopped[/] {stop}", highlight=False)
+    from services.tournaments.results import halted
+
+    with ledger.datastore.transaction(commit=False) as curs:
+        refused = halted(curs)
+    for alarm in refused:
+        console.print(
+            f"[red]tournament stopped[/] {alarm['tournament_id']}: game "
+            f"{alarm['game_id']}'s result was refused ({alarm['reason']})",
+            highlight=False,
+        )
 
 
 @projections_app.command("rebuild")

@@ -1,4 +1,5 @@
-"""``ledger tournament create|register|start|standings`` over gRPC.
+"""``ledger tournament create|register|start|show|standings|withdraw|finish|
+adjudicate|replay`` over gRPC.
 
 Organiser actions take ``--token`` (the organiser token ``create`` prints);
 by default they use the admin token, which the local server keeps in the data
@@ -13,12 +14,14 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from services.cli import locate
+from services.cli import clock_options, locate
 from services.cli.failures import USAGE, UserError
 from services.cli.root import console, group, listing
 
 tournament_app = group(
-    "tournament", "Run tournaments: create, register, start rounds, standings."
+    "tournament",
+    "Run tournaments: create, register, start rounds, standings, withdraw, "
+    "adjudicate, replay, finish.",
 )
 
 TID = typer.Argument(..., metavar="TOURNAMENT_ID", help="As printed by `create`.")
@@ -71,6 +74,17 @@ def create(
     setup: str = typer.Option(
         "{}", metavar="JSON", help="Setup fields for every game, as a JSON object."
     ),
+    clock: str | None = clock_options.CLOCK,
+    no_show: int = clock_options.NO_SHOW,
+    round_gap: int | None = typer.Option(
+        None,
+        "--round-gap",
+        min=0,
+        metavar="SECONDS",
+        help="Start each round after the first by itself, this long after the "
+        "previous round's last game ends; finish after the last round. "
+        "Default: rounds start by hand (`start`).",
+    ),
     token: str | None = typer.Option(
         None,
         "--token",
@@ -86,6 +100,7 @@ def create(
     from services.cli.demo import parse_setup
 
     parse_setup(setup)
+    control = clock_options.time_control(clock, no_show)
     created = _stub(target).CreateTournament(
         pb.CreateTournamentRequest(
             name=name,
@@ -94,6 +109,10 @@ def create(
             rounds=rounds,
             table_size=table_size,
             setup_json=setup,
+            time_control=control,
+            automatic_rounds=None
+            if round_gap is None
+            else pb.AutomaticRounds(gap_seconds=round_gap),
         ),
         metadata=_organiser(token, target),
         timeout=30,
@@ -102,6 +121,12 @@ def create(
     console.print(
         f"created tournament [bold]{t.tournament_id}[/] ({t.game_type}, {t.format}, {t.rounds} rounds)"
     )
+    if control is not None:
+        console.print(f"clock: {clock}" + (f", no-show {no_show}s" if no_show else ""))
+    if round_gap is not None:
+        console.print(
+            f"rounds after the first start {round_gap}s after the previous one ends"
+        )
     console.print(
         f"organiser token (shown once): {created.organiser_token}", highlight=False
     )
@@ -271,3 +296,155 @@ def my_games(
         )
     columns = ("round", "game id", "your seats", "to move", "seat token")
     console.print(listing(columns, rows))
+
+
+@tournament_app.command("show")
+def show(tournament_id: str = TID, target: str | None = locate.TARGET) -> None:
+    """The tournament: format, clock, players, round, and when the next round
+    starts by itself."""
+    from datetime import UTC, datetime
+
+    from ledger.v1 import tournament_service_pb2 as pb
+
+    tournament_id = parse_tournament_id(tournament_id)
+    t = _stub(target).GetTournament(
+        pb.GetTournamentRequest(tournament_id=tournament_id), timeout=30
+    )
+    _print_summary(t)
+    if t.HasField("next_round_at"):
+        at = t.next_round_at.ToDatetime(tzinfo=UTC)
+        wait = max(0, int((at - datetime.now(UTC)).total_seconds()))
+        console.print(
+            f"round {t.current_round + 1} starts by itself at {at:%H:%M:%S} UTC "
+            f"(in {wait}s)"
+        )
+
+
+def _print_summary(t: Any) -> None:
+    console.print(
+        f"{t.name}: {t.game_type}, {t.format}, round {t.current_round} of "
+        f"{t.rounds}, {t.status}",
+        highlight=False,
+    )
+    players = [p + (" (withdrawn)" if p in t.withdrawn else "") for p in t.players]
+    console.print(f"players: {', '.join(players) or '-'}", highlight=False)
+    if t.HasField("automatic_rounds"):
+        console.print(
+            f"automatic rounds: {t.automatic_rounds.gap_seconds}s after each round"
+        )
+
+
+@tournament_app.command("withdraw")
+def withdraw(
+    tournament_id: str = TID,
+    player: str = typer.Argument(..., metavar="PLAYER_ID", help="Who withdraws."),
+    token: str | None = TOKEN,
+    target: str | None = locate.TARGET,
+) -> None:
+    """Withdraw a player: not paired in later rounds; games played still count."""
+    from ledger.v1 import tournament_service_pb2 as pb
+
+    tournament_id = parse_tournament_id(tournament_id)
+    _stub(target).WithdrawPlayer(
+        pb.WithdrawPlayerRequest(tournament_id=tournament_id, player_id=player),
+        metadata=_organiser(token, target),
+        timeout=30,
+    )
+    console.print(f"{player} withdrew from {tournament_id}", highlight=False)
+
+
+@tournament_app.command("finish")
+def finish(
+    tournament_id: str = TID,
+    token: str | None = TOKEN,
+    target: str | None = locate.TARGET,
+) -> None:
+    """End the tournament between rounds: no further round starts."""
+    from ledger.v1 import tournament_service_pb2 as pb
+
+    tournament_id = parse_tournament_id(tournament_id)
+    t = _stub(target).FinishTournament(
+        pb.FinishTournamentRequest(tournament_id=tournament_id),
+        metadata=_organiser(token, target),
+        timeout=30,
+    )
+    console.print(f"finished after round {t.current_round}", highlight=False)
+
+
+def parse_ranks(raw: str) -> list[int]:
+    """``--ranks 1,1,3``: one rank per seat, in seat order.
+
+    :raises UserError: (usage) for anything but comma-separated whole numbers.
+    """
+    try:
+        ranks = [int(r) for r in raw.split(",")]
+    except ValueError:
+        raise UserError(
+            f"--ranks {raw!r}: one whole number per seat, in seat order, e.g. 1,1,3",
+            USAGE,
+        ) from None
+    return ranks
+
+
+@tournament_app.command("adjudicate")
+def adjudicate(
+    game_id: str = typer.Argument(..., metavar="GAME_ID", help="A game of it."),
+    ranks: str = typer.Option(
+        ...,
+        "--ranks",
+        metavar="R,R,...",
+        help="Each seat's place, in seat order, 1 the best; tied seats share a "
+        "place and the next place counts them (1,1,3).",
+    ),
+    reason: str = typer.Option(..., "--reason", help="Why (recorded, public)."),
+    token: str | None = TOKEN,
+    target: str | None = locate.TARGET,
+) -> None:
+    """Record a game's result as the tournament's arbiter."""
+    from ledger.v1 import game_service_pb2 as gpb
+    from services.cli.games import parse_game_id
+
+    gid = str(parse_game_id(game_id))
+    conn = locate.connect(target)
+    got = conn.call(
+        "Adjudicate",
+        gpb.AdjudicateRequest(game_id=gid, ranks=parse_ranks(ranks), reason=reason),
+        token or locate.admin_token(target=target),
+    )
+    console.print(
+        f"game {gid} adjudicated: ranks {', '.join(map(str, ranks.split(',')))}"
+        f" (version {got.last_version})",
+        highlight=False,
+    )
+
+
+@tournament_app.command("replay")
+def replay(
+    tournament_id: str = TID,
+    game_id: str = typer.Argument(..., metavar="GAME_ID", help="The aborted game."),
+    token: str | None = TOKEN,
+    target: str | None = locate.TARGET,
+) -> None:
+    """Replace an aborted game of the current round with a new game for the
+    same players (they fetch its seat token with `my-games`)."""
+    from ledger.v1 import tournament_service_pb2 as pb
+    from services.cli.games import parse_game_id
+
+    tournament_id = parse_tournament_id(tournament_id)
+    gid = str(parse_game_id(game_id))
+    stub = _stub(target)
+    before = stub.GetPairings(
+        pb.GetPairingsRequest(tournament_id=tournament_id), timeout=30
+    )
+    number = next((t.table for t in before.tables if t.game_id == gid), None)
+    got = stub.ReplayAbortedGame(
+        pb.ReplayAbortedGameRequest(tournament_id=tournament_id, game_id=gid),
+        metadata=_organiser(token, target),
+        timeout=60,
+    )
+    table = next(t for t in got.tables if t.table == number)
+    console.print(
+        f"round {got.round}, table {table.table}: {gid} is replayed as "
+        f"{table.game_id} ({', '.join(table.players)})",
+        highlight=False,
+    )

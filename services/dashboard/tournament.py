@@ -1,5 +1,9 @@
 """Tournament: standings (points, Buchholz, head-to-head) pushed by SSE, and rounds.
 
+With automatic rounds, the fragment also says when the next round starts;
+``dashboard.js`` counts it down each second in the browser (no request), and
+the round's start is itself a change that pushes a fresh fragment.
+
 Why Server-Sent Events: standings change only when a result is recorded, and
 flow one way, server to browser; an ``EventSource`` reconnects by itself and
 needs no client code beyond htmx's SSE extension.  The server side checks the
@@ -51,6 +55,8 @@ def context(tournament: Any) -> dict[str, Any]:
         },
         "order": order,
         "rounds": state.round_records,
+        "next_round_at": tournament.next_round_at,
+        "automatic": tournament.automatic_rounds,
     }
 
 

@@ -36,6 +36,7 @@ from services.storage.database_watcher import DatabaseWatcher
 from services.storage.group_commit import LoopCommitter
 from services.storage.read_replica import read_side
 from services.tournaments.desk import TournamentDesk
+from services.tournaments.round_scheduler import RoundScheduler
 
 if TYPE_CHECKING:  # the web stack loads only when the dashboard is on
     from services.dashboard.serve import Http
@@ -63,11 +64,15 @@ class Running:
     """Drains the API and stops it (:mod:`services.api.drain`)."""
     committer: LoopCommitter | None = None
     """Commits the moves decided on this loop (closed once the API has drained)."""
+    rounds: RoundScheduler | None = None
+    """Starts automatic tournament rounds (``LEDGER_ROUND_SCHEDULER_INTERVAL``)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""
         if self.timekeeper is not None:
             await self.timekeeper.stop()
+        if self.rounds is not None:
+            await self.rounds.stop()
         if self.watcher is not None:  # no more health reports: the drain owns it
             await self.watcher.stop()
         if self.drain is not None:
@@ -159,6 +164,10 @@ async def create_server(
     if settings.timekeeper_interval:
         timekeeper = Timekeeper(wiring.ledger, settings.timekeeper_interval)
         timekeeper.start()
+    rounds = None
+    if settings.round_scheduler_interval:
+        rounds = RoundScheduler(desk, settings.round_scheduler_interval)
+        rounds.start()
     if report_serving:
         await api.report(True)
     return Running(
@@ -174,6 +183,7 @@ async def create_server(
         timekeeper,
         api.drain,
         committer,
+        rounds,
     )
 
 

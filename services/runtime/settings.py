@@ -227,6 +227,13 @@ class Settings(BaseSettings):
         description="Seconds between the timekeeper's sweeps for games whose clock ran out "
         "(one server sweeps at a time); 0: this server never sweeps.",
     )
+    round_scheduler_interval: float = Field(
+        default=1.0,
+        ge=0,
+        le=60,
+        description="Seconds between sweeps for tournament rounds that start by themselves "
+        "(one server sweeps at a time); 0: this server never starts them.",
+    )
 
     @field_validator(
         "grpc_tls_cert",

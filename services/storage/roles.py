@@ -57,6 +57,8 @@ GRANTS: dict[str, tuple[str, ...]] = {
     "ledger_games": ("SELECT", "INSERT", "UPDATE"),  # version/status per move
     "tournament_round_intents": ("SELECT", "INSERT", "DELETE"),
     "tournament_pending_games": ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    "tournament_alarms": ("SELECT", "INSERT"),  # results a tournament refused
+    "tournament_round_schedule": ("SELECT", "INSERT", "UPDATE", "DELETE"),
     # written by ``ledger db setup`` only; the service checks its version at start
     "ledger_schema_migrations": ("SELECT",),
     # setup inserts every view's row; ``ledger projections rebuild`` runs as the owner

@@ -71,3 +71,8 @@ def write(curs: Any, rows: TournamentRows) -> None:
         (tid, number),
     )
     curs.execute(f"DELETE FROM tournament_round_intents {where}", (tid, number))
+    # an automatic round's wait ends with the round it waited for
+    curs.execute(
+        "DELETE FROM tournament_round_schedule WHERE tournament_id = %s AND round <= %s",
+        (tid, number),
+    )

@@ -69,6 +69,14 @@ CREATE TABLE IF NOT EXISTS tournament_pending_games (
 UPDATE tournament_pending_games
     SET tokens = (SELECT jsonb_agg(t - 'token') FROM jsonb_array_elements(tokens) AS t)
     WHERE jsonb_path_exists(tokens, '$[*].token');
+CREATE TABLE IF NOT EXISTS tournament_alarms (
+    tournament_id uuid NOT NULL, game_id uuid NOT NULL, reason text NOT NULL,
+    raised_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (tournament_id, game_id)
+);
+CREATE TABLE IF NOT EXISTS tournament_round_schedule (
+    tournament_id uuid PRIMARY KEY, round int NOT NULL, due_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournament_round_schedule_due ON tournament_round_schedule (due_at);
 """
 PENDING_STATUSES = {
     "created": "made for a round start that has not been recorded yet; the retry adopts it",
@@ -150,6 +158,43 @@ def tournament_of(curs: Any, game_id: UUID) -> UUID | None:
     )
     row = curs.fetchone()
     return row["tournament_id"] if row else None
+
+
+def raise_alarm(curs: Any, tournament_id: UUID, game_id: UUID, reason: str) -> bool:
+    """Record that ``tournament_id`` could not take ``game_id``'s result, in the
+    caller's transaction; ``False`` when that alarm was already raised."""
+    curs.execute(
+        "INSERT INTO tournament_alarms (tournament_id, game_id, reason) VALUES (%s, %s, %s)"
+        " ON CONFLICT DO NOTHING RETURNING tournament_id",
+        (tournament_id, game_id, reason),
+    )
+    return curs.fetchone() is not None
+
+
+def schedule_round(
+    curs: Any, tournament_id: UUID, number: int, due_at: datetime
+) -> None:
+    """Record, in the caller's transaction (the results policy's), that round
+    ``number`` of ``tournament_id`` starts by itself at ``due_at``."""
+    curs.execute(
+        "INSERT INTO tournament_round_schedule (tournament_id, round, due_at)"
+        " VALUES (%s, %s, %s) ON CONFLICT (tournament_id) DO UPDATE"
+        " SET round = excluded.round, due_at = excluded.due_at",
+        (tournament_id, number, due_at),
+    )
+
+
+def alarms(curs: Any) -> list[dict[str, Any]]:
+    """``[{tournament_id, game_id, reason, raised_at}]``: every result a
+    tournament could not take, oldest first (none before the table exists)."""
+    curs.execute("SELECT to_regclass('tournament_alarms') IS NOT NULL AS here")
+    if not curs.fetchone()["here"]:
+        return []
+    curs.execute(
+        "SELECT tournament_id, game_id, reason, raised_at FROM tournament_alarms"
+        " ORDER BY raised_at, tournament_id, game_id"
+    )
+    return list(curs.fetchall())
 
 
 def stored_events(curs: Any, tournament_id: UUID) -> list[StoredEvent]:
@@ -381,6 +426,36 @@ class TournamentStore:
         self._write(
             "UPDATE tournament_pending_games SET status = %s, tokens = NULL WHERE game_id = %s",
             (status, game_id),
+        )
+
+    def due_rounds(self, limit: int) -> list[dict[str, Any]]:
+        """``[{tournament_id, round, due_at}]``: automatic rounds due by the
+        database's clock (one clock for every server), earliest first."""
+        return self._all(
+            "SELECT tournament_id, round, due_at FROM tournament_round_schedule"
+            " WHERE due_at <= now() ORDER BY due_at LIMIT %s",
+            (limit,),
+        )
+
+    def has_scheduled_rounds(self) -> bool:
+        """Whether any tournament waits to start a round by itself."""
+        return (
+            self._one("SELECT 1 FROM tournament_round_schedule LIMIT 1", ()) is not None
+        )
+
+    def scheduled_round(self, tournament_id: UUID) -> dict[str, Any] | None:
+        """``{round, due_at}`` of the tournament's waiting automatic round."""
+        return self._one(
+            "SELECT round, due_at FROM tournament_round_schedule WHERE tournament_id = %s",
+            (tournament_id,),
+        )
+
+    def unschedule(self, tournament_id: UUID, number: int) -> None:
+        """Forget round ``number``'s wait (and any earlier): it started, or
+        the tournament finished."""
+        self._write(
+            "DELETE FROM tournament_round_schedule WHERE tournament_id = %s AND round <= %s",
+            (tournament_id, number),
         )
 
     def unjournalled_games(

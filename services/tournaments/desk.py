@@ -32,6 +32,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -41,6 +42,7 @@ from eventsourcing.utils import strtobool
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.ledger.clocks import TimeControl
 from domain.tournament.aggregate import Tournament
+from domain.tournament.standings import ABORTED
 from services.ledger.application import (
     ConcurrencyConflictError,
     GameLedger,
@@ -55,6 +57,8 @@ from services.storage.tournament_store import (
 )
 from services.tournaments.rounds import RoundJournal
 
+UNPAIRABLE = ("tournament.not-enough-players", "tournament.no-rounds-left")
+"""Why an automatic round cannot start: the tournament finishes instead."""
 LOCK_WAIT = "30s"
 """How long a second organiser request waits for the first before ``ABORTED``."""
 
@@ -118,6 +122,7 @@ class TournamentDesk(Application[UUID]):
         setup: dict[str, Any],
         spectator_delay: dict[str, int] | None = None,
         time_control: TimeControl | None = None,
+        automatic_rounds: dict[str, int] | None = None,
     ) -> tuple[Tournament, str]:
         tournament = Tournament.create(
             name,
@@ -128,6 +133,7 @@ class TournamentDesk(Application[UUID]):
             setup,
             spectator_delay=spectator_delay,
             time_control=time_control,
+            automatic_rounds=automatic_rounds,
         )
         token = secrets.token_urlsafe(32)
         self.save(
@@ -189,6 +195,80 @@ class TournamentDesk(Application[UUID]):
             tournament.start_round(tables, plan.byes)
             self.save(tournament, tournament_rows=[seating])
             return tournament
+
+    def start_scheduled_round(self, tournament_id: UUID, number: int) -> str:
+        """Start automatic round ``number`` if it is still due; what happened:
+        ``"started"``, ``"finished"`` (no round can be paired: too few players
+        left), ``"done"`` (started or finished already) or ``"waiting"``.
+
+        Exactly once across servers: under the same lock as
+        :meth:`start_round`, the tournament is loaded and the round started
+        only while its current round is ``number - 1`` and its wait is over,
+        so a second scheduler, a stale row or a retry after a crash finds the
+        round started and only forgets the row.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            state = tournament.state
+            if state.finished or state.current_round >= number:
+                self.store.unschedule(tournament_id, number)
+                return "done"
+            due = tournament.next_round_at
+            if (
+                due is None
+                or due > datetime.now(UTC)
+                or state.current_round != number - 1
+            ):
+                return "waiting"
+            try:
+                plan = tournament.plan_round()
+            except IllegalCommandError as refused:
+                if refused.rule not in UNPAIRABLE:
+                    raise
+                tournament.finish()
+                self.save(tournament)
+                self.store.unschedule(tournament_id, number)
+                return "finished"
+            tables, seating = self.rounds.seat(tournament, plan, number)
+            tournament.start_round(tables, plan.byes)
+            self.save(tournament, tournament_rows=[seating])
+            return "started"
+
+    def replay_aborted(self, tournament_id: UUID, game_id: UUID) -> Tournament:
+        """Replace an aborted game of the current round with a new one for
+        the same players (the organiser's call); the players fetch its seat
+        tokens with ``GetMyGames`` as for any round.
+
+        :raises IllegalCommandError: ``tournament.not-aborted`` unless the
+            ledger ended the game by an abort, ``tournament.finished``.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            tournament.check_replay(str(game_id))  # before a game is created
+            outcome = self.ledger.load(game_id).outcome
+            if outcome is None or outcome.termination.value != ABORTED:
+                raise IllegalCommandError(
+                    "tournament.not-aborted",
+                    f"game {game_id} was not aborted: only an aborted game is replayed",
+                )
+            replays = sum(len(r.replaced) for r in tournament.state.round_records)
+            new_id, seating = self.rounds.replay(tournament, str(game_id), replays)
+            tournament.replay(str(game_id), str(new_id))
+            self.save(tournament, tournament_rows=[seating])
+        return tournament
+
+    def finish(self, tournament_id: UUID) -> Tournament:
+        """End the tournament between rounds (the organiser's call).
+
+        :raises IllegalCommandError: ``tournament.finished``,
+            ``tournament.round-incomplete``.
+        """
+        with self._exclusive(tournament_id):
+            tournament = self.load(tournament_id)
+            tournament.finish()
+            self.save(tournament)
+            self.store.unschedule(tournament_id, tournament.state.current_round + 1)
+        return tournament
 
     @contextmanager
     def _exclusive(self, tournament_id: UUID) -> Iterator[None]:

@@ -103,6 +103,8 @@ ROLES = {
     "/ledger.v1.TournamentService/RegisterPlayer": "tournament organiser",
     "/ledger.v1.TournamentService/WithdrawPlayer": "tournament organiser",
     "/ledger.v1.TournamentService/StartRound": "tournament organiser",
+    "/ledger.v1.TournamentService/FinishTournament": "tournament organiser",
+    "/ledger.v1.TournamentService/ReplayAbortedGame": "tournament organiser",
     "/ledger.v1.TournamentService/GetMyGames": "tournament player",
 }
 """The token a valid request of the "mutant" mode needs, used half the time."""
@@ -265,6 +267,10 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
             tpb.WithdrawPlayerRequest(tournament_id=tid, player_id="fuzz-1")
         ],
         cups + "StartRound": [tpb.StartRoundRequest(tournament_id=tid)],
+        cups + "FinishTournament": [tpb.FinishTournamentRequest(tournament_id=tid)],
+        cups + "ReplayAbortedGame": [
+            tpb.ReplayAbortedGameRequest(tournament_id=tid, game_id=str(uuid.uuid4()))
+        ],
         cups + "GetTournament": [tpb.GetTournamentRequest(tournament_id=tid)],
         cups + "ListRounds": [tpb.ListRoundsRequest(tournament_id=tid)],
         cups + "GetPairings": [tpb.GetPairingsRequest(tournament_id=tid, round=1)],

@@ -253,3 +253,22 @@ def test_round_robin_is_valid_for_any_count(n):
     assert sum(met.values()) == n * (n - 1) // 2 == len(met)
     for pairing in schedule:
         assert_each_once(pairing, names(n))
+
+
+def test_nobody_sits_first_three_times_running_when_the_other_need_not() -> None:
+    """FIDE's colour rule: a third first seat in a row only if both must.
+
+    ``a`` sat first in its last two games, ``b`` alternated; they have sat
+    first equally often, so counting first seats alone gave ``a`` the first
+    seat a third time.
+    """
+    history = [
+        ("b", "c"), ("d", "f"), ("e", "a"),
+        ("f", "b"), ("a", "c"), ("d", "e"),
+        ("a", "e"), ("b", "d"), ("f", "c"),
+    ]  # fmt: skip
+    assert seat_order(("a", "b"), history, list("abcdef")) == ("b", "a")
+    # a colour difference of 2 is as binding as two in a row
+    assert seat_order(
+        ("a", "b"), [("c", "a"), ("a", "d"), ("e", "a"), ("f", "a")], list("abcdef")
+    ) == ("a", "b")

@@ -197,3 +197,16 @@ document.addEventListener("htmx:afterSwap", (event) => {
   hintScrolling(document);
 });
 window.addEventListener("resize", () => hintScrolling(document));
+
+// "Round 3 starts in 1:05": each [data-countdown] counts down to its ISO time.
+function tickCountdowns() {
+  document.querySelectorAll("[data-countdown]").forEach((el) => {
+    const left = Math.max(0, Math.round((Date.parse(el.dataset.countdown) - Date.now()) / 1000));
+    const m = Math.floor(left / 60);
+    const s = String(left % 60).padStart(2, "0");
+    el.textContent = left > 0 ? `in ${m}:${s}` : "starting";
+  });
+}
+setInterval(tickCountdowns, 1000);
+document.addEventListener("htmx:afterSwap", tickCountdowns);
+document.addEventListener("DOMContentLoaded", tickCountdowns);

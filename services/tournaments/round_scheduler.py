@@ -1,0 +1,98 @@
+"""The round scheduler: starts each automatic round when its wait is over.
+
+Why like the timekeeper (``services.ledger.timekeeper``): the results policy
+records, in the transaction that completes a round, when the next round is
+due (``tournament_round_schedule``, from the tournament's own events:
+:mod:`domain.tournament.schedule`).  One server sweeps the due rows at a time
+under a :class:`~services.storage.leader_lock.LeaderLock` (a session lock: a
+holder killed with ``kill -9`` drops it and the next server takes over).
+The lock only saves work: what makes a round start exactly once is
+:meth:`TournamentDesk.start_scheduled_round`, which starts it under the
+tournament's advisory lock only while the previous round is the current one,
+with the round journal adopting any games a crashed start left.  Nothing is
+held in memory, so a server started during the wait, or after it ended,
+starts the round on its first sweep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from domain.contract.core import RuleError
+from services.ledger.timekeeper import UNREACHABLE
+from services.storage.leader_lock import LeaderLock
+
+if TYPE_CHECKING:
+    from services.tournaments.desk import TournamentDesk
+
+log = logging.getLogger(__name__)
+JOB = "ledger.round-scheduler"
+BATCH = 20
+
+
+class RoundScheduler:
+    """Starts due automatic rounds every ``interval`` seconds while it holds the lock."""
+
+    def __init__(self, desk: TournamentDesk, interval: float = 1.0) -> None:
+        self.desk = desk
+        self.interval = interval
+        ledger = desk.ledger
+        self.lock = LeaderLock(
+            ledger.store.connect_kwargs(),
+            JOB,
+            getattr(ledger.datastore, "in_flight", None),
+        )
+        self._task: asyncio.Task[None] | None = None
+
+    def sweep(self) -> int:
+        """Start every round due now; how many this call started."""
+        started = 0
+        for row in self.desk.store.due_rounds(BATCH):
+            tid, number = row["tournament_id"], row["round"]
+            try:
+                done = self.desk.start_scheduled_round(tid, number)
+            except RuleError as refused:
+                log.error(
+                    "automatic round %d of %s not started: %s", number, tid, refused
+                )
+                continue
+            if done in ("started", "finished"):
+                log.info("tournament %s: round %d %s by itself", tid, number, done)
+            started += done == "started"
+        return started
+
+    async def run(self) -> None:
+        """Sweep while leader, forever; a failed sweep is logged and retried."""
+        unreachable = False
+        while True:
+            try:
+                if not await asyncio.to_thread(self.desk.store.has_scheduled_rounds):
+                    await asyncio.to_thread(self.lock.release)
+                elif await asyncio.to_thread(self.lock.try_hold):
+                    await asyncio.to_thread(self.sweep)
+            except UNREACHABLE as exc:
+                if not unreachable:
+                    log.warning(
+                        "round scheduler paused: the database is unreachable (%s)", exc
+                    )
+                unreachable = True
+            except Exception:  # a bug, not an outage: keep sweeping, loudly
+                log.exception("round scheduler sweep failed")
+            else:
+                if unreachable:
+                    log.warning("round scheduler resumed: the database is back")
+                unreachable = False
+            await asyncio.sleep(self.interval)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await asyncio.to_thread(self.lock.release)
