@@ -51,7 +51,9 @@ def test_an_aborted_game_is_replayed_and_only_the_replay_counts(
     table = replayed.state.round_records[-1].tables[0]
     new_game = uuid.UUID(table.game_id)
     assert new_game != aborted and table.players == tables[0].players
-    assert ledger.load(new_game).time_control == FISCHER.to_record()
+    # the same clock, under the same referee rules, as the game it replays
+    assert ledger.load(new_game).time_control == ledger.load(aborted).time_control
+    assert ledger.load(new_game).time_control["base_seconds"] == FISCHER.base_seconds
     for player in table.players:
         (mine,) = [
             g
