@@ -1,0 +1,109 @@
+"""``HeadSigner``: the one place the ledger signs a game's head.
+
+Why one interface: a receipt is only evidence if the ledger never signs two
+histories of one game.  Each head is checked against the signer's record of
+what it signed (``services.storage.signed_heads``, kept with the key, out of
+the database's reach) before signing, and recorded once its write is
+stored.  A head that contradicts the record (a game rolled back in the
+database and played on) is refused with :class:`EquivocationError`, and
+the refusal raises an alarm: an ERROR log line, the
+``ledger_signer_refusals_total`` metric and :attr:`HeadSigner.alarm` for
+health.
+
+Why record after the commit, not before signing: a write whose commit
+fails (a lost race for the version, an outage) is decided again with
+another hash at the same version; a record of signed-but-unstored heads
+would refuse that honest retry forever.  The record therefore holds the
+heads the ledger signed *and* stored; the window between a commit and its
+record line is one write.
+
+Checkpoints (``services.storage.checkpoint_log``) are signed over the
+record, at every game end and periodically (:meth:`HeadSigner.checkpoint`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from domain.ledger.checkpoints import Checkpoint
+from domain.ledger.receipts import Receipt, Signer
+from domain.ledger.signed_heads import EquivocationError, SignedHead
+from services.observability.metrics import CHECKPOINTS, SIGNER_REFUSALS
+from services.storage.checkpoint_log import CheckpointLog
+from services.storage.signed_heads import SignedHeadsFile
+
+log = logging.getLogger(__name__)
+
+
+class HeadSigner:
+    """Signs heads, never two histories of one game; signs checkpoints."""
+
+    def __init__(
+        self,
+        signer: Callable[[], Signer],
+        record: SignedHeadsFile | None = None,
+        checkpoints: CheckpointLog | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self._signer = signer
+        self.record = record
+        """None: an ephemeral ledger (tests) that keeps no record."""
+        self.checkpoints = checkpoints
+        self._clock = clock
+        self.alarm: str | None = None
+        """The last refusal, for health: set once, never cleared by itself."""
+
+    def sign(
+        self,
+        game_id: str,
+        first_version: int,
+        prev_hash: str,
+        version: int,
+        head_hash: str,
+        timestamp: str,
+    ) -> Receipt:
+        """The receipt over a head, unless it contradicts a signed one.
+
+        :raises EquivocationError: naming the game and the first version
+            the write would rewrite.
+        """
+        if self.record is not None:
+            reason = self.record.check(
+                game_id, first_version, prev_hash, version, head_hash
+            )
+            if reason is not None:
+                error = EquivocationError(game_id, first_version, reason)
+                self.alarm = str(error)
+                SIGNER_REFUSALS.inc()
+                log.error("signer alarm: %s", error)
+                raise error
+        return self._signer().sign(game_id, version, head_hash, timestamp)
+
+    def stored(self, game_id: str, version: int, head_hash: str, ended: bool) -> None:
+        """The head was stored: record it, and at a game's end publish a checkpoint."""
+        if self.record is None:
+            return
+        self.record.record(SignedHead(game_id, version, head_hash))
+        if ended:
+            self.checkpoint()
+
+    def checkpoint(self) -> Checkpoint | None:
+        """Sign a checkpoint over every game's recorded head (None without a record)."""
+        if self.record is None or self.checkpoints is None:
+            return None
+        stamp = (self._clock() if self._clock else _now()).isoformat()
+        latest = self.checkpoints.latest()
+        checkpoint = self.checkpoints.publish(
+            self.record.heads(), self._signer(), stamp
+        )
+        if checkpoint is not None and checkpoint != latest:
+            CHECKPOINTS.inc()
+        return checkpoint
+
+
+def _now() -> datetime:
+    from datetime import UTC
+
+    return datetime.now(UTC)

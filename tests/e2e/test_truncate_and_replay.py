@@ -1,0 +1,120 @@
+"""Truncate and replay: a database superuser rolls a finished game back and
+the seat tokens play it to a new end.
+
+The attack, as a DBA would run it against a real server: in one transaction
+with the append-only triggers off (``session_replication_role = replica``),
+delete a finished game's events from version N on, with its snapshots,
+receipts and commands from N on, and set the game row back to ``active`` at
+version N-1 with that event's head hash.  After a restart, the players'
+tokens play on: the seed is public since the first ending, so every future
+shuffle is known.  The database alone is self-consistent again; only
+evidence kept outside it can tell: the signer's record of the heads it
+signed, and the checkpoints it published before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psycopg
+import pytest
+from typer.testing import CliRunner
+
+from services.api.client import Table, create, play_one
+from tests.support.database import scratch_database
+from tests.support.server import serve_in_process
+
+pytestmark = pytest.mark.postgres
+
+
+@contextlib.contextmanager
+def served(settings: Any) -> Iterator[Any]:
+    """A server process's worth of state: a fresh ledger, its gRPC server."""
+    from services.runtime.bootstrap import build_ledger
+
+    ledger = build_ledger(settings)
+    ledger.signer  # noqa: B018 - as `wire` does: the key from the start
+    try:
+        with serve_in_process(settings, ledger) as server:
+            yield server, ledger
+    finally:
+        ledger.close()
+
+
+def roll_back(url: str, game_id: str, cut: int) -> None:
+    """The superuser's transaction: the log, its side rows and the game row
+    back to version ``cut - 1``, as if the game had never got further."""
+    with psycopg.connect(url, autocommit=True) as dba, dba.transaction():
+        dba.execute("SET LOCAL session_replication_role = replica")
+        (state,) = dba.execute(
+            "SELECT state FROM ledger_events WHERE originator_id = %s"
+            " AND originator_version = %s",
+            (game_id, cut - 1),
+        ).fetchone()
+        head_hash = json.loads(bytes(state))["hash"]
+        for sql in (
+            "DELETE FROM ledger_events WHERE originator_id = %s AND originator_version >= %s",
+            "DELETE FROM ledger_snapshots WHERE originator_id = %s AND originator_version >= %s",
+            "DELETE FROM ledger_receipts WHERE game_id = %s AND version >= %s",
+            "DELETE FROM ledger_commands WHERE game_id = %s AND last_version >= %s",
+        ):
+            dba.execute(sql, (game_id, cut))
+        dba.execute(
+            "UPDATE ledger_games SET status = 'active', version = %s, head_hash = %s,"
+            " ended_at = NULL, winners = NULL WHERE game_id = %s",
+            (cut - 1, head_hash, game_id),
+        )
+
+
+def play_out(server: Any, table: Table, seed: int) -> list[Any]:
+    rnd = random.Random(seed)
+    answers = []
+    while (answer := play_one(server, table, rnd)) is not None:
+        answers.append(answer)
+    return answers
+
+
+def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
+    server_url: str, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from services.cli import app
+
+    with scratch_database(server_url, "ledger_replay") as url:
+        own = settings.model_copy(
+            update={"database_url": url, "data_dir": tmp_path / "data"}
+        )
+        monkeypatch.setenv("LEDGER_DATABASE_URL", url)
+        monkeypatch.setenv("LEDGER_DATA_DIR", str(own.data_dir))
+        with served(own) as (server, ledger):
+            table = create(server, "terralore", players=2)
+            moves = play_out(server, table, seed=3)
+            final = moves[-1].last_version
+            original = ledger.read_records(table.game_id)[-1]
+        # a move three from the end: several events of the ending to rewrite
+        cut = moves[-3].first_version
+        roll_back(url, table.game_id, cut)
+
+        with served(own) as (server, ledger):
+            refusal = None
+            try:
+                replayed = play_out(server, table, seed=99)
+            except grpc.RpcError as exc:
+                refusal = exc
+            else:
+                head = ledger.read_records(table.game_id)[-1]
+                runner = CliRunner()
+                audit = runner.invoke(app, ["audit", table.game_id])
+                pytest.fail(
+                    f"the ledger signed a new ending after a rollback to {cut - 1}: "
+                    f"{len(replayed)} moves replayed, head {head[0]} "
+                    f"(was {original[0]} at {final}), "
+                    f"`ledger audit` exit {audit.exit_code}: "
+                    f"{audit.output.strip().splitlines()[-1]}"
+                )
+            assert refusal is not None
