@@ -38,6 +38,7 @@ from services.ledger.callers import (
 )
 from services.ledger.reading.min_version import VersionNotVisibleError
 from services.observability.metrics import DATABASE_ERRORS
+from services.storage.checkpoint_log import CheckpointError
 
 log = logging.getLogger(__name__)
 DOMAIN = "ledger.v1"
@@ -90,6 +91,7 @@ _TABLE: list[_Row] = [
     _Row(UnknownGameError, _Code.INVALID_ARGUMENT, "UNKNOWN_GAME_TYPE"),
     _Row(CommandIdReusedError, _Code.ALREADY_EXISTS, "COMMAND_ID_REUSED"),
     _Row(GameNotFoundError, _Code.NOT_FOUND, "GAME_NOT_FOUND"),
+    _Row(CheckpointError, _Code.NOT_FOUND, "CHECKPOINT_NOT_FOUND"),
     _Row(ConcurrencyConflictError, _Code.ABORTED, "CONCURRENT_MOVE"),
     # A save that lost an optimistic-concurrency race (another process recorded
     # the same aggregate version first, e.g. two servers starting one round):

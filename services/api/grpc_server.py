@@ -18,6 +18,8 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ledger.v1 import (
+    checkpoint_service_pb2,
+    checkpoint_service_pb2_grpc,
     game_service_pb2,
     game_service_pb2_grpc,
     read_service_pb2,
@@ -28,6 +30,7 @@ from ledger.v1 import (
 from services.api import page_tokens, reflection, transport
 from services.api.auth import TokenResolver
 from services.api.call_gate import CallGate
+from services.api.checkpoint_servicer import CheckpointServicer
 from services.api.drain import Drain
 from services.api.game_servicer import GameServicer
 from services.api.health import HealthServicer
@@ -46,7 +49,7 @@ from services.tournaments.desk import TournamentDesk
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 READ_SERVICES = tuple(
     s.full_name
-    for module in (read_service_pb2, tournament_service_pb2)
+    for module in (read_service_pb2, tournament_service_pb2, checkpoint_service_pb2)
     for s in module.DESCRIPTOR.services_by_name.values()
 )
 
@@ -124,6 +127,9 @@ async def start(
     )
     read_service_pb2_grpc.add_StatsServiceServicer_to_server(
         StatsServicer(views), server
+    )
+    checkpoint_service_pb2_grpc.add_CheckpointServiceServicer_to_server(
+        CheckpointServicer(ledger, reads), server
     )
     tournament_service_pb2_grpc.add_TournamentServiceServicer_to_server(
         TournamentServicer(desk, tournament_views, executor, hub), server

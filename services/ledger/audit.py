@@ -13,7 +13,16 @@ hash).  So this module also checks what the log alone cannot:
   match the log, and a game created with a ``receipt_key``
   must have one for every decision;
 - receipts a player kept (``ledger audit --receipts FILE``): the strongest
-  check, since a superuser can delete stored receipts but not the copies.
+  check, since a superuser can delete stored receipts but not the copies;
+- the signer's own record of the heads it signed (kept with the key, out of
+  the database): the log must still hold the highest one, so a game rolled
+  back and replayed, or a finished game whose ending was deleted, fails
+  however well the side tables were repaired (check ``signer``);
+- a finished game's final head was signed by the ledger (check ``signed
+  head``), the rule ``ledger verify`` applies to an export, so the two agree
+  even when a rewrite strips ``receipt_key`` from the game's first event;
+- with ``--against CHECKPOINT_FILE`` (:func:`audit_against`): every game's
+  head the checkpoint pinned is still in its log.
 """
 
 from __future__ import annotations
@@ -72,12 +81,92 @@ def audit_game(
     _check_commands(records, ledger.command_rows(game_id), report)
     stored = ledger.stored_receipts(game_id)
     _check_stored_receipts(gid, rows, records, stored, key, report)
+    if records and (
+        stored
+        or records[0][2]["body"].get("receipt_key")
+        or _signed_by_this_signer(ledger, gid)
+    ):  # a game from before receipts has none to require
+        _check_final_head(gid, rows, records, stored, key, report)
+    check_signer_record(ledger, gid, records, report)
     held = list(held)
     for problem in check_receipts(gid, rows, held, key, origin="held"):
         report.fail(problem.version, problem.check, problem.detail)
     report.receipts_verified += sum(1 for r in held if r.game_id == gid)
     report.failures.sort(key=lambda f: f.version)
     return report
+
+
+def cross_checks(ledger: Any, game_id: UUID, report: AuditReport) -> None:
+    """What an export alone cannot show, added to ``report`` (the dashboard's
+    badge verifies the export, then these): the listing row and the signer's
+    record agree with the log."""
+    rows = ledger.read_records(game_id)
+    records = [(v, t, load(d)) for v, t, d in rows]
+    _check_listing(records, ledger.game_row(game_id), report)
+    check_signer_record(ledger, str(game_id), records, report)
+
+
+def _signed_by_this_signer(ledger: Any, gid: str) -> bool:
+    record = getattr(ledger.head_signer, "record", None)
+    return record is not None and record.last(gid) is not None
+
+
+def check_signer_record(
+    ledger: Any,
+    gid: str,
+    records: list[tuple[int, str, dict[str, Any]]],
+    report: AuditReport,
+) -> None:
+    """The log still holds the highest head the signer recorded for the game."""
+    record = getattr(ledger.head_signer, "record", None)
+    if record is None:
+        return
+    signed = record.last(gid)
+    if signed is None:
+        return
+    hashes = {v: r.get("hash") for v, _t, r in records}
+    if signed.version not in hashes:
+        end = max(hashes, default=0)
+        report.fail(
+            min(signed.version, end + 1),
+            "signer",
+            f"the ledger signed version {signed.version}, but the log ends at {end}: "
+            "the game was rolled back in the database",
+        )
+    elif hashes[signed.version] != signed.head_hash:
+        report.fail(
+            signed.version,
+            "signer",
+            f"the ledger signed version {signed.version} with another hash: "
+            "history up to it was rewritten",
+        )
+
+
+def _check_final_head(
+    gid: str,
+    rows: list[tuple[int, str, bytes]],
+    records: list[tuple[int, str, dict[str, Any]]],
+    stored: list[Receipt],
+    key: bytes | Keyring,
+    report: AuditReport,
+) -> None:
+    """A finished game's final head carries the ledger's signature, whatever
+    its first event says about receipts (as ``ledger verify`` requires)."""
+    if not records or records[-1][1] != CONCLUDED:
+        return
+    version, _type, head = records[-1]
+    final = [r for r in stored if r.version == version]
+    if not final:
+        report.fail(
+            version,
+            "signed head",
+            "no ledger-signed final head: the ledger never vouched for how "
+            "this game ended",
+        )
+    elif check_receipts(gid, rows, final, key, origin="stored") or (
+        final[0].head_hash != head.get("hash")
+    ):
+        report.fail(version, "signed head", "the final head's receipt does not verify")
 
 
 def _check_listing(

@@ -23,15 +23,17 @@ record, at every game end and periodically (:meth:`HeadSigner.checkpoint`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
-from domain.ledger.checkpoints import Checkpoint
+from domain.ledger.checkpoints import Checkpoint, Inclusion
 from domain.ledger.receipts import Receipt, Signer
 from domain.ledger.signed_heads import EquivocationError, SignedHead
 from services.observability.metrics import CHECKPOINTS, SIGNER_REFUSALS
-from services.storage.checkpoint_log import CheckpointLog
+from services.storage.checkpoint_log import CheckpointError, CheckpointLog
 from services.storage.signed_heads import SignedHeadsFile
 
 log = logging.getLogger(__name__)
@@ -89,6 +91,20 @@ class HeadSigner:
         if ended:
             self.checkpoint()
 
+    def pinned(self, game_id: str) -> tuple[Checkpoint | None, Inclusion | None]:
+        """The latest checkpoint and the proof of ``game_id``'s head in it
+        (``None`` for what there is not: no record, no checkpoint yet, or a
+        game the checkpoint does not hold yet)."""
+        if self.checkpoints is None:
+            return None, None
+        latest = self.checkpoints.latest()
+        if latest is None:
+            return None, None
+        try:
+            return latest, self.checkpoints.inclusion(game_id, latest.tree_size)
+        except CheckpointError:
+            return latest, None
+
     def checkpoint(self) -> Checkpoint | None:
         """Sign a checkpoint over every game's recorded head (None without a record)."""
         if self.record is None or self.checkpoints is None:
@@ -101,6 +117,17 @@ class HeadSigner:
         if checkpoint is not None and checkpoint != latest:
             CHECKPOINTS.inc()
         return checkpoint
+
+
+async def checkpoint_every(head_signer: HeadSigner, interval: float, io: Any) -> None:
+    """Sign a checkpoint every ``interval`` seconds until cancelled (a failure
+    is logged and tried again next time: the game ends sign their own)."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await io(head_signer.checkpoint)
+        except Exception:
+            log.exception("could not sign a checkpoint")
 
 
 def _now() -> datetime:

@@ -24,6 +24,7 @@ from projections.projector import Projector
 from projections.runner import wake_channel
 from services.api import grpc_server
 from services.api.read_rpc import ReadModels
+from services.ledger.head_signer import checkpoint_every
 from services.ledger.timekeeper import Timekeeper
 from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
@@ -63,9 +64,13 @@ class Running:
     """Drains the API and stops it (:mod:`services.api.drain`)."""
     committer: LoopCommitter | None = None
     """Commits the moves decided on this loop (closed once the API has drained)."""
+    checkpoints: asyncio.Task[None] | None = None
+    """Signs a checkpoint every ``LEDGER_CHECKPOINT_INTERVAL`` seconds."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""
+        if self.checkpoints is not None:
+            self.checkpoints.cancel()
         if self.timekeeper is not None:
             await self.timekeeper.stop()
         if self.watcher is not None:  # no more health reports: the drain owns it
@@ -159,6 +164,15 @@ async def create_server(
     if settings.timekeeper_interval:
         timekeeper = Timekeeper(wiring.ledger, settings.timekeeper_interval)
         timekeeper.start()
+    checkpoints = None
+    if settings.checkpoint_interval:
+        checkpoints = asyncio.create_task(
+            checkpoint_every(
+                wiring.ledger.head_signer,
+                settings.checkpoint_interval,
+                wiring.ledger.io,
+            )
+        )
     if report_serving:
         await api.report(True)
     return Running(
@@ -174,6 +188,7 @@ async def create_server(
         timekeeper,
         api.drain,
         committer,
+        checkpoints,
     )
 
 
