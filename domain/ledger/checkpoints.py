@@ -43,6 +43,10 @@ LEAF_CONTEXT = "ledger-head/v1"
 ALGORITHM = "sha256"
 
 
+class CheckpointError(LookupError):
+    """Raised when a checkpoint or proof is asked for that the log does not hold."""
+
+
 def leaf_bytes(head: SignedHead) -> bytes:
     """The exact bytes of one leaf: a game's head."""
     return canonical_json({"context": LEAF_CONTEXT, **head.to_json()})

@@ -13,14 +13,13 @@ import json
 from typing import Any
 
 from domain.contract.core import InvalidCommandError
-from domain.ledger.checkpoints import Checkpoint
+from domain.ledger.checkpoints import Checkpoint, CheckpointError
 from ledger.v1 import checkpoint_service_pb2 as pb
 from ledger.v1 import checkpoint_service_pb2_grpc as pb_grpc
 from services.api.auth import current_principal
 from services.api.rpc import guarded, parse_game_id
 from services.ledger.application import GameLedger
 from services.ledger.reading.game_reads import GameReads
-from services.storage.checkpoint_log import CheckpointError
 
 
 def _size(value: int, field: str) -> int | None:

@@ -24,6 +24,7 @@ from grpc_status import rpc_status
 
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import UnknownGameError
+from domain.ledger.checkpoints import CheckpointError
 from domain.ledger.signatures import BadSignatureError, MissingSignatureError
 from domain.ledger.signed_heads import EquivocationError
 from services.ledger.application import (
@@ -38,7 +39,6 @@ from services.ledger.callers import (
 )
 from services.ledger.reading.min_version import VersionNotVisibleError
 from services.observability.metrics import DATABASE_ERRORS
-from services.storage.checkpoint_log import CheckpointError
 
 log = logging.getLogger(__name__)
 DOMAIN = "ledger.v1"

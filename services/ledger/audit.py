@@ -28,6 +28,7 @@ hash).  So this module also checks what the log alone cannot:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
 from typing import Any
@@ -37,6 +38,12 @@ from google.protobuf import any_pb2
 
 from domain.audit.game_audit import audit_records
 from domain.audit.report import AuditReport
+from domain.ledger.checkpoints import (
+    Checkpoint,
+    Rollback,
+    checkpoint_problem,
+    rollbacks,
+)
 from domain.ledger.receipts import Keyring, Receipt, check_receipts
 from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
 from domain.ledger.records import ENDING_KINDS, load
@@ -94,6 +101,55 @@ def audit_game(
     report.receipts_verified += sum(1 for r in held if r.game_id == gid)
     report.failures.sort(key=lambda f: f.version)
     return report
+
+
+@dataclass(frozen=True)
+class AgainstCheckpoint:
+    """What ``ledger audit --against`` found: how many games, which rolled back."""
+
+    games: int
+    problems: list[Rollback]
+
+
+def audit_against(
+    ledger: Any,
+    checkpoint: Checkpoint,
+    keys: bytes | Keyring | None = None,
+    game_id: UUID | None = None,
+) -> AgainstCheckpoint:
+    """Every game head ``checkpoint`` pinned (or ``game_id``'s) is still in its log.
+
+    The checkpoint must be the ledger's (its signature, ``keys`` or the
+    ledger's keyring), and this host's checkpoint log must hold its tree
+    (the same root at its size): the pinned heads are read from that log,
+    never from the database.
+    """
+    ring = keys if keys is not None else ledger.keyring
+    problem = checkpoint_problem(checkpoint, ring)
+    if problem is not None:
+        return AgainstCheckpoint(0, [Rollback("-", 0, problem)])
+    log = ledger.head_signer.checkpoints
+    root = None if log is None else log.root_at(checkpoint.tree_size)
+    if root != checkpoint.root_hash:
+        return AgainstCheckpoint(
+            0,
+            [
+                Rollback(
+                    "-",
+                    0,
+                    "this host's checkpoint log does not hold the checkpoint's tree "
+                    "(restore checkpoint-leaves.ndjson from a backup of the data dir)",
+                )
+            ],
+        )
+    pinned = log.heads_at(checkpoint.tree_size) if log is not None else {}
+    if game_id is not None:
+        pinned = {k: v for k, v in pinned.items() if k == str(game_id)}
+    hashes = {
+        gid: {v: load(d).get("hash") for v, _t, d in ledger.read_records(UUID(gid))}
+        for gid in pinned
+    }
+    return AgainstCheckpoint(len(pinned), rollbacks(pinned.values(), hashes))
 
 
 def cross_checks(ledger: Any, game_id: UUID, report: AuditReport) -> None:

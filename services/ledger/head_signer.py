@@ -29,11 +29,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from domain.ledger.checkpoints import Checkpoint, Inclusion
+from domain.ledger.checkpoints import Checkpoint, CheckpointError, Inclusion
 from domain.ledger.receipts import Receipt, Signer
 from domain.ledger.signed_heads import EquivocationError, SignedHead
 from services.observability.metrics import CHECKPOINTS, SIGNER_REFUSALS
-from services.storage.checkpoint_log import CheckpointError, CheckpointLog
+from services.storage.checkpoint_log import CheckpointLog
 from services.storage.signed_heads import SignedHeadsFile
 
 log = logging.getLogger(__name__)

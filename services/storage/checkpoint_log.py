@@ -28,6 +28,7 @@ from pymerkle import InmemoryTree
 from domain.ledger.checkpoints import (
     ALGORITHM,
     Checkpoint,
+    CheckpointError,
     Consistency,
     Inclusion,
     leaf_bytes,
@@ -38,10 +39,6 @@ from domain.ledger.signed_heads import SignedHead
 
 LEAVES = "checkpoint-leaves.ndjson"
 CHECKPOINTS = "checkpoints.ndjson"
-
-
-class CheckpointError(LookupError):
-    """Raised when a proof is asked for something the log does not hold."""
 
 
 class CheckpointLog:
@@ -173,6 +170,14 @@ class CheckpointLog:
                     f"no consistency proof from size {prior_size} to {size}"
                 )
             return Consistency.of(self._tree.prove_consistency(prior_size, size))
+
+    def root_at(self, tree_size: int) -> str | None:
+        """The tree's root hash (hex) at ``tree_size``, or None beyond this log."""
+        with self._lock:
+            self._catch_up()
+            if not 0 < tree_size <= self._tree.get_size():
+                return None
+            return str(self._tree.get_root(tree_size).hex())
 
     def heads_at(self, tree_size: int) -> dict[str, SignedHead]:
         """Each game's newest head among the first ``tree_size`` leaves."""

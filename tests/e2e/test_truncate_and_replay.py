@@ -26,6 +26,8 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
+from ledger.v1 import checkpoint_service_pb2 as cpb
+from ledger.v1 import checkpoint_service_pb2_grpc as cpb_grpc
 from services.api.client import Table, create, play_one
 from tests.support.database import scratch_database
 from tests.support.server import serve_in_process
@@ -80,11 +82,21 @@ def play_out(server: Any, table: Table, seed: int) -> list[Any]:
     return answers
 
 
+def checkpoint_file(server: Any, path: Path, tree_size: int = 0) -> Any:
+    """What a player or operator keeps: a checkpoint fetched over gRPC."""
+    stub = cpb_grpc.CheckpointServiceStub(server.channel)
+    answer = stub.GetCheckpoint(cpb.GetCheckpointRequest(tree_size=tree_size))
+    path.write_text(answer.json)
+    return answer
+
+
 def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
     server_url: str, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from services.cli import app
+    from services.observability.metrics import SIGNER_REFUSALS
 
+    kept = tmp_path / "checkpoint.json"
     with scratch_database(server_url, "ledger_replay") as url:
         own = settings.model_copy(
             update={"database_url": url, "data_dir": tmp_path / "data"}
@@ -96,9 +108,12 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
             moves = play_out(server, table, seed=3)
             final = moves[-1].last_version
             original = ledger.read_records(table.game_id)[-1]
+            earlier = checkpoint_file(server, kept)  # signed at the game's end
+            key = ledger.signer.public_key.hex()
         # a move three from the end: several events of the ending to rewrite
         cut = moves[-3].first_version
         roll_back(url, table.game_id, cut)
+        refusals = SIGNER_REFUSALS._value.get()
 
         with served(own) as (server, ledger):
             refusal = None
@@ -117,4 +132,35 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
                     f"`ledger audit` exit {audit.exit_code}: "
                     f"{audit.output.strip().splitlines()[-1]}"
                 )
-            assert refusal is not None
+            # the signer refused the first move of the new history, with an alarm
+            assert refusal.code() == grpc.StatusCode.DATA_LOSS, refusal
+            assert "another history" in refusal.details()
+            assert SIGNER_REFUSALS._value.get() == refusals + 1
+            alarm = ledger.head_signer.alarm or ""
+            assert table.game_id in alarm and f"version {cut}" in alarm
+            assert ledger.read_records(table.game_id)[-1][0] == cut - 1  # nothing stored
+            # a later checkpoint still pins the old ending and extends the kept one
+            later = ledger.head_signer.checkpoint()
+            assert later is not None and later.tree_size >= earlier.tree_size
+            stub = cpb_grpc.CheckpointServiceStub(server.channel)
+            proof = stub.GetInclusionProof(
+                cpb.GetInclusionProofRequest(game_id=table.game_id),
+                metadata=(("authorization", f"Bearer {server.admin_token}"),),
+            )
+            assert (proof.version, proof.head_hash) == (final, json.loads(original[2])["hash"])
+
+        runner = CliRunner()
+        against = runner.invoke(app, ["audit", "--against", str(kept)])
+        assert against.exit_code == 1, against.output
+        assert f"game {table.game_id} version {final}" in against.output
+        assert "rolled back" in against.output
+        audit = runner.invoke(app, ["audit", table.game_id])
+        assert audit.exit_code == 1, audit.output
+        assert f"event {cut}: signer" in audit.output
+        export = tmp_path / "game.ndjson"
+        exported = runner.invoke(app, ["export", table.game_id, "-o", str(export)])
+        assert exported.exit_code == 0, exported.output
+        verify = runner.invoke(app, ["verify", str(export), "--public-key", key])
+        assert verify.exit_code == 1, verify.output
+        assert f"event {final}: checkpoint" in verify.output
+        assert f"pins version {final}" in verify.output
