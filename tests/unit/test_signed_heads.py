@@ -34,6 +34,7 @@ def test_extending_the_signed_head_is_allowed_and_a_retry_of_it_too():
         ),  # same version, other hash
         (5, H[4], 7, H[7], "already signed version 10"),  # below: a rollback
         (8, H[7], 12, H[12], "inside the history"),  # replayed past the old end
+        (10, H[9], 12, H[12], "inside the history"),  # the signed head itself replaced
         (11, "e" * 64, 12, H[12], "does not follow"),  # the head rewritten under it
     ],
 )
