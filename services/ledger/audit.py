@@ -88,12 +88,7 @@ def audit_game(
     _check_commands(records, ledger.command_rows(game_id), report)
     stored = ledger.stored_receipts(game_id)
     _check_stored_receipts(gid, rows, records, stored, key, report)
-    if records and (
-        stored
-        or records[0][2]["body"].get("receipt_key")
-        or _signed_by_this_signer(ledger, gid)
-    ):  # a game from before receipts has none to require
-        _check_final_head(gid, rows, records, stored, key, report)
+    _check_final_head(gid, rows, records, stored, key, report)
     check_signer_record(ledger, gid, records, report)
     held = list(held)
     for problem in check_receipts(gid, rows, held, key, origin="held"):
@@ -160,11 +155,6 @@ def cross_checks(ledger: Any, game_id: UUID, report: AuditReport) -> None:
     records = [(v, t, load(d)) for v, t, d in rows]
     _check_listing(records, ledger.game_row(game_id), report)
     check_signer_record(ledger, str(game_id), records, report)
-
-
-def _signed_by_this_signer(ledger: Any, gid: str) -> bool:
-    record = getattr(ledger.head_signer, "record", None)
-    return record is not None and record.last(gid) is not None
 
 
 def check_signer_record(

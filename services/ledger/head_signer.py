@@ -57,6 +57,41 @@ class HeadSigner:
         self.alarm: str | None = None
         """The last refusal, for health: set once, never cleared by itself."""
 
+    def refusal(
+        self,
+        game_id: str,
+        first_version: int,
+        prev_hash: str,
+        version: int,
+        head_hash: str,
+    ) -> str | None:
+        """Why this head contradicts the record, or None (no alarm: the
+        caller first rules out a write decided on a stale game)."""
+        if self.record is None:
+            return None
+        return self.record.check(game_id, first_version, prev_hash, version, head_hash)
+
+    def store_is_behind(self, game_id: str, version: int, head_hash: str) -> bool:
+        """Whether the stored head (``version``, ``head_hash``) is not the
+        head the record holds or one after it: the database lost history
+        the ledger signed (a rollback), rather than a write lost a race."""
+        last = None if self.record is None else self.record.last(game_id)
+        if last is None:
+            return False
+        return version < last.version or (
+            version == last.version and head_hash != last.head_hash
+        )
+
+    def refuse(
+        self, game_id: str, first_version: int, reason: str
+    ) -> EquivocationError:
+        """The alarm for a second history: logged, counted, kept for health."""
+        error = EquivocationError(game_id, first_version, reason)
+        self.alarm = str(error)
+        SIGNER_REFUSALS.inc()
+        log.error("signer alarm: %s", error)
+        return error
+
     def sign(
         self,
         game_id: str,
@@ -69,18 +104,11 @@ class HeadSigner:
         """The receipt over a head, unless it contradicts a signed one.
 
         :raises EquivocationError: naming the game and the first version
-            the write would rewrite.
+            the write would rewrite (with the alarm raised).
         """
-        if self.record is not None:
-            reason = self.record.check(
-                game_id, first_version, prev_hash, version, head_hash
-            )
-            if reason is not None:
-                error = EquivocationError(game_id, first_version, reason)
-                self.alarm = str(error)
-                SIGNER_REFUSALS.inc()
-                log.error("signer alarm: %s", error)
-                raise error
+        reason = self.refusal(game_id, first_version, prev_hash, version, head_hash)
+        if reason is not None:
+            raise self.refuse(game_id, first_version, reason)
         return self._signer().sign(game_id, version, head_hash, timestamp)
 
     def stored(self, game_id: str, version: int, head_hash: str, ended: bool) -> None:

@@ -228,6 +228,28 @@ class LogTail:
                     fresh = True
                     continue
                 raise
+            refused = self._signer.refusal(
+                str(game_id),
+                new_events[0].originator_version,
+                new_events[0].prev_hash,
+                new_events[-1].originator_version,
+                new_events[-1].hash,
+            )
+            if refused is not None:
+                # decided on a stale game (another process stored and signed
+                # this version first), or the store lost signed history
+                stored = await self._io(self._cache.refresh, game_id)
+                if self._signer.store_is_behind(
+                    str(game_id), stored.version, stored.head_hash
+                ):
+                    raise self._signer.refuse(
+                        str(game_id), new_events[0].originator_version, refused
+                    )
+                previous = await self._replayed(game_id, key)
+                if previous is not None:
+                    return previous
+                fresh = True
+                continue
             append = self.append_of(game, new_events, key)
             epoch = self._heads.epoch  # before the commit: current since then
             try:

@@ -830,3 +830,37 @@ def test_a_rewritten_ending_with_its_receipts_deleted_fails_verify_with_the_key(
     refused = runner.invoke(app, ["verify", str(path), "--public-key", key.hex()])
     assert refused.exit_code == 1, refused.output
     assert "signed head" in refused.output
+
+
+@pytest.mark.parametrize("deleted", ["every receipt", "the final receipt"])
+def test_audit_and_verify_agree_on_a_finished_game_stripped_of_its_receipt_key(
+    ledger, dba, deleted
+):
+    """Disguised as a game from before receipts (``receipt_key`` dropped,
+    chain recomputed) and its receipts deleted: ``ledger audit`` (even on the
+    database alone) and ``ledger verify --public-key`` both require the
+    ledger's signature over the final head, so they fail alike."""
+    from domain.audit.export import export_lines, verify_lines
+
+    game_id, _held = play(ledger)
+    records = rows(dba, game_id)
+    del records[0][2]["body"]["receipt_key"]
+    rewrite(dba, game_id, records)
+    final = records[-1][0]
+    only = "" if deleted == "every receipt" else " AND version = %s"
+    as_superuser(
+        dba,
+        (
+            "DELETE FROM ledger_receipts WHERE game_id = %s" + only,
+            (game_id,) if not only else (game_id, final),
+        ),
+    )
+    key = ledger.signer.public_key
+    lines = export_lines(
+        str(game_id), ledger.read_records(game_id), ledger.stored_receipts(game_id), key
+    )
+    verified = verify_lines(lines, key)
+    audited = database_only_audit(ledger, game_id)
+    assert not verified.ok and not audited.ok
+    for report in (verified, audited):
+        assert ("signed head", final) in {(f.check, f.version) for f in report.failures}
