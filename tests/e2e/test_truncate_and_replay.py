@@ -138,7 +138,8 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
             assert SIGNER_REFUSALS._value.get() == refusals + 1
             alarm = ledger.head_signer.alarm or ""
             assert table.game_id in alarm and f"version {cut}" in alarm
-            assert ledger.read_records(table.game_id)[-1][0] == cut - 1  # nothing stored
+            stored = ledger.read_records(table.game_id)
+            assert stored[-1][0] == cut - 1  # nothing of the new history stored
             # a later checkpoint still pins the old ending and extends the kept one
             later = ledger.head_signer.checkpoint()
             assert later is not None and later.tree_size >= earlier.tree_size
@@ -147,7 +148,8 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
                 cpb.GetInclusionProofRequest(game_id=table.game_id),
                 metadata=(("authorization", f"Bearer {server.admin_token}"),),
             )
-            assert (proof.version, proof.head_hash) == (final, json.loads(original[2])["hash"])
+            old_head = json.loads(original[2])["hash"]
+            assert (proof.version, proof.head_hash) == (final, old_head)
 
         runner = CliRunner()
         against = runner.invoke(app, ["audit", "--against", str(kept)])
