@@ -134,7 +134,7 @@ async def start(
     tournament_service_pb2_grpc.add_TournamentServiceServicer_to_server(
         TournamentServicer(desk, tournament_views, executor, hub), server
     )
-    health_servicer = HealthServicer(views)
+    health_servicer = HealthServicer(views, ledger.head_signer)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable(
         server,

@@ -8,6 +8,11 @@ Why: grpcio-health-checking's asyncio servicer leaves ``List`` (added to
 ``NOT_SERVING`` while the view is stopped at a log event it cannot apply (a
 poisoned log; ``ledger projections status`` says which and why).  The server
 itself stays ``SERVING``: the view still answers from what it has.
+
+``List`` names the signer as ``ledger.v1.signer``: ``NOT_SERVING`` once it
+refused to sign a second history of a game (a rollback in the database;
+``HeadSigner.alarm`` in the log says which game and version), for good
+until the server restarts; the other games are still served.
 """
 
 from __future__ import annotations
@@ -19,14 +24,17 @@ from grpc_health.v1 import health, health_pb2
 from projections.runner import TRANSIENT
 
 VIEWS_PREFIX = "ledger.v1.views/"
+SIGNER = "ledger.v1.signer"
 
 
 class HealthServicer(health.aio.HealthServicer):
-    def __init__(self, views: Any = None) -> None:
+    def __init__(self, views: Any = None, signer: Any = None) -> None:
         """``views``: the :class:`~services.api.read_rpc.ReadModels` whose
-        views ``List`` reports (none: only the services)."""
+        views ``List`` reports (none: only the services); ``signer``: the
+        ledger's :class:`~services.ledger.head_signer.HeadSigner`."""
         super().__init__()
         self._views = views
+        self._signer = signer
 
     async def List(
         self, request: health_pb2.HealthListRequest, context: Any
@@ -39,6 +47,12 @@ class HealthServicer(health.aio.HealthServicer):
             statuses[VIEWS_PREFIX + name] = health_pb2.HealthCheckResponse(
                 status=health_pb2.HealthCheckResponse.NOT_SERVING
                 if stalled
+                else health_pb2.HealthCheckResponse.SERVING
+            )
+        if self._signer is not None:
+            statuses[SIGNER] = health_pb2.HealthCheckResponse(
+                status=health_pb2.HealthCheckResponse.NOT_SERVING
+                if self._signer.alarm
                 else health_pb2.HealthCheckResponse.SERVING
             )
         return health_pb2.HealthListResponse(statuses=statuses)

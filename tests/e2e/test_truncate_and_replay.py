@@ -24,6 +24,7 @@ from typing import Any
 import grpc
 import psycopg
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from typer.testing import CliRunner
 
 from ledger.v1 import checkpoint_service_pb2 as cpb
@@ -138,6 +139,11 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
             assert SIGNER_REFUSALS._value.get() == refusals + 1
             alarm = ledger.head_signer.alarm or ""
             assert table.game_id in alarm and f"version {cut}" in alarm
+            health = health_pb2_grpc.HealthStub(server.channel).List(
+                health_pb2.HealthListRequest()
+            )
+            signer = health.statuses["ledger.v1.signer"].status
+            assert signer == health_pb2.HealthCheckResponse.NOT_SERVING
             stored = ledger.read_records(table.game_id)
             assert stored[-1][0] == cut - 1  # nothing of the new history stored
             # a later checkpoint still pins the old ending and extends the kept one
