@@ -180,6 +180,7 @@ class GameLedger(Application[UUID]):
         return self.recorder.datastore  # type: ignore[attr-defined]
 
     def close(self) -> None:
+        self.head_signer.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
         super().close()
 

@@ -119,6 +119,11 @@ class HeadSigner:
         if ended:
             self.checkpoint()
 
+    def close(self) -> None:
+        """Wait for the record's pending lines (a server stopping)."""
+        if self.record is not None:
+            self.record.flush()
+
     def pinned(self, game_id: str) -> tuple[Checkpoint | None, Inclusion | None]:
         """The latest checkpoint and the proof of ``game_id``'s head in it
         (``None`` for what there is not: no record, no checkpoint yet, or a
@@ -137,6 +142,7 @@ class HeadSigner:
         """Sign a checkpoint over every game's recorded head (None without a record)."""
         if self.record is None or self.checkpoints is None:
             return None
+        self.record.flush()  # every head stored so far is in the record's file
         stamp = (self._clock() if self._clock else _now()).isoformat()
         latest = self.checkpoints.latest()
         checkpoint = self.checkpoints.publish(

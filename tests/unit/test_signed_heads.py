@@ -47,9 +47,13 @@ def test_the_record_survives_a_restart_and_is_shared_by_processes(tmp_path: Path
     one = SignedHeadsFile.in_dir(tmp_path)
     two = SignedHeadsFile.in_dir(tmp_path)  # another server process on the data dir
     one.record(SignedHead(GAME, 10, H[10]))
+    assert one.check(GAME, 5, H[4], 6, H[6]) is not None  # at once, before the disk
+    one.flush()
     assert two.check(GAME, 5, H[4], 6, H[6]) is not None
     two.record(SignedHead(GAME, 12, H[12]))
+    two.flush()
     one.record(SignedHead(GAME, 11, H[11]))  # older than what the other wrote: kept out
+    one.flush()
     assert one.last(GAME) == SignedHead(GAME, 12, H[12])
     restarted = SignedHeadsFile.in_dir(tmp_path)
     assert restarted.last(GAME) == SignedHead(GAME, 12, H[12])
