@@ -116,7 +116,7 @@ def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> None
     import json
 
     from domain.ledger.checkpoints import Checkpoint
-    from services.ledger.audit import audit_against
+    from services.ledger.audit import CHECKPOINT_ITSELF, audit_against
 
     gid = parse_game_id(game_id) if game_id is not None else None
     try:
@@ -138,12 +138,12 @@ def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> None
         )
         return
     for problem in found.problems:
-        console.print(
-            f"[bold red]FAIL[/] game {problem.game_id} version {problem.version}: "
-            f"{problem.detail}",
-            markup=True,
-            highlight=False,
+        where = (
+            "checkpoint"
+            if problem.game_id == CHECKPOINT_ITSELF
+            else f"game {problem.game_id} version {problem.version}"
         )
+        console.print(f"[bold red]FAIL[/] {where}: {problem.detail}", highlight=False)
     raise typer.Exit(1)
 
 

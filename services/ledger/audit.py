@@ -98,6 +98,10 @@ def audit_game(
     return report
 
 
+CHECKPOINT_ITSELF = "-"
+"""The ``game_id`` of a problem with the checkpoint, not with one game."""
+
+
 @dataclass(frozen=True)
 class AgainstCheckpoint:
     """What ``ledger audit --against`` found: how many games, which rolled back."""
@@ -122,7 +126,7 @@ def audit_against(
     ring = keys if keys is not None else ledger.keyring
     problem = checkpoint_problem(checkpoint, ring)
     if problem is not None:
-        return AgainstCheckpoint(0, [Rollback("-", 0, problem)])
+        return AgainstCheckpoint(0, [Rollback(CHECKPOINT_ITSELF, 0, problem)])
     log = ledger.head_signer.checkpoints
     root = None if log is None else log.root_at(checkpoint.tree_size)
     if root != checkpoint.root_hash:
@@ -130,7 +134,7 @@ def audit_against(
             0,
             [
                 Rollback(
-                    "-",
+                    CHECKPOINT_ITSELF,
                     0,
                     "this host's checkpoint log does not hold the checkpoint's tree "
                     "(restore checkpoint-leaves.ndjson from a backup of the data dir)",
