@@ -91,8 +91,18 @@ def checkpoint_file(server: Any, path: Path, tree_size: int = 0) -> Any:
     return answer
 
 
+@pytest.mark.parametrize(
+    ("game_type", "back"),
+    [("terralore", 3), ("thalara", 1)],
+    ids=["terralore-three-moves-back", "thalara-the-ending-only"],
+)
 def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
-    server_url: str, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    server_url: str,
+    settings: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    game_type: str,
+    back: int,
 ) -> None:
     from services.cli import app
     from services.observability.metrics import SIGNER_REFUSALS
@@ -105,14 +115,14 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
         monkeypatch.setenv("LEDGER_DATABASE_URL", url)
         monkeypatch.setenv("LEDGER_DATA_DIR", str(own.data_dir))
         with served(own) as (server, ledger):
-            table = create(server, "terralore", players=2)
+            table = create(server, game_type, players=2)
             moves = play_out(server, table, seed=3)
             final = moves[-1].last_version
             original = ledger.read_records(table.game_id)[-1]
             earlier = checkpoint_file(server, kept)  # signed at the game's end
             key = ledger.signer.public_key.hex()
-        # a move three from the end: several events of the ending to rewrite
-        cut = moves[-3].first_version
+        # the first event of a move ``back`` from the end: the history to rewrite
+        cut = moves[-back].first_version
         roll_back(url, table.game_id, cut)
         refusals = SIGNER_REFUSALS._value.get()
 
