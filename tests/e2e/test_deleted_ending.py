@@ -66,6 +66,8 @@ def test_a_finished_game_whose_ending_was_deleted_fails_the_badge_and_the_audit(
     assert last is not None
     audit = f"{dashboard_url}/games/{table.game_id}/audit"
     assert "Audit OK" in httpx.post(audit).text
+    kept = httpx.get(f"{dashboard_url}/checkpoint.json").json()  # signed at the end
+    assert kept["context"] == "ledger-checkpoint/v1" and kept["tree_size"] >= 1
     delete_the_ending(superuser, table.game_id, last.first_version)
 
     answer = httpx.post(audit).text
