@@ -27,6 +27,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from typer.testing import CliRunner
 
+from domain.ledger.checkpoints import Checkpoint, Consistency
 from ledger.v1 import checkpoint_service_pb2 as cpb
 from ledger.v1 import checkpoint_service_pb2_grpc as cpb_grpc
 from services.api.client import Table, create, play_one
@@ -156,9 +157,12 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
             assert signer == health_pb2.HealthCheckResponse.NOT_SERVING
             stored = ledger.read_records(table.game_id)
             assert stored[-1][0] == cut - 1  # nothing of the new history stored
-            # a later checkpoint still pins the old ending and extends the kept one
-            later = ledger.head_signer.checkpoint()
-            assert later is not None and later.tree_size >= earlier.tree_size
+            # other games are served as before; a later checkpoint (signed at
+            # that game's end) still pins the old ending and extends the kept one
+            other = create(server, game_type, players=2)
+            assert play_out(server, other, seed=5)
+            later = ledger.head_signer.checkpoints.latest()
+            assert later is not None and later.tree_size > earlier.tree_size
             stub = cpb_grpc.CheckpointServiceStub(server.channel)
             proof = stub.GetInclusionProof(
                 cpb.GetInclusionProofRequest(game_id=table.game_id),
@@ -166,6 +170,17 @@ def test_a_rolled_back_game_replayed_to_a_new_end_is_refused_and_detected(
             )
             old_head = json.loads(original[2])["hash"]
             assert (proof.version, proof.head_hash) == (final, old_head)
+            consistency = stub.GetConsistencyProof(
+                cpb.GetConsistencyProofRequest(prior_size=earlier.tree_size)
+            )
+            extends = Consistency(
+                consistency.prior_size,
+                consistency.tree_size,
+                tuple(consistency.path),
+                tuple(consistency.rule),
+                tuple(consistency.subset),
+            ).problem(Checkpoint.from_json(json.loads(earlier.json)), later)
+            assert extends is None, extends
 
         runner = CliRunner()
         against = runner.invoke(app, ["audit", "--against", str(kept)])
