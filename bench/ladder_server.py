@@ -132,6 +132,7 @@ class MemoryLedger:
 
     def __init__(self, decide: bool, snapshot_interval: int = 50) -> None:
         from services.ledger.game_cache import GameCache
+        from services.ledger.head_signer import HeadSigner
         from services.ledger.heads import Heads
         from services.ledger.io_pool import IoPool
         from services.ledger.log_tail import LogTail
@@ -151,7 +152,7 @@ class MemoryLedger:
             cast(Any, MemoryCommitter()),
             self.heads,
             self.io,
-            lambda: self.signer,
+            HeadSigner(lambda: self.signer),
             snapshot_interval,
             self.clock,
         )

@@ -70,16 +70,14 @@ def test_a_finished_game_whose_ending_was_deleted_fails_the_badge_and_the_audit(
     assert kept["context"] == "ledger-checkpoint/v1" and kept["tree_size"] >= 1
     delete_the_ending(superuser, table.game_id, last.first_version)
 
-    answer = httpx.post(audit).text
-    assert "Audit FAILED" in answer, answer
-    assert "✘ signed head" in answer and "✘ signed history" in answer
+    page = httpx.post(audit).text
+    assert "Audit FAILED" in page, page
+    assert "✘ signed head" in page and "✘ signed history" in page
     assert (
         f"event {last.first_version}: signer: the ledger signed version {last.last_version}"
-        in answer
+        in page
     )
-    assert (
-        f"event {last.last_version}: checkpoint: the checkpoint pins version" in answer
-    )
+    assert f"event {last.last_version}: checkpoint: the checkpoint pins version" in page
 
     monkeypatch.setenv("LEDGER_DATABASE_URL", settings.database_url)
     monkeypatch.setenv("LEDGER_DATA_DIR", str(settings.data_dir))
