@@ -54,6 +54,7 @@ class HeadSigner:
         """None: an ephemeral ledger (tests) that keeps no record."""
         self.checkpoints = checkpoints
         self._clock = clock
+        self._checkpoints_unwritable = False
         self.alarm: str | None = None
         """The last refusal, for health: set once, never cleared by itself."""
 
@@ -117,7 +118,10 @@ class HeadSigner:
             return
         self.record.record(SignedHead(game_id, version, head_hash))
         if ended:
-            self.checkpoint()
+            try:
+                self.checkpoint()
+            except OSError as exc:  # the move is stored: never fail its answer
+                self._checkpoint_failed(exc)
 
     def close(self) -> None:
         """Wait for the record's pending lines (a server stopping)."""
@@ -137,6 +141,15 @@ class HeadSigner:
             return latest, self.checkpoints.inclusion(game_id, latest.tree_size)
         except CheckpointError:
             return latest, None
+
+    def _checkpoint_failed(self, exc: OSError) -> None:
+        if not self._checkpoints_unwritable:
+            log.error(
+                "cannot write checkpoints beside the key (%s): none is published "
+                "until the data dir is writable",
+                exc.strerror,
+            )
+        self._checkpoints_unwritable = True
 
     def checkpoint(self) -> Checkpoint | None:
         """Sign a checkpoint over every game's recorded head (None without a record)."""

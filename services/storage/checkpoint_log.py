@@ -56,7 +56,7 @@ class CheckpointLog:
     def _read_new(self, path: Path, which: int) -> list[bytes]:
         try:
             size = path.stat().st_size
-        except FileNotFoundError:
+        except OSError:  # none yet, or a data dir that cannot hold one
             return []
         if size <= self._offsets[which]:
             return []

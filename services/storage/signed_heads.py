@@ -48,6 +48,8 @@ class SignedHeadsFile:
         self._lock = threading.Lock()
         self._queue: queue.Queue[SignedHead] = queue.Queue()
         self._writer: threading.Thread | None = None
+        self.unwritable = False
+        """Set when the file cannot be written (a read-only data dir)."""
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> SignedHeadsFile:
@@ -57,7 +59,7 @@ class SignedHeadsFile:
         """Read what was appended since (by this process or another)."""
         try:
             size = self.path.stat().st_size
-        except FileNotFoundError:
+        except OSError:  # none yet, or a data dir that cannot hold one
             return
         if size <= self._offset:
             return
@@ -130,8 +132,16 @@ class SignedHeadsFile:
                     break
             try:
                 self._append(batch)
-            except OSError:
-                log.exception("could not append to the signer's record %s", self.path)
+            except OSError as exc:
+                if not self.unwritable:  # once: every later write fails alike
+                    log.error(
+                        "cannot write the signer's record %s (%s): it protects "
+                        "only what this process signs until it stops; give the "
+                        "server a writable data dir",
+                        self.path,
+                        exc.strerror,
+                    )
+                self.unwritable = True
             finally:
                 for _ in batch:
                     self._queue.task_done()

@@ -86,3 +86,23 @@ def test_the_head_signer_refuses_with_an_alarm_and_signs_nothing(tmp_path: Path)
     assert refused.value.version == 6 and refused.value.game_id == GAME
     assert SIGNER_REFUSALS._value.get() == before + 1
     assert heads.alarm is not None and GAME in heads.alarm
+
+
+def test_an_unwritable_data_dir_keeps_the_record_in_memory_and_moves_going(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    from services.storage.checkpoint_log import CheckpointLog
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")  # as root, only this stops a write
+    record = SignedHeadsFile.in_dir(blocked)
+    heads = HeadSigner(lambda: Signer.generate(), record, CheckpointLog(blocked))
+    heads.stored(GAME, 10, H[10], ended=True)  # the checkpoint cannot be written
+    heads.stored(GAME, 12, H[12], ended=True)
+    record.flush()
+    assert record.unwritable and record.last(GAME) == SignedHead(GAME, 12, H[12])
+    with pytest.raises(EquivocationError):
+        heads.sign(GAME, 11, H[10], 11, H[11], "2026-01-01T00:00:00+00:00")
+    said = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert sum("signer's record" in m for m in said) == 1
+    assert sum("cannot write checkpoints" in m for m in said) == 1
