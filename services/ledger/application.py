@@ -211,7 +211,7 @@ class GameLedger(Application[UUID]):
             ``spectator_delay`` (``None``, ``{"moves": n}``, ``{"seconds": s}``).
         """
         game, seed, created, rows = new_game(
-            self.signer,
+            self.head_signer,
             game_type,
             setup,
             entropy,

@@ -58,6 +58,11 @@ class HeadSigner:
         self.alarm: str | None = None
         """The last refusal, for health: set once, never cleared by itself."""
 
+    @property
+    def key_id(self) -> str:
+        """The signing key's id (``GameCreated`` names it)."""
+        return self._signer().key_id
+
     def refusal(
         self,
         game_id: str,
