@@ -132,6 +132,7 @@ class MemoryLedger:
 
     def __init__(self, decide: bool, snapshot_interval: int = 50) -> None:
         from services.ledger.game_cache import GameCache
+        from services.ledger.head_signer import HeadSigner
         from services.ledger.heads import Heads
         from services.ledger.io_pool import IoPool
         from services.ledger.log_tail import LogTail
@@ -143,6 +144,7 @@ class MemoryLedger:
         self.cache = GameCache(2000, self.heads, cast(Any, self.store), self._rebuild)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="io")
         self.signer = Signer.generate()
+        self.head_signer = HeadSigner(lambda: self.signer)
         self._frozen: dict[UUID, Any] = {}
         self.io = IoPool(self.executor)
         self.log_tail = LogTail(
@@ -151,7 +153,7 @@ class MemoryLedger:
             cast(Any, MemoryCommitter()),
             self.heads,
             self.io,
-            lambda: self.signer,
+            self.head_signer,
             snapshot_interval,
             self.clock,
         )
@@ -178,7 +180,7 @@ class MemoryLedger:
         from services.ledger.game_cache import shell
 
         game, seed, created, rows = new_game(
-            self.signer,
+            self.head_signer,
             game_type,
             setup,
             entropy,

@@ -12,10 +12,20 @@ Format ``ledger-export/v1``, one JSON object per line:
    then carries ``receipt_key``, the server's signing public key (hex), and,
    when the deployment has rotated keys, ``receipt_keys``: its whole keyring
    (:meth:`domain.ledger.receipts.Keyring.to_json`);
-6. for a finished game, last: ``{"kind": "signed_head", "version",
+6. for a finished game: ``{"kind": "signed_head", "version",
    "head_hash", "outcome", "receipt": {...}}``, the ledger's signature over
    its final head (the receipt the server issued, with its ``key_id``, when
-   the concluding move was stored; never signed at export time).
+   the concluding move was stored; never signed at export time);
+7. when the ledger has published one: ``{"kind": "checkpoint", ...}``, its
+   latest signed checkpoint (:class:`domain.ledger.checkpoints.Checkpoint`),
+   and ``{"kind": "inclusion", "head", "index", "tree_size", "path",
+   "rule"}``, the proof that the game's head is a leaf of it.
+
+Why the checkpoint: the ledger's checkpoints are built from the signer's
+own record of the heads it signed, not from the database, so a game the
+database rolled back (its ending deleted, the row set back to ``active``)
+still has its old head in the checkpoint, and the export no longer reaches
+it (check ``checkpoint``).
 
 Why the signed head: receipts in the file only pin what they cover.  A
 rewrite of the ending (other legal moves with the seed, the chain
@@ -46,6 +56,12 @@ from typing import Any
 from domain.audit.game_audit import audit_records
 from domain.audit.report import AuditReport
 from domain.audit.signatures import MoveDecoder
+from domain.ledger.checkpoints import (
+    Checkpoint,
+    Inclusion,
+    checkpoint_problem,
+    rollbacks,
+)
 from domain.ledger.receipts import Keyring, Receipt, check_receipts
 from domain.ledger.records import ALG, CONCLUDED_TYPE, canonical_json, load
 
@@ -57,10 +73,14 @@ def export_lines(
     rows: Sequence[tuple[int, str, bytes]],
     receipts: Sequence[Receipt] = (),
     public_key: bytes | Keyring | None = None,
+    checkpoint: Checkpoint | None = None,
+    inclusion: Inclusion | None = None,
 ) -> Iterator[str]:
     """The export, line by line (no trailing newlines).
 
-    ``public_key``: the server's key, or its keyring (signing key first).
+    ``public_key``: the server's key, or its keyring (signing key first);
+    ``checkpoint`` and ``inclusion``: the ledger's latest checkpoint and the
+    proof of this game's head in it.
     """
     ring = Keyring.of(public_key) if isinstance(public_key, bytes) else public_key
     keys: dict[str, Any] = {}
@@ -109,6 +129,10 @@ def export_lines(
             outcome=concluded["outcome"] if concluded else None,
             receipt=final.to_json(),
         )
+    if checkpoint is not None:
+        yield _line(**checkpoint.to_json())
+        if inclusion is not None:
+            yield _line(kind="inclusion", **inclusion.to_json())
 
 
 def _line(**fields: Any) -> str:
@@ -199,8 +223,50 @@ def verify_lines(
             report.fail(problem.version, problem.check, problem.detail)
         report.receipts_verified += len(receipts)
     _check_signed_head(game_id, rows, head, ring, report)
+    _check_checkpoint(game_id, rows, extras, ring, report)
     report.failures.sort(key=lambda f: f.version)
     return report
+
+
+def _check_checkpoint(
+    game_id: str,
+    rows: list[tuple[int, str, bytes]],
+    extras: dict[str, dict[str, Any]],
+    ring: Keyring | None,
+    report: AuditReport,
+) -> None:
+    """The checkpoint the export carries is the ledger's, holds this game's
+    head, and the events reach that head with its hash."""
+    if "checkpoint" not in extras:
+        return
+    try:
+        checkpoint = Checkpoint.from_json(extras["checkpoint"])
+        inclusion = (
+            Inclusion.from_json(extras["inclusion"]) if "inclusion" in extras else None
+        )
+    except ValueError as exc:
+        report.fail(0, "checkpoint", str(exc))
+        return
+    version = inclusion.head.version if inclusion is not None else 0
+    if ring is not None and (problem := checkpoint_problem(checkpoint, ring)):
+        report.fail(version, "checkpoint", problem)
+        return
+    if inclusion is None:
+        return
+    if inclusion.head.game_id != game_id:
+        report.fail(version, "checkpoint", "the inclusion proof is another game's")
+        return
+    if problem := inclusion.problem(checkpoint):
+        report.fail(version, "checkpoint", problem)
+        return
+    hashes: dict[int, str] = {}
+    for stored_version, _type, data in rows:
+        try:
+            hashes[stored_version] = load(data)["hash"]
+        except (ValueError, KeyError, TypeError):
+            continue
+    for rollback in rollbacks([inclusion.head], {game_id: hashes}):
+        report.fail(rollback.version, "checkpoint", rollback.detail)
 
 
 def _ring(

@@ -24,7 +24,9 @@ from grpc_status import rpc_status
 
 from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import UnknownGameError
+from domain.ledger.checkpoints import CheckpointError
 from domain.ledger.signatures import BadSignatureError, MissingSignatureError
+from domain.ledger.signed_heads import EquivocationError
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,
@@ -48,6 +50,10 @@ _UNREACHABLE = (
     "the database is unreachable; retry (a command_id is never applied twice)"
 )
 _LOST_RACE = "another request changed this first; reload and retry"
+_ROLLED_BACK = (
+    "the ledger refuses to sign this game's new head: it already signed another "
+    "history of the game (rolled back in the database); the operator is alerted"
+)
 
 
 class StreamLimitError(Exception):
@@ -85,6 +91,7 @@ _TABLE: list[_Row] = [
     _Row(UnknownGameError, _Code.INVALID_ARGUMENT, "UNKNOWN_GAME_TYPE"),
     _Row(CommandIdReusedError, _Code.ALREADY_EXISTS, "COMMAND_ID_REUSED"),
     _Row(GameNotFoundError, _Code.NOT_FOUND, "GAME_NOT_FOUND"),
+    _Row(CheckpointError, _Code.NOT_FOUND, "CHECKPOINT_NOT_FOUND"),
     _Row(ConcurrencyConflictError, _Code.ABORTED, "CONCURRENT_MOVE"),
     # A save that lost an optimistic-concurrency race (another process recorded
     # the same aggregate version first, e.g. two servers starting one round):
@@ -95,6 +102,9 @@ _TABLE: list[_Row] = [
     _Row(PermissionDeniedError, _Code.PERMISSION_DENIED, "PERMISSION_DENIED"),
     _Row(MissingSignatureError, _Code.UNAUTHENTICATED, "MOVE_NOT_SIGNED"),
     _Row(BadSignatureError, _Code.PERMISSION_DENIED, "BAD_MOVE_SIGNATURE"),
+    # The database holds a history the signer never signed (a rollback): no
+    # retry helps, and the write is not stored.
+    _Row(EquivocationError, _Code.DATA_LOSS, "HISTORY_ROLLED_BACK", _ROLLED_BACK),
     _Row(StreamLimitError, _Code.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS"),
     _Row(VersionNotVisibleError, _Code.DEADLINE_EXCEEDED, "VERSION_NOT_VISIBLE"),
 ]

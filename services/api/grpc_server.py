@@ -20,6 +20,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from ledger.v1 import (
     arbiter_service_pb2,
     arbiter_service_pb2_grpc,
+    checkpoint_service_pb2,
+    checkpoint_service_pb2_grpc,
     game_service_pb2,
     game_service_pb2_grpc,
     read_service_pb2,
@@ -31,6 +33,7 @@ from services.api import page_tokens, read_tokens, reflection, transport
 from services.api.arbiter_servicer import ArbiterServicer
 from services.api.auth import TokenResolver
 from services.api.call_gate import CallGate
+from services.api.checkpoint_servicer import CheckpointServicer
 from services.api.drain import Drain
 from services.api.game_servicer import GameServicer
 from services.api.health import HealthServicer
@@ -49,7 +52,12 @@ from services.tournaments.desk import TournamentDesk
 SERVICE_NAME = game_service_pb2.DESCRIPTOR.services_by_name["GameService"].full_name
 READ_SERVICES = tuple(
     s.full_name
-    for module in (read_service_pb2, tournament_service_pb2, arbiter_service_pb2)
+    for module in (
+        read_service_pb2,
+        tournament_service_pb2,
+        arbiter_service_pb2,
+        checkpoint_service_pb2,
+    )
     for s in module.DESCRIPTOR.services_by_name.values()
 )
 
@@ -132,10 +140,13 @@ async def start(
     arbiter_service_pb2_grpc.add_ArbiterServiceServicer_to_server(
         ArbiterServicer(ledger, desk.tournament_of, desk.round_games), server
     )
+    checkpoint_service_pb2_grpc.add_CheckpointServiceServicer_to_server(
+        CheckpointServicer(ledger, reads), server
+    )
     tournament_service_pb2_grpc.add_TournamentServiceServicer_to_server(
         TournamentServicer(desk, tournament_views, executor, hub), server
     )
-    health_servicer = HealthServicer(views)
+    health_servicer = HealthServicer(views, ledger.head_signer)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable(
         server,

@@ -15,6 +15,11 @@ view still answers from what it has.
 A tournament that refused a game's result (:mod:`services.tournaments.results`)
 is listed as ``ledger.v1.tournaments/<id>``, ``NOT_SERVING``: it stopped at
 that round while the others go on.
+
+``List`` names the signer as ``ledger.v1.signer``: ``NOT_SERVING`` once it
+refused to sign a second history of a game (a rollback in the database;
+``HeadSigner.alarm`` in the log says which game and version), for good
+until the server restarts; the other games are still served.
 """
 
 from __future__ import annotations
@@ -28,14 +33,17 @@ from services.tournaments.results import halted
 
 VIEWS_PREFIX = "ledger.v1.views/"
 TOURNAMENTS_PREFIX = "ledger.v1.tournaments/"
+SIGNER = "ledger.v1.signer"
 
 
 class HealthServicer(health.aio.HealthServicer):
-    def __init__(self, views: Any = None) -> None:
+    def __init__(self, views: Any = None, signer: Any = None) -> None:
         """``views``: the :class:`~services.api.read_rpc.ReadModels` whose
-        views ``List`` reports (none: only the services)."""
+        views ``List`` reports (none: only the services); ``signer``: the
+        ledger's :class:`~services.ledger.head_signer.HeadSigner`."""
         super().__init__()
         self._views = views
+        self._signer = signer
 
     async def List(
         self, request: health_pb2.HealthListRequest, context: Any
@@ -55,6 +63,12 @@ class HealthServicer(health.aio.HealthServicer):
                 health_pb2.HealthCheckResponse(
                     status=health_pb2.HealthCheckResponse.NOT_SERVING
                 )
+            )
+        if self._signer is not None:
+            statuses[SIGNER] = health_pb2.HealthCheckResponse(
+                status=health_pb2.HealthCheckResponse.NOT_SERVING
+                if self._signer.alarm
+                else health_pb2.HealthCheckResponse.SERVING
             )
         return health_pb2.HealthListResponse(statuses=statuses)
 

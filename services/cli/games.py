@@ -45,7 +45,19 @@ def stored_records(ledger: GameLedger, gid: UUID) -> list[tuple[int, str, bytes]
 
 @app.command()
 def audit(
-    game_id: str = GAME_ID,
+    game_id: str | None = typer.Argument(
+        None,
+        metavar="[GAME_ID]",
+        help="The game's id (a UUID, see `ledger games list`); optional with "
+        "--against, which then checks every game the checkpoint pinned.",
+    ),
+    against: str | None = typer.Option(
+        None,
+        "--against",
+        metavar="CHECKPOINT_FILE",
+        help="A checkpoint kept earlier (`ledger checkpoint -o FILE`, GetCheckpoint's "
+        "json): fail for any game rolled back or rewritten since, naming it and the version.",
+    ),
     receipts: str | None = typer.Option(
         None,
         "--receipts",
@@ -65,6 +77,14 @@ def audit(
     from domain.ledger.receipts import load_receipts
     from services.ledger.audit import audit_game
 
+    if against is not None:
+        _audit_against(against, game_id, _keyring(public_key))
+        if game_id is None:
+            return
+    if game_id is None:
+        raise UserError(
+            "ledger audit needs a GAME_ID (or --against CHECKPOINT_FILE)", USAGE
+        )
     gid = parse_game_id(game_id)
     held = []
     if receipts is not None:
@@ -90,6 +110,42 @@ def audit(
         "hash chain intact, seed matches its commitment, every decision re-derived, "
         "listing and receipts agree",
     )
+
+
+def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> None:
+    """Every game head the checkpoint in ``path`` pinned is still in its log."""
+    import json
+
+    from domain.ledger.checkpoints import Checkpoint
+    from services.ledger.audit import CHECKPOINT_ITSELF, audit_against
+
+    gid = parse_game_id(game_id) if game_id is not None else None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            checkpoint = Checkpoint.from_json(json.load(fh))
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}", USAGE) from None
+    except ValueError as exc:
+        raise UserError(f"{path} is not a checkpoint: {exc}", USAGE) from None
+    ledger = open_ledger()
+    found = audit_against(ledger, checkpoint, keys, gid)
+    console.print(
+        f"checkpoint of {checkpoint.tree_size} heads at {checkpoint.timestamp}: "
+        f"{found.games} games checked"
+    )
+    if not found.problems:
+        console.print(
+            "[bold green]OK[/]: every head the checkpoint pinned is still in its log"
+        )
+        return
+    for problem in found.problems:
+        where = (
+            "checkpoint"
+            if problem.game_id == CHECKPOINT_ITSELF
+            else f"game {problem.game_id} version {problem.version}"
+        )
+        console.print(f"[bold red]FAIL[/] {where}: {problem.detail}", highlight=False)
+    raise typer.Exit(1)
 
 
 def _keyring(public_keys: list[str] | None) -> Keyring | None:
@@ -122,6 +178,41 @@ def _conclude(report: Any, ok_message: str) -> None:
     for failure in report.failures:
         console.print(f"[bold red]FAIL[/] {failure}")
     raise typer.Exit(1)
+
+
+@app.command()
+def checkpoint(
+    out: str | None = typer.Option(
+        None, "--out", "-o", metavar="FILE", help="File (default: stdout)."
+    ),
+    sign: bool = typer.Option(
+        False,
+        "--sign",
+        help="Sign a checkpoint over every game's head now (else the latest one).",
+    ),
+) -> None:
+    """The ledger's latest signed checkpoint (a Merkle root over every game's
+    head), as a file to keep for `ledger audit --against`."""
+    import json
+    import sys
+
+    ledger = open_ledger()
+    signer = ledger.head_signer
+    if signer.checkpoints is None:
+        raise UserError("this ledger keeps no checkpoints", FAILED)
+    found = signer.checkpoint() if sign else signer.checkpoints.latest()
+    if found is None:
+        raise UserError(
+            "no checkpoint yet: the ledger signs one at every game end and "
+            "periodically (or run `ledger checkpoint --sign`)",
+            FAILED,
+        )
+    text = json.dumps(found.to_json(), sort_keys=True) + "\n"
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
 
 
 @games_app.command("list")
@@ -319,7 +410,15 @@ def export(
     gid = parse_game_id(game_id)
     ledger = open_ledger()
     rows = stored_records(ledger, gid)
-    lines = export_lines(str(gid), rows, ledger.stored_receipts(gid), ledger.keyring)
+    checkpoint, inclusion = ledger.head_signer.pinned(str(gid))
+    lines = export_lines(
+        str(gid),
+        rows,
+        ledger.stored_receipts(gid),
+        ledger.keyring,
+        checkpoint,
+        inclusion,
+    )
     text = "".join(line + "\n" for line in lines)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
@@ -343,7 +442,8 @@ def verify(
     ),
 ) -> None:
     """Verify an export offline: hash chain, seed, every decision, trailer lines,
-    receipts, and a finished game's ledger-signed final head."""
+    receipts, a finished game's ledger-signed final head, and its head in the
+    ledger's checkpoint."""
     from domain.audit.export import verify_lines
     from services.ledger.audit import decode_signed_move
 

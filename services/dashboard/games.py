@@ -90,6 +90,9 @@ async def frames(request: Request) -> Response:
 
 
 CHAIN_CHECKS = {"sequence", "encoding", "hash", "chain", "genesis"}
+HISTORY_CHECKS = {"signer", "checkpoint", "listing"}
+"""Checks against what the database cannot rewrite alone: the signer's
+record, its checkpoints, and the listing row the log must agree with."""
 
 
 def audit_summary(report: Any) -> list[tuple[str, bool, str]]:
@@ -100,11 +103,16 @@ def audit_summary(report: Any) -> list[tuple[str, bool, str]]:
         ("seed", "seed" not in failed, f"from {report.seed_source}"),
         (
             "decisions",
-            not failed - CHAIN_CHECKS - {"seed", "signed head"},
+            not failed - CHAIN_CHECKS - {"seed", "signed head"} - HISTORY_CHECKS,
             f"{report.decisions_rederived} re-derived",
         ),
+        (
+            "signed history",
+            not failed & HISTORY_CHECKS,
+            "the log reaches every head the ledger signed and checkpointed",
+        ),
     ]
-    if report.concluded:
+    if report.concluded or "signed head" in failed:
         rows.append(
             (
                 "signed head",
@@ -140,7 +148,16 @@ async def export(request: Request) -> Response:
     )
 
 
+async def checkpoint(request: Request) -> Response:
+    """The latest signed checkpoint: keep it for ``ledger audit --against``."""
+    found = await run_in_threadpool(reader(request).checkpoint)
+    if found is None:
+        return JSONResponse({"error": "no checkpoint yet"}, status_code=404)
+    return JSONResponse(found)
+
+
 routes = [
+    Route("/checkpoint.json", checkpoint, name="checkpoint"),
     Route("/games/{game_id}", replay, name="game"),
     Route("/games/{game_id}/frames", frames, name="frames"),
     Route("/games/{game_id}/audit", audit, methods=["POST"], name="audit"),

@@ -31,6 +31,7 @@ from uuid import UUID
 from domain.audit.export import verify_lines
 from domain.audit.report import AuditReport
 from ledger.v1 import read_service_pb2 as rpb
+from services.ledger.audit import cross_checks
 from services.ledger.callers import ANONYMOUS
 from services.ledger.reading.game_reads import GameReads
 from services.proto import game_messages
@@ -108,7 +109,24 @@ class Reader:
         signed by it."""
         lines = await self.export(game_id)
         key = self.ledger.signer.public_key
-        return await asyncio.to_thread(verify_lines, lines, key)
+        report = await asyncio.to_thread(verify_lines, lines, key)
+        if not report.concluded:  # exported to anyone: the game is over
+            report.fail(
+                report.events,
+                "signed head",
+                "the game is over but its log has no ending the ledger signed",
+            )
+        # what the export cannot show: the listing row and the signer's
+        # record of the heads it signed must agree with the log
+        await asyncio.to_thread(cross_checks, self.ledger, game_id, report)
+        report.failures.sort(key=lambda f: f.version)
+        return report
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        """The ledger's latest signed checkpoint, as a file (None before the first)."""
+        log = self.ledger.head_signer.checkpoints
+        latest = None if log is None else log.latest()
+        return None if latest is None else latest.to_json()
 
     def close(self) -> None:
         self.views.close()

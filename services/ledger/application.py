@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -31,6 +32,7 @@ from domain.ledger.receipts import Keyring, Receipt, RingKey, Signer
 from domain.ledger.signatures import SignedMove
 from services.ledger.creation import CreatedGame, SeatToken, new_game
 from services.ledger.game_cache import GameCache, GameNotFoundError, shell
+from services.ledger.head_signer import HeadSigner
 from services.ledger.heads import Heads
 from services.ledger.io_pool import IoPool
 from services.ledger.log_tail import (
@@ -42,6 +44,7 @@ from services.ledger.log_tail import (
     Recorded,
     move,
 )
+from services.storage.checkpoint_log import CheckpointLog
 from services.storage.database_env import io_threads
 from services.storage.game_repository import GameRepository
 from services.storage.group_commit import (
@@ -50,6 +53,7 @@ from services.storage.group_commit import (
     LoopCommitter,
 )
 from services.storage.mapper import LedgerMapper
+from services.storage.signed_heads import SignedHeadsFile
 from services.storage.store import (
     Append,
     LedgerStore,
@@ -79,6 +83,7 @@ class GameLedger(Application[UUID]):
         signer: Signer | Callable[[], Signer] | None = None,
         keyring: Keyring | None = None,
         clock: Callable[[], datetime] | None = None,
+        record_dir: Path | None = None,
     ) -> None:
         env = {
             "APPLICATION_RECORDER_TOPIC": "services.storage.recorder:LedgerRecorder",
@@ -110,13 +115,22 @@ class GameLedger(Application[UUID]):
         self.clock: Callable[[], datetime] = clock or _system_clock
         """The ledger's own clock: stamps every event, so it times every
         seat (tests pass one they move by hand)."""
+        self.head_signer = HeadSigner(
+            lambda: self.signer,
+            None if record_dir is None else SignedHeadsFile.in_dir(record_dir),
+            None if record_dir is None else CheckpointLog(record_dir),
+            lambda: self.clock(),
+        )
+        """Signs every head, never two histories of one game: with
+        ``record_dir`` (the data dir, beside the key) it keeps the record of
+        signed heads and the checkpoints there; without, none (tests)."""
         self.log_tail = LogTail(
             self.cache,
             self.store,
             self._committer,
             self.heads,
             self.io,
-            lambda: self.signer,
+            self.head_signer,
             snapshot_interval,
             lambda: self.clock(),
         )
@@ -166,6 +180,7 @@ class GameLedger(Application[UUID]):
         return self.recorder.datastore  # type: ignore[attr-defined]
 
     def close(self) -> None:
+        self.head_signer.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
         super().close()
 
@@ -196,7 +211,7 @@ class GameLedger(Application[UUID]):
             ``spectator_delay`` (``None``, ``{"moves": n}``, ``{"seconds": s}``).
         """
         game, seed, created, rows = new_game(
-            self.signer,
+            self.head_signer,
             game_type,
             setup,
             entropy,
@@ -209,6 +224,7 @@ class GameLedger(Application[UUID]):
         epoch = self.heads.epoch
         events = list(game.collect_events())
         self.store.append([Append(game.id, tuple(events), rows)])
+        self.head_signer.stored(str(game.id), game.version, game.head_hash, False)
         self.cache.remember_seed(game.id, seed)
         self.cache.committed(game, epoch, events)
         return replace(created, game=shell(game))

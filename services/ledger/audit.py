@@ -13,12 +13,22 @@ hash).  So this module also checks what the log alone cannot:
   match the log, and a game created with a ``receipt_key``
   must have one for every decision;
 - receipts a player kept (``ledger audit --receipts FILE``): the strongest
-  check, since a superuser can delete stored receipts but not the copies.
+  check, since a superuser can delete stored receipts but not the copies;
+- the signer's own record of the heads it signed (kept with the key, out of
+  the database): the log must still hold the highest one, so a game rolled
+  back and replayed, or a finished game whose ending was deleted, fails
+  however well the side tables were repaired (check ``signer``);
+- a finished game's final head was signed by the ledger (check ``signed
+  head``), the rule ``ledger verify`` applies to an export, so the two agree
+  even when a rewrite strips ``receipt_key`` from the game's first event;
+- with ``--against CHECKPOINT_FILE`` (:func:`audit_against`): every game's
+  head the checkpoint pinned is still in its log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import groupby
 from typing import Any
@@ -28,6 +38,12 @@ from google.protobuf import any_pb2
 
 from domain.audit.game_audit import audit_records
 from domain.audit.report import AuditReport
+from domain.ledger.checkpoints import (
+    Checkpoint,
+    Rollback,
+    checkpoint_problem,
+    rollbacks,
+)
 from domain.ledger.receipts import Keyring, Receipt, check_receipts
 from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
 from domain.ledger.records import ENDING_KINDS, load
@@ -72,12 +88,135 @@ def audit_game(
     _check_commands(records, ledger.command_rows(game_id), report)
     stored = ledger.stored_receipts(game_id)
     _check_stored_receipts(gid, rows, records, stored, key, report)
+    _check_final_head(gid, rows, records, stored, key, report)
+    check_signer_record(ledger, gid, records, report)
     held = list(held)
     for problem in check_receipts(gid, rows, held, key, origin="held"):
         report.fail(problem.version, problem.check, problem.detail)
     report.receipts_verified += sum(1 for r in held if r.game_id == gid)
     report.failures.sort(key=lambda f: f.version)
     return report
+
+
+CHECKPOINT_ITSELF = "-"
+"""The ``game_id`` of a problem with the checkpoint, not with one game."""
+
+
+@dataclass(frozen=True)
+class AgainstCheckpoint:
+    """What ``ledger audit --against`` found: how many games, which rolled back."""
+
+    games: int
+    problems: list[Rollback]
+
+
+def audit_against(
+    ledger: Any,
+    checkpoint: Checkpoint,
+    keys: bytes | Keyring | None = None,
+    game_id: UUID | None = None,
+) -> AgainstCheckpoint:
+    """Every game head ``checkpoint`` pinned (or ``game_id``'s) is still in its log.
+
+    The checkpoint must be the ledger's (its signature, ``keys`` or the
+    ledger's keyring), and this host's checkpoint log must hold its tree
+    (the same root at its size): the pinned heads are read from that log,
+    never from the database.
+    """
+    ring = keys if keys is not None else ledger.keyring
+    problem = checkpoint_problem(checkpoint, ring)
+    if problem is not None:
+        return AgainstCheckpoint(0, [Rollback(CHECKPOINT_ITSELF, 0, problem)])
+    log = ledger.head_signer.checkpoints
+    root = None if log is None else log.root_at(checkpoint.tree_size)
+    if root != checkpoint.root_hash:
+        return AgainstCheckpoint(
+            0,
+            [
+                Rollback(
+                    CHECKPOINT_ITSELF,
+                    0,
+                    "this host's checkpoint log does not hold the checkpoint's tree "
+                    "(restore checkpoint-leaves.ndjson from a backup of the data dir)",
+                )
+            ],
+        )
+    pinned = log.heads_at(checkpoint.tree_size) if log is not None else {}
+    if game_id is not None:
+        pinned = {k: v for k, v in pinned.items() if k == str(game_id)}
+    hashes = {
+        gid: {v: load(d).get("hash") for v, _t, d in ledger.read_records(UUID(gid))}
+        for gid in pinned
+    }
+    return AgainstCheckpoint(len(pinned), rollbacks(pinned.values(), hashes))
+
+
+def cross_checks(ledger: Any, game_id: UUID, report: AuditReport) -> None:
+    """What an export alone cannot show, added to ``report`` (the dashboard's
+    badge verifies the export, then these): the listing row and the signer's
+    record agree with the log."""
+    rows = ledger.read_records(game_id)
+    records = [(v, t, load(d)) for v, t, d in rows]
+    _check_listing(records, ledger.game_row(game_id), report)
+    check_signer_record(ledger, str(game_id), records, report)
+
+
+def check_signer_record(
+    ledger: Any,
+    gid: str,
+    records: list[tuple[int, str, dict[str, Any]]],
+    report: AuditReport,
+) -> None:
+    """The log still holds the highest head the signer recorded for the game."""
+    record = getattr(ledger.head_signer, "record", None)
+    if record is None:
+        return
+    signed = record.last(gid)
+    if signed is None:
+        return
+    hashes = {v: r.get("hash") for v, _t, r in records}
+    if signed.version not in hashes:
+        end = max(hashes, default=0)
+        report.fail(
+            min(signed.version, end + 1),
+            "signer",
+            f"the ledger signed version {signed.version}, but the log ends at {end}: "
+            "the game was rolled back in the database",
+        )
+    elif hashes[signed.version] != signed.head_hash:
+        report.fail(
+            signed.version,
+            "signer",
+            f"the ledger signed version {signed.version} with another hash: "
+            "history up to it was rewritten",
+        )
+
+
+def _check_final_head(
+    gid: str,
+    rows: list[tuple[int, str, bytes]],
+    records: list[tuple[int, str, dict[str, Any]]],
+    stored: list[Receipt],
+    key: bytes | Keyring,
+    report: AuditReport,
+) -> None:
+    """A finished game's final head carries the ledger's signature, whatever
+    its first event says about receipts (as ``ledger verify`` requires)."""
+    if not records or records[-1][1] != CONCLUDED:
+        return
+    version, _type, head = records[-1]
+    final = [r for r in stored if r.version == version]
+    if not final:
+        report.fail(
+            version,
+            "signed head",
+            "no ledger-signed final head: the ledger never vouched for how "
+            "this game ended",
+        )
+    elif check_receipts(gid, rows, final, key, origin="stored") or (
+        final[0].head_hash != head.get("hash")
+    ):
+        report.fail(version, "signed head", "the final head's receipt does not verify")
 
 
 def _check_listing(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from pydantic import ValidationError
@@ -19,10 +19,13 @@ from domain.contract.core import InvalidCommandError, Model, Seat
 from domain.games import find_game
 from domain.ledger.aggregate import Game
 from domain.ledger.clocks import TimeControl
-from domain.ledger.receipts import Receipt, Signer
+from domain.ledger.receipts import Receipt
 from domain.ledger.signatures import parse_seat_keys
 from domain.ledger.spectator import parse_delay
 from services.storage.recorder import NewGameRows
+
+if TYPE_CHECKING:
+    from services.ledger.head_signer import HeadSigner
 
 MAX_ENTROPY = 8
 MAX_ENTROPY_LEN = 256
@@ -49,7 +52,7 @@ class CreatedGame:
 
 
 def new_game(
-    signer: Signer,
+    signer: HeadSigner,
     game_type: str,
     setup: dict[str, Any] | Model,
     entropy: tuple[str, ...] = (),
@@ -104,7 +107,9 @@ def new_game(
     receipt = signer.sign(
         str(game.id),
         created.originator_version,
-        created.hash,  # type: ignore[attr-defined]  # a Game.Created
+        created.prev_hash,  # type: ignore[attr-defined]  # a Game.Created
+        created.originator_version,
+        created.hash,  # type: ignore[attr-defined]
         created.timestamp.isoformat(),
     )
     tokens = tuple(

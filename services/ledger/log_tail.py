@@ -56,9 +56,9 @@ from services.storage.recorder import CommandRow, ExtensionRows
 from services.storage.store import Append
 
 if TYPE_CHECKING:
-    from domain.ledger.receipts import Signer
     from domain.ledger.signatures import SignedMove
     from services.ledger.game_cache import GameCache
+    from services.ledger.head_signer import HeadSigner
     from services.ledger.heads import Heads
     from services.ledger.io_pool import IoPool
     from services.storage.group_commit import GroupCommitter
@@ -168,7 +168,7 @@ class LogTail:
         committer: GroupCommitter,
         heads: Heads,
         io: IoPool,
-        signer: Callable[[], Signer],
+        signer: HeadSigner,
         snapshot_interval: int,
         clock: Callable[[], datetime],
     ) -> None:
@@ -228,6 +228,28 @@ class LogTail:
                     fresh = True
                     continue
                 raise
+            refused = self._signer.refusal(
+                str(game_id),
+                new_events[0].originator_version,
+                new_events[0].prev_hash,
+                new_events[-1].originator_version,
+                new_events[-1].hash,
+            )
+            if refused is not None:
+                # decided on a stale game (another process stored and signed
+                # this version first), or the store lost signed history
+                stored = await self._io(self._cache.refresh, game_id)
+                if self._signer.store_is_behind(
+                    str(game_id), stored.version, stored.head_hash
+                ):
+                    raise self._signer.refuse(
+                        str(game_id), new_events[0].originator_version, refused
+                    )
+                previous = await self._replayed(game_id, key)
+                if previous is not None:
+                    return previous
+                fresh = True
+                continue
             append = self.append_of(game, new_events, key)
             epoch = self._heads.epoch  # before the commit: current since then
             try:
@@ -259,8 +281,10 @@ class LogTail:
         the receipt signed over the new head, the listing's head and the
         command's key."""
         first, last = new_events[0], new_events[-1]
-        receipt = self._signer().sign(
+        receipt = self._signer.sign(
             str(game.id),
+            first.originator_version,
+            first.prev_hash,
             last.originator_version,
             last.hash,
             last.timestamp.isoformat(),
@@ -290,6 +314,14 @@ class LogTail:
     ) -> Recorded:
         game.collect_events()  # stored: the shell is published as it is
         self._cache.committed(game, epoch, new_events)
+        if self._signer.record is not None:  # the signer's record, outside the database
+            await self._io(
+                self._signer.stored,
+                str(game.id),
+                game.version,
+                new_events[-1].hash,
+                game.is_over,
+            )
         if self.on_committed is not None:
             # the records as stored (encoded once, by the commit), not the events
             self.on_committed(game.id, [r.notification for r in recordings])

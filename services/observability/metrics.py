@@ -36,3 +36,12 @@ DATABASE_UP = Gauge(
     "1 while the health probe reaches PostgreSQL (grpc.health.v1 SERVING), else 0",
 )
 DATABASE_UP.set(1)
+SIGNER_REFUSALS = Counter(
+    "ledger_signer_refusals_total",
+    "Heads the signer refused to sign because it had signed another history of the "
+    "game (a rollback in the database): any increase is an alarm",
+)
+CHECKPOINTS = Counter(
+    "ledger_checkpoints_total",
+    "Checkpoints signed (a Merkle root over every game's signed head)",
+)

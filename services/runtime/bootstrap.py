@@ -129,6 +129,7 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
             settings.signing_key_file,
         ),
         keyring=parse_keyring(settings.keyring),
+        record_dir=settings.data_dir,
     )
 
 

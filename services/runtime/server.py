@@ -24,6 +24,7 @@ from projections.projector import Projector
 from projections.runner import wake_channel
 from services.api import grpc_server
 from services.api.read_rpc import ReadModels
+from services.ledger.head_signer import checkpoint_every
 from services.ledger.timekeeper import Timekeeper
 from services.live.listen_hub import EventHub
 from services.live.nats_tail import tail_for
@@ -66,9 +67,13 @@ class Running:
     """Commits the moves decided on this loop (closed once the API has drained)."""
     rounds: RoundScheduler | None = None
     """Starts automatic tournament rounds (``LEDGER_ROUND_SCHEDULER_INTERVAL``)."""
+    checkpoints: asyncio.Task[None] | None = None
+    """Signs a checkpoint every ``LEDGER_CHECKPOINT_INTERVAL`` seconds."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""
+        if self.checkpoints is not None:
+            self.checkpoints.cancel()
         if self.timekeeper is not None:
             await self.timekeeper.stop()
         if self.rounds is not None:
@@ -168,6 +173,15 @@ async def create_server(
     if settings.round_scheduler_interval:
         rounds = RoundScheduler(desk, settings.round_scheduler_interval)
         rounds.start()
+    checkpoints = None
+    if settings.checkpoint_interval:
+        checkpoints = asyncio.create_task(
+            checkpoint_every(
+                wiring.ledger.head_signer,
+                settings.checkpoint_interval,
+                wiring.ledger.io,
+            )
+        )
     if report_serving:
         await api.report(True)
     return Running(
@@ -184,6 +198,7 @@ async def create_server(
         api.drain,
         committer,
         rounds,
+        checkpoints,
     )
 
 

@@ -220,6 +220,13 @@ class Settings(BaseSettings):
         description="Create tables, triggers and functions at start. False: do no DDL at all, for a "
         "service role that does not own the schema (the owner runs `ledger db setup` first).",
     )
+    checkpoint_interval: float = Field(
+        default=60.0,
+        ge=0,
+        le=86400,
+        description="Seconds between signed checkpoints over every game's head (one is "
+        "also signed at every game end); 0: only at game ends.",
+    )
     timekeeper_interval: float = Field(
         default=1.0,
         ge=0,

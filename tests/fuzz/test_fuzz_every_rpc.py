@@ -192,9 +192,11 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
     from grpc_reflection.v1alpha import reflection_pb2
 
     from ledger.v1 import arbiter_service_pb2 as apb
+    from ledger.v1 import checkpoint_service_pb2 as cpb
     from ledger.v1 import read_service_pb2 as rpb
 
     arbiter = "/ledger.v1.ArbiterService/"
+    checkpoints = "/ledger.v1.CheckpointService/"
     game, replay, rating, stats, cups = (
         "/ledger.v1.GameService/",
         "/ledger.v1.ReplayService/",
@@ -277,6 +279,13 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
         cups + "GetStandings": [tpb.GetStandingsRequest(tournament_id=tid)],
         cups + "StreamStandings": [tpb.GetStandingsRequest(tournament_id=tid)],
         cups + "GetMyGames": [tpb.GetMyGamesRequest(tournament_id=tid)],
+        checkpoints + "GetCheckpoint": [cpb.GetCheckpointRequest()],
+        checkpoints + "GetInclusionProof": [
+            cpb.GetInclusionProofRequest(game_id=g) for g in games
+        ],
+        checkpoints + "GetConsistencyProof": [
+            cpb.GetConsistencyProofRequest(prior_size=1)
+        ],
         "/grpc.health.v1.Health/Check": [health_pb2.HealthCheckRequest()],
         "/grpc.health.v1.Health/Watch": [health_pb2.HealthCheckRequest()],
         "/grpc.health.v1.Health/List": [health_pb2.HealthListRequest()],

@@ -143,6 +143,16 @@ def checks(report: Any) -> set[str]:
     return {f.check for f in report.failures}
 
 
+def database_only_audit(ledger: GameLedger, game_id: uuid.UUID, held=()) -> Any:
+    """``audit_game`` as a host without the signer's record would run it:
+    what the database and the receipts alone prove."""
+    record, ledger.head_signer.record = ledger.head_signer.record, None
+    try:
+        return audit_game(ledger, game_id, held)
+    finally:
+        ledger.head_signer.record = record
+
+
 @pytest.fixture
 def ledger(isolated_ledger: GameLedger) -> GameLedger:
     return isolated_ledger
@@ -293,9 +303,12 @@ def test_a_back_dated_game_with_everything_repaired_is_caught_by_held_receipts(
         ),
         ("DELETE FROM ledger_receipts WHERE game_id = %s", (game_id,)),
     )
-    alone = audit_game(ledger, game_id)
-    assert checks(alone) == {"receipt (stored)"}  # missing, not mismatched
-    report = audit_game(ledger, game_id, held)
+    alone = database_only_audit(ledger, game_id)
+    # missing, not mismatched; the final head unsigned
+    assert checks(alone) == {"receipt (stored)", "signed head"}
+    signer = [f for f in audit_game(ledger, game_id).failures if f.check == "signer"]
+    assert [f.version for f in signer] == [records[-1][0]]  # its head was rewritten
+    report = database_only_audit(ledger, game_id, held)
     held_failures = [f for f in report.failures if f.check == "receipt (held)"]
     assert {f.version for f in held_failures} == {r.version for r in held}
 
@@ -349,11 +362,15 @@ def test_a_deleted_tail_with_every_side_table_repaired_is_caught_by_a_held_recei
             (game_id, cut),
         ),
     )
-    assert audit_game(ledger, game_id).ok  # the database alone looks fine
-    report = audit_game(ledger, game_id, held[-1:])
+    assert database_only_audit(ledger, game_id).ok  # the database alone looks fine
+    report = database_only_audit(ledger, game_id, held[-1:])
     assert [(f.check, "truncated" in f.detail) for f in report.failures] == [
         ("receipt (held)", True)
     ]
+    # the signer's record, kept with its key, names the rollback on its own
+    signer = audit_game(ledger, game_id).failures
+    assert [(f.check, f.version) for f in signer] == [("signer", cut + 1)]
+    assert f"signed version {records[-1][0]}" in signer[0].detail
 
 
 def append_with_stolen_seed(
@@ -693,11 +710,13 @@ def test_the_strongest_forger_passes_the_database_audit_but_not_a_held_receipt(
     del records[0][2]["body"]["receipt_key"]
     rewrite(dba, game_id, records)
     as_superuser(dba, ("DELETE FROM ledger_receipts WHERE game_id = %s", (game_id,)))
-    assert audit_game(ledger, game_id).ok
-    report = audit_game(ledger, game_id, held[:1])  # only the CreateGame receipt
+    assert database_only_audit(ledger, game_id).ok
+    report = database_only_audit(ledger, game_id, held[:1])  # only CreateGame's
     assert [(f.check, "rewritten" in f.detail) for f in report.failures] == [
         ("receipt (held)", True)
     ]
+    # the signer's record of the last head it signed is not in the database
+    assert checks(audit_game(ledger, game_id)) == {"signer"}
 
 
 def test_a_signed_game_export_verifies_every_signature_offline(ledger):
@@ -811,3 +830,37 @@ def test_a_rewritten_ending_with_its_receipts_deleted_fails_verify_with_the_key(
     refused = runner.invoke(app, ["verify", str(path), "--public-key", key.hex()])
     assert refused.exit_code == 1, refused.output
     assert "signed head" in refused.output
+
+
+@pytest.mark.parametrize("deleted", ["every receipt", "the final receipt"])
+def test_audit_and_verify_agree_on_a_finished_game_stripped_of_its_receipt_key(
+    ledger, dba, deleted
+):
+    """Disguised as a game from before receipts (``receipt_key`` dropped,
+    chain recomputed) and its receipts deleted: ``ledger audit`` (even on the
+    database alone) and ``ledger verify --public-key`` both require the
+    ledger's signature over the final head, so they fail alike."""
+    from domain.audit.export import export_lines, verify_lines
+
+    game_id, _held = play(ledger)
+    records = rows(dba, game_id)
+    del records[0][2]["body"]["receipt_key"]
+    rewrite(dba, game_id, records)
+    final = records[-1][0]
+    only = "" if deleted == "every receipt" else " AND version = %s"
+    as_superuser(
+        dba,
+        (
+            "DELETE FROM ledger_receipts WHERE game_id = %s" + only,
+            (game_id,) if not only else (game_id, final),
+        ),
+    )
+    key = ledger.signer.public_key
+    lines = export_lines(
+        str(game_id), ledger.read_records(game_id), ledger.stored_receipts(game_id), key
+    )
+    verified = verify_lines(lines, key)
+    audited = database_only_audit(ledger, game_id)
+    assert not verified.ok and not audited.ok
+    for report in (verified, audited):
+        assert ("signed head", final) in {(f.check, f.version) for f in report.failures}

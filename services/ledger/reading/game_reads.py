@@ -150,15 +150,34 @@ class GameReads:
 
         :raises PermissionDeniedError: a running game, unless the admin asks.
         """
+        await self.check_exportable(principal, game_id)
+        rows = await self._ledger.io(self._ledger.read_records, game_id)
+        receipts = await self._ledger.io(self._ledger.stored_receipts, game_id)
+        checkpoint, inclusion = await self._ledger.io(
+            self._ledger.head_signer.pinned, str(game_id)
+        )
+        return export_lines(
+            str(game_id),
+            rows,
+            receipts,
+            self._ledger.keyring,
+            checkpoint,
+            inclusion,
+        )
+
+    async def check_exportable(self, principal: Principal, game_id: UUID) -> None:
+        """Whether ``principal`` may take the game's whole record (its export,
+        its head's inclusion proof): the admin always, everyone once it ended.
+
+        :raises PermissionDeniedError: a running game, unless the admin asks.
+        :raises GameNotFoundError:
+        """
         head = await self._ledger.io(self._ledger.load, game_id)
         sight = await self.sight(principal, head)
         if not sight.viewer.admin:
             raise PermissionDeniedError(
                 "a running game can only be exported by the admin"
             )
-        rows = await self._ledger.io(self._ledger.read_records, game_id)
-        receipts = await self._ledger.io(self._ledger.stored_receipts, game_id)
-        return export_lines(str(game_id), rows, receipts, self._ledger.keyring)
 
     def listing(
         self, principal: Principal, limit: int, before: Any, game_type: str

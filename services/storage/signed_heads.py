@@ -1,0 +1,167 @@
+"""The signer's record of the heads it signed: an append-only file beside its key.
+
+Why a file in the data dir, not a table: the record exists to refuse what a
+database superuser can do, so it must live where that superuser cannot
+write, with the signing key (the signing host is trusted, the database is
+not).  One JSON line per stored write, ``{"game_id", "version",
+"head_hash"}``; the newest line of a game is its highest signed head.
+
+Several server processes on one host (or one shared volume) share the file:
+each write takes an exclusive ``flock`` and first reads what the others
+appended since, so every process decides on the whole record.
+
+Why a writer thread: an fsync costs milliseconds, and a move's answer need
+not wait for it (the record protects what comes *after* the head).  A head
+is in this process's memory at once (:meth:`SignedHeadsFile.record`), and
+the writer appends every head queued meanwhile with one fsync;
+:meth:`SignedHeadsFile.flush` waits for it (checkpoints, shutdown).  An operator
+backs this file up with the signing key: restoring an older copy forgets
+the heads signed since, and a rollback of those would be signed again (the
+checkpoints published meanwhile still catch it).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import queue
+import threading
+from pathlib import Path
+
+from domain.ledger.signed_heads import SignedHead, refusal
+
+log = logging.getLogger(__name__)
+FILE = "signed-heads.ndjson"
+
+
+class SignedHeadsFile:
+    """The highest signed head of every game, backed by ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._heads: dict[str, SignedHead] = {}
+        self._on_disk: dict[str, SignedHead] = {}
+        """What the file holds (``_heads`` adds what is queued for it)."""
+        self._offset = 0
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[SignedHead] = queue.Queue()
+        self._writer: threading.Thread | None = None
+        self.unwritable = False
+        """Set when the file cannot be written (a read-only data dir)."""
+
+    @classmethod
+    def in_dir(cls, data_dir: Path) -> SignedHeadsFile:
+        return cls(data_dir / FILE)
+
+    def _catch_up(self) -> None:
+        """Read what was appended since (by this process or another)."""
+        try:
+            size = self.path.stat().st_size
+        except OSError:  # none yet, or a data dir that cannot hold one
+            return
+        if size <= self._offset:
+            return
+        with self.path.open("rb") as src:
+            src.seek(self._offset)
+            data = src.read(size - self._offset)
+        end = data.rfind(b"\n") + 1  # a torn last line is read when complete
+        for line in data[:end].splitlines():
+            if not line.strip():
+                continue
+            try:
+                head = SignedHead.from_json(json.loads(line))
+            except ValueError:
+                log.error("%s: unreadable line skipped: %r", self.path, line[:80])
+                continue
+            for known in (self._heads, self._on_disk):
+                held = known.get(head.game_id)
+                if held is None or head.version >= held.version:
+                    known[head.game_id] = head
+        self._offset += end
+
+    def last(self, game_id: str) -> SignedHead | None:
+        """The highest head signed for ``game_id``, as the whole record has it."""
+        with self._lock:
+            self._catch_up()
+            return self._heads.get(game_id)
+
+    def heads(self) -> dict[str, SignedHead]:
+        """Every game's highest signed head."""
+        with self._lock:
+            self._catch_up()
+            return dict(self._heads)
+
+    def check(
+        self,
+        game_id: str,
+        first_version: int,
+        prev_hash: str,
+        version: int,
+        head_hash: str,
+    ) -> str | None:
+        """Why signing this head would contradict the record, or None."""
+        return refusal(self.last(game_id), first_version, prev_hash, version, head_hash)
+
+    def record(self, head: SignedHead) -> None:
+        """Hold ``head`` as the game's signed head now; append it durably soon."""
+        with self._lock:
+            held = self._heads.get(head.game_id)
+            if held is not None and held.version >= head.version:
+                return
+            self._heads[head.game_id] = head
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write_forever, name="signed-heads", daemon=True
+                )
+                self._writer.start()
+        self._queue.put(head)
+
+    def flush(self) -> None:
+        """Wait until every head recorded so far is on disk."""
+        self._queue.join()
+
+    def _write_forever(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while True:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                self._append(batch)
+            except OSError as exc:
+                if not self.unwritable:  # once: every later write fails alike
+                    log.error(
+                        "cannot write the signer's record %s (%s): it protects "
+                        "only what this process signs until it stops; give the "
+                        "server a writable data dir",
+                        self.path,
+                        exc.strerror,
+                    )
+                self.unwritable = True
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    def _append(self, batch: list[SignedHead]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            with self._lock:
+                self._catch_up()  # what other processes appended meanwhile
+                on_disk = dict(self._on_disk)
+            lines = []
+            for head in batch:
+                held = on_disk.get(head.game_id)
+                if held is None or head.version > held.version:
+                    lines.append(json.dumps(head.to_json(), separators=(",", ":")))
+                    on_disk[head.game_id] = head
+            if lines:
+                os.write(fd, ("\n".join(lines) + "\n").encode())
+                os.fsync(fd)
+        finally:
+            os.close(fd)  # closing releases the lock

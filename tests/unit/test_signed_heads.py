@@ -1,0 +1,108 @@
+"""The signer's record: never two histories of one game, across processes and restarts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.ledger.receipts import Signer
+from domain.ledger.signed_heads import EquivocationError, SignedHead, refusal
+from services.ledger.head_signer import HeadSigner
+from services.storage.signed_heads import SignedHeadsFile
+
+GAME = "6f1c5d0e-0000-4000-8000-000000000001"
+H = {v: f"{v:064x}" for v in range(1, 60)}
+
+
+def test_extending_the_signed_head_is_allowed_and_a_retry_of_it_too():
+    last = SignedHead(GAME, 10, H[10])
+    assert refusal(None, 1, "0" * 64, 1, H[1]) is None
+    assert refusal(last, 11, H[10], 13, H[13]) is None
+    assert refusal(last, 9, H[8], 10, H[10]) is None  # the same head again
+
+
+@pytest.mark.parametrize(
+    ("first", "prev", "version", "head", "says"),
+    [
+        (
+            9,
+            H[8],
+            10,
+            "f" * 64,
+            "already signed version 10",
+        ),  # same version, other hash
+        (5, H[4], 7, H[7], "already signed version 10"),  # below: a rollback
+        (8, H[7], 12, H[12], "inside the history"),  # replayed past the old end
+        (10, H[9], 12, H[12], "inside the history"),  # the signed head itself replaced
+        (11, "e" * 64, 12, H[12], "does not follow"),  # the head rewritten under it
+    ],
+)
+def test_a_second_history_is_refused(first, prev, version, head, says):
+    reason = refusal(SignedHead(GAME, 10, H[10]), first, prev, version, head)
+    assert reason is not None and says in reason
+
+
+def test_the_record_survives_a_restart_and_is_shared_by_processes(tmp_path: Path):
+    one = SignedHeadsFile.in_dir(tmp_path)
+    two = SignedHeadsFile.in_dir(tmp_path)  # another server process on the data dir
+    one.record(SignedHead(GAME, 10, H[10]))
+    assert one.check(GAME, 5, H[4], 6, H[6]) is not None  # at once, before the disk
+    one.flush()
+    assert two.check(GAME, 5, H[4], 6, H[6]) is not None
+    two.record(SignedHead(GAME, 12, H[12]))
+    two.flush()
+    one.record(SignedHead(GAME, 11, H[11]))  # older than what the other wrote: kept out
+    one.flush()
+    assert one.last(GAME) == SignedHead(GAME, 12, H[12])
+    restarted = SignedHeadsFile.in_dir(tmp_path)
+    assert restarted.last(GAME) == SignedHead(GAME, 12, H[12])
+    assert (tmp_path / "signed-heads.ndjson").stat().st_mode & 0o077 == 0
+
+
+def test_a_torn_last_line_is_read_once_it_is_complete(tmp_path: Path):
+    path = tmp_path / "signed-heads.ndjson"
+    path.write_text(
+        f'{{"game_id":"{GAME}","version":3,"head_hash":"{H[3]}"}}\n{{"game_'
+    )
+    record = SignedHeadsFile(path)
+    assert record.last(GAME) == SignedHead(GAME, 3, H[3])
+    with path.open("a") as fh:
+        fh.write(f'id":"{GAME}","version":4,"head_hash":"{H[4]}"}}\n')
+    assert record.last(GAME) == SignedHead(GAME, 4, H[4])
+
+
+def test_the_head_signer_refuses_with_an_alarm_and_signs_nothing(tmp_path: Path):
+    from services.observability.metrics import SIGNER_REFUSALS
+
+    signer = Signer.generate()
+    heads = HeadSigner(lambda: signer, SignedHeadsFile.in_dir(tmp_path))
+    receipt = heads.sign(GAME, 9, H[8], 10, H[10], "2026-01-01T00:00:00+00:00")
+    heads.stored(GAME, 10, H[10], ended=True)
+    assert receipt.version == 10 and heads.alarm is None
+    before = SIGNER_REFUSALS._value.get()
+    with pytest.raises(EquivocationError) as refused:
+        heads.sign(GAME, 6, H[5], 8, "a" * 64, "2026-01-01T00:01:00+00:00")
+    assert refused.value.version == 6 and refused.value.game_id == GAME
+    assert SIGNER_REFUSALS._value.get() == before + 1
+    assert heads.alarm is not None and GAME in heads.alarm
+
+
+def test_an_unwritable_data_dir_keeps_the_record_in_memory_and_moves_going(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    from services.storage.checkpoint_log import CheckpointLog
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")  # as root, only this stops a write
+    record = SignedHeadsFile.in_dir(blocked)
+    heads = HeadSigner(lambda: Signer.generate(), record, CheckpointLog(blocked))
+    heads.stored(GAME, 10, H[10], ended=True)  # the checkpoint cannot be written
+    heads.stored(GAME, 12, H[12], ended=True)
+    record.flush()
+    assert record.unwritable and record.last(GAME) == SignedHead(GAME, 12, H[12])
+    with pytest.raises(EquivocationError):
+        heads.sign(GAME, 11, H[10], 11, H[11], "2026-01-01T00:00:00+00:00")
+    said = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert sum("signer's record" in m for m in said) == 1
+    assert sum("cannot write checkpoints" in m for m in said) == 1
