@@ -33,6 +33,7 @@ COMMANDS = (
     "tournament",
     "projections",
     "db",
+    "nats",
 )
 for _name in COMMANDS:
     importlib.import_module(f"services.cli.{_name}")
