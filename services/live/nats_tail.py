@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
@@ -44,7 +45,13 @@ from eventsourcing.persistence import StoredEvent
 
 from domain.ledger.records import load, recomputed_hash
 from services.live.nats_options import NatsOptions
-from services.live.nats_stream import MISSING, STREAM, TAIL, server_urls
+from services.live.nats_stream import (
+    DUPLICATE_WINDOW,
+    MISSING,
+    STREAM,
+    TAIL,
+    server_urls,
+)
 from services.live.sealed_records import PURPOSE, RecordSeal, SealError
 
 log = logging.getLogger(__name__)
@@ -56,9 +63,18 @@ consumer that missed two (5 s by default, so a consumer lost in a NATS
 restart came back only 10-15 s later)."""
 REJECTED_KEPT = 1024
 """Rejected (game, version) pairs remembered, so each is logged once."""
+BACKLOG = 20_000
+"""Records kept while JetStream is away (a few MB); past that the oldest go."""
+BACKLOG_SECONDS = DUPLICATE_WINDOW - 20.0
+"""A kept record older than this is not published: JetStream recognises a
+second publish of one message id only within its duplicate window, and a
+publish that timed out may have been stored after all."""
 PUBLISH_ATTEMPTS = 4
 """Tries per record (about 1.5 s of retries beside each 1 s timeout): enough
 for the client to reach another node when the one it used dies."""
+JS_TIMEOUT = 2.0
+"""Seconds a JetStream API request (stream lookup, consumer creation) waits:
+short, so a lookup sent to a stream with no leader is retried soon."""
 REPEAT_REASON = 60.0
 """Seconds before the same connection failure is logged again (still failing)."""
 
@@ -122,6 +138,12 @@ class NatsTail:
         self._last_reason: str | None = None
         self._last_reason_at = 0.0
         self._recovering: asyncio.Task[None] | None = None
+        self._backlog: deque[tuple[float, str, StoredEvent]] = deque(maxlen=BACKLOG)
+        """Records committed while JetStream could not take them: (when, game, record)."""
+        self._retrying: asyncio.Task[None] | None = None
+        self._flushing = asyncio.Lock()
+        self._dropped = 0
+        """Records given up on since the last flush (too old, or past BACKLOG)."""
         self._publishing = True
         """False after a failed publish, until one succeeds: log each change once."""
         self.on_event: Callable[[str], None] = lambda game_id: None
@@ -165,7 +187,7 @@ class NatsTail:
                 "NATS: cannot connect (%s): live streams read PostgreSQL", reason(exc)
             )
             return
-        self._js = nc.jetstream()
+        self._js = nc.jetstream(timeout=JS_TIMEOUT)
         await self._on_reconnected()
 
     @property
@@ -189,6 +211,12 @@ class NatsTail:
         if why == self._last_reason and now - self._last_reason_at < REPEAT_REASON:
             return
         self._last_reason, self._last_reason_at = why, now
+        if self._nc is not None and self._nc.is_connected:
+            # e.g. an ordered consumer's reset that timed out while the
+            # stream elected a leader: nats-py does not try it again
+            log.warning("NATS: %s; consumers re-created", why)
+            self._start_recovery()
+            return
         log.warning(
             "NATS unreachable (%s): live streams read PostgreSQL; retrying", why
         )
@@ -212,6 +240,9 @@ class NatsTail:
             log.warning("NATS connected (%s): live fan-out through JetStream", where)
         else:
             log.warning("NATS connection back: live fan-out through JetStream resumes")
+        self._start_recovery()
+
+    def _start_recovery(self) -> None:
         if self._recovering is None or self._recovering.done():
             self._recovering = asyncio.get_running_loop().create_task(self._recover())
 
@@ -225,6 +256,7 @@ class NatsTail:
             try:
                 await self._find_stream()
                 self._ready = True
+                await self._flush_backlog()
                 for game_id in list(pending):
                     if game_id not in self._tails or await self._resubscribe(game_id):
                         pending.discard(game_id)
@@ -282,32 +314,94 @@ class NatsTail:
     def committed(self, game_id: UUID, stored: list[StoredEvent]) -> None:
         """Called on commit (any thread) with the records as the commit
         encoded them: publish those bytes, sealed, no second encoding."""
-        if self._loop is None or self._js is None:
+        if self._loop is None:
             return
         self._loop.call_soon_threadsafe(
             lambda: self._loop.create_task(self._publish(str(game_id), stored))  # type: ignore[union-attr]
         )
 
     async def _publish(self, game_id: str, stored: list[StoredEvent]) -> None:
-        if not self._nc.is_connected:
-            return  # NATS down: receivers read PostgreSQL (logged on disconnect)
-        if not self._ready:
-            return  # no stream yet: logged by _recover
-        for record in stored:
+        """Publish now, or keep the records for when JetStream answers again.
+
+        While NATS is down, the stream has no leader (a node of the cluster
+        died: an election takes seconds) or publishing fails, the records
+        wait in :attr:`_backlog` and go out in commit order once the stream
+        is found again, so the stream misses nothing a short outage spans.
+        Receivers read PostgreSQL meanwhile either way.
+        """
+        if self._nc is None or not self._nc.is_connected or not self._ready:
+            self._keep(game_id, stored)
+            return
+        for index, record in enumerate(stored):
             version = record.originator_version
             try:
                 await self._publish_one(game_id, version, record)
             except Exception as exc:  # noqa: BLE001 - streams fall back to PostgreSQL
                 if self._publishing:
                     log.warning(
-                        "JetStream publish failed (%s): receivers read PostgreSQL",
+                        "JetStream publish failed (%s): receivers read PostgreSQL; "
+                        "published once JetStream answers",
                         reason(exc),
                     )
                 self._publishing = False
+                self._keep(game_id, stored[index:])
+                if self._retrying is None or self._retrying.done():
+                    self._retrying = asyncio.get_running_loop().create_task(
+                        self._retry_backlog()
+                    )
                 return
         if not self._publishing:
             log.info("JetStream publish works again")
             self._publishing = True
+
+    def _keep(self, game_id: str, stored: list[StoredEvent]) -> None:
+        now = asyncio.get_running_loop().time()
+        for record in stored:
+            if len(self._backlog) == BACKLOG:
+                self._dropped += 1
+            self._backlog.append((now, game_id, record))
+
+    async def _retry_backlog(self) -> None:
+        """After a failed publish on a live connection (the stream lost its
+        leader): publish the backlog once the stream answers again."""
+        pause = 0.25
+        while self._backlog and self._nc.is_connected and self._ready:
+            await asyncio.sleep(pause)
+            try:
+                await self._flush_backlog()
+            except Exception:  # noqa: BLE001 - still no leader: again, later
+                pause = min(pause * 2, 2.0)
+        if not self._backlog:
+            self._publishing = True
+            # the stream was away while this connection stayed up: its
+            # consumers may have died with the node that held them
+            self._start_recovery()
+
+    async def _flush_backlog(self) -> None:
+        """Publish what waited, oldest first; what waited longer than
+        :data:`BACKLOG_SECONDS` is left to PostgreSQL (JetStream would no
+        longer recognise a second copy of it)."""
+        async with self._flushing:  # one flusher: each record is popped once
+            await self._flush_backlog_alone()
+
+    async def _flush_backlog_alone(self) -> None:
+        kept = 0
+        while self._backlog and self._nc.is_connected:
+            at, game_id, record = self._backlog[0]
+            if asyncio.get_running_loop().time() - at > BACKLOG_SECONDS:
+                self._backlog.popleft()
+                self._dropped += 1
+                continue
+            await self._publish_one(game_id, record.originator_version, record)
+            self._backlog.popleft()
+            kept += 1
+        if kept or self._dropped:
+            log.warning(
+                "JetStream: published %d events kept while it was away; %d left to PostgreSQL",
+                kept,
+                self._dropped,
+            )
+        self._dropped = 0
 
     async def _publish_one(self, game_id: str, version: int, record: Any) -> None:
         """Publish one record, again after a failure while the connection
