@@ -40,6 +40,7 @@ def _shipped_placeholders() -> dict[str, str]:
         ("LEDGER_SIGNING_KEY", "signing-key"),
         ("LEDGER_DATABASE_URL", "database-url"),
         ("LEDGER_READ_DATABASE_URL", "read-database-url"),
+        ("LEDGER_NATS_PASSWORD", "nats-password"),
     ],
 )
 def test_a_server_refuses_each_placeholder_from_the_k8s_secrets(
@@ -87,8 +88,9 @@ def test_the_placeholders_of_the_env_example_are_refused_and_real_ones_pass() ->
 
 def test_every_compose_service_has_a_health_check_that_dependants_wait_on() -> None:
     services = compose_services(operator_secrets())
+    once = ("migrate", "nats-setup")  # run once; dependants wait for them to complete
     for name, service in services.items():
-        if name == "migrate":  # runs once; dependants wait for it to complete
+        if name in once:
             assert service["restart"] == "no"
             continue
         check = service.get("healthcheck")
@@ -96,13 +98,13 @@ def test_every_compose_service_has_a_health_check_that_dependants_wait_on() -> N
         for dependency, how in service.get("depends_on", {}).items():
             wanted = (
                 "service_completed_successfully"
-                if dependency == "migrate"
+                if dependency in once
                 else "service_healthy"
             )
             assert how["condition"] == wanted, (name, dependency)
     ledger = [n for n, s in services.items() if s.get("image") == "game-ledger:latest"]
     for name in ledger:
-        if name != "migrate":
+        if name not in once:
             assert "migrate" in services[name]["depends_on"], name
 
 
