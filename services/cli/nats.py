@@ -61,46 +61,13 @@ def nats_setup(
         tls_cert=base.tls_cert,
         tls_key=base.tls_key,
     )
-    done = asyncio.run(_setup(settings.nats_url, options, replicas, timeout))
+    from services.live.nats_stream import StreamSetupError, set_up
+
+    try:
+        done = asyncio.run(set_up(settings.nats_url, options, replicas, timeout))
+    except StreamSetupError as exc:
+        raise UserError(str(exc)) from None
     console.print(
         f"[green]JetStream stream LEDGER_GAMES {done}[/]: {replicas} "
         f"{'replica' if replicas == 1 else 'replicas'}, file storage"
     )
-
-
-async def _setup(url: str, options: object, replicas: int, timeout: float) -> str:
-    import nats
-    from nats.errors import NoServersError
-
-    from services.live.nats_options import NatsOptions
-    from services.live.nats_stream import declare, server_urls
-    from services.live.nats_tail import reason
-
-    assert isinstance(options, NatsOptions)
-    failures: list[str] = []
-
-    async def on_error(exc: Exception) -> None:
-        failures.append(reason(exc))
-
-    try:
-        nc = await asyncio.wait_for(
-            nats.connect(
-                server_urls(url),
-                allow_reconnect=False,
-                connect_timeout=max(1, int(timeout)),
-                error_cb=on_error,
-                name="ledger-admin",
-                **options.connect_arguments(url),
-            ),
-            timeout,
-        )
-    except (TimeoutError, NoServersError, OSError, nats.errors.Error) as exc:
-        why = failures[-1] if failures else reason(exc)
-        raise UserError(f"cannot connect to NATS at {url}: {why}") from None
-    try:
-        js = nc.jetstream(timeout=timeout)
-        return await declare(js, replicas)
-    except Exception as exc:  # noqa: BLE001 - NATS's answer, in one line
-        raise UserError(f"NATS refused the stream setup: {reason(exc)}") from None
-    finally:
-        await nc.close()

@@ -11,6 +11,7 @@ finds no stream logs how to create it and keeps reading PostgreSQL.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 STREAM = "LEDGER_GAMES"
@@ -59,3 +60,47 @@ async def declare(js: Any, replicas: int) -> str:
         return "created"
     await js.update_stream(config)
     return "updated"
+
+
+class StreamSetupError(Exception):
+    """NATS could not be reached, or refused the stream's setup: the reason, in one line."""
+
+
+async def set_up(url: str, options: Any, replicas: int, timeout: float) -> str:
+    """Connect as ``options`` (the admin) and :func:`declare` the stream; what was done.
+
+    :raises StreamSetupError: naming NATS's reason (refused connection,
+        authorization, permissions, no JetStream).
+    """
+    import nats
+    from nats.errors import NoServersError
+
+    from services.live.nats_options import reason
+
+    failures: list[str] = []
+
+    async def on_error(exc: Exception) -> None:
+        failures.append(reason(exc))
+
+    try:
+        nc = await asyncio.wait_for(
+            nats.connect(
+                server_urls(url),
+                allow_reconnect=False,
+                connect_timeout=max(1, int(timeout)),
+                error_cb=on_error,
+                name="ledger-admin",
+                **options.connect_arguments(url),
+            ),
+            timeout,
+        )
+    except (TimeoutError, NoServersError, OSError, nats.errors.Error) as exc:
+        why = failures[-1] if failures else reason(exc)
+        raise StreamSetupError(f"cannot connect to NATS at {url}: {why}") from None
+    try:
+        return await declare(nc.jetstream(timeout=timeout), replicas)
+    except Exception as exc:  # noqa: BLE001 - NATS's answer, in one line
+        why = failures[-1] if failures else reason(exc)
+        raise StreamSetupError(f"NATS refused the stream setup: {why}") from None
+    finally:
+        await nc.close()

@@ -44,7 +44,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 
 from domain.ledger.records import load, recomputed_hash
-from services.live.nats_options import NatsOptions
+from services.live.nats_options import NatsOptions, reason
 from services.live.nats_stream import (
     DUPLICATE_WINDOW,
     MISSING,
@@ -77,15 +77,6 @@ JS_TIMEOUT = 2.0
 short, so a lookup sent to a stream with no leader is retried soon."""
 REPEAT_REASON = 60.0
 """Seconds before the same connection failure is logged again (still failing)."""
-
-
-def reason(exc: BaseException) -> str:
-    """Why a NATS call failed, in words: nats-py's errors often print empty."""
-    text = str(exc).strip()
-    name = type(exc).__name__
-    if not text or text == "nats: ":
-        return name
-    return text if name in text else f"{name}: {text}"
 
 
 def chain_problem(

@@ -11,9 +11,8 @@ import asyncio
 import time
 from pathlib import Path
 
-from services.cli.failures import UserError
-from services.cli.nats import _setup
 from services.live.nats_options import NatsOptions
+from services.live.nats_stream import StreamSetupError, set_up
 
 
 def setup_stream(
@@ -29,8 +28,8 @@ def setup_stream(
     deadline = time.monotonic() + within
     while True:
         try:
-            return asyncio.run(_setup(url, options, replicas, 3.0))
-        except UserError:
+            return asyncio.run(set_up(url, options, replicas, 3.0))
+        except StreamSetupError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
