@@ -199,3 +199,26 @@ def test_grafana_dashboard_names_only_exported_metrics() -> None:
         for name in re.findall(r"\b(ledger:[a-z0-9_:]+)", e):
             assert name in recorded, name
     assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+def test_k8s_servers_get_the_read_replica_and_the_keyring() -> None:
+    """The servers read from the replica, and a rotation needs only the
+    keyring ConfigMap and the Secret changed (then a rollout restart)."""
+    from services.storage.signing_key import parse_keyring
+
+    resources = _resources()
+    for deployment in ("ledger", "ledger-dashboard"):
+        spec = resources[("Deployment", deployment)]["spec"]["template"]["spec"]
+        env = {e["name"]: e for e in spec["containers"][0]["env"]}
+        assert env["LEDGER_READ_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {
+            "name": "ledger-service",
+            "key": "read-database-url",
+        }
+        ring = env["LEDGER_KEYRING"]["valueFrom"]["configMapKeyRef"]
+        assert ring == {"name": "ledger-keyring", "key": "keyring"}
+        assert (
+            env["LEDGER_SIGNING_KEY"]["valueFrom"]["secretKeyRef"]["key"]
+            == "signing-key"
+        )
+    keyring = resources[("ConfigMap", "ledger-keyring")]["data"]["keyring"]
+    assert parse_keyring(keyring).keys == ()
