@@ -88,8 +88,8 @@ class Drain:
         is answered ``UNAVAILABLE``, so well-behaved clients move to another
         server first; :data:`QUIET` seconds without a new call, or at most
         :data:`SETTLE` seconds, and the drain is over.  A ``CANCELLED`` that
-        still slips through is retried like ``UNAVAILABLE``
-        (``docs/scale-out.md``, "What a client does on a restart").
+        still slips through is retried like ``UNAVAILABLE`` (the client rule
+        in ``deploy/README.md``, "Graceful drain").
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds

@@ -315,9 +315,15 @@ def test_systemd_unit_with_the_example_environment_serves(cluster, tmp_path) -> 
     home.mkdir()
     placeholders = operator_secrets()
     env = {}
+    # the deployment's one signing key, made once and copied to every host
+    key_file = tmp_path / "etc-ledger-signing-key"
+    key_file.write_text(placeholders["LEDGER_SIGNING_KEY"] + "\n")
+    key_file.chmod(0o600)
+    assert example["LEDGER_SIGNING_KEY_FILE"] == "/etc/ledger/signing-key"
     for key, value in example.items():  # what the operator edits: secrets, where
         value = value.replace("127.0.0.1:5432", f"127.0.0.1:{pg.port}")
         value = value.replace(unit["WorkingDirectory"], str(home))
+        value = value.replace("/etc/ledger/signing-key", str(key_file))
         if key == "LEDGER_ADMIN_TOKEN":
             value = placeholders["LEDGER_ADMIN_TOKEN"]
         env[key] = value.replace("CHANGE-ME", placeholders["LEDGER_SVC_PASSWORD"])
@@ -345,6 +351,7 @@ def test_systemd_unit_with_the_example_environment_serves(cluster, tmp_path) -> 
     cwd = Path(unit["WorkingDirectory"].replace("/var/lib/ledger", str(home)))
     with started("systemd", command, env, cwd, tmp_path) as server:
         wait_serving(server, f"127.0.0.1:{grpc_port}")
+        assert not (home / "signing-key").exists()  # the shared key, none generated
         for port in range(metrics, metrics + workers + 1):  # supervisor, each worker
             wait_http(server, f"http://127.0.0.1:{port}/metrics")
         assert server.stop() == 0, server.output()
