@@ -14,6 +14,11 @@ margin=${DOWN_MARGIN:-10}
 # quarter-second ticks until SIGKILL: (drain + margin) * 4, drain rounded up
 ticks=$(awk -v d="$drain" -v m="$margin" 'BEGIN { t = (d + m) * 4; print (t == int(t)) ? t : int(t) + 1 }')
 
+alive() { # a zombie (exited, not yet reaped by whoever started it) is gone
+    kill -0 "$1" 2> /dev/null || return 1
+    [ "$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f1)" != Z ]
+}
+
 stop() { # $@: pid files; SIGTERM them all, wait for each, SIGKILL what outlives it
     for pidfile in "$@"; do
         [ -e "$pidfile" ] || continue
@@ -23,11 +28,11 @@ stop() { # $@: pid files; SIGTERM them all, wait for each, SIGKILL what outlives
         [ -e "$pidfile" ] || continue
         pid=$(cat "$pidfile")
         tries=0
-        while kill -0 "$pid" 2> /dev/null && [ "$tries" -lt "$ticks" ]; do
+        while alive "$pid" && [ "$tries" -lt "$ticks" ]; do
             sleep 0.25
             tries=$((tries + 1))
         done
-        if kill -0 "$pid" 2> /dev/null; then
+        if alive "$pid"; then
             echo "down.sh: $(basename "$pidfile" .pid) still running after ${drain}s + ${margin}s: SIGKILL" >&2
             kill -9 "$pid" 2> /dev/null || true
         fi
