@@ -122,7 +122,10 @@ def test_streams_on_every_server_get_every_event_once(server_url, tmp_path):
 def test_a_server_whose_nats_is_unreachable_still_serves_streams(server_url, tmp_path):
     with scratch_database(server_url, "ledger_nonats") as url:
         env = serve_env(
-            url, tmp_path, LEDGER_NATS_URL=f"nats://127.0.0.1:{free_port()}"
+            url,
+            tmp_path,
+            LEDGER_NATS_URL=f"nats://127.0.0.1:{free_port()}",
+            LEDGER_SIGNING_KEY=secrets.token_hex(32),  # a server of several shares one
         )
         with ledger_serve(env) as served:
             conn = Connection.open(served.target)
@@ -141,3 +144,31 @@ def test_a_server_whose_nats_is_unreachable_still_serves_streams(server_url, tmp
             conn.channel.close()
         # the reason, and it keeps trying (streams read PostgreSQL meanwhile)
         assert "NATS unreachable (ConnectionRefusedError" in served.output
+
+
+def test_a_server_of_several_refuses_to_generate_its_own_signing_key(tmp_path):
+    """With a bus, a server with no key configured or kept says so in one
+    line and exits; it never makes a key of its own."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")},
+        "LEDGER_DATA_DIR": str(tmp_path),
+        "LEDGER_NATS_URL": NATS,
+    }
+    ledger = Path(sys.executable).with_name("ledger")
+    done = subprocess.run(
+        [str(ledger), "serve", "--listen", f"127.0.0.1:{free_port()}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "LEDGER_SIGNING_KEY_FILE" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "signing-key").exists()
