@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import secrets
 import statistics
 import time
 from collections import Counter
@@ -34,6 +35,8 @@ from bench.cpu import proc_cpu_seconds
 from bench.loadgen import RPC_TIMEOUT, Player, Recorder, channel
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
+from services.live.nats_options import NatsOptions
+from services.live.nats_stream import set_up
 from services.runtime.settings import Settings
 
 FULL_COUNTS = (100, 1_000, 5_000)
@@ -170,7 +173,12 @@ def run(
     """Each count with the in-process fan-out, then (``nats``) through JetStream."""
     rows = []
     for fanout in ("in-process", "jetstream") if nats else ("in-process",):
-        env = {"LEDGER_NATS_URL": nats} if fanout == "jetstream" and nats else {}
+        env = {}
+        if fanout == "jetstream" and nats:
+            # one key for the three, as a deployment shares it (records travel
+            # sealed with it), and the stream made as the NATS admin makes it
+            env = {"LEDGER_NATS_URL": nats, "LEDGER_SIGNING_KEY": secrets.token_hex(32)}
+            asyncio.run(set_up(nats, NatsOptions(), 1, 10.0))
         servers = [
             procs.start_ledger_server(
                 url, workdir, name=f"sub{i}-{fanout}", pool_size=4, extra_env=env

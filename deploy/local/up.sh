@@ -13,9 +13,11 @@
 # `ledger audit` verifies every receipt with one keyring (docs/scale-out.md).
 # NATS: with LEDGER_NATS_URL set, the servers use that one; else, when
 # nats-server is installed (NATS_SERVER, default: found on PATH or in
-# /usr/sbin), its own JetStream server runs on 127.0.0.1:BASE_PORT+3 (data
-# in RUN_DIR/nats, user "ledger" with a password generated into
-# RUN_DIR/nats-password) and the servers fan live events out through it;
+# /usr/sbin), local/nats-up.sh runs LEDGER_LOCAL_NATS nodes of it: 1 (the
+# default) on 127.0.0.1:BASE_PORT+3, or 3, the cluster of deploy/nats/nats.conf,
+# on BASE_PORT+5..+13 (clients on +5..+7), with the stream in 3 replicas; the
+# servers log in as user "ledger" (publish and follow only), the stream is
+# made by the admin, whose password stays in RUN_DIR/nats-admin-password.
 # LEDGER_LOCAL_NATS=0 keeps the in-process fan-out.
 # LEDGER_METRICS_PORT=M gives every process a /metrics port of its own:
 # server i on M+i, the projection worker on M+3 (M+LEDGER_LOCAL_SERVERS).
@@ -53,26 +55,24 @@ if [ -z "${LEDGER_SIGNING_KEY:-}" ] && [ -z "${LEDGER_SIGNING_KEY_FILE:-}" ]; th
     export LEDGER_SIGNING_KEY_FILE
 fi
 export LEDGER_PROJECTIONS=false   # the worker below runs the views
+# down.sh waits this long (and a margin) for a server's drain before SIGKILL
+echo "${LEDGER_DRAIN_SECONDS:-10}" > "$run/drain-seconds"
 
 nats=${NATS_SERVER:-$(command -v nats-server || echo /usr/sbin/nats-server)}
-if [ -z "${LEDGER_NATS_URL:-}" ] && [ "${LEDGER_LOCAL_NATS:-1}" != 0 ] && [ -x "$nats" ]; then
+nats_nodes=${LEDGER_LOCAL_NATS:-1}
+if [ -z "${LEDGER_NATS_URL:-}" ] && [ "$nats_nodes" != 0 ] && [ -x "$nats" ]; then
     nats_port=$((base + 3))
-    [ -s "$run/nats-password" ] || (umask 077 && "$python" -c 'import secrets; print(secrets.token_urlsafe(24))' > "$run/nats-password")
+    [ "$nats_nodes" = 1 ] || nats_port=$((base + 5))
+    urls=$(NATS_SERVER=$nats "$here/nats-up.sh" "$run" "$nats_nodes" "$nats_port") || exit 1
+    LEDGER_NATS_URL=$(echo "$urls" | tail -n 1)
     LEDGER_NATS_USER=ledger
-    LEDGER_NATS_PASSWORD=$(cat "$run/nats-password")
+    LEDGER_NATS_PASSWORD=${LEDGER_NATS_PASSWORD:-$(cat "$run/nats-password")}
     export LEDGER_NATS_USER LEDGER_NATS_PASSWORD
-    # the password on the command line is visible to local users (ps): loopback only
-    nohup "$nats" -a 127.0.0.1 -p "$nats_port" -js -sd "$run/nats" --user "$LEDGER_NATS_USER" --pass "$LEDGER_NATS_PASSWORD" > "$run/nats.log" 2>&1 &
-    echo $! > "$run/nats.pid"
-    LEDGER_NATS_URL="nats://127.0.0.1:$nats_port"
-    tries=0
-    until "$python" -c "import socket,sys; socket.create_connection(('127.0.0.1', $nats_port), 1)" 2> /dev/null; do
-        tries=$((tries + 1))
-        [ "$tries" -lt 40 ] || fail "nats-server did not start; see $run/nats.log"
-        sleep 0.25
-    done
-    echo "nats: $LEDGER_NATS_URL (JetStream, pid $(cat "$run/nats.pid"))"
+    pids=
+    for pidfile in "$run"/nats-*.pid; do pids="$pids${pids:+ }$(cat "$pidfile")"; done
+    echo "nats: $LEDGER_NATS_URL (JetStream, pid $pids; $nats_nodes node(s))"
 fi
+unset LEDGER_NATS_ADMIN_PASSWORD   # the admin's: never the servers'
 [ -z "${LEDGER_NATS_URL:-}" ] || export LEDGER_NATS_URL
 
 # tables once, before the servers race for them

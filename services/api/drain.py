@@ -13,8 +13,10 @@ never ends (a spectator's stream lasts the game).  On SIGTERM the server
 3. ends every live stream the same way, so spectators resume on another
    server with ``after_version`` = the last version they got;
 4. lets each call already running finish, up to ``LEDGER_DRAIN_SECONDS``,
-   while it still answers new ones ``UNAVAILABLE``; then it stops grpc,
-   which cancels anything left, also as ``UNAVAILABLE``.
+   while it still answers new ones ``UNAVAILABLE``; once none is left (and
+   at most :data:`SETTLE` seconds more for the clients to move away) it
+   stops grpc, so a drain lasts as long as its calls in flight, not the
+   window.
 
 A move is never half stored: it commits in one transaction or not at all,
 and a client that saw ``UNAVAILABLE`` resends the same ``command_id``
@@ -38,6 +40,9 @@ MESSAGE = "server draining (shutting down): retry on another server"
 QUIET = 0.5
 """Seconds without a new call after which a draining server's clients have
 moved away (each refused call moves its client; see :meth:`Drain.finish`)."""
+SETTLE = 1.5
+"""Most seconds a drain waits, once its calls in flight have answered, for
+clients that keep calling to move away."""
 
 
 def _draining_status() -> Any:
@@ -72,22 +77,29 @@ class Drain:
         self._end_streams(health=False)
 
     async def finish(self, seconds: float) -> None:
-        """Wait up to ``seconds`` for the calls in flight to answer and for the
-        clients to stop calling (:data:`QUIET` seconds without a new call),
-        then end health's streams.
+        """Wait for the calls in flight to answer (up to ``seconds``), then
+        briefly for the clients to stop calling, then end health's streams.
 
-        Why wait here rather than in ``server.stop(grace)``: once grpc shuts
-        down, a call its core has received but not yet handed to us is
-        cancelled with ``CANCELLED``, which a client reads as its own doing.
-        While we wait, the server still takes calls and answers each
-        ``UNAVAILABLE``, so its clients move to another server first.
+        A drain ends when its calls in flight end: clients that keep calling
+        (each refused call is cheap) do not hold it to the full window.
+        Why the short wait after: once grpc shuts down, a call its core has
+        received but not yet handed to us is cancelled with ``CANCELLED``,
+        which a client reads as its own doing.  While we wait, each new call
+        is answered ``UNAVAILABLE``, so well-behaved clients move to another
+        server first; :data:`QUIET` seconds without a new call, or at most
+        :data:`SETTLE` seconds, and the drain is over.  A ``CANCELLED`` that
+        still slips through is retried like ``UNAVAILABLE`` (the client rule
+        in ``deploy/README.md``, "Graceful drain").
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
-        while loop.time() < deadline and (
+        while loop.time() < deadline and self.in_flight:
+            await asyncio.sleep(0.02)
+        settle = min(deadline, loop.time() + SETTLE)
+        while loop.time() < settle and (
             self.in_flight or loop.time() - self._last_call < QUIET
         ):
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
         self._end_streams(health=True)
 
     def _end_streams(self, health: bool) -> None:

@@ -36,6 +36,7 @@ COMMANDS = (
     "draws",
     "projections",
     "db",
+    "nats",
 )
 for _name in COMMANDS:
     importlib.import_module(f"services.cli.{_name}")

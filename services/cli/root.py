@@ -177,3 +177,4 @@ def group(name: str, help: str) -> typer.Typer:
 games_app = group("games", "Inspect stored games.")
 projections_app = group("projections", "Inspect and rebuild the read models.")
 db_app = group("db", "Set up the database: tables, triggers, grants.")
+nats_app = group("nats", "Set up NATS JetStream for live fan-out (as the NATS admin).")

@@ -67,15 +67,10 @@ class EventHub:
 
     async def start(self) -> None:
         if self._tail is not None:
-            try:
-                await asyncio.wait_for(self._tail.start(), 5.0)
-                self._tail.on_event = self._wake
-            except Exception as exc:  # noqa: BLE001 - serve without it, loudly
-                log.error(
-                    "NATS unreachable (%s): live fan-out stays in-process",
-                    exc or type(exc).__name__,
-                )
-                self._tail = None
+            # connects in the background, for as long as it takes: streams
+            # read PostgreSQL until it is live, and each failure is logged
+            self._tail.on_event = self._wake
+            await self._tail.start()
         self._task = asyncio.create_task(self._listen(), name="ledger-event-hub")
 
     async def stop(self) -> None:
@@ -189,7 +184,7 @@ class EventHub:
                 self._wakers[note.channel]()
                 continue
             game_id = self._heads.saw_payload(note.payload)
-            if self._tail is None:
+            if self._tail is None or not self._tail.live:
                 self._wake(game_id)
             elif game_id in self._waiters:
                 # JetStream should bring the events; if it has not

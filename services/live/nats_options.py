@@ -61,3 +61,12 @@ class NatsOptions:
                 )
             arguments["tls"] = context
         return arguments
+
+
+def reason(exc: BaseException) -> str:
+    """Why a NATS call failed, in words: nats-py's errors often print empty."""
+    text = str(exc).strip()
+    name = type(exc).__name__
+    if not text or text == "nats: ":
+        return name
+    return text if name in text else f"{name}: {text}"

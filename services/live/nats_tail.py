@@ -21,16 +21,22 @@ hash it claims and link to the event before it, in the tail and in the
 stream that takes it.  Anything else is dropped with one log line, and the
 streams read PostgreSQL for that version.
 
-NATS restarts are routine: the stream is kept on file storage and declared
-again on every reconnect, the consumers are re-created, and each change of
-the connection's state is one log line (never a traceback per retry).
-While NATS is down, publishing is skipped and streams read PostgreSQL.
+NATS restarts are routine, and so is a server started while NATS is down:
+the connection is retried in the background for as long as the server
+runs (each reason it fails for is logged, once per change of reason: a
+refused connection, a wrong password, a TLS failure), the consumers are
+re-created on every reconnect, and each change of the connection's state
+is one log line (never a traceback per retry).  While NATS is down,
+publishing is skipped and streams read PostgreSQL.  The servers never
+create, change or delete the stream: an admin does
+(:mod:`services.live.nats_stream`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
@@ -38,21 +44,39 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 
 from domain.ledger.records import load, recomputed_hash
-from services.live.nats_options import NatsOptions
+from services.live.nats_options import NatsOptions, reason
+from services.live.nats_stream import (
+    DUPLICATE_WINDOW,
+    MISSING,
+    STREAM,
+    TAIL,
+    server_urls,
+)
 from services.live.sealed_records import PURPOSE, RecordSeal, SealError
 
 log = logging.getLogger(__name__)
 
-STREAM = "LEDGER_GAMES"
-SUBJECTS = "ledger.games.*"
-TAIL = 64
-"""Events kept per game, in JetStream (per subject) and in each server's tail."""
+__all__ = ["STREAM", "NatsTail", "chain_problem", "tail_for"]
 HEARTBEAT = 1.0
 """Seconds between a consumer's idle heartbeats: nats-py re-creates an ordered
 consumer that missed two (5 s by default, so a consumer lost in a NATS
 restart came back only 10-15 s later)."""
 REJECTED_KEPT = 1024
 """Rejected (game, version) pairs remembered, so each is logged once."""
+BACKLOG = 20_000
+"""Records kept while JetStream is away (a few MB); past that the oldest go."""
+BACKLOG_SECONDS = DUPLICATE_WINDOW - 20.0
+"""A kept record older than this is not published: JetStream recognises a
+second publish of one message id only within its duplicate window, and a
+publish that timed out may have been stored after all."""
+PUBLISH_ATTEMPTS = 4
+"""Tries per record (about 1.5 s of retries beside each 1 s timeout): enough
+for the client to reach another node when the one it used dies."""
+JS_TIMEOUT = 2.0
+"""Seconds a JetStream API request (stream lookup, consumer creation) waits:
+short, so a lookup sent to a stream with no leader is retried soon."""
+REPEAT_REASON = 60.0
+"""Seconds before the same connection failure is logged again (still failing)."""
 
 
 def chain_problem(
@@ -95,9 +119,22 @@ class NatsTail:
         self._subs: dict[str, Any] = {}
         self._tails: dict[str, dict[int, Any]] = {}
         self._rejected: dict[tuple[str, int | None], None] = {}
-        self._connected = True
+        self._connected = False
         """Whether the connection was up when last seen: one log line per change."""
+        self._connections = 0
+        """Connections made so far (the first is "connected", later ones "back")."""
+        self._ready = False
+        """The stream was found on the current connection."""
+        self._connecting: asyncio.Task[None] | None = None
+        self._last_reason: str | None = None
+        self._last_reason_at = 0.0
         self._recovering: asyncio.Task[None] | None = None
+        self._backlog: deque[tuple[float, str, StoredEvent]] = deque(maxlen=BACKLOG)
+        """Records committed while JetStream could not take them: (when, game, record)."""
+        self._retrying: asyncio.Task[None] | None = None
+        self._flushing = asyncio.Lock()
+        self._dropped = 0
+        """Records given up on since the last flush (too old, or past BACKLOG)."""
         self._publishing = True
         """False after a failed publish, until one succeeds: log each change once."""
         self.on_event: Callable[[str], None] = lambda game_id: None
@@ -106,49 +143,77 @@ class NatsTail:
     # ------------------------------------------------------------ connection
 
     async def start(self) -> None:
+        """Start connecting, in the background: a server never waits for NATS.
+
+        nats-py retries the first connection as it retries a lost one
+        (``max_reconnect_attempts=-1``), reporting each failure to
+        :meth:`_on_error`; the stream is looked up once connected.
+        """
+        self._loop = asyncio.get_running_loop()
+        self._connected = False
+        self._connecting = self._loop.create_task(self._connect(), name="nats-connect")
+
+    async def _connect(self) -> None:
         import nats
 
-        self._loop = asyncio.get_running_loop()
-        self._nc = await nats.connect(
-            self._url,
-            max_reconnect_attempts=-1,
-            reconnect_time_wait=1,
-            name="ledger",
-            error_cb=self._on_error,
-            disconnected_cb=self._on_disconnected,
-            reconnected_cb=self._on_reconnected,
-            closed_cb=self._on_closed,
-            **self._options.connect_arguments(self._url),
-        )
-        self._js = self._nc.jetstream()
-        await self._declare_stream()
-
-    async def _declare_stream(self) -> None:
-        """The stream, on file storage so it outlives a NATS restart; declared on
-        every (re)connect, since a NATS that lost its store forgets it."""
-        from nats.js.api import StorageType, StreamConfig
-
-        config = StreamConfig(
-            name=STREAM,
-            subjects=[SUBJECTS],
-            max_msgs_per_subject=TAIL,
-            max_age=3600.0,
-            storage=StorageType.FILE,
-            duplicate_window=120.0,
-        )
+        nc = nats.NATS()
+        self._nc = nc
         try:
-            await self._js.add_stream(config)
-        except Exception:  # noqa: BLE001 - it exists (another server, or from before)
-            try:
-                await self._js.update_stream(config)
-            except Exception as exc:  # noqa: BLE001 - e.g. an old memory stream: use it
-                log.info("JetStream stream %s kept as it is: %s", STREAM, exc)
-        await self._js.stream_info(STREAM)  # raises unless JetStream has it now
+            await nc.connect(
+                server_urls(self._url),
+                max_reconnect_attempts=-1,
+                reconnect_time_wait=1,
+                connect_timeout=2,
+                name="ledger",
+                error_cb=self._on_error,
+                disconnected_cb=self._on_disconnected,
+                reconnected_cb=self._on_reconnected,
+                closed_cb=self._on_closed,
+                **self._options.connect_arguments(self._url),
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - e.g. a bad URL: say so, stay in-process
+            log.error(
+                "NATS: cannot connect (%s): live streams read PostgreSQL", reason(exc)
+            )
+            return
+        self._js = nc.jetstream(timeout=JS_TIMEOUT)
+        await self._on_reconnected()
+
+    @property
+    def live(self) -> bool:
+        """Connected, and the stream found: events should arrive through NATS."""
+        return self._ready and self._nc is not None and self._nc.is_connected
+
+    async def _find_stream(self) -> None:
+        """The stream exists (an admin created it), or :data:`MISSING` is raised."""
+        from nats.js.errors import NotFoundError
+
+        try:
+            await self._js.stream_info(STREAM)
+        except NotFoundError:
+            raise LookupError(MISSING) from None
 
     async def _on_error(self, exc: Exception) -> None:
-        log.debug("NATS: %s", exc)  # every failed reconnect attempt lands here
+        """Every failed (re)connect attempt lands here: one line per new reason."""
+        why = reason(exc)
+        now = asyncio.get_running_loop().time()
+        if why == self._last_reason and now - self._last_reason_at < REPEAT_REASON:
+            return
+        self._last_reason, self._last_reason_at = why, now
+        if self._nc is not None and self._nc.is_connected:
+            # e.g. an ordered consumer's reset that timed out while the
+            # stream elected a leader: nats-py does not try it again
+            log.warning("NATS: %s; consumers re-created", why)
+            self._start_recovery()
+            return
+        log.warning(
+            "NATS unreachable (%s): live streams read PostgreSQL; retrying", why
+        )
 
     async def _on_disconnected(self) -> None:
+        self._ready = False
         if self._connected:  # called again after every failed reconnect attempt
             self._connected = False
             log.warning(
@@ -156,27 +221,41 @@ class NatsTail:
             )
 
     async def _on_reconnected(self) -> None:
+        first = self._connections == 0
+        self._connections += 1
         self._connected = True
-        log.warning("NATS connection back: live fan-out through JetStream resumes")
+        self._last_reason = None
+        if first:
+            url = self._nc.connected_url
+            where = f"{url.hostname}:{url.port}" if url is not None else self._url
+            log.warning("NATS connected (%s): live fan-out through JetStream", where)
+        else:
+            log.warning("NATS connection back: live fan-out through JetStream resumes")
+        self._start_recovery()
+
+    def _start_recovery(self) -> None:
         if self._recovering is None or self._recovering.done():
             self._recovering = asyncio.get_running_loop().create_task(self._recover())
 
     async def _recover(self) -> None:
-        """Declare the stream and re-create every consumer, retrying while
-        JetStream is still starting (it answers a moment after NATS does)."""
+        """Find the stream and re-create every consumer, retrying while
+        JetStream is still starting (it answers a moment after NATS does) or
+        the stream is missing (until an admin creates it)."""
         pending = set(self._tails)
-        pause, failures = 0.1, 0
+        pause, failures, said = 0.1, 0, None
         while self._nc.is_connected:
             try:
-                await self._declare_stream()
+                await self._find_stream()
+                self._ready = True
+                await self._flush_backlog()
                 for game_id in list(pending):
                     if game_id not in self._tails or await self._resubscribe(game_id):
                         pending.discard(game_id)
             except Exception as exc:  # noqa: BLE001 - retried below
-                if failures == 0:
-                    log.warning(
-                        "JetStream not ready after reconnect (%s): retrying", exc
-                    )
+                why = reason(exc) if not isinstance(exc, LookupError) else str(exc)
+                if why != said:
+                    log.warning("JetStream not ready (%s): retrying", why)
+                    said = why
                 failures += 1
             else:
                 if not pending:
@@ -201,10 +280,13 @@ class NatsTail:
 
     async def stop(self) -> None:
         """Drain when connected, else just close: never fail a shutdown over NATS."""
+        self._connected = False  # closing on purpose: no "connection lost" line
+        if self._connecting is not None and not self._connecting.done():
+            self._connecting.cancel()  # still trying the first connection
+            await asyncio.gather(self._connecting, return_exceptions=True)
         nc = self._nc
         if nc is None or nc.is_closed:
             return
-        self._connected = False  # closing on purpose: no "connection lost" line
         try:
             if nc.is_connected:
                 await asyncio.wait_for(nc.drain(), 5.0)
@@ -223,34 +305,111 @@ class NatsTail:
     def committed(self, game_id: UUID, stored: list[StoredEvent]) -> None:
         """Called on commit (any thread) with the records as the commit
         encoded them: publish those bytes, sealed, no second encoding."""
-        if self._loop is None or self._js is None:
+        if self._loop is None:
             return
         self._loop.call_soon_threadsafe(
             lambda: self._loop.create_task(self._publish(str(game_id), stored))  # type: ignore[union-attr]
         )
 
     async def _publish(self, game_id: str, stored: list[StoredEvent]) -> None:
-        if not self._nc.is_connected:
-            return  # NATS down: receivers read PostgreSQL (logged on disconnect)
-        for record in stored:
+        """Publish now, or keep the records for when JetStream answers again.
+
+        While NATS is down, the stream has no leader (a node of the cluster
+        died: an election takes seconds) or publishing fails, the records
+        wait in :attr:`_backlog` and go out in commit order once the stream
+        is found again, so the stream misses nothing a short outage spans.
+        Receivers read PostgreSQL meanwhile either way.
+        """
+        if self._nc is None or not self._nc.is_connected or not self._ready:
+            self._keep(game_id, stored)
+            return
+        for index, record in enumerate(stored):
             version = record.originator_version
             try:
-                await self._js.publish(
-                    self._seal.subject(game_id),
-                    self._seal.seal(game_id, version, record.topic, record.state),
-                    headers={"Nats-Msg-Id": self._seal.message_id(game_id, version)},
-                )
+                await self._publish_one(game_id, version, record)
             except Exception as exc:  # noqa: BLE001 - streams fall back to PostgreSQL
                 if self._publishing:
                     log.warning(
-                        "JetStream publish failed (%s): receivers read PostgreSQL",
-                        exc or type(exc).__name__,
+                        "JetStream publish failed (%s): receivers read PostgreSQL; "
+                        "published once JetStream answers",
+                        reason(exc),
                     )
                 self._publishing = False
+                self._keep(game_id, stored[index:])
+                if self._retrying is None or self._retrying.done():
+                    self._retrying = asyncio.get_running_loop().create_task(
+                        self._retry_backlog()
+                    )
                 return
         if not self._publishing:
             log.info("JetStream publish works again")
             self._publishing = True
+
+    def _keep(self, game_id: str, stored: list[StoredEvent]) -> None:
+        now = asyncio.get_running_loop().time()
+        for record in stored:
+            if len(self._backlog) == BACKLOG:
+                self._dropped += 1
+            self._backlog.append((now, game_id, record))
+
+    async def _retry_backlog(self) -> None:
+        """After a failed publish on a live connection (the stream lost its
+        leader): publish the backlog once the stream answers again."""
+        pause = 0.25
+        while self._backlog and self._nc.is_connected and self._ready:
+            await asyncio.sleep(pause)
+            try:
+                await self._flush_backlog()
+            except Exception:  # noqa: BLE001 - still no leader: again, later
+                pause = min(pause * 2, 2.0)
+        if not self._backlog:
+            self._publishing = True
+            # the stream was away while this connection stayed up: its
+            # consumers may have died with the node that held them
+            self._start_recovery()
+
+    async def _flush_backlog(self) -> None:
+        """Publish what waited, oldest first; what waited longer than
+        :data:`BACKLOG_SECONDS` is left to PostgreSQL (JetStream would no
+        longer recognise a second copy of it)."""
+        async with self._flushing:  # one flusher: each record is popped once
+            await self._flush_backlog_alone()
+
+    async def _flush_backlog_alone(self) -> None:
+        kept = 0
+        while self._backlog and self._nc.is_connected:
+            at, game_id, record = self._backlog[0]
+            if asyncio.get_running_loop().time() - at > BACKLOG_SECONDS:
+                self._backlog.popleft()
+                self._dropped += 1
+                continue
+            await self._publish_one(game_id, record.originator_version, record)
+            self._backlog.popleft()
+            kept += 1
+        if kept or self._dropped:
+            log.warning(
+                "JetStream: published %d events kept while it was away; %d left to PostgreSQL",
+                kept,
+                self._dropped,
+            )
+        self._dropped = 0
+
+    async def _publish_one(self, game_id: str, version: int, record: Any) -> None:
+        """Publish one record, again after a failure while the connection
+        moves to another node of the cluster: JetStream keeps one copy per
+        message id (:data:`services.live.nats_stream.DUPLICATE_WINDOW`), so a
+        publish that was stored before its answer got lost is not doubled."""
+        data = self._seal.seal(game_id, version, record.topic, record.state)
+        headers = {"Nats-Msg-Id": self._seal.message_id(game_id, version)}
+        subject = self._seal.subject(game_id)
+        for attempt in range(PUBLISH_ATTEMPTS):
+            try:
+                await self._js.publish(subject, data, timeout=1.0, headers=headers)
+                return
+            except Exception:
+                if attempt == PUBLISH_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(0.25 * (attempt + 1))
 
     # ------------------------------------------------------------ follow
 
@@ -300,14 +459,15 @@ class NatsTail:
 
     async def watch(self, game_id: str) -> None:
         """First stream on ``game_id`` in this process: one ordered consumer."""
-        if game_id in self._tails or self._js is None:
+        if game_id in self._tails:
             return
         self._tails[game_id] = {}
-        await self._subscribe(game_id)
+        if self._js is not None:  # else subscribed once connected (_recover)
+            await self._subscribe(game_id)
 
     async def _subscribe(self, game_id: str) -> None:
-        if not self._nc.is_connected:
-            return  # subscribed again on reconnect
+        if not self._nc.is_connected or not self._ready:
+            return  # subscribed on (re)connect, once the stream is found
         self._subs[game_id] = None
 
         async def on_message(msg: Any) -> None:
@@ -316,6 +476,7 @@ class NatsTail:
         try:
             sub = await self._js.subscribe(
                 self._seal.subject(game_id),
+                stream=STREAM,  # no stream lookup: the servers may not list streams
                 cb=on_message,
                 ordered_consumer=True,
                 idle_heartbeat=HEARTBEAT,

@@ -127,6 +127,8 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
             else None,
             settings.data_dir,
             settings.signing_key_file,
+            # servers sharing a bus share a key: none of them generates one
+            generate=not settings.nats_url,
         ),
         keyring=parse_keyring(settings.keyring),
         record_dir=settings.data_dir,

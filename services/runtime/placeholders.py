@@ -1,7 +1,8 @@
 """Refuse the placeholder secrets that ship in the deployment files.
 
 Why: ``deploy/k8s/secrets.yaml`` and ``deploy/ledger.env.example`` ship
-``CHANGE-ME...`` values for the operator to replace.  Applied unchanged, the
+``CHANGE-ME...`` values for the operator to replace (the admin token, the
+signing key, the database and NATS passwords).  Applied unchanged, the
 admin token would be a string anyone can read on GitHub, and a database
 password the same on every install.  A server refuses to start on one rather
 than run with it.  The signing key placeholder is refused anyway (it is not
@@ -42,3 +43,20 @@ def refuse_placeholder_password(url: str, setting: str) -> str:
         return url
     refuse_placeholder(str(password), f"the password in {setting}")
     return url
+
+
+def refuse_placeholder_in_urls(urls: str, setting: str) -> str:
+    """URLs (comma-separated, as a NATS cluster is named) unchanged, unless
+    one carries a placeholder password (``nats://user:CHANGE-ME@host``).
+
+    :raises ValueError: naming ``setting`` (never the password).
+    """
+    from urllib.parse import urlsplit
+
+    for url in urls.split(","):
+        try:
+            password = urlsplit(url.strip()).password or ""
+        except ValueError:  # a malformed URL is the client's to report, at connect
+            continue
+        refuse_placeholder(password, f"the password in {setting}")
+    return urls

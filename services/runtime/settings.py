@@ -287,7 +287,7 @@ class Settings(BaseSettings):
             )
         return self
 
-    @field_validator("admin_token", "signing_key")
+    @field_validator("admin_token", "signing_key", "nats_password")
     @classmethod
     def _no_placeholder_secret(
         cls, value: SecretStr | None, info: ValidationInfo
@@ -295,6 +295,13 @@ class Settings(BaseSettings):
         if value is not None:
             name = f"LEDGER_{(info.field_name or '').upper()}"
             placeholders.refuse_placeholder(value.get_secret_value(), name)
+        return value
+
+    @field_validator("nats_url")
+    @classmethod
+    def _no_placeholder_in_nats_url(cls, value: str | None) -> str | None:
+        if value:
+            placeholders.refuse_placeholder_in_urls(value, "LEDGER_NATS_URL")
         return value
 
     @field_validator("database_url", "read_database_url")

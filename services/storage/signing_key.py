@@ -67,12 +67,29 @@ def _from_file(path: Path) -> Signer:
     return Signer(key)
 
 
+SHARED_KEY_NEEDED = (
+    "no signing key for a server of several (LEDGER_NATS_URL is set): give every "
+    "host the same key with LEDGER_SIGNING_KEY_FILE (or LEDGER_SIGNING_KEY) rather "
+    "than letting each generate its own"
+)
+
+
 def load_signer(
-    configured: str | None, data_dir: Path, key_file: Path | None = None
+    configured: str | None,
+    data_dir: Path,
+    key_file: Path | None = None,
+    generate: bool = True,
 ) -> Signer:
     """The server's signer: ``configured`` (hex), else ``key_file``, else the key kept in ``data_dir``.
 
-    :raises SigningKeyError: for a malformed or unreadable configured or stored key.
+    With nothing there, a key is generated into ``data_dir`` only if
+    ``generate``: a server of a multi-host deployment (one that shares a bus)
+    must not, since every host would then sign with a key of its own, which
+    the others' audits do not know and whose sealed records no other server
+    can open.
+
+    :raises SigningKeyError: for a malformed or unreadable configured or stored
+        key, or, without ``generate``, for no key at all.
     """
     if configured is not None:
         return _from_hex(configured, "LEDGER_SIGNING_KEY")
@@ -81,13 +98,15 @@ def load_signer(
     path = data_dir / KEY_FILE
     if path.exists():
         return _from_file(path)
+    if not generate:
+        raise SigningKeyError(SHARED_KEY_NEEDED)
     key = Ed25519PrivateKey.generate()
     path.parent.mkdir(parents=True, exist_ok=True)
     pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process generated it a moment ago
-        return load_signer(configured, data_dir)
+        return load_signer(configured, data_dir, generate=generate)
     with os.fdopen(fd, "wb") as fh:
         fh.write(pem)
     log.info("generated a receipt signing key in %s", path)

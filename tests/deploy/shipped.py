@@ -153,7 +153,11 @@ def operator_secrets() -> dict[str, str]:
         "LEDGER_OWNER_PASSWORD": secrets.token_hex(8),
         "LEDGER_SVC_PASSWORD": secrets.token_hex(8),
         "LEDGER_REPLICATION_PASSWORD": secrets.token_hex(8),
-        "LEDGER_NATS_PASSWORD": secrets.token_hex(8),
+        # NATS reads its passwords from the environment as config values: a
+        # letter first (deploy/nats/users.conf)
+        "LEDGER_NATS_PASSWORD": "n" + secrets.token_hex(12),
+        "LEDGER_NATS_ADMIN_PASSWORD": "n" + secrets.token_hex(12),
+        "NATS_ROUTE_PASSWORD": "n" + secrets.token_hex(12),
         "LEDGER_ADMIN_TOKEN": secrets.token_urlsafe(32),
         "LEDGER_SIGNING_KEY": key.hex(),
         "GRAFANA_ADMIN_PASSWORD": secrets.token_hex(8),

@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +37,8 @@ from tests.support.database import scratch_database
 from tests.support.server import wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
-DRAIN_SECONDS = 5
+DRAIN_SECONDS = 20
+"""The window; the drain must end long before it, when its calls in flight end."""
 TWO_PLAYERS: dict[str, object] = {"players": 2}  # setup_model's fields vary by game
 
 
@@ -104,6 +106,34 @@ class Spectator:
         self.channel.close()
 
 
+class Stubborn:
+    """A client that ignores health and refusals: it calls one server every
+    20 ms until that server is gone (what a naive balancer does)."""
+
+    def __init__(self, target: str, game_id: str) -> None:
+        self.answers: Counter[str] = Counter()
+        self._stop = threading.Event()
+        self._channel = grpc.insecure_channel(target)
+        self._stub = pb_grpc.GameServiceStub(self._channel)
+        self._game = game_id
+        self._thread = threading.Thread(target=self._call, daemon=True)
+        self._thread.start()
+
+    def _call(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._stub.GetGame(pb.GetGameRequest(game_id=self._game), timeout=5)
+                self.answers["OK"] += 1
+            except grpc.RpcError as exc:
+                self.answers[exc.code().name] += 1
+            self._stop.wait(0.02)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
+        self._channel.close()
+
+
 def test_sigterm_drains_one_of_three_servers_under_load(server_url, tmp_path):
     # enough clients and moves that calls are in flight and arriving when it
     # drains (the quick size's 3 clients never met the CANCELLED this catches)
@@ -141,9 +171,13 @@ def test_sigterm_drains_one_of_three_servers_under_load(server_url, tmp_path):
             load.start()
             load.wait_for(size.moves // 4)
             victim = int((run / "serve-1.pid").read_text())
+            stubborn = Stubborn(targets[1], spectator.game[0])
             os.kill(victim, signal.SIGTERM)
+            termed = time.monotonic()
             figures.faults += 1
             wait_until(lambda: not _alive(victim), "the drained server exits", 120)
+            drained = time.monotonic() - termed
+            stubborn.stop()
             spectator.join()
             load.finish()
             wait_until(lambda: views_caught_up(url), "views did not catch up", 120)
@@ -156,6 +190,9 @@ def test_sigterm_drains_one_of_three_servers_under_load(server_url, tmp_path):
     figures.extra["statuses_seen_by_clients"] = dict(statuses)
     figures.extra["failovers"] = sum(c.failovers for c in load.connections)
     figures.extra["stream_ended_with"] = getattr(spectator.stream_end, "name", None)
+    figures.extra["seconds_from_sigterm_to_exit"] = round(drained, 2)
+    figures.extra["stubborn_client_answers"] = dict(stubborn.answers)
+    figures.extra["drain_window_seconds"] = DRAIN_SECONDS
     figures.publish()
     assert "Traceback" not in log and "error" not in log.lower(), log[-3000:]
     assert spectator.seen_health[-1] == "NOT_SERVING", spectator.seen_health
@@ -163,5 +200,11 @@ def test_sigterm_drains_one_of_three_servers_under_load(server_url, tmp_path):
     assert "draining" in spectator.stream_details  # ended by the drain, not at grace
     assert set(statuses) <= {"UNAVAILABLE"}, statuses  # retryable only
     assert figures.extra["failovers"] >= 1
+    # a client that ignores health and keeps calling only ever hears UNAVAILABLE
+    assert set(stubborn.answers) <= {"OK", "UNAVAILABLE"}, stubborn.answers
+    assert stubborn.answers["UNAVAILABLE"] >= 1, stubborn.answers
+    # clients kept calling it (and were refused) all along: the drain still
+    # ended with its calls in flight, not at the window
+    assert drained < DRAIN_SECONDS / 2, drained
     assert figures.moves_lost == 0 and figures.duplicates == 0
     assert figures.games_audited_ok == figures.games > 0

@@ -26,6 +26,7 @@ from ledger.v1 import game_service_pb2 as pb
 from services.api.client import Connection, create, play_one
 from tests.faults.harness import serve_env
 from tests.support.database import scratch_database
+from tests.support.nats import setup_stream
 from tests.support.scratch_postgres import free_port
 from tests.support.server import ledger_serve, wait_until
 
@@ -51,6 +52,7 @@ def _tail_events(port: int) -> float:
 
 def test_streams_on_every_server_get_every_event_once(server_url, tmp_path):
     assert _nats_up(), "NATS with JetStream must answer on 127.0.0.1:4222"
+    setup_stream(NATS)  # the admin's step (this NATS takes anonymous clients)
     with (
         scratch_database(server_url, "ledger_nats") as url,
         contextlib.ExitStack() as stack,
@@ -120,7 +122,10 @@ def test_streams_on_every_server_get_every_event_once(server_url, tmp_path):
 def test_a_server_whose_nats_is_unreachable_still_serves_streams(server_url, tmp_path):
     with scratch_database(server_url, "ledger_nonats") as url:
         env = serve_env(
-            url, tmp_path, LEDGER_NATS_URL=f"nats://127.0.0.1:{free_port()}"
+            url,
+            tmp_path,
+            LEDGER_NATS_URL=f"nats://127.0.0.1:{free_port()}",
+            LEDGER_SIGNING_KEY=secrets.token_hex(32),  # a server of several shares one
         )
         with ledger_serve(env) as served:
             conn = Connection.open(served.target)
@@ -137,4 +142,33 @@ def test_a_server_whose_nats_is_unreachable_still_serves_streams(server_url, tmp
             head = conn.call("GetGame", pb.GetGameRequest(game_id=table.game_id)).game
             assert [e.version for e in events] == list(range(1, head.version + 1))
             conn.channel.close()
-        assert "live fan-out stays in-process" in served.output
+        # the reason, and it keeps trying (streams read PostgreSQL meanwhile)
+        assert "NATS unreachable (ConnectionRefusedError" in served.output
+
+
+def test_a_server_of_several_refuses_to_generate_its_own_signing_key(tmp_path):
+    """With a bus, a server with no key configured or kept says so in one
+    line and exits; it never makes a key of its own."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")},
+        "LEDGER_DATA_DIR": str(tmp_path),
+        "LEDGER_NATS_URL": NATS,
+    }
+    ledger = Path(sys.executable).with_name("ledger")
+    done = subprocess.run(
+        [str(ledger), "serve", "--listen", f"127.0.0.1:{free_port()}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "LEDGER_SIGNING_KEY_FILE" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "signing-key").exists()

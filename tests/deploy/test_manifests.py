@@ -51,7 +51,7 @@ def test_compose_file_follows_the_compose_specification(tmp_path: Path) -> None:
     )
     assert ok.returncode == 0, ok.stdout + ok.stderr
     broken = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
-    broken["services"]["nats"]["restart"] = ["always"]  # must be a string
+    broken["services"]["nats-1"]["restart"] = ["always"]  # must be a string
     (tmp_path / "compose.yaml").write_text(yaml.safe_dump(broken))
     bad = _run(
         "check-jsonschema",
@@ -75,7 +75,10 @@ def test_compose_runs_every_role() -> None:
     assert [n for n, c in commands.items() if c[:1] == ["dashboard"]] == ["dashboard"]
     assert commands["dashboard"][1:] == ["--http", "0.0.0.0:8080"]  # not loopback
     assert commands["migrate"] == ["db", "setup", "--service-role", "ledger_svc"]
-    assert "-js" in services["nats"]["command"]
+    assert commands["nats-setup"][:4] == ["nats", "setup", "--replicas", "3"]
+    for node in ("nats-1", "nats-2", "nats-3"):  # one cluster, nats.conf
+        assert services[node]["command"] == ["-c", "/etc/nats/nats.conf"]
+        assert services[node]["environment"]["NATS_SERVER_NAME"] == node
     for name in ("postgres", "prometheus", "grafana"):
         assert name in services
 
@@ -196,3 +199,26 @@ def test_grafana_dashboard_names_only_exported_metrics() -> None:
         for name in re.findall(r"\b(ledger:[a-z0-9_:]+)", e):
             assert name in recorded, name
     assert len({p["id"] for p in dashboard["panels"]}) == len(dashboard["panels"])
+
+
+def test_k8s_servers_get_the_read_replica_and_the_keyring() -> None:
+    """The servers read from the replica, and a rotation needs only the
+    keyring ConfigMap and the Secret changed (then a rollout restart)."""
+    from services.storage.signing_key import parse_keyring
+
+    resources = _resources()
+    for deployment in ("ledger", "ledger-dashboard"):
+        spec = resources[("Deployment", deployment)]["spec"]["template"]["spec"]
+        env = {e["name"]: e for e in spec["containers"][0]["env"]}
+        assert env["LEDGER_READ_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {
+            "name": "ledger-service",
+            "key": "read-database-url",
+        }
+        ring = env["LEDGER_KEYRING"]["valueFrom"]["configMapKeyRef"]
+        assert ring == {"name": "ledger-keyring", "key": "keyring"}
+        assert (
+            env["LEDGER_SIGNING_KEY"]["valueFrom"]["secretKeyRef"]["key"]
+            == "signing-key"
+        )
+    keyring = resources[("ConfigMap", "ledger-keyring")]["data"]["keyring"]
+    assert parse_keyring(keyring).keys == ()

@@ -20,7 +20,7 @@ tail.
   change is one log line and no traceback; SIGTERM while NATS is down exits 0.
 - NATS over TLS (certificates made here with ``cryptography``): a server
   given the CA (``LEDGER_NATS_TLS_CA``) fans out through it; one without it
-  refuses the certificate and serves in-process.
+  refuses the certificate, says so and streams from PostgreSQL.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from services.live.nats_tail import STREAM
 from services.live.sealed_records import PURPOSE, RecordSeal
 from tests.faults.harness import serve_env
 from tests.support.database import scratch_database
+from tests.support.nats import setup_stream
 from tests.support.scratch_postgres import free_port
 from tests.support.server import ledger_serve, wait_until
 
@@ -67,6 +68,7 @@ def nats_server(store: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     )
     try:
         wait_until(lambda: _answers(port), "nats-server did not start", 30)
+        setup_stream(f"nats://127.0.0.1:{port}", USER, PASSWORD)  # the admin's step
         yield process
     finally:
         process.terminate()
@@ -355,8 +357,9 @@ def test_fan_out_recovers_from_a_nats_restart_and_stops_cleanly_without_it(
             nats.wait(10)
             for _ in range(3):  # NATS down: every event still arrives, from PostgreSQL
                 move()
-            # back with an empty store, as a NATS that lost its disk: the stream
-            # must be declared again (a restart on the same store keeps it)
+            # back with an empty store, as a NATS that lost its disk: the admin
+            # makes the stream again (the fixture does; a restart on the same
+            # store keeps it), and the servers pick it up by themselves
             stack.enter_context(nats_server(tmp_path / "nats-empty", port))
             restarted = time.monotonic()
             served = _tail_events(metrics_b)
@@ -453,6 +456,7 @@ def test_servers_reach_nats_over_tls_and_refuse_a_certificate_they_do_not_trust(
     )
     try:
         wait_until(lambda: _answers(port), "nats-server did not start", 30)
+        setup_stream(nats_url, USER, PASSWORD, tls_ca=ca)
         signing_key = secrets.token_hex(32)
         with scratch_database(server_url, "ledger_natstls") as url:
             envs = _servers(url, tmp_path, nats_url, signing_key, count=3)
@@ -490,5 +494,79 @@ def test_servers_reach_nats_over_tls_and_refuse_a_certificate_they_do_not_trust(
     finally:
         process.terminate()
         process.wait(10)
-    assert "live fan-out stays in-process" in a.output, a.output
+    # A says why, and keeps trying (streams read PostgreSQL meanwhile)
+    assert "NATS unreachable (" in a.output, a.output
+    assert "CERTIFICATE_VERIFY_FAILED" in a.output, a.output
     assert "Traceback" not in b.output
+
+
+def test_a_server_started_before_nats_connects_when_it_comes_up(server_url, tmp_path):
+    """NATS as shipped (``deploy/nats/single.conf``: the servers' user and the
+    admin) comes up after the servers: each failure is logged with its reason
+    (refused connection, then a wrong password), and a server with the right
+    password connects by itself and fans out through JetStream."""
+    from tests.deploy.shipped import DEPLOY
+
+    key = secrets.token_hex(32)
+    port = free_port()
+    nats_url = f"nats://127.0.0.1:{port}"
+    admin_password = "n" + secrets.token_hex(16)
+    servers_password = "n" + secrets.token_hex(16)
+    with (
+        scratch_database(server_url, "ledger_natslate") as url,
+        contextlib.ExitStack() as stack,
+    ):
+        envs = _servers(url, tmp_path, nats_url, key, count=3)
+        envs[0]["LEDGER_NATS_PASSWORD"] = envs[1]["LEDGER_NATS_PASSWORD"] = (
+            servers_password
+        )
+        envs[2]["LEDGER_NATS_PASSWORD"] = "n" + secrets.token_hex(16)  # wrong
+        metrics_b = int(envs[1]["LEDGER_METRICS_PORT"])
+        b = stack.enter_context(ledger_serve(envs[1]))  # NATS is down
+        wrong = stack.enter_context(ledger_serve(envs[2]))
+        wait_until(lambda: "NATS unreachable (" in _so_far(b), "B said nothing", 30)
+        nats = subprocess.Popen(
+            ["/usr/sbin/nats-server", "-c", str(DEPLOY / "nats" / "single.conf")],
+            env={
+                "NATS_LISTEN": f"127.0.0.1:{port}",
+                "NATS_STORE_DIR": str(tmp_path / "nats"),
+                "LEDGER_NATS_PASSWORD": servers_password,
+                "LEDGER_NATS_ADMIN_PASSWORD": admin_password,
+            },
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        stack.callback(nats.wait, 10)
+        stack.callback(nats.terminate)
+        wait_until(lambda: _answers(port), "nats-server did not start", 30)
+        setup_stream(nats_url, "admin", admin_password)
+        wait_until(lambda: "NATS connected" in _so_far(b), "B never connected", 30)
+        a = stack.enter_context(ledger_serve(envs[0]))
+        conn_a, conn_b = Connection.open(a.target), Connection.open(b.target)
+        table = create(conn_a, "thalara", players=2, characters=["myrja", "canto"])
+        watched = Spectator(conn_b, table.game_id)
+        wait_until(lambda: watched.at(1), "the stream did not start", 30)
+        rnd = random.Random(3)
+        for _ in range(4):
+            answer = play_one(conn_a, table, rnd)
+            assert answer is not None
+            wait_until(lambda v=answer.last_version: watched.at(v), "B missed one", 60)
+        wait_until(lambda: _tail_events(metrics_b) > 0, "nothing came through NATS", 30)
+        wait_until(
+            lambda: "Authorization Violation" in _so_far(wrong),
+            "the wrong password was not named",
+            30,
+        )
+        watched.close()
+        conn_a.channel.close()
+        conn_b.channel.close()
+    unreachable = [line for line in b.output.splitlines() if "NATS unreachable" in line]
+    assert "ConnectionRefusedError" in unreachable[0], b.output
+    assert len(unreachable) <= 2, b.output  # once per reason, not once a second
+    assert "NATS connected" not in wrong.output, wrong.output
+    assert "Traceback" not in b.output + wrong.output
+
+
+def _so_far(served: Any) -> str:
+    """What a running server has printed so far."""
+    return "".join(served.lines)

@@ -40,6 +40,7 @@ def _shipped_placeholders() -> dict[str, str]:
         ("LEDGER_SIGNING_KEY", "signing-key"),
         ("LEDGER_DATABASE_URL", "database-url"),
         ("LEDGER_READ_DATABASE_URL", "read-database-url"),
+        ("LEDGER_NATS_PASSWORD", "nats-password"),
     ],
 )
 def test_a_server_refuses_each_placeholder_from_the_k8s_secrets(
@@ -87,8 +88,9 @@ def test_the_placeholders_of_the_env_example_are_refused_and_real_ones_pass() ->
 
 def test_every_compose_service_has_a_health_check_that_dependants_wait_on() -> None:
     services = compose_services(operator_secrets())
+    once = ("migrate", "nats-setup")  # run once; dependants wait for them to complete
     for name, service in services.items():
-        if name == "migrate":  # runs once; dependants wait for it to complete
+        if name in once:
             assert service["restart"] == "no"
             continue
         check = service.get("healthcheck")
@@ -96,13 +98,13 @@ def test_every_compose_service_has_a_health_check_that_dependants_wait_on() -> N
         for dependency, how in service.get("depends_on", {}).items():
             wanted = (
                 "service_completed_successfully"
-                if dependency == "migrate"
+                if dependency in once
                 else "service_healthy"
             )
             assert how["condition"] == wanted, (name, dependency)
     ledger = [n for n, s in services.items() if s.get("image") == "game-ledger:latest"]
     for name in ledger:
-        if name != "migrate":
+        if name not in once:
             assert "migrate" in services[name]["depends_on"], name
 
 
@@ -165,3 +167,30 @@ def test_the_projector_health_page_follows_its_database(server_url: str) -> None
     )
     serve_metrics(none)
     assert (status(up), status(down), status(none)) == (200, 503, 404)
+
+
+def test_a_placeholder_nats_password_is_refused_in_a_url_too() -> None:
+    """``nats://user:CHANGE-ME@host`` (any of a cluster's URLs) and the NATS
+    admin's placeholder are refused like the servers' own setting."""
+    with pytest.raises(ValidationError, match="LEDGER_NATS_URL") as refused:
+        Settings(nats_url="nats://a:4222,nats://ledger:CHANGE-ME@b:4222")
+    assert "CHANGE-ME" not in str(refused.value).split("input_value")[0]
+    assert Settings(nats_url="nats://ledger:n0t-a-placeholder@b:4222").nats_url
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("LEDGER_")},
+        "LEDGER_NATS_URL": "nats://127.0.0.1:1",
+        "LEDGER_NATS_ADMIN_USER": "admin",
+        "LEDGER_NATS_ADMIN_PASSWORD": "CHANGE-ME-TO-A-LONG-RANDOM-STRING",
+    }
+    ledger = Path(sys.executable).with_name("ledger")
+    done = subprocess.run(
+        [str(ledger), "nats", "setup"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "LEDGER_NATS_ADMIN_PASSWORD" in lines[0], done.stderr

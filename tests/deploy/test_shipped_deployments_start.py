@@ -10,6 +10,7 @@ against a missing database.  Each server must reach SERVING.  See
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import re
@@ -131,9 +132,97 @@ def _on_loopback(env: dict[str, str], cluster: Cluster) -> dict[str, str]:
     return {
         key: value.replace("@postgres:5432/", f"@127.0.0.1:{cluster.primary.port}/")
         .replace("@postgres-replica:5432/", f"@127.0.0.1:{cluster.replica_port}/")
-        .replace("nats://nats:4222", f"nats://{NATS}")
+        .replace(COMPOSE_NATS, f"nats://{NATS}")
         for key, value in env.items()
     }
+
+
+COMPOSE_NATS = "nats://nats-1:4222,nats://nats-2:4222,nats://nats-3:4222"
+"""The servers' LEDGER_NATS_URL in compose: its three NATS nodes."""
+
+
+def test_compose_nats_cluster_starts_and_its_admin_makes_the_stream(tmp_path) -> None:
+    """compose's three NATS nodes with their command and environment (nats.conf
+    and users.conf as mounted), each node on loopback ports of its own; then
+    ``nats-setup`` as written: the stream in 3 replicas.  The servers' user
+    may not touch the stream; the placeholder never gets that far."""
+    import asyncio
+
+    import nats
+
+    services = compose_services(operator_secrets())
+    base = free_ports(9)
+    client = {i: base + i - 1 for i in (1, 2, 3)}
+    route = {i: base + 2 + i for i in (1, 2, 3)}
+    monitor = {i: base + 5 + i for i in (1, 2, 3)}
+    nats_server = shutil.which("nats-server") or "/usr/sbin/nats-server"
+
+    def on_loopback(i: int, value: str) -> str:
+        value = value.replace("0.0.0.0:4222", f"127.0.0.1:{client[i]}")
+        value = value.replace("0.0.0.0:6222", f"127.0.0.1:{route[i]}")
+        value = value.replace("0.0.0.0:8222", f"127.0.0.1:{monitor[i]}")
+        for j in (1, 2, 3):
+            value = value.replace(f"@nats-{j}:6222", f"@127.0.0.1:{route[j]}")
+            value = value.replace(
+                f"nats://nats-{j}:4222", f"nats://127.0.0.1:{client[j]}"
+            )
+        return value
+
+    conf = Path(str(DEPLOY / "nats"))
+    nodes = []
+    with contextlib.ExitStack() as stack:
+        for i in (1, 2, 3):
+            service = services[f"nats-{i}"]
+            assert "./nats:/etc/nats:ro" in service["volumes"]
+            env = {k: on_loopback(i, v) for k, v in service["environment"].items()}
+            env["NATS_STORE_DIR"] = str(tmp_path / f"nats-{i}")  # its volume
+            command = [nats_server, *service["command"]]
+            command[-1] = command[-1].replace("/etc/nats", str(conf))
+            nodes.append(
+                stack.enter_context(
+                    started(f"nats-{i}", command, env, tmp_path, tmp_path)
+                )
+            )
+        for i in (1, 2, 3):
+            check = [
+                part.replace(":8222/", f":{monitor[i]}/")
+                for part in services[f"nats-{i}"]["healthcheck"]["test"]
+            ]
+            wait_healthy(nodes[i - 1], check, {"PATH": os.environ["PATH"]})
+        setup = services["nats-setup"]
+        env = {k: on_loopback(1, v) for k, v in setup["environment"].items()}
+        done = subprocess.run(
+            ledger_command(setup["command"]),
+            env={"PATH": os.environ["PATH"], **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "3 replicas" in done.stdout
+
+        servers = services["ledger-1"]["environment"]
+        url = on_loopback(1, servers["LEDGER_NATS_URL"]).split(",")
+
+        async def as_servers() -> tuple[int, str]:
+            nc = await nats.connect(
+                url,
+                user=servers["LEDGER_NATS_USER"],
+                password=servers["LEDGER_NATS_PASSWORD"],
+            )
+            try:
+                js = nc.jetstream(timeout=2)
+                info = await js.stream_info("LEDGER_GAMES")  # allowed: looking it up
+                with pytest.raises(Exception):  # noqa: B017 - a permissions violation
+                    await js.delete_stream("LEDGER_GAMES")
+                return info.config.num_replicas or 0, str(nc.last_error)
+            finally:
+                await nc.close()
+
+        replicas, refused = asyncio.run(as_servers())
+        assert replicas == 3
+        assert "permissions violation" in refused
 
 
 def _metrics(port: int) -> str:
@@ -226,9 +315,15 @@ def test_systemd_unit_with_the_example_environment_serves(cluster, tmp_path) -> 
     home.mkdir()
     placeholders = operator_secrets()
     env = {}
+    # the deployment's one signing key, made once and copied to every host
+    key_file = tmp_path / "etc-ledger-signing-key"
+    key_file.write_text(placeholders["LEDGER_SIGNING_KEY"] + "\n")
+    key_file.chmod(0o600)
+    assert example["LEDGER_SIGNING_KEY_FILE"] == "/etc/ledger/signing-key"
     for key, value in example.items():  # what the operator edits: secrets, where
         value = value.replace("127.0.0.1:5432", f"127.0.0.1:{pg.port}")
         value = value.replace(unit["WorkingDirectory"], str(home))
+        value = value.replace("/etc/ledger/signing-key", str(key_file))
         if key == "LEDGER_ADMIN_TOKEN":
             value = placeholders["LEDGER_ADMIN_TOKEN"]
         env[key] = value.replace("CHANGE-ME", placeholders["LEDGER_SVC_PASSWORD"])
@@ -256,6 +351,7 @@ def test_systemd_unit_with_the_example_environment_serves(cluster, tmp_path) -> 
     cwd = Path(unit["WorkingDirectory"].replace("/var/lib/ledger", str(home)))
     with started("systemd", command, env, cwd, tmp_path) as server:
         wait_serving(server, f"127.0.0.1:{grpc_port}")
+        assert not (home / "signing-key").exists()  # the shared key, none generated
         for port in range(metrics, metrics + workers + 1):  # supervisor, each worker
             wait_http(server, f"http://127.0.0.1:{port}/metrics")
         assert server.stop() == 0, server.output()

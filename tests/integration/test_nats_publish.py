@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 import uuid
 
 import pytest
@@ -19,6 +20,7 @@ from domain.ledger import stored_events
 from domain.ledger.aggregate import Game
 from services.live.nats_tail import STREAM, NatsTail
 from services.live.sealed_records import PURPOSE, RecordSeal
+from tests.support.nats import setup_stream
 
 pytestmark = pytest.mark.postgres
 NATS = "nats://127.0.0.1:4222"
@@ -36,8 +38,13 @@ def test_a_move_is_published_as_stored_without_a_second_encoding(
         return asyncio.run_coroutine_threadsafe(coro, loop).result(15)
 
     seal = RecordSeal(own_ledger.signer.derive_key(PURPOSE))
+    setup_stream(NATS)  # the admin's step (this NATS takes anonymous clients)
     tail = NatsTail(NATS, own_ledger.mapper, Game.Concluded, seal)
     on_loop(tail.start())
+    deadline = time.monotonic() + 15
+    while not tail.live:  # it connects in the background
+        assert time.monotonic() < deadline, "the tail never found the stream"
+        time.sleep(0.05)
     try:
         own_ledger.on_committed = tail.committed
         game_id = own_ledger.create_game("thalara", SETUP).game_id

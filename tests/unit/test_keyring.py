@@ -135,3 +135,18 @@ def test_the_key_file_is_hex_or_pem_and_the_keyring_setting_is_checked(tmp_path)
     ]:
         with pytest.raises(SigningKeyError, match=says):
             parse_keyring(bad)
+
+
+def test_a_server_of_several_never_generates_a_key_of_its_own(tmp_path) -> None:
+    """With a bus (``generate=False``), no key anywhere is refused in one line
+    naming the fix; a key already kept in the data dir, or configured, serves."""
+    import pytest
+
+    from services.storage.signing_key import SigningKeyError, load_signer
+
+    with pytest.raises(SigningKeyError, match="LEDGER_SIGNING_KEY_FILE"):
+        load_signer(None, tmp_path, generate=False)
+    assert not list(tmp_path.iterdir())  # nothing generated
+    kept = load_signer(None, tmp_path)  # a single host generates and keeps one
+    again = load_signer(None, tmp_path, generate=False)
+    assert again.public_key == kept.public_key
