@@ -269,3 +269,10 @@ class LedgerPostgresFactory(PostgresFactory):
         super().__init__(env)
         self.datastore.__class__ = LedgerDatastore
         with_tcp_timeouts(self.datastore)
+        # libpq's answer to "which of these hosts is the primary?": with a
+        # multi-host URL, every connection of the pool (and the committer's,
+        # the timekeeper's and the tournament desk's, made from its kwargs)
+        # skips the hosts in recovery
+        wanted = self.env.get("POSTGRES_TARGET_SESSION_ATTRS")
+        if wanted:
+            self.datastore.pool.kwargs["target_session_attrs"] = wanted
