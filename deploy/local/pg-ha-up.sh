@@ -123,14 +123,16 @@ mkdir -p "$run/backup" "$run/pgbackrest"
 PGBACKREST_CONFIG=$run/pgbackrest.conf
 export PGBACKREST_CONFIG
 
-# Patroni: three nodes of one file, told apart by their environment
+# Patroni: three nodes of one file, told apart by their environment (its
+# post_bootstrap script is found here, not in the image's /etc/patroni)
+sed "s#/etc/patroni/#$conf/#" "$conf/patroni.yml" > "$run/patroni.yml"
 i=0
 while [ "$i" -lt 3 ]; do
     mkdir -p "$run/pg$i"
     chmod 700 "$run/pg$i"
     i=$((i + 1))
 done
-[ -z "$owner" ] || chown -R "$owner:" "$run/pg0" "$run/pg1" "$run/pg2" "$run/backup" "$run/pgbackrest" "$run/pgbackrest.conf"
+[ -z "$owner" ] || chown -R "$owner:" "$run/pg0" "$run/pg1" "$run/pg2" "$run/backup" "$run/pgbackrest" "$run/pgbackrest.conf" "$run/patroni.yml"
 i=0
 while [ "$i" -lt 3 ]; do
     running "patroni$i" && { i=$((i + 1)); continue; }
@@ -145,7 +147,7 @@ while [ "$i" -lt 3 ]; do
         PATRONI_SUPERUSER_PASSWORD="$superuser" \
         PATRONI_REPLICATION_PASSWORD="$replication" \
         PATRONI_REWIND_PASSWORD="$rewind" \
-        $as_pg nohup patroni "$conf/patroni.yml" > "$run/patroni$i.log" 2>&1 &
+        $as_pg nohup patroni "$run/patroni.yml" > "$run/patroni$i.log" 2>&1 &
     echo $! > "$run/patroni$i.pid"
     i=$((i + 1))
 done

@@ -251,6 +251,11 @@ class LedgerDatastore(PostgresDatastore):
                         # race is rare, a reconnect is cheap: start afresh.
                         conn.close()
                         raise
+                    except psycopg.errors.ReadOnlySqlTransaction:
+                        # a standby now (a failover or switchover demoted the
+                        # node behind this connection): never hand it out again
+                        conn.close()
+                        raise
                     return
         raise DatabaseUnavailableError("no live connection to the database")
 
