@@ -210,16 +210,25 @@ def test_the_ha_compose_file_runs_the_files_the_local_script_runs() -> None:
     )
     assert ok.returncode == 0, ok.stdout + ok.stderr
     services = yaml.safe_load((DEPLOY / "compose.ha.yaml").read_text())["services"]
-    wanted = set(re.findall(r"\$\{(\w+)\}", (DEPLOY / "patroni" / "haproxy.cfg").read_text()))
+    wanted = set(
+        re.findall(r"\$\{(\w+)\}", (DEPLOY / "patroni" / "haproxy.cfg").read_text())
+    )
     assert wanted >= {"HA_PRIMARY", "PG_NODE_0", "PG_REST_PORT_2"}
     local = (DEPLOY / "local" / "pg-ha-up.sh").read_text()
     for name in ("postgres", "postgres-replica"):
         proxy = services[name]
-        assert "./patroni/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in proxy["volumes"]
+        assert (
+            "./patroni/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"
+            in proxy["volumes"]
+        )
         assert wanted <= set(proxy["environment"]), name
     assert all(f"{v}=" in local for v in wanted)
-    nodes = [s for s in services.values() if s.get("build", {}).get("context") == "patroni"]
+    nodes = [
+        s for s in services.values() if s.get("build", {}).get("context") == "patroni"
+    ]
     assert len(nodes) == 3
     dockerfile = (DEPLOY / "patroni" / "Dockerfile").read_text()
-    assert "COPY patroni.yml" in dockerfile and '"/etc/patroni/patroni.yml"' in dockerfile
+    assert (
+        "COPY patroni.yml" in dockerfile and '"/etc/patroni/patroni.yml"' in dockerfile
+    )
     assert "$conf/patroni.yml" in local

@@ -62,7 +62,14 @@ def run_block(code: str, env: dict[str, str], run: Path) -> str:
     """One block, exactly as written, in ``sh -e``, as PostgreSQL's user."""
     command = ["sh", "-ec", code]
     if os.geteuid() == 0:
-        command = ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", *command]
+        command = [
+            "setpriv",
+            "--reuid=postgres",
+            "--regid=postgres",
+            "--init-groups",
+            "--",
+            *command,
+        ]
     done = subprocess.run(
         command,
         env=env,
@@ -84,9 +91,7 @@ def new_game_with_receipts(target: str, moves: int) -> tuple[str, list[pb.Receip
             "CreateGame",
             pb.CreateGameRequest(
                 game_type="terralore",
-                setup=convert.model_to_any(
-                    TERRALORE, TERRALORE.setup_model(players=2)
-                ),
+                setup=convert.model_to_any(TERRALORE, TERRALORE.setup_model(players=2)),
             ),
             timeout=15,
         )
@@ -195,13 +200,21 @@ def audit_with_receipts(
     games report truncated history, and what it says of the late game."""
     environment = {**os.environ, **env, "LEDGER_DATABASE_URL": url}
 
-    def audit(game: str, receipts: list[pb.Receipt]) -> subprocess.CompletedProcess[str]:
+    def audit(
+        game: str, receipts: list[pb.Receipt]
+    ) -> subprocess.CompletedProcess[str]:
         path = Path(env["LEDGER_DATA_DIR"]) / f"{game}.jsonl"
-        path.write_text(
-            "".join(json.dumps(kept(r).to_json()) + "\n" for r in receipts)
-        )
+        path.write_text("".join(json.dumps(kept(r).to_json()) + "\n" for r in receipts))
         return subprocess.run(
-            [sys.executable, "-m", "services.cli", "audit", game, "--receipts", str(path)],
+            [
+                sys.executable,
+                "-m",
+                "services.cli",
+                "audit",
+                game,
+                "--receipts",
+                str(path),
+            ],
             env=environment,
             capture_output=True,
             text=True,
@@ -223,13 +236,29 @@ def audit_with_receipts(
 def backup_from_standby(cluster: Cluster) -> bool:
     """Whether pgBackRest's log says the backup read from a standby."""
     logs = list((cluster.run / "pgbackrest").glob("ledger-backup*.log"))
-    return any("backup-standby" in p.read_text() or "standby" in p.read_text() for p in logs)
+    return any(
+        "backup-standby" in p.read_text() or "standby" in p.read_text() for p in logs
+    )
 
 
 def stop_restored(run: Path) -> None:
     data = run / "restored"
     if (data / "postmaster.pid").exists():
-        command = ["/usr/lib/postgresql/15/bin/pg_ctl", "-D", str(data), "-m", "immediate", "stop"]
+        command = [
+            "/usr/lib/postgresql/15/bin/pg_ctl",
+            "-D",
+            str(data),
+            "-m",
+            "immediate",
+            "stop",
+        ]
         if os.geteuid() == 0:
-            command = ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", *command]
+            command = [
+                "setpriv",
+                "--reuid=postgres",
+                "--regid=postgres",
+                "--init-groups",
+                "--",
+                *command,
+            ]
         subprocess.run(command, capture_output=True, timeout=60, check=False)
