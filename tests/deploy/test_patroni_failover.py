@@ -162,12 +162,14 @@ def rejoin_then_switch_over(
     """The killed node back (the script run again: Patroni rewinds it into a
     replica), then ``patronictl switchover`` to the sync standby, under load.
     The seconds until the node was a replica, and the switchover's stall."""
+    started = time.monotonic()
     cluster.up()
-    rejoined_in = wait_for(
+    wait_for(
         lambda: cluster.rest(victim, "/replica") == 200,
         "the old primary did not come back as a replica",
         120,
     )
+    rejoined_in = time.monotonic() - started
     wait_for(lambda: "Sync Standby" in str(cluster.members()), "no sync standby")
     load.wait_for(load.moves + 8, timeout=120)
     leader = cluster.leader()

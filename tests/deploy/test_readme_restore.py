@@ -46,6 +46,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 SECTION = "## Backups and point-in-time recovery (pgBackRest)"
 ROUND = Size(clients=2, moves=30, faults=0)
 TERRALORE = find_game("terralore")
+TWO_PLAYERS: dict[str, object] = {"players": 2}  # setup_model's fields vary by game
 
 
 def readme_blocks() -> list[str]:
@@ -91,7 +92,7 @@ def new_game_with_receipts(target: str, moves: int) -> tuple[str, list[pb.Receip
             "CreateGame",
             pb.CreateGameRequest(
                 game_type="terralore",
-                setup=convert.model_to_any(TERRALORE, TERRALORE.setup_model(players=2)),
+                setup=convert.model_to_any(TERRALORE, TERRALORE.setup_model(**TWO_PLAYERS)),
             ),
             timeout=15,
         )
