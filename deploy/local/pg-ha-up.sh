@@ -124,7 +124,9 @@ PGBACKREST_CONFIG=$run/pgbackrest.conf
 export PGBACKREST_CONFIG
 
 # Patroni: three nodes of one file, told apart by their environment (its
-# post_bootstrap script is found here, not in the image's /etc/patroni)
+# post_bootstrap script is found here, not in the image's /etc/patroni).
+# archive-push runs in a node's PostgreSQL and must name that node's data
+# directory as pg1 (on separate machines, each node's own pgbackrest.conf)
 sed "s#/etc/patroni/#$conf/#" "$conf/patroni.yml" > "$run/patroni.yml"
 i=0
 while [ "$i" -lt 3 ]; do
@@ -147,6 +149,7 @@ while [ "$i" -lt 3 ]; do
         PATRONI_SUPERUSER_PASSWORD="$superuser" \
         PATRONI_REPLICATION_PASSWORD="$replication" \
         PATRONI_REWIND_PASSWORD="$rewind" \
+        PGBACKREST_PG1_PATH="$run/pg$i/data" PGBACKREST_PG1_PORT=$((base + i)) \
         $as_pg nohup patroni "$run/patroni.yml" > "$run/patroni$i.log" 2>&1 &
     echo $! > "$run/patroni$i.pid"
     i=$((i + 1))

@@ -181,10 +181,24 @@ def check_before_point(
         for receipt in before:
             row = db.execute(
                 "SELECT command_id, first_version, last_version FROM ledger_commands"
-                " WHERE game_id = %s AND last_version = %s",
+                " WHERE game_id = %s AND %s BETWEEN first_version AND last_version",
                 (uuid.UUID(receipt.game_id), receipt.version),
             ).fetchone()
-            assert row is not None, f"a move before the point is missing: {receipt}"
+            if row is None:  # say what the restored copy holds of that game
+                held = db.execute(
+                    "SELECT max(originator_version) FROM ledger_events"
+                    " WHERE originator_id = %s",
+                    (uuid.UUID(receipt.game_id),),
+                ).fetchone()
+                commands = db.execute(
+                    "SELECT first_version, last_version FROM ledger_commands"
+                    " WHERE game_id = %s ORDER BY first_version DESC LIMIT 3",
+                    (uuid.UUID(receipt.game_id),),
+                ).fetchall()
+                raise AssertionError(
+                    f"a move before the point is missing: event {receipt.version}; "
+                    f"the copy's log ends at {held}, its last commands {commands}"
+                )
             load.acks[(receipt.game_id, str(row[0]))] = (row[1], row[2])
     check_ledger(url, load, figures)
     assert figures.games_audited_ok == figures.games > 0
