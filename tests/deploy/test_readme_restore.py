@@ -92,7 +92,9 @@ def new_game_with_receipts(target: str, moves: int) -> tuple[str, list[pb.Receip
             "CreateGame",
             pb.CreateGameRequest(
                 game_type="terralore",
-                setup=convert.model_to_any(TERRALORE, TERRALORE.setup_model(**TWO_PLAYERS)),
+                setup=convert.model_to_any(
+                    TERRALORE, TERRALORE.setup_model(**TWO_PLAYERS)
+                ),
             ),
             timeout=15,
         )
