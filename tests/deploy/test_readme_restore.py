@@ -251,11 +251,10 @@ def audit_with_receipts(
 
 
 def backup_from_standby(cluster: Cluster) -> bool:
-    """Whether pgBackRest's log says the backup read from a standby."""
+    """Whether pgBackRest's log says the backup read from a standby (it
+    waits for the standby to replay the backup's start before copying)."""
     logs = list((cluster.run / "pgbackrest").glob("ledger-backup*.log"))
-    return any(
-        "backup-standby" in p.read_text() or "standby" in p.read_text() for p in logs
-    )
+    return any("replay on the standby reached" in p.read_text() for p in logs)
 
 
 def stop_restored(run: Path) -> None:
