@@ -39,7 +39,6 @@ import psycopg
 from eventsourcing.postgres import PostgresDatastore, PostgresFactory
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
-from psycopg_pool.base import AttemptWithBackoff
 
 S = TypeVar("S")
 P = ParamSpec("P")
@@ -62,20 +61,6 @@ after TCP's retransmissions (about 15 minutes) or never.  Set once per
 connection, no round trip; libpq ignores them on Unix-domain sockets.  A
 stopped PostgreSQL is not covered: its kernel still acknowledges everything,
 so these never fire; that case is :class:`InFlight`'s."""
-
-
-RECONNECT_DELAY = 1.0
-"""Seconds between a pool's attempts to replace a connection it lost.
-
-psycopg_pool doubles the delay after each failed attempt (1, 2, 4, 8 s...).
-After a failover (about 10 s without a primary) or a switchover (one or
-two), the attempt due next came up to 5 s after the new primary answered,
-and every call waited for it: measured, the first move after a switchover
-came 8.4 s after it began.  A constant delay (with psycopg_pool's 10 %
-jitter) brings a pool back within a second of the database, at the cost of
-one connection attempt a second per missing connection during an outage."""
-AttemptWithBackoff.DELAY_BACKOFF = 1.0
-AttemptWithBackoff.INITIAL_DELAY = RECONNECT_DELAY
 
 
 class DatabaseUnavailableError(psycopg.OperationalError):
