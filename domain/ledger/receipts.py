@@ -283,6 +283,13 @@ def _key_problem(receipt: Receipt, ring: Keyring) -> str | None:
     return "signature does not verify with the server's public key"
 
 
+def vouched(receipts: Iterable[Receipt], keys: bytes | Keyring) -> list[Receipt]:
+    """The receipts ``keys`` vouch for: a good signature by a key of the ring,
+    stamped inside that key's window (what they say is not checked here)."""
+    ring = keys if isinstance(keys, Keyring) else Keyring.of(keys)
+    return [r for r in receipts if _key_problem(r, ring) is None]
+
+
 @dataclass(frozen=True)
 class ReceiptProblem:
     version: int

@@ -120,8 +120,30 @@ not moves: their message is the rule's own sentence, for the person who
 registered; the rule stays in ``ErrorInfo.metadata["rule"]`` for programs."""
 
 
+def _primary_moved(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a write refused by a standby.
+
+    During a failover or switchover a connection can reach a node that is a
+    standby now (the demoted primary, before HAProxy's next health check
+    marks it down and cuts its sessions): PostgreSQL refuses the write with
+    ``read-only transaction`` (SQLSTATE 25006), which psycopg and
+    eventsourcing raise as an *internal* error.  Nothing was stored, and the
+    primary is elsewhere: the client should retry, as in any outage.
+    """
+    seen: BaseException | None = exc
+    for _ in range(8):  # a chain of causes, bounded
+        if seen is None:
+            return False
+        if isinstance(seen, psycopg.errors.ReadOnlySqlTransaction):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def status_for(exc: BaseException) -> status_pb2.Status:
     """The rich status for ``exc`` (INTERNAL for anything unexpected)."""
+    if _primary_moved(exc):
+        exc = psycopg.OperationalError(str(exc))  # answered as an outage
     for cls, code, reason, fixed in _TABLE:
         if isinstance(exc, cls):
             message = (

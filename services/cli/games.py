@@ -75,7 +75,7 @@ def audit(
 ) -> None:
     """Verify a game's chain, seed, decisions, signatures, listing row and receipts."""
     from domain.ledger.receipts import load_receipts
-    from services.ledger.audit import audit_game
+    from services.ledger.audit import absent_game, audit_game
 
     if against is not None:
         _audit_against(against, game_id, _keyring(public_key))
@@ -97,6 +97,11 @@ def audit(
             ) from None
     keys = _keyring(public_key)
     ledger = open_ledger()
+    if not ledger.read_records(gid):
+        # receipts for a game the database lacks: restored to an earlier point?
+        explained = absent_game(ledger, gid, held, keys)
+        if explained is not None:
+            raise UserError(explained, FAILED)
     stored_records(ledger, gid)
     report = audit_game(ledger, gid, held, keys)
     console.print(

@@ -44,7 +44,7 @@ from domain.ledger.checkpoints import (
     checkpoint_problem,
     rollbacks,
 )
-from domain.ledger.receipts import Keyring, Receipt, check_receipts
+from domain.ledger.receipts import Keyring, Receipt, check_receipts, vouched
 from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
 from domain.ledger.records import ENDING_KINDS, load
 from services.proto import convert
@@ -217,6 +217,35 @@ def _check_final_head(
         final[0].head_hash != head.get("hash")
     ):
         report.fail(version, "signed head", "the final head's receipt does not verify")
+
+
+def absent_game(
+    ledger: Any,
+    game_id: UUID,
+    held: Iterable[Receipt],
+    keys: bytes | Keyring | None = None,
+) -> str | None:
+    """What a game missing from this database means, given receipts for it.
+
+    After a point-in-time restore, a game created after the restore point
+    is simply not there; a player's receipts are what prove it existed.
+    Receipts the deployment's keys vouch for name the moment the server
+    signed them, so the answer can say when the game was played: after the
+    point this database was restored to (or its rows were deleted since).
+    ``None`` when no receipt for it verifies: then it is just not found.
+    """
+    gid = str(game_id)
+    key = keys if keys is not None else ledger.keyring
+    signed = vouched((r for r in held if r.game_id == gid), key)
+    if not signed:
+        return None
+    first = min(signed, key=lambda r: (r.version, r.timestamp))
+    return (
+        f"game {gid} is not in this database, yet {len(signed)} receipt(s) signed "
+        f"by this deployment's key name it; the first (event {first.version}) was "
+        f"signed at {first.timestamp}: the game was created after the restore point "
+        "this database was restored to (or its rows were deleted since)"
+    )
 
 
 def _check_listing(

@@ -41,6 +41,10 @@ def embedded_url(data_dir: Path) -> str:
     return _embedded.get_uri()
 
 
+TARGET_SESSION_ATTRS = "POSTGRES_TARGET_SESSION_ATTRS"
+"""Our setting beside eventsourcing's: the URL's ``target_session_attrs``."""
+
+
 def eventsourcing_env(
     url: str,
     pool_size: int,
@@ -79,6 +83,10 @@ def eventsourcing_env(
         "POSTGRES_CONNECT_TIMEOUT": f"{db_wait:g}",
         "CREATE_TABLE": "yes" if create_tables else "no",
         "POSTGRES_PRE_PING": "n",  # a SELECT 1 per checkout cost ~6 round trips a move; eventsourcing retries broken connections
+        # a multi-host URL (one host per Patroni node) finds the primary by
+        # asking each host in turn; eventsourcing builds its pool from host
+        # and port alone, so the factory passes this on (datastore.py)
+        TARGET_SESSION_ATTRS: str(params.get("target_session_attrs") or ""),
     }
 
 

@@ -251,6 +251,11 @@ class LedgerDatastore(PostgresDatastore):
                         # race is rare, a reconnect is cheap: start afresh.
                         conn.close()
                         raise
+                    except psycopg.errors.ReadOnlySqlTransaction:
+                        # a standby now (a failover or switchover demoted the
+                        # node behind this connection): never hand it out again
+                        conn.close()
+                        raise
                     return
         raise DatabaseUnavailableError("no live connection to the database")
 
@@ -269,3 +274,11 @@ class LedgerPostgresFactory(PostgresFactory):
         super().__init__(env)
         self.datastore.__class__ = LedgerDatastore
         with_tcp_timeouts(self.datastore)
+        # libpq's answer to "which of these hosts is the primary?": with a
+        # multi-host URL, every connection of the pool (and the committer's,
+        # the timekeeper's and the tournament desk's, made from its kwargs)
+        # skips the hosts in recovery
+        wanted = self.env.get("POSTGRES_TARGET_SESSION_ATTRS")
+        if wanted:
+            kwargs: Any = self.datastore.pool.kwargs  # a dict (eventsourcing's)
+            kwargs["target_session_attrs"] = wanted

@@ -32,7 +32,6 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 from eventsourcing.postgres import PostgresApplicationRecorder
-from eventsourcing.utils import retry
 from psycopg import AsyncClientCursor, AsyncConnection, ClientCursor, sql
 from psycopg.errors import TransactionRollback
 from psycopg.types.json import Jsonb
@@ -316,6 +315,16 @@ class _Statements:
             self.execute(query, params)
 
 
+INSERT_ATTEMPTS = 10
+INSERT_RETRY_WAIT = 0.2
+
+
+class CommitOutcomeUnknownError(OperationalError):
+    """A commit retried after its connection was lost conflicted with itself
+    (or with anything): whether the first try was stored is unknown.  An
+    ``OperationalError``, so callers answer it as an outage (``UNAVAILABLE``)."""
+
+
 class LedgerRecorder(PostgresApplicationRecorder):
     """The events recorder plus the ledger's tables, triggers and side writes."""
 
@@ -402,8 +411,37 @@ class LedgerRecorder(PostgresApplicationRecorder):
             curs, self.datastore, self.events_table_name, self.schema_fingerprint()
         )
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        """:meth:`_insert_once`, again on a new connection while the last one
+        was lost (eventsourcing's own retry: ten tries, 0.2 s apart).
+
+        A commit whose connection was lost may have committed: a switchover
+        ends the old primary's sessions after their commit was written, before
+        its answer was sent.  Tried again, it then conflicts with itself.  A
+        conflict on a retry therefore proves nothing about another writer: it
+        is raised as :class:`CommitOutcomeUnknownError`, an outage (the client
+        resends; a move's command id finds it recorded), never as a lost race.
+        """
+        lost: BaseException | None = None
+        for _ in range(INSERT_ATTEMPTS):
+            try:
+                return self._insert_once(stored_events, **kwargs)
+            except (InterfaceError, OperationalError) as exc:
+                lost = exc
+                time.sleep(INSERT_RETRY_WAIT)
+            except IntegrityError as exc:
+                if lost is None:
+                    raise
+                raise CommitOutcomeUnknownError(
+                    f"the connection was lost during a commit ({lost}); "
+                    "it may have been stored"
+                ) from exc
+        assert lost is not None  # the loop ran and every try lost its connection
+        raise lost
+
+    def _insert_once(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         """The commit's statements sent as one query string: one round trip.

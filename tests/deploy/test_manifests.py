@@ -222,3 +222,39 @@ def test_k8s_servers_get_the_read_replica_and_the_keyring() -> None:
         )
     keyring = resources[("ConfigMap", "ledger-keyring")]["data"]["keyring"]
     assert parse_keyring(keyring).keys == ()
+
+
+def test_the_ha_compose_file_runs_the_files_the_local_script_runs() -> None:
+    """compose.ha.yaml follows the specification, and its nodes and HAProxy
+    run patroni/patroni.yml and patroni/haproxy.cfg, with every variable the
+    HAProxy file reads set, as deploy/local/pg-ha-up.sh sets them."""
+    ok = _run(
+        "check-jsonschema",
+        "--builtin-schema",
+        "vendor.compose-spec",
+        str(DEPLOY / "compose.ha.yaml"),
+    )
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    services = yaml.safe_load((DEPLOY / "compose.ha.yaml").read_text())["services"]
+    wanted = set(
+        re.findall(r"\$\{(\w+)\}", (DEPLOY / "patroni" / "haproxy.cfg").read_text())
+    )
+    assert wanted >= {"HA_PRIMARY", "PG_NODE_0", "PG_REST_PORT_2"}
+    local = (DEPLOY / "local" / "pg-ha-up.sh").read_text()
+    for name in ("postgres", "postgres-replica"):
+        proxy = services[name]
+        assert (
+            "./patroni/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"
+            in proxy["volumes"]
+        )
+        assert wanted <= set(proxy["environment"]), name
+    assert all(f"{v}=" in local for v in wanted)
+    nodes = [
+        s for s in services.values() if s.get("build", {}).get("context") == "patroni"
+    ]
+    assert len(nodes) == 3
+    dockerfile = (DEPLOY / "patroni" / "Dockerfile").read_text()
+    assert (
+        "COPY patroni.yml" in dockerfile and '"/etc/patroni/patroni.yml"' in dockerfile
+    )
+    assert "$conf/patroni.yml" in local

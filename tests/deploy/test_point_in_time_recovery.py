@@ -1,10 +1,12 @@
-"""Backups and point-in-time recovery as deploy/README.md describes them.
+"""Point-in-time recovery with PostgreSQL's own tools: deploy/README.md's
+single-PostgreSQL variant (the Patroni one is test_readme_restore.py).
 
 A private cluster archives its WAL (``archive_command``); ``pg_basebackup``
 takes a base backup while clients play; they play on, the operator names a
 restore point (``pg_create_restore_point``), and play more, a player keeping
 the receipts of those last moves.  The base backup plus the archive restored
-to the named point on another private cluster holds every move acknowledged
+to the named point (the segment holding it switched and archived first, as
+the README says) on another private cluster holds every move acknowledged
 before the point, exactly as acknowledged, every game audits OK, and every
 receipt a player holds for a move after the point is reported missing from
 the restored ledger: the server signed events that are not in its log.

@@ -193,3 +193,35 @@ def test_the_views_channel_hears_games_created_and_ended_but_not_moves(
         assert _notes(views) == 0
         asyncio.run(ledger.resign(game_id, 0))
         assert _notes(views) == 1
+
+
+def test_a_commit_whose_answer_was_lost_is_an_outage_not_a_lost_race(
+    ledger, monkeypatch
+):
+    """A switchover ends a session after its commit was written, before the
+    answer: the retry on a new connection conflicts with the stored commit.
+    That is reported as an unknown outcome (an outage: UNAVAILABLE, resend),
+    never as another writer's win (ABORTED)."""
+    from eventsourcing.persistence import OperationalError
+
+    from services.api.errors import status_for
+    from services.storage.recorder import CommitOutcomeUnknownError
+
+    recorder = ledger.store._recorder
+    real = recorder._insert_once
+    calls = []
+
+    def answer_lost(*args, **kwargs):
+        calls.append(1)
+        real(*args, **kwargs)  # committed...
+        if len(calls) == 1:
+            raise OperationalError(
+                "terminating connection due to administrator command"
+            )
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(recorder, "_insert_once", answer_lost)
+    with pytest.raises(CommitOutcomeUnknownError) as caught:
+        ledger.create_game("thalara", {"players": 2, "characters": ["myrja", "canto"]})
+    assert len(calls) == 2  # tried again on a new connection, which conflicted
+    assert status_for(caught.value).code == 14  # UNAVAILABLE

@@ -864,3 +864,49 @@ def test_audit_and_verify_agree_on_a_finished_game_stripped_of_its_receipt_key(
     assert not verified.ok and not audited.ok
     for report in (verified, audited):
         assert ("signed head", final) in {(f.check, f.version) for f in report.failures}
+
+
+def test_ledger_audit_of_a_game_the_database_lacks_says_when_its_receipts_were_signed(
+    ledger, dba, settings, monkeypatch
+):
+    """After a restore to an earlier point, a game created after it is gone
+    from the database; the player's receipts prove it existed and when."""
+    from services.cli import app
+
+    game_id, held = play(ledger, moves=3)
+    as_superuser(
+        dba, ("DELETE FROM ledger_events WHERE originator_id = %s", (game_id,))
+    )
+    env = ledger.env_for_peers
+    monkeypatch.setenv(
+        "LEDGER_DATABASE_URL",
+        f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:"
+        f"{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}",
+    )
+    monkeypatch.setenv("LEDGER_DATA_DIR", str(settings.data_dir))
+    receipts = settings.data_dir / f"{game_id}.held"
+    receipts.write_text("".join(json.dumps(r.to_json()) + "\n" for r in held))
+    runner = CliRunner()
+    gone = runner.invoke(app, ["audit", str(game_id), "--receipts", str(receipts)])
+    assert gone.exit_code == 1, gone.output
+    said = " ".join(gone.output.split())
+    assert "created after the restore point" in said
+    first = min(held, key=lambda r: r.version)
+    assert f"(event {first.version}) was signed at {first.timestamp}" in said
+    # forged receipts prove nothing: then it is only not found
+    forged = [
+        Receipt(
+            r.game_id,
+            r.version,
+            r.head_hash,
+            r.timestamp,
+            r.key_id,
+            bytes([r.signature[0] ^ 1]) + r.signature[1:],
+        )
+        for r in held
+    ]
+    receipts.write_text("".join(json.dumps(r.to_json()) + "\n" for r in forged))
+    unknown = runner.invoke(app, ["audit", str(game_id), "--receipts", str(receipts)])
+    assert unknown.exit_code == 1
+    assert "not found" in unknown.output
+    assert "restore point" not in unknown.output
