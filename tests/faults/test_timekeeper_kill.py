@@ -36,7 +36,11 @@ def _holder(conn: psycopg.Connection[Any]) -> int | None:
     row = conn.execute(
         "SELECT a.application_name FROM pg_locks l"
         " JOIN pg_stat_activity a ON a.pid = l.pid"
-        " WHERE l.locktype = 'advisory' AND l.classid = %s AND l.granted",
+        " WHERE l.locktype = 'advisory' AND l.classid = %s AND l.granted"
+        # advisory locks are per database: other tests' servers on the shared
+        # cluster hold the same key in theirs
+        " AND l.database = (SELECT oid FROM pg_database"
+        "  WHERE datname = current_database())",
         (LOCK_CLASS,),
     ).fetchone()
     return int(row[0].rsplit("-", 1)[1]) if row else None
