@@ -25,6 +25,7 @@ game audits OK with ``ledger audit``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -34,6 +35,7 @@ import threading
 import time
 import uuid
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -68,13 +70,17 @@ later rounds pair each with a player who is there (a forfeit win)."""
 
 
 def _holder(conn: psycopg.Connection[Any], job: str) -> int | None:
-    """The OS pid of the server holding ``job``'s leader lock, if any."""
+    """The OS pid of the server holding ``job``'s leader lock, if any.
+
+    Advisory locks are per database: servers of other tests, on other scratch
+    databases of the same cluster, hold the same key there."""
     key = (zlib.crc32(job.encode()) - 2**31) & 0xFFFFFFFF
     row = conn.execute(
         "SELECT a.application_name FROM pg_locks l"
         " JOIN pg_stat_activity a ON a.pid = l.pid"
         " WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s"
-        " AND l.granted",
+        " AND l.granted AND l.database ="
+        " (SELECT oid FROM pg_database WHERE datname = current_database())",
         (LOCK_CLASS, key),
     ).fetchone()
     return int(row[0].rsplit("-", 1)[1]) if row else None
@@ -136,6 +142,20 @@ class Desk:
             table.tokens[seat],
         )
         table.moves += 1
+        table.log.append(f"seat {seat}")
+
+    def warm_up(self, table: Table, rnd: random.Random, moves: int) -> None:
+        """At least ``moves`` moves, and a first move by every seat: no seat
+        is left to its no-show window while the arbiter steps in."""
+        while table.moves < moves or len(set(table.log)) < len(table.tokens):
+            game = self.game(table.game_id)
+            assert game.status != "ended", (table.game_id, table.log, game.outcome)
+            mine = [s for s in game.to_act if s in table.tokens]
+            first = [s for s in mine if f"seat {s}" not in table.log]
+            if mine:
+                self.move(table, (first or mine)[0] if first else rnd.choice(mine), rnd)
+            else:
+                time.sleep(0.05)
 
     def play(
         self,
@@ -225,8 +245,8 @@ class Round:
     def join(self, timeout: float = 150) -> None:
         for thread in self.threads:
             thread.join(timeout)
-        assert not any(t.is_alive() for t in self.threads), "a game never ended"
         assert not self.errors, self.errors
+        assert not any(t.is_alive() for t in self.threads), "a game never ended"
 
 
 def _own_turn(desk: Desk, game_id: str) -> int:
@@ -289,24 +309,37 @@ def test_an_eight_player_swiss_runs_itself_to_the_end(
     print("\n" + text)
 
 
-def _round_starter(
-    db: psycopg.Connection[Any], servers: Servers, desk: Desk, number: int
-) -> str:
-    """Watch the wait before round ``number``: which server's scheduler held it."""
-    held: set[int] = set()
+class LockWatch:
+    """Which server held the round scheduler's lock, while waiting for each round.
 
-    def started() -> bool:
-        pid = _holder(db, ROUND_SCHEDULER)
-        if pid is not None:
-            held.add(pid)
-        got = desk.cups.GetTournament(tpb.GetTournamentRequest(tournament_id=desk.tid))
-        return got.current_round >= number
+    The lock is held only while a round waits to start, so it is sampled all
+    along on a connection of its own; ``upcoming`` names the round waited for.
+    """
 
-    wait_until(started, f"round {number} starts by itself", 120)
-    return (
-        ", ".join(f"pid {pid} (port {servers.port_of(pid)})" for pid in sorted(held))
-        or "no holder seen"
-    )
+    def __init__(self, url: str) -> None:
+        self.upcoming = 2
+        self.held: dict[int, set[int]] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, args=(url,), daemon=True)
+        self._thread.start()
+
+    def _sample(self, url: str) -> None:
+        with (
+            contextlib.suppress(psycopg.Error),  # the scratch database is dropped
+            psycopg.connect(url, autocommit=True) as conn,
+        ):
+            while not self._stop.wait(0.05):
+                pid = _holder(conn, ROUND_SCHEDULER)
+                if pid is not None:
+                    self.held.setdefault(self.upcoming, set()).add(pid)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+
+def _who(servers: Servers, pids: set[int], ports: dict[int, int]) -> str:
+    return ", ".join(f"pid {pid} (port {ports[pid]})" for pid in sorted(pids))
 
 
 def _run(
@@ -345,6 +378,7 @@ def _run(
     # from here on: no organiser command (the arbiter's and players' only)
 
     desk = Desk(first.target, tid, tokens)
+    watch = LockWatch(db.info.dsn)
     notes: list[str] = []
 
     # ------------------------------------------------------------ round 1
@@ -355,7 +389,7 @@ def _run(
 
     def agree_a_draw() -> None:
         table = r1.tables[draw]
-        desk.play(table, random.Random(3), moves=6)
+        desk.warm_up(table, random.Random(3), moves=6)
         seat = _own_turn(desk, draw)
         cli("games", "offer-draw", draw, "--token", table.tokens[seat])
         assert desk.game(draw).draw_offered_by == seat
@@ -363,7 +397,7 @@ def _run(
 
     def pause_and_resume() -> None:
         table = r1.tables[paused]
-        desk.play(table, random.Random(4), moves=4)
+        desk.warm_up(table, random.Random(4), moves=4)
         cli("arbiter", "pause", paused, *org)
         held = desk.game(paused)
         assert held.paused and held.status != "ended"
@@ -416,10 +450,7 @@ def _run(
     r1.join()
     second_up.join(120)
     assert b in servers.running, "the second server did not start"
-    notes.append(
-        "round 2 started by the round scheduler of "
-        + _round_starter(db, servers, desk, 2)
-    )
+    ports = {s.proc.pid: p for p, s in servers.running.items()}
 
     # ------------------------------------------------------------ round 2
     # the server timing round 2's clocks is killed; the players use the other
@@ -431,19 +462,25 @@ def _run(
     desk = Desk(survivor.target, tid, tokens)
     cli.target = survivor.target
     r2 = Round(desk, 2)
+    assert watch.held.get(2), "nobody held the round scheduler before round 2"
+    notes.append(
+        "round 2 started by itself, by the round scheduler of "
+        + _who(servers, watch.held[2], ports)
+    )
     forfeits = [g for g, ps in r2.players.items() if set(ps) & set(ABSENT)]
     assert len(forfeits) == 2, r2.players  # each absent player meets one there
     others = [g for g in r2.tables if g not in forfeits]
     adjudicated = others[0]
     r2.run(
         adjudicated,
-        lambda: desk.play(r2.tables[adjudicated], random.Random(6), moves=4),
+        lambda: desk.warm_up(r2.tables[adjudicated], random.Random(6), moves=4),
     )
     for n, gid in enumerate([*others[1:], *forfeits]):
         r2.play_out(gid, 20 + n)
     time.sleep(1)
     assert all(desk.game(g).status != "ended" for g in forfeits)
     servers.kill(victim)
+    watch.upcoming = 3  # no round waits while round 2 is played
     notes.append(
         f"round 2: kill -9 of the server holding the timekeeper, pid "
         f"{victim_pid} (port {victim}), before the round's no-shows were due"
@@ -465,17 +502,20 @@ def _run(
         "the no-shows of round 2 recorded by the other server",
     )
     again = servers.start(victim)
+    ports[again.proc.pid] = victim
     notes.append(
         f"round 2: the killed server restarted on port {victim} (pid "
         f"{again.proc.pid}) while the round went on"
     )
     r2.join()
-    notes.append(
-        "round 3 started by the round scheduler of "
-        + _round_starter(db, servers, desk, 3)
-    )
     # ------------------------------------------------------------ round 3
     r3 = Round(desk, 3)
+    watch.upcoming = 4
+    assert watch.held.get(3) and victim_pid not in watch.held[3], watch.held
+    notes.append(
+        "round 3 started by itself, by the round scheduler of "
+        + _who(servers, watch.held[3], ports)
+    )
     for n, gid in enumerate(r3.tables):
         r3.play_out(gid, 30 + n)
     r3.join()
@@ -487,6 +527,7 @@ def _run(
         "the tournament finishes by itself",
         60,
     )
+    watch.stop()
     _report(cli, desk, tid, report, notes, (adjudicated, draw, double, *forfeits))
 
 
@@ -504,6 +545,22 @@ def _report(
     report.append(f"{len(PLAYERS)}-player Swiss, {GAME}, clock {CLOCK}, "
                   f"no-show {NO_SHOW} s, automatic rounds {GAP} s apart")  # fmt: skip
     report.append(f"absent (never move): {', '.join(ABSENT)}")
+    games = [t.game_id for r in rounds for t in r.tables]
+    with ThreadPoolExecutor(4) as pool:  # a CLI process each: start them together
+        replays = dict(
+            zip(
+                games,
+                pool.map(lambda g: cli("replay", g, "--token", "faults-admin"), games),
+                strict=True,
+            )
+        )
+        audits = dict(
+            zip(
+                games,
+                pool.map(lambda g: cli("audit", g, target=False), games),
+                strict=True,
+            )
+        )
     seen: dict[str, str] = {}
     for r in rounds:
         report.append(
@@ -513,7 +570,7 @@ def _report(
             game = desk.conn.call("GetGame", gpb.GetGameRequest(game_id=t.game_id)).game
             assert game.status == "ended" and t.finished, (t, game)
             out = game.outcome
-            replay = cli("replay", t.game_id, "--token", "faults-admin")
+            replay = replays[t.game_id]
             ending = [
                 line.split(" ", 3)[-1].strip()
                 for line in replay.splitlines()
@@ -563,8 +620,7 @@ def _report(
     report.extend(line.rstrip() for line in table.splitlines())
 
     report.append("\n$ ledger audit GAME (each game)")
-    for r in rounds:
-        for t in r.tables:
-            audit = cli("audit", t.game_id, target=False)
-            last = [line for line in audit.splitlines() if line.strip()][-1]
-            report.append(f"  {t.game_id}: {last.strip()}")
+    for gid in games:
+        last = [line for line in audits[gid].splitlines() if line.strip()][-1]
+        assert last.strip().startswith("OK:"), audits[gid]
+        report.append(f"  {gid}: {last.strip()}")
