@@ -59,7 +59,7 @@ from tests.support.server import ledger_serve, wait_until
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
 GAME = "terralore"
-CLOCK = "fischer:60+2"
+CLOCK = "fischer:20+1"
 NO_SHOW = 6
 GAP = 3
 ROUNDS = 3
