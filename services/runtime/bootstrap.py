@@ -144,8 +144,12 @@ def shared_record(settings: Settings) -> SignedHeadsBucket | None:
     if not settings.nats_url:
         return None
     from services.live.nats_options import NatsOptions
+    from services.live.nats_stream import server_urls
 
-    return SignedHeadsBucket(settings.nats_url, NatsOptions.from_settings(settings))
+    options = NatsOptions.from_settings(settings)
+    return SignedHeadsBucket(
+        server_urls(settings.nats_url), options.connect_arguments(settings.nats_url)
+    )
 
 
 def setup_database(

@@ -105,9 +105,13 @@ class SignedHeadsBucket:
     unwritable = False
     """Never: an unreachable bucket refuses moves instead (fail closed)."""
 
-    def __init__(self, url: str, options: Any, timeout: float = TIMEOUT) -> None:
-        self._url = url
-        self._options = options
+    def __init__(
+        self, urls: list[str], connect: dict[str, Any], timeout: float = TIMEOUT
+    ) -> None:
+        """``urls``: the NATS servers; ``connect``: ``nats.connect``'s other
+        arguments (credentials, TLS: ``services.live.nats_options``)."""
+        self._urls = urls
+        self._connect = connect
         self._timeout = timeout
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
@@ -146,9 +150,7 @@ class SignedHeadsBucket:
         except TimeoutError:
             raise self._unavailable("no answer in time") from None
         except Exception as exc:  # noqa: BLE001 - NATS's reason, in one line
-            from services.live.nats_options import reason
-
-            raise self._unavailable(reason(exc)) from None
+            raise self._unavailable(_reason(exc)) from None
         if self._failing is not None:
             log.warning("the signer's record %s answers again", BUCKET)
             self._failing = None
@@ -176,18 +178,16 @@ class SignedHeadsBucket:
             import nats
             from nats.js.errors import NotFoundError
 
-            from services.live.nats_stream import server_urls
-
             if self._nc is None or self._nc.is_closed:
                 self._nc = await nats.connect(
-                    server_urls(self._url),
+                    self._urls,
                     name="ledger-signer",
                     connect_timeout=max(1, int(self._timeout)),
                     max_reconnect_attempts=-1,
                     reconnect_time_wait=1,
                     allow_reconnect=True,
                     error_cb=self._quiet,
-                    **self._options.connect_arguments(self._url),
+                    **self._connect,
                 )
             if not self._nc.is_connected:
                 raise SignerRecordUnavailableError("NATS is reconnecting")
@@ -350,3 +350,10 @@ _ERASED = "(deleted)"
 def _erased_head(game_id: str) -> SignedHead:
     """A game whose record was deleted: no head can be signed after it."""
     return SignedHead(game_id, 2**62, _ERASED)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a NATS call failed, in words: nats-py's errors often print empty."""
+    text = str(exc).strip()
+    name = type(exc).__name__
+    return name if not text or text == "nats: " else f"{name}: {text}"

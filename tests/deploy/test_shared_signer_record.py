@@ -154,7 +154,7 @@ def test_a_game_rolled_back_and_replayed_through_the_other_server_is_refused(
         with served(a_settings) as (a, _), served(b_settings) as (b, _):
             table = create(a, "terralore", players=2)
             rnd = random.Random(3)
-            moves = []
+            moves: list[pb.SubmitMoveResponse] = []
             while (answer := play_one((a, b)[len(moves) % 2], table, rnd)) is not None:
                 moves.append(answer)
             final = moves[-1].last_version
