@@ -171,7 +171,11 @@ def check_signer_record(
     record = getattr(ledger.head_signer, "record", None)
     if record is None:
         return
-    signed = record.last(gid)
+    try:
+        signed = record.last(gid)
+    except SignerRecordUnavailableError as exc:
+        report.fail(0, "signer", f"cannot read the signer's shared record: {exc}")
+        return
     if signed is None:
         return
     hashes = {v: r.get("hash") for v, _t, r in records}

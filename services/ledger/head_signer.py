@@ -31,7 +31,11 @@ from typing import Any
 
 from domain.ledger.checkpoints import Checkpoint, CheckpointError, Inclusion
 from domain.ledger.receipts import Receipt, Signer
-from domain.ledger.signed_heads import EquivocationError, SignedHead
+from domain.ledger.signed_heads import (
+    EquivocationError,
+    SignedHead,
+    SignerRecordUnavailableError,
+)
 from services.observability.metrics import CHECKPOINTS, SIGNER_REFUSALS
 from services.storage.checkpoint_log import CheckpointLog
 from services.storage.signed_heads import SignedHeadsFile
@@ -194,6 +198,8 @@ async def checkpoint_every(head_signer: HeadSigner, interval: float, io: Any) ->
         await asyncio.sleep(interval)
         try:
             await io(head_signer.checkpoint)
+        except SignerRecordUnavailableError:
+            pass  # the shared record logged the outage once; next time
         except Exception:
             log.exception("could not sign a checkpoint")
 
