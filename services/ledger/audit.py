@@ -47,6 +47,7 @@ from domain.ledger.checkpoints import (
 from domain.ledger.receipts import Keyring, Receipt, check_receipts, vouched
 from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
 from domain.ledger.records import ENDING_KINDS, load
+from domain.ledger.signed_heads import SignerRecordUnavailableError
 from services.proto import convert
 
 CLOCK_SLACK = timedelta(minutes=15)

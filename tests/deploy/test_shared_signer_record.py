@@ -282,3 +282,47 @@ def _retried(call: Any, within: float = 30.0) -> Any:
             if exc.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
+
+
+def test_two_servers_never_record_two_heads_at_one_version(tmp_path: Path) -> None:
+    """The record's compare-and-set, straight on the bucket: two servers'
+    records of one game race, and what remains is the highest head; a head
+    at a recorded version with another hash is refused by the other server;
+    a lower head never lowers the record."""
+    import threading
+
+    from services.storage.signed_heads_bucket import SignedHeadsBucket
+
+    with nats_as_shipped(tmp_path / "nats") as nats:
+        login = {"user": "ledger", "password": SERVERS_PASSWORD}
+        one, two = (SignedHeadsBucket([nats.url], login) for _ in range(2))
+        try:
+            game = "5f0c1d9e-0000-4000-8000-000000000001"
+            racers = [
+                threading.Thread(
+                    target=lambda b=bucket, v=v: b.record(SignedHead(game, v, f"h{v}"))
+                )
+                for v in range(1, 21)
+                for bucket in (one, two)
+            ]
+            random.Random(1).shuffle(racers)  # lower heads land after higher ones
+            for racer in racers:
+                racer.start()
+            for racer in racers:
+                racer.join(30)
+            assert nats.heads()[game] == SignedHead(game, 20, "h20")
+            assert two.check(game, 20, "h19", 20, "another") is not None
+            assert one.check(game, 21, "h20", 21, "h21") is None
+            one.record(SignedHead(game, 7, "h7"))
+            assert two.last(game) == SignedHead(game, 20, "h20")
+            # one read the game before two wrote: its write is a lost
+            # compare-and-set, read again, and never lowers what two wrote
+            other = "5f0c1d9e-0000-4000-8000-000000000002"
+            one.record(SignedHead(other, 1, "g1"))
+            assert one.last(other) == SignedHead(other, 1, "g1")
+            two.record(SignedHead(other, 9, "g9"))
+            one.record(SignedHead(other, 5, "g5"))
+            assert nats.heads()[other] == SignedHead(other, 9, "g9")
+        finally:
+            one.close()
+            two.close()
