@@ -120,6 +120,7 @@ class SignedHeadsBucket:
         self._thread.start()
         self._nc: Any = None
         self._kv: Any = None
+        self._js: Any = None
         self._connect_lock = asyncio.Lock()
         self._pending: dict[str, SignedHead] = {}
         """Stored heads NATS did not take yet: recorded before the next operation."""
@@ -129,6 +130,10 @@ class SignedHeadsBucket:
         commit tries its compare-and-set on it first, one round trip."""
         self._failing: str | None = None
         self._closed = False
+        self._all: dict[str, SignedHead] = {}
+        """Every game's head as read by :meth:`heads` so far."""
+        self._next_seq = 1
+        """The bucket's next revision :meth:`heads` has not read."""
 
     # ------------------------------------------------------------ plumbing
 
@@ -191,7 +196,7 @@ class SignedHeadsBucket:
                 )
             if not self._nc.is_connected:
                 raise SignerRecordUnavailableError("NATS is reconnecting")
-            js = self._nc.jetstream(timeout=self._timeout)
+            js = self._js = self._nc.jetstream(timeout=self._timeout)
             try:
                 self._kv = await js.key_value(BUCKET)
             except NotFoundError:
@@ -205,7 +210,7 @@ class SignedHeadsBucket:
         from nats.js.errors import NotFoundError
 
         try:
-            msg = await self._kv._js.get_msg(
+            msg = await self._js.get_msg(
                 STREAM, subject=f"$KV.{BUCKET}.{game_id}", direct=True
             )
         except NotFoundError:
@@ -255,23 +260,50 @@ class SignedHeadsBucket:
         return refusal(last, first_version, prev_hash, version, head_hash)
 
     def heads(self) -> dict[str, SignedHead]:
-        """Every game's highest signed head (one read of the whole bucket)."""
+        """Every game's highest signed head (for a checkpoint).
+
+        Why incremental: a checkpoint is signed at every game end, and
+        reading every key each time costs one message per game ever played.
+        This server keeps what it read and fetches only the bucket's
+        revisions after it (every server's, through an ordered consumer).
+        A deletion marker leaves the game's last head in place.
+        """
         self._retry_pending()
+        self._run(self._catch_up)
+        return dict(self._all)
 
-        async def every() -> dict[str, SignedHead]:
-            found: dict[str, SignedHead] = {}
-            watcher = await self._kv.watchall(ignore_deletes=True)
-            try:
-                async for entry in watcher:
-                    if entry is None:  # the current values are all read
-                        break
-                    head = SignedHead.from_json(json.loads(entry.value))
-                    found[head.game_id] = head
-            finally:
-                await watcher.stop()
-            return found
+    async def _catch_up(self) -> None:
+        from nats.js.api import ConsumerConfig, DeliverPolicy
 
-        return self._run(every)
+        info = await self._js.stream_info(STREAM)
+        last = info.state.last_seq
+        if last < self._next_seq:
+            return
+        sub = await self._js.subscribe(
+            f"$KV.{BUCKET}.>",
+            stream=STREAM,
+            ordered_consumer=True,
+            config=ConsumerConfig(
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=max(1, self._next_seq),
+            ),
+        )
+        try:
+            while self._next_seq <= last:
+                msg = await sub.next_msg(timeout=self._timeout)
+                self._next_seq = msg.metadata.sequence.stream + 1
+                if (msg.headers or {}).get("KV-Operation") in DELETED:
+                    continue
+                try:
+                    head = SignedHead.from_json(json.loads(msg.data))
+                except ValueError:
+                    log.error("%s: unreadable value skipped: %r", BUCKET, msg.data[:80])
+                    continue
+                held = self._all.get(head.game_id)
+                if held is None or head.version >= held.version:
+                    self._all[head.game_id] = head
+        finally:
+            await sub.unsubscribe()
 
     def record(self, head: SignedHead) -> None:
         """Raise the game's record to ``head`` (never lower it), by

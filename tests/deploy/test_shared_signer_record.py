@@ -326,3 +326,35 @@ def test_two_servers_never_record_two_heads_at_one_version(tmp_path: Path) -> No
         finally:
             one.close()
             two.close()
+
+
+def test_every_servers_heads_reach_a_checkpoint_read_incrementally(
+    tmp_path: Path,
+) -> None:
+    """``heads()`` (a checkpoint's leaves) holds what every server recorded,
+    read again only from the revisions after what it already read."""
+    from services.storage.signed_heads_bucket import SignedHeadsBucket
+
+    with nats_as_shipped(tmp_path / "nats") as nats:
+        login = {"user": "ledger", "password": SERVERS_PASSWORD}
+        one, two = (SignedHeadsBucket([nats.url], login) for _ in range(2))
+        try:
+            games = [f"5f0c1d9e-0000-4000-8000-00000000000{i}" for i in range(4)]
+            assert one.heads() == {}
+            one.record(SignedHead(games[0], 3, "a3"))
+            two.record(SignedHead(games[1], 5, "b5"))
+            assert one.heads() == {
+                games[0]: SignedHead(games[0], 3, "a3"),
+                games[1]: SignedHead(games[1], 5, "b5"),
+            }
+            two.record(SignedHead(games[0], 4, "a4"))
+            two.record(SignedHead(games[2], 1, "c1"))
+            assert one.heads() == {
+                games[0]: SignedHead(games[0], 4, "a4"),
+                games[1]: SignedHead(games[1], 5, "b5"),
+                games[2]: SignedHead(games[2], 1, "c1"),
+            }
+            assert one.heads() == two.heads()
+        finally:
+            one.close()
+            two.close()
