@@ -121,6 +121,7 @@ class SignedHeadsBucket:
         self._nc: Any = None
         self._kv: Any = None
         self._js: Any = None
+        self._dialling: asyncio.Future[Any] | None = None
         self._connect_lock = asyncio.Lock()
         self._pending: dict[str, SignedHead] = {}
         """Stored heads NATS did not take yet: recorded before the next operation."""
@@ -184,18 +185,32 @@ class SignedHeadsBucket:
             from nats.js.errors import NotFoundError
 
             if self._nc is None or self._nc.is_closed:
-                self._nc = await nats.connect(
-                    self._urls,
-                    name="ledger-signer",
-                    connect_timeout=max(1, int(self._timeout)),
-                    max_reconnect_attempts=-1,
-                    reconnect_time_wait=1,
-                    allow_reconnect=True,
-                    error_cb=self._quiet,
-                    **self._connect,
+                # one connection, retried in the background for as long as
+                # it takes (never one attempt per move while NATS is down)
+                self._nc = nats.NATS()
+                self._dialling = asyncio.ensure_future(
+                    self._nc.connect(
+                        self._urls,
+                        name="ledger-signer",
+                        connect_timeout=max(1, int(self._timeout)),
+                        max_reconnect_attempts=-1,
+                        reconnect_time_wait=1,
+                        allow_reconnect=True,
+                        error_cb=self._quiet,
+                        **self._connect,
+                    )
                 )
+            dialling = self._dialling
+            if dialling is not None and not dialling.done():
+                await asyncio.wait({dialling}, timeout=self._timeout)
+            if dialling is not None and dialling.done():
+                self._dialling = None
+                failed = None if dialling.cancelled() else dialling.exception()
+                if failed is not None:  # e.g. a malformed URL: try anew next time
+                    self._nc = None
+                    raise self._unavailable(_reason(failed))
             if not self._nc.is_connected:
-                raise SignerRecordUnavailableError("NATS is reconnecting")
+                raise self._unavailable("NATS is unreachable or reconnecting")
             js = self._js = self._nc.jetstream(timeout=self._timeout)
             try:
                 self._kv = await js.key_value(BUCKET)

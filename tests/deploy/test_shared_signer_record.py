@@ -155,8 +155,15 @@ def test_a_game_rolled_back_and_replayed_through_the_other_server_is_refused(
             table = create(a, "terralore", players=2)
             rnd = random.Random(3)
             moves: list[pb.SubmitMoveResponse] = []
-            while (answer := play_one((a, b)[len(moves) % 2], table, rnd)) is not None:
+            head = table.created.game.version if table.created else 1
+            while True:  # the servers take turns, each once it has seen the last move
+                server = (a, b)[len(moves) % 2]
+                _sees(server, table, head)
+                answer = play_one(server, table, rnd)
+                if answer is None:
+                    break
                 moves.append(answer)
+                head = answer.last_version
             final = moves[-1].last_version
         recorded = nats.heads().get(table.game_id)
 
@@ -183,6 +190,17 @@ def test_a_game_rolled_back_and_replayed_through_the_other_server_is_refused(
         assert nats.heads()[table.game_id] == recorded
         for host in ("a", "b"):
             assert not (tmp_path / host / FILE).exists()
+
+
+def _sees(server: Any, table: Any, version: int, within: float = 30.0) -> None:
+    """Wait until ``server`` serves ``version`` of the game (another server
+    stored it: this one learns of it through LISTEN/NOTIFY)."""
+    deadline = time.monotonic() + within
+    token = table.tokens[min(table.tokens)]
+    request = pb.GetGameRequest(game_id=table.game_id)
+    while server.call("GetGame", request, token).game.version < version:
+        assert time.monotonic() < deadline, f"the server never saw version {version}"
+        time.sleep(0.05)
 
 
 def test_with_nats_down_a_move_is_refused_unavailable_and_nothing_is_stored(
