@@ -728,16 +728,8 @@ class Game(Aggregate):
     ) -> list[Any]:
         """Append one control as a decision of its own."""
         before = len(self.pending_events)
-        self._append_link(
-            self.Controlled,
-            CONTROL_TYPES[kind.value],
-            control_body,
-            at=now,
-            kind=kind.value,
-            seat=seat,
-            by=by,
-            decision=self.version,
-            ms=ms,
+        self._append_decided_by(
+            self.Controlled, CONTROL_TYPES, control_body, kind, seat, by, now, ms=ms
         )
         return self.pending_events[before:]
 
@@ -819,20 +811,17 @@ class Game(Aggregate):
             game's: the seed must match before a conclusion reveals it.
         """
         self._rng(seed)
-        decision = self.version
-        self._append_link(
+        return self._append_decided_by(
             self.Ended,
-            ENDED_TYPES[kind.value],
+            ENDED_TYPES,
             ended_body,
-            at=now,
-            kind=kind.value,
-            seat=seat,
-            by=by,
+            kind,
+            seat,
+            by,
+            now,
             reason=reason,
-            decision=decision,
             deadline_ms=deadline_ms,
         )
-        return decision
 
     def _append_conclusion(
         self, outcome: Outcome | None, seed: bytes, decision: int, at: datetime | None
@@ -905,6 +894,34 @@ class Game(Aggregate):
         if at <= self.modified_on:
             return self.modified_on + timedelta(microseconds=1)
         return at
+
+    def _append_decided_by(
+        self,
+        cls: type,
+        types: dict[str, str],
+        body: Callable[[dict[str, Any]], dict[str, Any]],
+        kind: EndingKind | ControlKind,
+        seat: Seat | None,
+        by: str,
+        at: datetime | None,
+        **fields: Any,
+    ) -> int:
+        """Append an event the ledger records itself (an ending, a control) as
+        a decision of its own, stored under its kind's type name; returns
+        that decision."""
+        decision = self.version
+        self._append_link(
+            cls,
+            types[kind.value],
+            body,
+            at=at,
+            kind=kind.value,
+            seat=seat,
+            by=by,
+            decision=decision,
+            **fields,
+        )
+        return decision
 
     def _append_link(
         self,

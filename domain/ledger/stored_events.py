@@ -162,13 +162,9 @@ def decode_record(
             {
                 **common,
                 **chain,
-                "kind": body["kind"],
-                "seat": body["seat"],
-                "by": body["by"],
+                **_decided_by(body),
                 "reason": body["reason"],
-                "decision": body["decision"],
                 "deadline_ms": body.get("deadline_ms"),
-                "stored": None,
             },
         )
     if type_ in CONTROL_KINDS:
@@ -177,12 +173,8 @@ def decode_record(
             {
                 **common,
                 **chain,
-                "kind": body["kind"],
-                "seat": body["seat"],
-                "by": body["by"],
-                "decision": body["decision"],
+                **_decided_by(body),
                 "ms": body.get("ms"),
-                "stored": None,
             },
         )
     return _stored_event(
@@ -196,6 +188,18 @@ def decode_record(
             "stored": None,
         },
     )
+
+
+def _decided_by(body: dict[str, Any]) -> dict[str, Any]:
+    """The fields an ending and a control share: a decision of its own, of a
+    ``kind``, for a ``seat`` (or none), taken ``by`` someone named."""
+    return {
+        "kind": body["kind"],
+        "seat": body["seat"],
+        "by": body["by"],
+        "decision": body["decision"],
+        "stored": None,
+    }
 
 
 @cache

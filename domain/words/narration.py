@@ -100,46 +100,46 @@ def concluded_sentence(outcome: Outcome, names: Names) -> str:
     return f"The game is over{how}: {result}{tally}; the seed is revealed."
 
 
-def ended_sentence(
-    kind: str, seat: int | None, by: str, reason: str, names: Names
-) -> str:
-    """One of the ledger's own endings (:mod:`domain.contract.endings`), in words.
+LEDGER_SENTENCES = {
+    "resigned": "{who} resigns.",
+    "timed_out": "{who} runs out of time ({by} records it).",
+    "aborted": "{by} calls the game off{why}.",
+    "adjudicated": "{by} records the result{why}.",
+    "agreed": "{who} accepts the draw offer: the game is drawn.",
+    "paused": "{by} pauses the game: the clocks stop.",
+    "resumed": "{by} resumes the game: the clocks run again.",
+    "time_added": "{by} gives {who} {seconds:g} s more.",
+    "draw_offered": "{who} offers a draw.",
+    "draw_declined": "{who} declines the draw offer.",
+}
+"""The words of each event the ledger records itself, by kind: its endings
+(:mod:`domain.contract.endings`) and the referee's controls
+(:mod:`domain.ledger.controls`).  ``who`` is the seat's name, ``by`` who
+recorded it, ``why`` a written reason, ``seconds`` the time added."""
 
-    >>> ended_sentence("resigned", 1, "seat:1", "", {1: "ana"})
+
+def ledger_sentence(
+    kind: str,
+    seat: int | None,
+    by: str,
+    names: Names,
+    reason: str = "",
+    added_ms: int = 0,
+) -> str:
+    """One of the ledger's own events (an ending, a control), in words.
+
+    >>> ledger_sentence("resigned", 1, "seat:1", {1: "ana"})
     'ana resigns.'
-    >>> ended_sentence("adjudicated", None, "admin", "no-show", {})
+    >>> ledger_sentence("adjudicated", None, "admin", {}, reason="no-show")
     'admin records the result: no-show.'
-    """
-    who = seat_name(names, seat) if seat is not None else ""
-    why = f": {reason}" if reason else ""
-    if kind == "resigned":
-        return f"{who} resigns."
-    if kind == "timed_out":
-        return f"{who} runs out of time ({by} records it)."
-    if kind == "aborted":
-        return f"{by} calls the game off{why}."
-    if kind == "agreed":
-        return f"{who} accepts the draw offer: the game is drawn."
-    return f"{by} records the result{why}."
-
-
-def control_sentence(
-    kind: str, seat: int | None, by: str, added_ms: int, names: Names
-) -> str:
-    """One of the referee's controls (:mod:`domain.ledger.controls`), in words.
-
-    >>> control_sentence("time_added", 1, "admin", 30_000, {1: "ana"})
+    >>> ledger_sentence("time_added", 1, "admin", {1: "ana"}, added_ms=30_000)
     'admin gives ana 30 s more.'
-    >>> control_sentence("draw_offered", 0, "seat:0", 0, {0: "sam"})
+    >>> ledger_sentence("draw_offered", 0, "seat:0", {0: "sam"})
     'sam offers a draw.'
     """
-    who = seat_name(names, seat) if seat is not None else ""
-    if kind == "paused":
-        return f"{by} pauses the game: the clocks stop."
-    if kind == "resumed":
-        return f"{by} resumes the game: the clocks run again."
-    if kind == "time_added":
-        return f"{by} gives {who} {added_ms / 1000:g} s more."
-    if kind == "draw_offered":
-        return f"{who} offers a draw."
-    return f"{who} declines the draw offer."
+    return LEDGER_SENTENCES[kind].format(
+        who=seat_name(names, seat) if seat is not None else "",
+        by=by,
+        why=f": {reason}" if reason else "",
+        seconds=added_ms / 1000,
+    )

@@ -11,6 +11,7 @@ reported unchanged, never an error, so a round pause can be repeated safely.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -22,11 +23,7 @@ from services.api.auth import current_principal
 from services.api.rpc import guarded, parse_game_id
 from services.api.tournament_servicer import organised
 from services.ledger.application import GameLedger, Recorded
-from services.ledger.callers import (
-    PermissionDeniedError,
-    Principal,
-    UnauthenticatedError,
-)
+from services.ledger.callers import Principal, decider
 
 
 class ArbiterServicer(pb_grpc.ArbiterServiceServicer):
@@ -44,23 +41,19 @@ class ArbiterServicer(pb_grpc.ArbiterServiceServicer):
 
     @guarded
     async def AddTime(self, request: pb.AddTimeRequest, context: Any) -> Any:
-        principal, game_id, by = await self._arbiter(request)
-        result = await self._ledger.add_time(
-            game_id, request.seat, request.added_ms, by
+        seat, added_ms = request.seat, request.added_ms
+        return await self._control(
+            request,
+            lambda game_id, by: self._ledger.add_time(game_id, seat, added_ms, by),
         )
-        return presenters.control_response(principal, result)
 
     @guarded
     async def PauseGame(self, request: pb.PauseGameRequest, context: Any) -> Any:
-        principal, game_id, by = await self._arbiter(request)
-        result = await self._ledger.pause(game_id, by)
-        return presenters.control_response(principal, result)
+        return await self._control(request, self._ledger.pause)
 
     @guarded
     async def ResumeGame(self, request: pb.ResumeGameRequest, context: Any) -> Any:
-        principal, game_id, by = await self._arbiter(request)
-        result = await self._ledger.resume(game_id, by)
-        return presenters.control_response(principal, result)
+        return await self._control(request, self._ledger.resume)
 
     @guarded
     async def PauseRound(
@@ -100,6 +93,13 @@ class ArbiterServicer(pb_grpc.ArbiterServiceServicer):
                 out.changed_game_ids.append(str(game_id))
         return out
 
+    async def _control(
+        self, request: Any, control: Callable[[UUID, str], Awaitable[Recorded]]
+    ) -> Any:
+        """One game's control by its arbiter, answered as the arbiter sees it."""
+        principal, game_id, by = await self._arbiter(request)
+        return presenters.control_response(principal, await control(game_id, by))
+
     async def _arbiter(self, request: Any) -> tuple[Principal, UUID, str]:
         """The caller, the game and the ``by`` its control records.
 
@@ -108,22 +108,5 @@ class ArbiterServicer(pb_grpc.ArbiterServiceServicer):
         """
         principal = current_principal.get()
         game_id = parse_game_id(request.game_id)
-        if principal.admin:
-            return principal, game_id, "admin"
-        grant = principal.tournament
-        if grant is not None and grant.role == "organiser":
-            owner = await self._ledger.io(self._tournament_of, game_id)
-            if owner == grant.tournament_id:
-                return principal, game_id, f"organiser:{owner}"
-            raise PermissionDeniedError(
-                "an organiser controls only games of its own tournament",
-                "NOT_YOUR_TOURNAMENT",
-            )
-        if principal.grant is None and grant is None and not principal.organiser:
-            raise UnauthenticatedError(
-                "this call needs the admin token or the tournament organiser's token"
-            )
-        raise PermissionDeniedError(
-            "only the admin or the game's tournament organiser may do this",
-            "ARBITER_ONLY",
-        )
+        tournament_in = partial(self._ledger.io, self._tournament_of)
+        return principal, game_id, await decider(principal, game_id, tournament_in)

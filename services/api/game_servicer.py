@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import aclosing
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -40,6 +41,7 @@ from services.ledger.callers import (
     Principal,
     UnauthenticatedError,
     acting_seat,
+    decider,
 )
 from services.ledger.lru import Lru
 from services.ledger.reading.disclosure import disclose
@@ -85,6 +87,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self._stream = GameEventStream(ledger, hub, self._reads)
         self._created_at: Lru[UUID, Any] = Lru(CREATED_AT_CACHE)
         self._run = ledger.io
+        self._tournament_in = partial(self._run, self._tournament_of)
 
     # ------------------------------------------------------------ writes
 
@@ -370,33 +373,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
         :raises UnauthenticatedError, PermissionDeniedError:
         """
         principal, game_id = _caller_and_game(request)
-        return principal, game_id, await self._decider(principal, game_id, seats_may)
-
-    async def _decider(
-        self, principal: Principal, game_id: UUID, seats_may: bool
-    ) -> str:
-        """The ``by`` an end by decision records for ``principal``."""
-        if principal.admin:
-            return "admin"
-        if seats_may and principal.seats_in(game_id):
-            return f"seat:{min(principal.seats_in(game_id))}"
-        grant = principal.tournament
-        if grant is not None and grant.role == "organiser":
-            owner = await self._run(self._tournament_of, game_id)
-            if owner == grant.tournament_id:
-                return f"organiser:{owner}"
-            raise PermissionDeniedError(
-                "an organiser decides only games of its own tournament",
-                "NOT_YOUR_TOURNAMENT",
-            )
-        if principal.grant is None and grant is None and not principal.organiser:
-            raise UnauthenticatedError(
-                "this call needs the admin token or the tournament organiser's token"
-            )
-        raise PermissionDeniedError(
-            "only the admin or the game's tournament organiser may do this",
-            "ARBITER_ONLY",
-        )
+        by = await decider(principal, game_id, self._tournament_in, seats_may=seats_may)
+        return principal, game_id, by
 
     def _ended(self, principal: Principal, result: Any) -> pb.EndGameResponse:
         head = result.game

@@ -14,33 +14,22 @@ from typing import Any
 import typer
 
 from services.cli import locate
-from services.cli.games import parse_game_id
+from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import console, group
-from services.cli.tournament import parse_tournament_id
+from services.cli.tournament import TID, TOKEN, organiser, parse_tournament_id
 
 arbiter_app = group(
     "arbiter", "An arbiter's controls: add time, pause and resume games or rounds."
 )
 
-GAME_ID = typer.Argument(..., metavar="GAME_ID", help="The game's id (a UUID).")
-TID = typer.Argument(..., metavar="TOURNAMENT_ID", help="The tournament's id.")
 ROUND = typer.Option(0, "--round", min=0, help="The round's number (0: the latest).")
-TOKEN = typer.Option(
-    None,
-    "--token",
-    metavar="TOKEN",
-    envvar="LEDGER_ORGANISER_TOKEN",
-    help="The tournament's organiser token (default: the admin token from the "
-    "data dir, to a server on this machine).",
-)
 
 
 def _call(method: str, request: Any, token: str | None, target: str | None) -> Any:
     from ledger.v1 import arbiter_service_pb2_grpc as rpc
 
     stub = locate.stub(rpc.ArbiterServiceStub, target)
-    metadata = locate.bearer(token or locate.admin_token(target=target))
-    return getattr(stub, method)(request, metadata=metadata, timeout=30)
+    return getattr(stub, method)(request, metadata=organiser(token, target), timeout=30)
 
 
 def _said(done: str, answer: Any) -> None:
@@ -68,62 +57,41 @@ def add_time(
     )
 
 
-@arbiter_app.command("pause")
-def pause(
-    game_id: str = GAME_ID,
-    token: str | None = TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Hold every clock of a game; no seat may move until it resumes."""
-    from ledger.v1 import arbiter_service_pb2 as pb
+def _game_command(name: str, method: str, done: str, doc: str) -> None:
+    """Register ``ledger arbiter NAME``: ``method`` on one game."""
 
-    request = pb.PauseGameRequest(game_id=str(parse_game_id(game_id)))
-    _said("paused", _call("PauseGame", request, token, target))
+    def command(
+        game_id: str = GAME_ID,
+        token: str | None = TOKEN,
+        target: str | None = locate.TARGET,
+    ) -> None:
+        from ledger.v1 import arbiter_service_pb2 as pb
 
+        request = getattr(pb, f"{method}Request")(game_id=str(parse_game_id(game_id)))
+        _said(done, _call(method, request, token, target))
 
-@arbiter_app.command("resume")
-def resume(
-    game_id: str = GAME_ID,
-    token: str | None = TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Let a paused game's clocks run again from where they stood."""
-    from ledger.v1 import arbiter_service_pb2 as pb
-
-    request = pb.ResumeGameRequest(game_id=str(parse_game_id(game_id)))
-    _said("resumed", _call("ResumeGame", request, token, target))
+    command.__doc__ = doc
+    arbiter_app.command(name)(command)
 
 
-@arbiter_app.command("pause-round")
-def pause_round(
-    tournament_id: str = TID,
-    number: int = ROUND,
-    token: str | None = TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Pause every running game of a tournament round."""
-    from ledger.v1 import arbiter_service_pb2 as pb
+def _round_command(name: str, method: str, done: str, doc: str) -> None:
+    """Register ``ledger arbiter NAME``: ``method`` on every game of a round."""
 
-    request = pb.PauseRoundRequest(
-        tournament_id=parse_tournament_id(tournament_id), round=number
-    )
-    _round("paused", _call("PauseRound", request, token, target))
+    def command(
+        tournament_id: str = TID,
+        number: int = ROUND,
+        token: str | None = TOKEN,
+        target: str | None = locate.TARGET,
+    ) -> None:
+        from ledger.v1 import arbiter_service_pb2 as pb
 
+        request = getattr(pb, f"{method}Request")(
+            tournament_id=parse_tournament_id(tournament_id), round=number
+        )
+        _round(done, _call(method, request, token, target))
 
-@arbiter_app.command("resume-round")
-def resume_round(
-    tournament_id: str = TID,
-    number: int = ROUND,
-    token: str | None = TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Resume every paused game of a tournament round."""
-    from ledger.v1 import arbiter_service_pb2 as pb
-
-    request = pb.ResumeRoundRequest(
-        tournament_id=parse_tournament_id(tournament_id), round=number
-    )
-    _round("resumed", _call("ResumeRound", request, token, target))
+    command.__doc__ = doc
+    arbiter_app.command(name)(command)
 
 
 def _round(done: str, answer: Any) -> None:
@@ -133,3 +101,29 @@ def _round(done: str, answer: Any) -> None:
     )
     for game_id in answer.changed_game_ids:
         console.print(f"  {done} {game_id}", highlight=False)
+
+
+_game_command(
+    "pause",
+    "PauseGame",
+    "paused",
+    "Hold every clock of a game; no seat may move until it resumes.",
+)
+_game_command(
+    "resume",
+    "ResumeGame",
+    "resumed",
+    "Let a paused game's clocks run again from where they stood.",
+)
+_round_command(
+    "pause-round",
+    "PauseRound",
+    "paused",
+    "Pause every running game of a tournament round.",
+)
+_round_command(
+    "resume-round",
+    "ResumeRound",
+    "resumed",
+    "Resume every paused game of a tournament round.",
+)

@@ -8,22 +8,18 @@ offers at most once per move it makes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import typer
 
 from services.cli import locate
 from services.cli.failures import USAGE, UserError
-from services.cli.games import parse_game_id
+from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import console, games_app
 
-GAME_ID = typer.Argument(..., metavar="GAME_ID", help="The game's id (a UUID).")
-SEAT_TOKEN = typer.Option(
-    None,
-    "--token",
-    metavar="TOKEN",
-    envvar="LEDGER_SEAT_TOKEN",
-    help="The seat token CreateGame (or GetMyGames) gave the player.",
+SEAT_TOKEN = locate.token_option(
+    "LEDGER_SEAT_TOKEN", "The seat token CreateGame (or GetMyGames) gave the player."
 )
 SEAT = typer.Option(
     None, "--seat", min=0, help="Only when the token controls more than one seat."
@@ -45,37 +41,36 @@ def _call(
     return getattr(stub, method)(request, metadata=locate.bearer(token), timeout=30)
 
 
-@games_app.command("offer-draw")
-def offer_draw(
-    game_id: str = GAME_ID,
-    seat: int | None = SEAT,
-    token: str | None = SEAT_TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Offer the opponent a draw (on your own turn)."""
-    answer = _call("OfferDraw", game_id, seat, token, target)
-    console.print(f"draw offered (version {answer.version})")
+def _draw_command(name: str, method: str, doc: str, said: Callable[[Any], str]) -> None:
+    """Register ``ledger games NAME``: the seat's ``method`` call, then ``said``."""
+
+    def command(
+        game_id: str = GAME_ID,
+        seat: int | None = SEAT,
+        token: str | None = SEAT_TOKEN,
+        target: str | None = locate.TARGET,
+    ) -> None:
+        console.print(said(_call(method, game_id, seat, token, target)))
+
+    command.__doc__ = doc
+    games_app.command(name)(command)
 
 
-@games_app.command("accept-draw")
-def accept_draw(
-    game_id: str = GAME_ID,
-    seat: int | None = SEAT,
-    token: str | None = SEAT_TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Accept the opponent's standing draw offer: the game ends drawn."""
-    answer = _call("AcceptDraw", game_id, seat, token, target)
-    console.print(f"draw agreed: the game is over (version {answer.last_version})")
-
-
-@games_app.command("decline-draw")
-def decline_draw(
-    game_id: str = GAME_ID,
-    seat: int | None = SEAT,
-    token: str | None = SEAT_TOKEN,
-    target: str | None = locate.TARGET,
-) -> None:
-    """Decline the opponent's standing draw offer."""
-    answer = _call("DeclineDraw", game_id, seat, token, target)
-    console.print(f"draw offer declined (version {answer.version})")
+_draw_command(
+    "offer-draw",
+    "OfferDraw",
+    "Offer the opponent a draw (on your own turn).",
+    lambda answer: f"draw offered (version {answer.version})",
+)
+_draw_command(
+    "accept-draw",
+    "AcceptDraw",
+    "Accept the opponent's standing draw offer: the game ends drawn.",
+    lambda answer: f"draw agreed: the game is over (version {answer.last_version})",
+)
+_draw_command(
+    "decline-draw",
+    "DeclineDraw",
+    "Decline the opponent's standing draw offer.",
+    lambda answer: f"draw offer declined (version {answer.version})",
+)

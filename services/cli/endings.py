@@ -17,18 +17,14 @@ import typer
 
 from services.cli import locate
 from services.cli.failures import USAGE, UserError
+from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import console, games_app
 
-GAME_ID = typer.Argument(..., metavar="GAME_ID", help="The game's id (a UUID).")
-TOKEN = typer.Option(
-    None,
-    "--token",
-    metavar="TOKEN",
-    envvar="LEDGER_PLAYER_TOKEN",
-    help="Your seat token (for abort also an organiser's token). Default for "
+TOKEN = locate.token_option(
+    "LEDGER_PLAYER_TOKEN",
+    "Your seat token (for abort also an organiser's token). Default for "
     "abort and claim-timeout: the admin token of the local server.",
 )
-
 
 WRITTEN_REASONS = ("aborted", "adjudicated")
 """Endings whose reason a person wrote (shown as written)."""
@@ -39,8 +35,6 @@ def _say(text: str) -> None:
 
 
 def _game_id(raw: str) -> str:
-    from services.cli.games import parse_game_id
-
     return str(parse_game_id(raw))
 
 

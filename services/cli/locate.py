@@ -151,6 +151,12 @@ TARGET = typer.Option(
 """``--target``, the same option on every command that calls a server."""
 
 
+def token_option(envvar: str, help_text: str) -> Any:
+    """``--token``: the bearer token a command calls the server with, also
+    read from ``envvar`` (a token on the command line shows in ``ps``)."""
+    return typer.Option(None, "--token", metavar="TOKEN", envvar=envvar, help=help_text)
+
+
 def stub(stub_class: type[S], explicit: str | None) -> S:
     """A gRPC stub of ``stub_class`` on the server (see :func:`server_target`)."""
     failures.target = server_target(explicit)

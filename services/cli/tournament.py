@@ -26,13 +26,10 @@ tournament_app = group(
 
 TID = typer.Argument(..., metavar="TOURNAMENT_ID", help="As printed by `create`.")
 PLAYERS = typer.Argument(..., metavar="PLAYER_ID...", help="One or more player ids.")
-TOKEN = typer.Option(
-    None,
-    "--token",
-    metavar="TOKEN",
-    envvar="LEDGER_ORGANISER_TOKEN",
-    help="Organiser token (default: the admin token from the data dir, to a "
-    "server on this machine).",
+TOKEN = locate.token_option(
+    "LEDGER_ORGANISER_TOKEN",
+    "The tournament's organiser token (default: the admin token from the data "
+    "dir, to a server on this machine).",
 )
 
 
@@ -56,7 +53,8 @@ def _stub(target: str | None) -> Any:
     return locate.stub(rpc.TournamentServiceStub, target)
 
 
-def _organiser(token: str | None, target: str | None) -> Any:
+def organiser(token: str | None, target: str | None) -> Any:
+    """The call metadata of an organiser action: ``token``, else the admin token."""
     return locate.bearer(token or locate.admin_token(target=target))
 
 
@@ -114,7 +112,7 @@ def create(
             if round_gap is None
             else pb.AutomaticRounds(gap_seconds=round_gap),
         ),
-        metadata=_organiser(token, target),
+        metadata=organiser(token, target),
         timeout=30,
     )
     t = created.tournament
@@ -154,7 +152,7 @@ def register(
     for player in players:
         got = stub.RegisterPlayer(
             pb.RegisterPlayerRequest(tournament_id=tournament_id, player_id=player),
-            metadata=_organiser(token, target),
+            metadata=organiser(token, target),
             timeout=30,
         )
         table.add_row(got.player_id, got.player_token)
@@ -176,7 +174,7 @@ def start(
     tournament_id = parse_tournament_id(tournament_id)
     got = _stub(target).StartRound(
         pb.StartRoundRequest(tournament_id=tournament_id),
-        metadata=_organiser(token, target),
+        metadata=organiser(token, target),
         timeout=60,
     )
     tables = ((str(t.table), ", ".join(t.players), t.game_id) for t in got.tables)
@@ -347,7 +345,7 @@ def withdraw(
     tournament_id = parse_tournament_id(tournament_id)
     _stub(target).WithdrawPlayer(
         pb.WithdrawPlayerRequest(tournament_id=tournament_id, player_id=player),
-        metadata=_organiser(token, target),
+        metadata=organiser(token, target),
         timeout=30,
     )
     console.print(f"{player} withdrew from {tournament_id}", highlight=False)
@@ -365,7 +363,7 @@ def finish(
     tournament_id = parse_tournament_id(tournament_id)
     t = _stub(target).FinishTournament(
         pb.FinishTournamentRequest(tournament_id=tournament_id),
-        metadata=_organiser(token, target),
+        metadata=organiser(token, target),
         timeout=30,
     )
     console.print(f"finished after round {t.current_round}", highlight=False)
@@ -439,7 +437,7 @@ def replay(
     number = next((t.table for t in before.tables if t.game_id == gid), None)
     got = stub.ReplayAbortedGame(
         pb.ReplayAbortedGameRequest(tournament_id=tournament_id, game_id=gid),
-        metadata=_organiser(token, target),
+        metadata=organiser(token, target),
         timeout=60,
     )
     table = next(t for t in got.tables if t.table == number)

@@ -47,6 +47,7 @@ from domain.ledger.checkpoints import (
 from domain.ledger.receipts import Keyring, Receipt, check_receipts, vouched
 from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
 from domain.ledger.records import ENDING_KINDS, load
+from domain.ledger.signed_heads import SignerRecordUnavailableError
 from services.proto import convert
 
 CLOCK_SLACK = timedelta(minutes=15)
@@ -61,6 +62,18 @@ def decode_signed_move(ruleset: Any, move_type: str, move: bytes) -> Any:
     return convert.command_from_any(
         ruleset, any_pb2.Any(type_url=move_type, value=move)
     )
+
+
+@dataclass(frozen=True)
+class _Receipted:
+    """One stored game as its stored receipts are checked against it: its
+    rows as stored and decoded, the receipts, and the keys that verify them."""
+
+    gid: str
+    rows: list[tuple[int, str, bytes]]
+    records: list[tuple[int, str, dict[str, Any]]]
+    stored: list[Receipt]
+    key: bytes | Keyring
 
 
 def audit_game(
@@ -86,9 +99,9 @@ def audit_game(
     records = [(v, t, load(d)) for v, t, d in rows]
     _check_listing(records, ledger.game_row(game_id), report)
     _check_commands(records, ledger.command_rows(game_id), report)
-    stored = ledger.stored_receipts(game_id)
-    _check_stored_receipts(gid, rows, records, stored, key, report)
-    _check_final_head(gid, rows, records, stored, key, report)
+    receipted = _Receipted(gid, rows, records, ledger.stored_receipts(game_id), key)
+    _check_stored_receipts(receipted, report)
+    _check_final_head(receipted, report)
     check_signer_record(ledger, gid, records, report)
     held = list(held)
     for problem in check_receipts(gid, rows, held, key, origin="held"):
@@ -171,7 +184,11 @@ def check_signer_record(
     record = getattr(ledger.head_signer, "record", None)
     if record is None:
         return
-    signed = record.last(gid)
+    try:
+        signed = record.last(gid)
+    except SignerRecordUnavailableError as exc:
+        report.fail(0, "signer", f"cannot read the signer's shared record: {exc}")
+        return
     if signed is None:
         return
     hashes = {v: r.get("hash") for v, _t, r in records}
@@ -192,20 +209,13 @@ def check_signer_record(
         )
 
 
-def _check_final_head(
-    gid: str,
-    rows: list[tuple[int, str, bytes]],
-    records: list[tuple[int, str, dict[str, Any]]],
-    stored: list[Receipt],
-    key: bytes | Keyring,
-    report: AuditReport,
-) -> None:
+def _check_final_head(game: _Receipted, report: AuditReport) -> None:
     """A finished game's final head carries the ledger's signature, whatever
     its first event says about receipts (as ``ledger verify`` requires)."""
-    if not records or records[-1][1] != CONCLUDED:
+    if not game.records or game.records[-1][1] != CONCLUDED:
         return
-    version, _type, head = records[-1]
-    final = [r for r in stored if r.version == version]
+    version, _type, head = game.records[-1]
+    final = [r for r in game.stored if r.version == version]
     if not final:
         report.fail(
             version,
@@ -213,7 +223,7 @@ def _check_final_head(
             "no ledger-signed final head: the ledger never vouched for how "
             "this game ended",
         )
-    elif check_receipts(gid, rows, final, key, origin="stored") or (
+    elif check_receipts(game.gid, game.rows, final, game.key, origin="stored") or (
         final[0].head_hash != head.get("hash")
     ):
         report.fail(version, "signed head", "the final head's receipt does not verify")
@@ -381,17 +391,12 @@ def _appends(
     return out
 
 
-def _check_stored_receipts(
-    gid: str,
-    rows: list[tuple[int, str, bytes]],
-    records: list[tuple[int, str, dict[str, Any]]],
-    stored: list[Receipt],
-    key: bytes | Keyring,
-    report: AuditReport,
-) -> None:
-    for problem in check_receipts(gid, rows, stored, key, origin="stored"):
+def _check_stored_receipts(game: _Receipted, report: AuditReport) -> None:
+    stored = game.stored
+    for problem in check_receipts(game.gid, game.rows, stored, game.key, "stored"):
         report.fail(problem.version, problem.check, problem.detail)
     report.receipts_verified += len(stored)
+    records = game.records
     if not records or not records[0][2]["body"].get("receipt_key"):
         return  # a game from before receipts
     if {"sequence", "hash", "chain", "encoding"} & {f.check for f in report.failures}:

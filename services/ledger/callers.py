@@ -10,6 +10,7 @@ The refusals are service-layer errors; the gRPC edge maps them to statuses
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -126,4 +127,48 @@ def acting_seat(principal: Principal, game: Any, requested: Seat | None) -> Seat
     raise InvalidCommandError(
         f"this token controls seats {list(seats)}: name the seat",
         violations=(("seat", f"one of {list(seats)}"),),
+    )
+
+
+async def decider(
+    principal: Principal,
+    game_id: UUID,
+    tournament_of: Callable[[UUID], Awaitable[UUID | None]],
+    *,
+    seats_may: bool = False,
+) -> str:
+    """The ``by`` a decision over a game records for ``principal``: ``admin``,
+    ``organiser:<tournament>`` for the organiser of the game's tournament, or
+    (where ``seats_may``: an abort) ``seat:<n>`` for a seat of the game.
+
+    Why one rule: an ending by decision and an arbiter's control (time, pause)
+    are the same authority over a game, so both answer the same caller alike.
+    ``tournament_of`` names the game's tournament (``None``: none); it is
+    asked only for an organiser.
+
+    :raises UnauthenticatedError: no credential that could decide.
+    :raises PermissionDeniedError: another tournament's organiser, or a
+        credential that never decides (a player's tournament token).
+    """
+    if principal.admin:
+        return "admin"
+    seats = principal.seats_in(game_id)
+    if seats_may and seats:
+        return f"seat:{min(seats)}"
+    grant = principal.tournament
+    if grant is not None and grant.role == "organiser":
+        owner = await tournament_of(game_id)
+        if owner == grant.tournament_id:
+            return f"organiser:{owner}"
+        raise PermissionDeniedError(
+            "an organiser decides only games of its own tournament",
+            "NOT_YOUR_TOURNAMENT",
+        )
+    if principal.grant is None and grant is None and not principal.organiser:
+        raise UnauthenticatedError(
+            "this call needs the admin token or the tournament organiser's token"
+        )
+    raise PermissionDeniedError(
+        "only the admin or the game's tournament organiser may do this",
+        "ARBITER_ONLY",
     )

@@ -16,40 +16,30 @@ deadline passed finds the game on its first sweep.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError
-
 from domain.contract.core import RuleError
 from services.ledger.game_cache import GameNotFoundError
-from services.storage.leader_lock import LeaderLock
+from services.ledger.leader_sweep import LeaderSweep
 
 if TYPE_CHECKING:
     from services.ledger.application import GameLedger
 
 log = logging.getLogger(__name__)
-UNREACHABLE = (psycopg.OperationalError, OperationalError, InterfaceError)
-"""What a database outage raises (a pool that cannot connect, a dropped link)."""
 JOB = "ledger.timekeeper"
 BATCH = 100
 
 
-class Timekeeper:
+class Timekeeper(LeaderSweep):
     """Sweeps due games every ``interval`` seconds while it holds the lock."""
 
+    job = JOB
+    what = "timekeeper"
+
     def __init__(self, ledger: GameLedger, interval: float = 1.0) -> None:
+        super().__init__(ledger, interval, ledger.io)
         self.ledger = ledger
-        self.interval = interval
-        self.lock = LeaderLock(
-            ledger.store.connect_kwargs(),
-            JOB,
-            getattr(ledger.datastore, "in_flight", None),  # cut in an outage
-        )
-        self._task: asyncio.Task[None] | None = None
 
     async def sweep(self) -> int:
         """Record the timeout of every game due now; how many this call recorded."""
@@ -63,42 +53,11 @@ class Timekeeper:
             recorded += 1
         return recorded
 
-    async def run(self) -> None:
-        """Sweep while leader, forever; a failed sweep is logged and retried.
-
-        The lock, and its connection, are held only while some running game
+    async def has_work(self) -> bool:
+        """The lock, and its connection, are held only while some running game
         has a clock: a server with nothing to time holds no more connections
-        than one without a timekeeper.
-        """
-        unreachable = False
-        while True:
-            try:
-                if not await self.ledger.io(self.ledger.has_running_clocks):
-                    await self.ledger.io(self.lock.release)
-                elif await self.ledger.io(self.lock.try_hold):
-                    await self.sweep()
-            except UNREACHABLE as exc:
-                # one line per outage, not a traceback per interval: an outage
-                # is the operator's news once, and the health service says it
-                if not unreachable:
-                    log.warning(
-                        "timekeeper paused: the database is unreachable (%s)", exc
-                    )
-                unreachable = True
-            except Exception:  # a bug, not an outage: keep sweeping, loudly
-                log.exception("timekeeper sweep failed")
-            else:
-                if unreachable:
-                    log.warning("timekeeper resumed: the database is back")
-                unreachable = False
-            await asyncio.sleep(self.interval)
+        than one without a timekeeper."""
+        return bool(await self.ledger.io(self.ledger.has_running_clocks))
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await asyncio.to_thread(self.lock.release)
+    async def sweep_due(self) -> None:
+        await self.sweep()

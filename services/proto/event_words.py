@@ -33,10 +33,9 @@ def sentence(
     )
     from domain.words.narration import (
         concluded_sentence,
-        control_sentence,
         created_sentence,
         describe,
-        ended_sentence,
+        ledger_sentence,
     )
     from ledger.v1 import game_service_pb2 as pb
     from services.proto import convert
@@ -45,12 +44,14 @@ def sentence(
         ended = pb.GameEnded()
         payload.Unpack(ended)
         seat = ended.seat if ended.HasField("seat") else None
-        return ended_sentence(ended.kind, seat, ended.by, ended.reason, names)
+        return ledger_sentence(ended.kind, seat, ended.by, names, reason=ended.reason)
     if type_ in CONTROL_KINDS:
         control = pb.GameControl()
         payload.Unpack(control)
         seat = control.seat if control.HasField("seat") else None
-        return control_sentence(control.kind, seat, control.by, control.added_ms, names)
+        return ledger_sentence(
+            control.kind, seat, control.by, names, added_ms=control.added_ms
+        )
     if type_ == CREATED_TYPE:
         created = pb.GameCreated()
         payload.Unpack(created)

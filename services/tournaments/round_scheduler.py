@@ -17,13 +17,11 @@ starts the round on its first sweep.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 from domain.contract.core import RuleError
-from services.ledger.timekeeper import UNREACHABLE
-from services.storage.leader_lock import LeaderLock
+from services.ledger.leader_sweep import LeaderSweep
 
 if TYPE_CHECKING:
     from services.tournaments.desk import TournamentDesk
@@ -33,19 +31,15 @@ JOB = "ledger.round-scheduler"
 BATCH = 20
 
 
-class RoundScheduler:
+class RoundScheduler(LeaderSweep):
     """Starts due automatic rounds every ``interval`` seconds while it holds the lock."""
 
+    job = JOB
+    what = "round scheduler"
+
     def __init__(self, desk: TournamentDesk, interval: float = 1.0) -> None:
+        super().__init__(desk.ledger, interval, asyncio.to_thread)
         self.desk = desk
-        self.interval = interval
-        ledger = desk.ledger
-        self.lock = LeaderLock(
-            ledger.store.connect_kwargs(),
-            JOB,
-            getattr(ledger.datastore, "in_flight", None),
-        )
-        self._task: asyncio.Task[None] | None = None
 
     def sweep(self) -> int:
         """Start every round due now; how many this call started."""
@@ -64,35 +58,8 @@ class RoundScheduler:
             started += done == "started"
         return started
 
-    async def run(self) -> None:
-        """Sweep while leader, forever; a failed sweep is logged and retried."""
-        unreachable = False
-        while True:
-            try:
-                if not await asyncio.to_thread(self.desk.store.has_scheduled_rounds):
-                    await asyncio.to_thread(self.lock.release)
-                elif await asyncio.to_thread(self.lock.try_hold):
-                    await asyncio.to_thread(self.sweep)
-            except UNREACHABLE as exc:
-                if not unreachable:
-                    log.warning(
-                        "round scheduler paused: the database is unreachable (%s)", exc
-                    )
-                unreachable = True
-            except Exception:  # a bug, not an outage: keep sweeping, loudly
-                log.exception("round scheduler sweep failed")
-            else:
-                if unreachable:
-                    log.warning("round scheduler resumed: the database is back")
-                unreachable = False
-            await asyncio.sleep(self.interval)
+    async def has_work(self) -> bool:
+        return bool(await asyncio.to_thread(self.desk.store.has_scheduled_rounds))
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await asyncio.to_thread(self.lock.release)
+    async def sweep_due(self) -> None:
+        await asyncio.to_thread(self.sweep)
