@@ -94,8 +94,15 @@ def test_moves_on_different_games_are_saved_together_and_each_exactly_once(
 
 
 def test_a_stale_game_in_a_batch_is_redecided_without_failing_the_others(
-    own_ledger, fresh_ledger, monkeypatch
+    own_ledger, fresh_ledger, monkeypatch, tmp_path
 ):
+    from services.storage.signed_heads import SignedHeadsFile
+
+    # another host, with a signer record of its own: the save, not the
+    # signer, is what finds the stale game here
+    monkeypatch.setattr(
+        own_ledger.head_signer, "record", SignedHeadsFile.in_dir(tmp_path)
+    )
     own_ledger.heads.listening()  # the cache vouches for the games it created...
     games = [own_ledger.create_game("thalara", SETUP).game_id for _ in range(6)]
     stale = games[-1]  # not the first: it must land in the shared batch
