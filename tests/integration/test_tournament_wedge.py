@@ -582,8 +582,8 @@ class WedgeMachine(RuleBasedStateMachine):
         game = self.ledger.load(game_id)
         if game.paused:
             self.run(self.ledger.resume(game_id, "admin"))
-        choice = self.rnd.randrange(4)
-        with contextlib.suppress(RuleError):
+        choice = self.rnd.randrange(6)
+        with contextlib.suppress(RuleError):  # then the arbiter adjudicates
             if choice == 0 and game.game_type == "terralore":
                 play_random(self.ledger, game_id, self.rnd, 400)
             elif choice == 1:
@@ -592,13 +592,20 @@ class WedgeMachine(RuleBasedStateMachine):
                         break
                     seat = self.ledger.load(game_id).to_act()[0]
                     self.run(self.ledger.resign(game_id, seat))
-            elif choice == 2:
-                self.advance(PER_MOVE + 1)
+            elif choice == 2:  # one seat moves, the next never shows up
+                play_random(self.ledger, game_id, self.rnd, 1)
+                self.advance(NO_SHOW + 1)
+            elif choice == 3 and game.seat_count == 2 and game.to_act():
+                offerer = game.to_act()[0]
+                self.run(self.ledger.offer_draw(game_id, offerer))
+                self.run(self.ledger.accept_draw(game_id, 1 - offerer))
+            elif choice == 4:  # the organiser calls it off; replayed later
+                self.run(self.ledger.abort(game_id, "admin", "wrong board"))
         if not self.ledger.load(game_id).is_over:
-            n = game.seat_count
-            ranks = list(self.rnd.choice([(1,) * n, tuple(range(1, n + 1))]))
-            self.rnd.shuffle(ranks)
-            self.run(self.ledger.adjudicate(game_id, tuple(ranks), "closing", "admin"))
+            # an arbiter's ranks, ties too: the competition ranking of a draw
+            drawn = [self.rnd.randint(1, 3) for _ in range(game.seat_count)]
+            ranks = tuple(1 + sum(o < r for o in drawn) for r in drawn)
+            self.run(self.ledger.adjudicate(game_id, ranks, "closing", "admin"))
 
     def drive_to_the_end(self) -> None:
         for _ in range(40):
