@@ -90,6 +90,8 @@ class Tournament(Aggregate):
             tournament.state = tournament.state.started(
                 self.round, self.tables, self.byes
             )
+            if not self.tables:  # byes alone: complete as it starts
+                tournament.round_completed_at = self.timestamp
 
     class ResultRecorded(Aggregate.Event):
         round: int

@@ -11,6 +11,7 @@ a failed save stores neither the event nor its rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
@@ -44,6 +45,10 @@ class RoundSeating:
     round: int
     game_ids: tuple[UUID, ...]
     seats: tuple[SeatTokens, ...]
+    next_due: datetime | None = None
+    """When the next automatic round is due, if this round completed as it
+    started (a round robin round of byes alone, once a player withdrew): no
+    result will come to schedule it, so the round's own save does."""
 
 
 TournamentRows = TokenGrant | RoundSeating
@@ -76,3 +81,9 @@ def write(curs: Any, rows: TournamentRows) -> None:
         "DELETE FROM tournament_round_schedule WHERE tournament_id = %s AND round <= %s",
         (tid, number),
     )
+    if rows.next_due is not None:
+        curs.execute(
+            "INSERT INTO tournament_round_schedule (tournament_id, round, due_at)"
+            " VALUES (%s, %s, %s)",
+            (tid, number + 1, rows.next_due),
+        )

@@ -31,7 +31,7 @@ import hmac
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -193,6 +193,7 @@ class TournamentDesk(Application[UUID]):
             number = tournament.state.current_round + 1
             tables, seating = self.rounds.seat(tournament, plan, number)
             tournament.start_round(tables, plan.byes)
+            seating = replace(seating, next_due=tournament.next_round_at)
             self.save(tournament, tournament_rows=[seating])
             return tournament
 
@@ -231,6 +232,7 @@ class TournamentDesk(Application[UUID]):
                 return "finished"
             tables, seating = self.rounds.seat(tournament, plan, number)
             tournament.start_round(tables, plan.byes)
+            seating = replace(seating, next_due=tournament.next_round_at)
             self.save(tournament, tournament_rows=[seating])
             return "started"
 

@@ -155,3 +155,43 @@ def test_a_tournament_whose_players_left_finishes_instead(isolated_ledger: Any) 
     assert RoundScheduler(desk).sweep() == 0
     assert desk.load(cup.id).is_finished
     assert desk.store.scheduled_round(cup.id) is None
+
+
+def test_a_round_of_byes_alone_schedules_the_next_round(isolated_ledger: Any) -> None:
+    """A round robin whose player withdrew can deal a round with no table
+    (every remaining player has a bye): no result comes to complete it, so
+    starting it schedules the next one, and the tournament still finishes."""
+    ledger = isolated_ledger
+    desk = TournamentDesk(ledger.env_for_peers, ledger)
+    cup, _ = desk.create(
+        "byes",
+        "terralore",
+        "round_robin",
+        0,
+        2,
+        {},
+        automatic_rounds={"gap_seconds": 0},
+    )
+    for player in ("a", "b", "c"):
+        desk.register(cup.id, player)
+    results = ViewRunner(
+        ledger.datastore, TournamentResultsView(ResultsDesk(ledger.datastore))
+    )
+    results.ensure_tables()
+    first = desk.start_round(cup.id).state.round_records[-1]
+    desk.withdraw(cup.id, first.tables[0].players[1])
+    scheduler = RoundScheduler(desk)
+    tables_per_round = []
+    for _ in range(3):
+        finish_round(ledger, desk, cup.id, results)
+        if desk.load(cup.id).is_finished:
+            break
+        assert (desk.store.scheduled_round(cup.id) or {}).get("round") == (
+            desk.load(cup.id).state.current_round + 1
+        )
+        assert scheduler.sweep() == 1
+        tables_per_round.append(len(desk.load(cup.id).state.round_records[-1].tables))
+    assert 0 in tables_per_round  # the round of byes alone was dealt
+    final = desk.load(cup.id)
+    assert final.is_finished and final.state.current_round == 3
+    assert desk.store.scheduled_round(cup.id) is None
