@@ -19,9 +19,6 @@
 # servers log in as user "ledger" (publish and follow only), the stream is
 # made by the admin, whose password stays in RUN_DIR/nats-admin-password.
 # LEDGER_LOCAL_NATS=0 keeps the in-process fan-out.
-# With NATS, the servers share the signer's record of signed heads in it
-# (bucket LEDGER_SIGNED_HEADS, made with the stream) and refuse moves while it
-# does not answer; without, each server keeps its own in RUN_DIR/serve-N.
 # LEDGER_METRICS_PORT=M gives every process a /metrics port of its own:
 # server i on M+i, the projection worker on M+3 (M+LEDGER_LOCAL_SERVERS).
 # On any failure it says so in one line on stderr and stops what it started.

@@ -57,16 +57,6 @@ class EquivocationError(Exception):
         self.detail = detail
 
 
-class SignerRecordUnavailableError(Exception):
-    """Raised when the signer cannot read or write its record (a shared
-    record whose store does not answer): nothing is signed meanwhile, since
-    a head checked against no record could be a second history."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(f"the signer's record does not answer ({why}): retry soon")
-        self.why = why
-
-
 def refusal(
     last: SignedHead | None,
     first_version: int,

@@ -26,7 +26,7 @@ from domain.contract.core import IllegalCommandError, InvalidCommandError
 from domain.games import UnknownGameError
 from domain.ledger.checkpoints import CheckpointError
 from domain.ledger.signatures import BadSignatureError, MissingSignatureError
-from domain.ledger.signed_heads import EquivocationError, SignerRecordUnavailableError
+from domain.ledger.signed_heads import EquivocationError
 from services.ledger.application import (
     CommandIdReusedError,
     ConcurrencyConflictError,
@@ -48,10 +48,6 @@ RETRY_DELAY = duration_pb2.Duration(seconds=1)
 
 _UNREACHABLE = (
     "the database is unreachable; retry (a command_id is never applied twice)"
-)
-_RECORD_DOWN = (
-    "the signer's record of signed heads does not answer; retry "
-    "(a command_id is never applied twice)"
 )
 _LOST_RACE = "another request changed this first; reload and retry"
 _ROLLED_BACK = (
@@ -102,14 +98,6 @@ _TABLE: list[_Row] = [
     # the client's request was fine, retrying against the new state is right.
     _Row(IntegrityError, _Code.ABORTED, "CONCURRENT_WRITE", _LOST_RACE),
     _Row(_DATABASE_DOWN, _Code.UNAVAILABLE, "DATABASE_UNAVAILABLE", _UNREACHABLE),
-    # The shared record of signed heads (JetStream) did not answer: nothing is
-    # signed without it, nothing was stored, a retry later succeeds.
-    _Row(
-        SignerRecordUnavailableError,
-        _Code.UNAVAILABLE,
-        "SIGNER_RECORD_UNAVAILABLE",
-        _RECORD_DOWN,
-    ),
     _Row(UnauthenticatedError, _Code.UNAUTHENTICATED, "UNAUTHENTICATED"),
     _Row(PermissionDeniedError, _Code.PERMISSION_DENIED, "PERMISSION_DENIED"),
     _Row(MissingSignatureError, _Code.UNAUTHENTICATED, "MOVE_NOT_SIGNED"),

@@ -32,8 +32,7 @@ def nats_setup(
         10.0, min=0.5, help="Seconds to wait for NATS to connect and answer."
     ),
 ) -> None:
-    """Create the stream LEDGER_GAMES and the signer's key-value bucket
-    LEDGER_SIGNED_HEADS, or update them to this release's settings.
+    """Create the stream LEDGER_GAMES, or update it to this release's settings.
 
     Connects to LEDGER_NATS_URL (several URLs, comma-separated, for a
     cluster) as LEDGER_NATS_ADMIN_USER with LEDGER_NATS_ADMIN_PASSWORD (TLS as
@@ -70,6 +69,5 @@ def nats_setup(
         raise UserError(str(exc)) from None
     console.print(
         f"[green]JetStream stream LEDGER_GAMES {done}[/]: {replicas} "
-        f"{'replica' if replicas == 1 else 'replicas'}, file storage; "
-        "the signer's bucket LEDGER_SIGNED_HEADS is ready"
+        f"{'replica' if replicas == 1 else 'replicas'}, file storage"
     )

@@ -54,7 +54,6 @@ from services.storage.group_commit import (
 )
 from services.storage.mapper import LedgerMapper
 from services.storage.signed_heads import SignedHeadsFile
-from services.storage.signed_heads_bucket import SignedHeadsBucket
 from services.storage.store import (
     Append,
     LedgerStore,
@@ -85,7 +84,6 @@ class GameLedger(Application[UUID]):
         keyring: Keyring | None = None,
         clock: Callable[[], datetime] | None = None,
         record_dir: Path | None = None,
-        shared_record: SignedHeadsBucket | None = None,
     ) -> None:
         env = {
             "APPLICATION_RECORDER_TOPIC": "services.storage.recorder:LedgerRecorder",
@@ -119,16 +117,13 @@ class GameLedger(Application[UUID]):
         seat (tests pass one they move by hand)."""
         self.head_signer = HeadSigner(
             lambda: self.signer,
-            shared_record
-            or (None if record_dir is None else SignedHeadsFile.in_dir(record_dir)),
+            None if record_dir is None else SignedHeadsFile.in_dir(record_dir),
             None if record_dir is None else CheckpointLog(record_dir),
             lambda: self.clock(),
         )
         """Signs every head, never two histories of one game: with
         ``record_dir`` (the data dir, beside the key) it keeps the record of
-        signed heads and the checkpoints there; without, none (tests).
-        ``shared_record``: the record several servers share instead of the
-        file (``LEDGER_NATS_URL``); the checkpoints stay in the data dir."""
+        signed heads and the checkpoints there; without, none (tests)."""
         self.log_tail = LogTail(
             self.cache,
             self.store,

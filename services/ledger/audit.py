@@ -47,7 +47,6 @@ from domain.ledger.checkpoints import (
 from domain.ledger.receipts import Keyring, Receipt, check_receipts, vouched
 from domain.ledger.records import CONCLUDED_TYPE as CONCLUDED
 from domain.ledger.records import ENDING_KINDS, load
-from domain.ledger.signed_heads import SignerRecordUnavailableError
 from services.proto import convert
 
 CLOCK_SLACK = timedelta(minutes=15)
@@ -184,11 +183,7 @@ def check_signer_record(
     record = getattr(ledger.head_signer, "record", None)
     if record is None:
         return
-    try:
-        signed = record.last(gid)
-    except SignerRecordUnavailableError as exc:
-        report.fail(0, "signer", f"cannot read the signer's shared record: {exc}")
-        return
+    signed = record.last(gid)
     if signed is None:
         return
     hashes = {v: r.get("hash") for v, _t, r in records}

@@ -31,15 +31,10 @@ from typing import Any
 
 from domain.ledger.checkpoints import Checkpoint, CheckpointError, Inclusion
 from domain.ledger.receipts import Receipt, Signer
-from domain.ledger.signed_heads import (
-    EquivocationError,
-    SignedHead,
-    SignerRecordUnavailableError,
-)
+from domain.ledger.signed_heads import EquivocationError, SignedHead
 from services.observability.metrics import CHECKPOINTS, SIGNER_REFUSALS
 from services.storage.checkpoint_log import CheckpointLog
 from services.storage.signed_heads import SignedHeadsFile
-from services.storage.signed_heads_bucket import SignedHeadsBucket
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +45,7 @@ class HeadSigner:
     def __init__(
         self,
         signer: Callable[[], Signer],
-        record: SignedHeadsFile | SignedHeadsBucket | None = None,
+        record: SignedHeadsFile | None = None,
         checkpoints: CheckpointLog | None = None,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
@@ -67,12 +62,6 @@ class HeadSigner:
     def key_id(self) -> str:
         """The signing key's id (``GameCreated`` names it)."""
         return self._signer().key_id
-
-    @property
-    def remote(self) -> bool:
-        """Whether asking the record is a network round trip (a shared
-        record): callers on the event loop ask it from the I/O pool."""
-        return isinstance(self.record, SignedHeadsBucket)
 
     def refusal(
         self,
@@ -117,22 +106,15 @@ class HeadSigner:
         version: int,
         head_hash: str,
         timestamp: str,
-        checked: bool = False,
     ) -> Receipt:
         """The receipt over a head, unless it contradicts a signed one.
 
-        ``checked``: the caller has just asked :meth:`refusal` for this very
-        head (``LogTail``), so the record is not asked twice (with a shared
-        record, each question is a round trip).
-
         :raises EquivocationError: naming the game and the first version
             the write would rewrite (with the alarm raised).
-        :raises SignerRecordUnavailableError: a shared record did not answer.
         """
-        if not checked:
-            reason = self.refusal(game_id, first_version, prev_hash, version, head_hash)
-            if reason is not None:
-                raise self.refuse(game_id, first_version, reason)
+        reason = self.refusal(game_id, first_version, prev_hash, version, head_hash)
+        if reason is not None:
+            raise self.refuse(game_id, first_version, reason)
         return self._signer().sign(game_id, version, head_hash, timestamp)
 
     def stored(self, game_id: str, version: int, head_hash: str, ended: bool) -> None:
@@ -150,8 +132,6 @@ class HeadSigner:
         """Wait for the record's pending lines (a server stopping)."""
         if self.record is not None:
             self.record.flush()
-            if isinstance(self.record, SignedHeadsBucket):
-                self.record.close()
 
     def pinned(self, game_id: str) -> tuple[Checkpoint | None, Inclusion | None]:
         """The latest checkpoint and the proof of ``game_id``'s head in it
@@ -198,8 +178,6 @@ async def checkpoint_every(head_signer: HeadSigner, interval: float, io: Any) ->
         await asyncio.sleep(interval)
         try:
             await io(head_signer.checkpoint)
-        except SignerRecordUnavailableError:
-            pass  # the shared record logged the outage once; next time
         except Exception:
             log.exception("could not sign a checkpoint")
 

@@ -228,26 +228,19 @@ class LogTail:
                     fresh = True
                     continue
                 raise
-            asked = (
+            refused = self._signer.refusal(
                 str(game_id),
                 new_events[0].originator_version,
                 new_events[0].prev_hash,
                 new_events[-1].originator_version,
                 new_events[-1].hash,
             )
-            if self._signer.remote:  # a round trip: off the event loop
-                refused = await self._io(self._signer.refusal, *asked)
-            else:
-                refused = self._signer.refusal(*asked)
             if refused is not None:
                 # decided on a stale game (another process stored and signed
                 # this version first), or the store lost signed history
                 stored = await self._io(self._cache.refresh, game_id)
-                if await self._io(
-                    self._signer.store_is_behind,
-                    str(game_id),
-                    stored.version,
-                    stored.head_hash,
+                if self._signer.store_is_behind(
+                    str(game_id), stored.version, stored.head_hash
                 ):
                     raise self._signer.refuse(
                         str(game_id), new_events[0].originator_version, refused
@@ -295,7 +288,6 @@ class LogTail:
             last.originator_version,
             last.hash,
             last.timestamp.isoformat(),
-            checked=True,  # extend asked the record just now
         )
         rows = ExtensionRows(
             last_version=last.originator_version,

@@ -67,9 +67,7 @@ class StreamSetupError(Exception):
 
 
 async def set_up(url: str, options: Any, replicas: int, timeout: float) -> str:
-    """Connect as ``options`` (the admin) and :func:`declare` the stream, and
-    the signer's bucket (:mod:`services.storage.signed_heads_bucket`); what
-    was done to the stream.
+    """Connect as ``options`` (the admin) and :func:`declare` the stream; what was done.
 
     :raises StreamSetupError: naming NATS's reason (refused connection,
         authorization, permissions, no JetStream).
@@ -100,12 +98,7 @@ async def set_up(url: str, options: Any, replicas: int, timeout: float) -> str:
         why = failures[-1] if failures else reason(exc)
         raise StreamSetupError(f"cannot connect to NATS at {url}: {why}") from None
     try:
-        from services.storage import signed_heads_bucket
-
-        js = nc.jetstream(timeout=timeout)
-        done = await declare(js, replicas)
-        await signed_heads_bucket.declare(js, replicas)
-        return done
+        return await declare(nc.jetstream(timeout=timeout), replicas)
     except Exception as exc:  # noqa: BLE001 - NATS's answer, in one line
         why = failures[-1] if failures else reason(exc)
         raise StreamSetupError(f"NATS refused the stream setup: {why}") from None

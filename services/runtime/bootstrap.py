@@ -19,7 +19,6 @@ from services.ledger.application import GameLedger
 from services.runtime.settings import Settings
 from services.storage import roles
 from services.storage.database_env import embedded_url, eventsourcing_env
-from services.storage.signed_heads_bucket import SignedHeadsBucket
 from services.storage.signing_key import load_signer, parse_keyring
 
 if TYPE_CHECKING:
@@ -133,22 +132,6 @@ def build_ledger(settings: Settings, url: str | None = None) -> GameLedger:
         ),
         keyring=parse_keyring(settings.keyring),
         record_dir=settings.data_dir,
-        shared_record=shared_record(settings),
-    )
-
-
-def shared_record(settings: Settings) -> SignedHeadsBucket | None:
-    """The signer's record in JetStream when servers share a bus
-    (``LEDGER_NATS_URL``): every server refuses what any of them signed.
-    None for a lone server, whose record is the file in its data dir."""
-    if not settings.nats_url:
-        return None
-    from services.live.nats_options import NatsOptions
-    from services.live.nats_stream import server_urls
-
-    options = NatsOptions.from_settings(settings)
-    return SignedHeadsBucket(
-        server_urls(settings.nats_url), options.connect_arguments(settings.nats_url)
     )
 
 

@@ -14,9 +14,8 @@ tail.
   are the same bytes in clear, and, sealed with the deployment's key as a
   compromised server could, an earlier record as a later version (the hash
   chain catches that one).
-- NATS restarted mid-game, even with its store lost: a move meanwhile gets
-  UNAVAILABLE with nothing stored (the signer's shared record is in NATS),
-  B's streams keep every event, fan-out through the tail comes back by
+- NATS restarted mid-game, even with its store lost: B's streams keep every
+  event (from PostgreSQL meanwhile), fan-out through the tail comes back by
   itself, each state
   change is one log line and no traceback; SIGTERM while NATS is down exits 0.
 - NATS over TLS (certificates made here with ``cryptography``): a server
@@ -336,7 +335,7 @@ def test_fan_out_recovers_from_a_nats_restart_and_stops_cleanly_without_it(
             rnd = random.Random(9)
 
             def move() -> int:
-                answer = _while_unavailable(lambda: play_one(conn_a, table, rnd))
+                answer = play_one(conn_a, table, rnd)
                 assert answer is not None, "the game ended too soon for the test"
                 wait_until(
                     lambda: watched.at(answer.last_version),
@@ -356,19 +355,8 @@ def test_fan_out_recovers_from_a_nats_restart_and_stops_cleanly_without_it(
 
             nats.terminate()
             nats.wait(10)
-            # NATS down: the signer's shared record does not answer, so moves
-            # are refused (fail closed) and nothing is stored; spectators stay
-            head = watched.events[-1].version
-            with pytest.raises(grpc.RpcError) as refused:
-                play_one(conn_a, table, rnd)
-            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert "signer's record" in str(refused.value.details())
-            game = conn_b.call(
-                "GetGame",
-                pb.GetGameRequest(game_id=table.game_id),
-                table.tokens[min(table.tokens)],
-            ).game
-            assert game.version == head
+            for _ in range(3):  # NATS down: every event still arrives, from PostgreSQL
+                move()
             # back with an empty store, as a NATS that lost its disk: the admin
             # makes the stream again (the fixture does; a restart on the same
             # store keeps it), and the servers pick it up by themselves
@@ -396,18 +384,6 @@ def test_fan_out_recovers_from_a_nats_restart_and_stops_cleanly_without_it(
     lost = [line for line in b.output.splitlines() if "NATS connection lost" in line]
     back = [line for line in b.output.splitlines() if "NATS connection back" in line]
     assert len(lost) == 2 and len(back) == 1, b.output
-
-
-def _while_unavailable(call: Any, within: float = 30.0) -> Any:
-    """``call``, again while it gets UNAVAILABLE (NATS coming back), as a client would."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            return call()
-        except grpc.RpcError as exc:
-            if exc.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
 
 
 def _certificates(where: Path) -> tuple[Path, Path, Path]:

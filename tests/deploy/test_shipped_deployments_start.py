@@ -216,13 +216,6 @@ def test_compose_nats_cluster_starts_and_its_admin_makes_the_stream(tmp_path) ->
                 info = await js.stream_info("LEDGER_GAMES")  # allowed: looking it up
                 with pytest.raises(Exception):  # noqa: B017 - a permissions violation
                     await js.delete_stream("LEDGER_GAMES")
-                # the signer's record: made by the admin in as many replicas,
-                # found by the servers, never deleted by them
-                record = await js.stream_info("KV_LEDGER_SIGNED_HEADS")
-                assert record.config.num_replicas == 3
-                assert record.config.deny_purge and record.config.deny_delete
-                with pytest.raises(Exception):  # noqa: B017 - a permissions violation
-                    await js.delete_key_value("LEDGER_SIGNED_HEADS")
                 return info.config.num_replicas or 0, str(nc.last_error)
             finally:
                 await nc.close()
