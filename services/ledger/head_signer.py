@@ -106,15 +106,26 @@ class HeadSigner:
         version: int,
         head_hash: str,
         timestamp: str,
+        checked: bool = False,
     ) -> Receipt:
         """The receipt over a head, unless it contradicts a signed one.
+
+        ``checked``: the caller asked :meth:`refusal` for this head and ruled
+        out a second history itself.  Checking again here would race the
+        other writers' records: a write decided on a stale game passes the
+        check, another process stores and records that version, and a
+        second check would raise the alarm for what is only a lost race
+        (the commit refuses it anyway, the version being taken).
 
         :raises EquivocationError: naming the game and the first version
             the write would rewrite (with the alarm raised).
         """
-        reason = self.refusal(game_id, first_version, prev_hash, version, head_hash)
-        if reason is not None:
-            raise self.refuse(game_id, first_version, reason)
+        if not checked:
+            reason = self.refusal(
+                game_id, first_version, prev_hash, version, head_hash
+            )
+            if reason is not None:
+                raise self.refuse(game_id, first_version, reason)
         return self._signer().sign(game_id, version, head_hash, timestamp)
 
     def stored(self, game_id: str, version: int, head_hash: str, ended: bool) -> None:

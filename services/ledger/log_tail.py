@@ -288,6 +288,7 @@ class LogTail:
             last.originator_version,
             last.hash,
             last.timestamp.isoformat(),
+            checked=True,  # by :meth:`extend`, which tells a stale game from a rollback
         )
         rows = ExtensionRows(
             last_version=last.originator_version,

@@ -75,15 +75,31 @@ class Admin:
     def __init__(self, urls: list[str], user: str, password: str) -> None:
         self.urls, self.user, self.password = urls, user, password
 
-    def run(self, work: Any) -> Any:
+    def run(self, work: Any, within: float = 45.0) -> Any:
+        """``work`` against JetStream, retried while the cluster cannot answer.
+
+        Why retry: after a node dies, JetStream's API answers nothing until
+        the meta group and the stream have elected leaders again (seconds,
+        longer on a loaded machine).  What this test asserts is the events,
+        not how fast an admin's request is answered meanwhile.
+        """
+
         async def session() -> Any:
             import nats
+            from nats.errors import NoRespondersError, TimeoutError
 
             nc = await nats.connect(
                 self.urls, user=self.user, password=self.password, connect_timeout=3
             )
             try:
-                return await work(nc.jetstream(timeout=5))
+                deadline = time.monotonic() + within
+                while True:
+                    try:
+                        return await work(nc.jetstream(timeout=5))
+                    except (TimeoutError, NoRespondersError):
+                        if time.monotonic() > deadline:
+                            raise
+                        await asyncio.sleep(1.0)
             finally:
                 await nc.close()
 
