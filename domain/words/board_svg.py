@@ -30,7 +30,7 @@ from domain.words.board_layout import Board, Grid, Piece, Section, Zone
 from domain.words.board_text import layout_lines
 
 if TYPE_CHECKING:
-    from domain.contract.core import Model, Ruleset
+    from domain.contract.core import Model
     from domain.words.sentences import Names
 
 WIDTH = 400
@@ -219,6 +219,8 @@ class Pen:
                             height=round(size, 1),
                             fill=fill,
                             stroke=stroke,
+                            fill_opacity=0 if cell.blank else None,
+                            stroke_opacity=0 if cell.blank else None,
                         ),
                         _text(
                             x + size / 2,
@@ -360,23 +362,24 @@ def draw(board: Board) -> str:
 
 
 def drawing(
-    layout: Callable[[Any, Names], Board],
+    view_model: type[Model], layout: Callable[[Any, Names], Board]
 ) -> Callable[[Model, Mapping[int, str]], str]:
-    """A game's ``Ruleset.board`` from its layout: the view laid out, then drawn."""
+    """A game's ``Ruleset.board`` from its layout: the view laid out, then drawn.
+
+    The layout is typed for its game's view; the board takes any view (as
+    ``Ruleset.board`` does) and checks the class, so a board handed another
+    game's view fails loudly.
+
+    :raises TypeError: (from the board) for a view not of ``view_model``.
+    """
 
     def board(view: Model, names: Mapping[int, str]) -> str:
+        if not isinstance(view, view_model):
+            raise TypeError(
+                f"{layout.__module__} draws a {view_model.__name__},"
+                f" not a {type(view).__name__}"
+            )
         return draw(layout(view, names))
 
     board.__doc__ = f"The table of ``{layout.__module__}`` drawn as SVG."
     return board
-
-
-def board(ruleset: Ruleset[Any], view: Model, names: Mapping[int, str]) -> str:
-    """The game's board for ``view`` (a view the caller was given), as SVG;
-    a game without a board of its own gets its view's fields in words
-    (:func:`domain.words.board_html.board`)."""
-    from domain.words.board_html import board as in_words
-
-    if ruleset.board is not None:
-        return ruleset.board(view, names)
-    return in_words(ruleset, view, names)

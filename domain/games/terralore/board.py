@@ -141,4 +141,4 @@ def layout(view: TerraloreView, names: Names) -> Board:
     )
 
 
-board = board_svg.drawing(layout)
+board = board_svg.drawing(TerraloreView, layout)

@@ -5,8 +5,9 @@ supply are face-down counts (the view holds no card of them).  Card ids are
 looked up in the game's content pack for their strength, colour and
 victory points; spells for their requirement and effect.
 
-Targets (:mod:`domain.words.targets`): a hand card ``card:<id>`` and
-``cards:<id>`` (``PlayCard``; ``ReturnRemnants``), a supply card
+Targets (:mod:`domain.words.targets`): a hand card ``card:<id>``,
+``cards:<id>`` and ``target:<id>`` (``PlayCard``; ``ReturnRemnants``; the
+target of the spell cast with it), a supply card
 ``cards:<id>`` (``SelectHand``), a conflict and its Artifact
 ``conflict:<artifact>``, a card in a conflict ``target:<id>`` (a spell's
 target), a spell ``spell:<id>``.
@@ -162,7 +163,7 @@ def _seat(view: ThalaraView, p: PlayerView, names: Names) -> Section:
             Zone(
                 "hand",
                 tuple(
-                    _card(view, c, pair("card", c), pair("cards", c)) for c in p.hand
+                    _card(view, c, pair("card", c), pair("cards", c), pair("target", c)) for c in p.hand
                 ),
                 0 if p.hand else p.hand_size,
             ),
@@ -208,4 +209,4 @@ def layout(view: ThalaraView, names: Names) -> Board:
     )
 
 
-board = board_svg.drawing(layout)
+board = board_svg.drawing(ThalaraView, layout)

@@ -189,8 +189,9 @@ def _wound_grid(
         cells = []
         for col, icon in enumerate(line):
             enc = r * WIDTH + col
+            corner = ",".join((pair("row", r), pair("col", col)))
             if icon == "#":
-                cells.append(Cell(blank=True))
+                cells.append(Cell(blank=True, targets=corner if placing else ""))
             elif enc in tile_of:
                 i = tile_of[enc]
                 cells.append(
@@ -198,11 +199,13 @@ def _wound_grid(
                         "W",
                         "red",
                         f"Wound tile {i + 1} ({h.wounds[i].shape})",
-                        pair("index", i) if healing else "",
+                        targets(
+                            pair("index", i) if healing else None,
+                            corner if placing else None,
+                        ),
                     )
                 )
             else:
-                corner = ",".join((pair("row", r), pair("col", col)))
                 cells.append(Cell("", None, "free", corner if placing else ""))
         out.append(tuple(cells))
     return Grid(tuple(out), "W: a Wound tile")
@@ -354,7 +357,7 @@ def _journey(view: ThorgalView, c: Content | None) -> Zone:
             if placing:
                 alts.append(",".join((pair("row", r), pair("col", col))))
             if icon == "#":
-                cells.append(Cell(blank=True))
+                cells.append(Cell(blank=True, targets=targets(*alts[1:])))
             elif enc in path:
                 cells.append(
                     Cell("J", "sky", f"Journey tile on {said}", targets(*alts))
@@ -556,4 +559,4 @@ def _combat(view: ThorgalView, names: Names) -> Section | None:
     )
 
 
-board = board_svg.drawing(layout)
+board = board_svg.drawing(ThorgalView, layout)

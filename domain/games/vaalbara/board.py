@@ -184,4 +184,4 @@ def layout(view: VaalbaraView, names: Names) -> Board:
     )
 
 
-board = board_svg.drawing(layout)
+board = board_svg.drawing(VaalbaraView, layout)
