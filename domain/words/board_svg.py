@@ -129,6 +129,34 @@ class Pen:
             self.parent.append(_text(self.x, self.y, line, size, fill=colour, **attrs))
         self.y += 2
 
+    def zones(self, zones: tuple[Zone, ...]) -> None:
+        """``zones`` down the column; a zone of one row of cards goes beside
+        the one before it when both fit the width (an Artifact beside the
+        cards played for it), so a phone scrolls less."""
+        used, top, bottom = 0.0, self.y, self.y
+        for zone in zones:
+            width = self._narrow(zone)
+            if width is not None and used and used + 3 * GAP + width <= self.width:
+                pen = Pen(self.parent, self.x + used + 3 * GAP, width, top)
+                used += 3 * GAP + width
+            else:
+                top = bottom
+                pen = Pen(self.parent, self.x, width or self.width, top)
+                used = self.width if width is None else width
+            pen.zone(zone)
+            bottom = max(bottom, pen.y)
+        self.y = bottom
+
+    def _narrow(self, zone: Zone) -> float | None:
+        """The width of a zone that is one row of cards, else ``None``."""
+        if zone.grid is not None or zone.compact:
+            return None
+        count = len(zone.pieces) + (1 if zone.face_down else 0)
+        head = zone.title + (f" ({zone.note})" if zone.note else "")
+        title = min(len(head) * 11 * 0.6 + 4, self.width)
+        width = max(count * (CARD_W + GAP) - GAP, title)
+        return width if width <= self.width else None
+
     def zone(self, zone: Zone) -> None:
         group = el("g", class_="zone", data_target=zone.targets or None)
         self.parent.append(group)
@@ -316,8 +344,7 @@ def _section(section: Section, y: float) -> tuple[ET.Element, float]:
     pen.lines(section.title, 14, INK, font_weight="bold")
     if section.facts:
         pen.lines(" · ".join(section.facts), 12, MUTED)
-    for zone in section.zones:
-        pen.zone(zone)
+    pen.zones(section.zones)
     height = pen.y - y + 6
     group.insert(
         0,
