@@ -84,7 +84,9 @@ def seat_secrets(game: str, state: Any, viewer: Viewer) -> set[str]:
         secret |= {x.card for p in others if p.plan for x in p.plan.plays}
     elif game == "vaalbara":
         public |= set(state.revealed)
-        secret = {c for p in others for c in (*p.hand, *([p.chosen] if p.chosen else []))}
+        secret = {
+            c for p in others for c in (*p.hand, *([p.chosen] if p.chosen else []))
+        }
     return {c for c in secret - public if c}
 
 

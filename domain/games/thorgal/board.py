@@ -119,8 +119,38 @@ def _pairs_of(option: Option) -> str:
 
 
 def _option_words(option: Option, names: Names) -> str:
-    name, value = option.chosen()
-    said = fields_words(value, names)
+    """An answer as a player says it: ``agree``, ``move to the Forest crossing
+    1 Red border``, ``1 ore from sam``; a kind without a phrase here reads
+    as its name and fields."""
+    name, v = option.chosen()
+    if name == "proceed":
+        return "go on"
+    if name == "consent":
+        return "agree" if v.agree else "refuse"
+    if name == "move_to":
+        crossing = [
+            f"{n} {k} border{'s' if n != 1 else ''}"
+            for k, n in (("Red", v.reds), ("Blue", v.blues))
+            if n
+        ]
+        return f"move to the {_named(v.area)}" + (
+            f" crossing {listing(crossing)}" if crossing else ""
+        )
+    if name == "give_good":
+        return f"1 {v.good} from {seat_name(names, v.from_seat)}"
+    if name == "pick_enemy":
+        return f"Enemy token {v.index + 1} at the {_named(v.location)}"
+    if name == "pick_location":
+        return f"the {_named(v.location)}"
+    if name == "pick_payer":
+        return f"{seat_name(names, v.seat)} pays"
+    if name in ("use_item", "take_item", "discard_item"):
+        return f"{words(name).split()[0]} {_named(v.item)}"
+    if name in ("use_skill", "refresh_skill", "cancel_payment"):
+        return {"use_skill": "use the Skill", "refresh_skill": "refresh the Skill"}.get(
+            name, "cancel the payment"
+        )
+    said = fields_words(v, names)
     return f"{words(name)} {said}".strip()
 
 
