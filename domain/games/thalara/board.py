@@ -163,7 +163,8 @@ def _seat(view: ThalaraView, p: PlayerView, names: Names) -> Section:
             Zone(
                 "hand",
                 tuple(
-                    _card(view, c, pair("card", c), pair("cards", c), pair("target", c)) for c in p.hand
+                    _card(view, c, pair("card", c), pair("cards", c), pair("target", c))
+                    for c in p.hand
                 ),
                 0 if p.hand else p.hand_size,
             ),
