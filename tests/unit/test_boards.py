@@ -272,3 +272,27 @@ def test_a_board_handed_another_games_view_is_a_type_error():
     assert thalara.board is not None
     with pytest.raises(TypeError, match="ThalaraView"):
         thalara.board(view, NAMES)
+
+
+@pytest.mark.parametrize("kind", ["place_wound", "place_journey", "place_combat"])
+def test_every_thorgal_tile_placement_has_a_cell_to_click(kind):
+    """A tile question's grid carries ``row:r,col:c`` on every cell, so each
+    legal ``PlaceTile`` is selected by the cell its corner goes on."""
+    game = find_game("thorgal")
+    ((_, fields),) = examples("thorgal-2p")
+    setup = game.setup_model(**fields)
+    for seed in range(40):
+        play = play_random_game(game, setup, seed=seed)
+        asked = [s for s in play.states if s.pending and s.pending.kind == kind]
+        if asked:
+            break
+    else:
+        pytest.skip(f"no random game asked {kind}")
+    state = asked[0]
+    seat = state.pending.seat
+    root = parse(board(game, game.view(state, Viewer.player(seat)), NAMES))
+    drawn = drawn_targets(root)
+    moves = list(game.legal_moves(state, seat))
+    assert moves
+    for move in moves:
+        assert any(selects(t, move) for t in drawn), move

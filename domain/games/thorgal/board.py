@@ -25,8 +25,6 @@ tile's cells ``index:<i>``; a Journey cell ``cell:<n>`` (``CollectAt``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.words import board_svg
 from domain.words.board_layout import (
     Board,
@@ -540,7 +538,7 @@ def layout(view: ThorgalView, names: Names) -> Board:
             ),
         ),
     )
-    combat = _combat(view, names)
+    combat = _combat(view, c, names)
     return Board(
         "thorgal",
         "Thorgal",
@@ -556,12 +554,46 @@ def layout(view: ThorgalView, names: Names) -> Board:
     )
 
 
-def _combat(view: ThorgalView, names: Names) -> Section | None:
+def _combat(view: ThorgalView, c: Content | None, names: Names) -> Section | None:
     fight = view.combat
     if fight is None:
         return None
-    faces: Callable[[int], str] = lambda i: (
-        f"{fight.dice[i]} {fight.faces[i]}" if i < len(fight.faces) else fight.dice[i]
+
+    def faces(i: int) -> str:
+        colour = fight.dice[i]
+        if not fight.rolled or i >= len(fight.faces) or c is None:
+            return f"{colour}, not rolled"
+        try:
+            face = c.die(colour).faces[fight.faces[i]]
+        except (KeyError, IndexError):
+            return colour
+        white, _, critical = face.partition(":")
+        lit = i < len(fight.critical) and fight.critical[i]
+        shown = critical if lit else white
+        spare = f" (Critical {critical})" if critical and not lit else ""
+        return f"{colour}: {shown} tile{spare}"
+
+    placing = view.pending is not None and view.pending.kind == "place_combat"
+    covered = {cell for tile in fight.placed for cell in tile.cells}
+    rows = []
+    for r, line in enumerate(fight.rows):
+        cells = []
+        for col, icon in enumerate(line):
+            corner = ",".join((pair("row", r), pair("col", col))) if placing else ""
+            if icon == "#":
+                cells.append(Cell(blank=True, targets=corner))
+            elif r * WIDTH + col in covered:
+                cells.append(Cell("T", "sky", "covered by a Combat tile", corner))
+            else:
+                said = ICONS.get(icon, icon)
+                text = "" if icon == "." else icon
+                colour = "red" if icon == "h" else ICON_GOOD.get(icon)
+                cells.append(Cell(text, colour, said, corner))
+        rows.append(tuple(cells))
+    grid = Grid(
+        tuple(rows),
+        "h Enemy heart (cover every heart to win), T Combat tile,"
+        " r/y red/yellow penalty, X Experience",
     )
     return Section(
         f"Combat at the {_named(fight.location)}",
@@ -571,6 +603,7 @@ def _combat(view: ThorgalView, names: Names) -> Section | None:
             f"{len(fight.placed)} Combat tiles placed",
         ),
         (
+            Zone("Enemy cards", note=listing(list(fight.cards)), grid=grid),
             Zone(
                 "dice",
                 tuple(
