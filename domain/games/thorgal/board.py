@@ -28,8 +28,6 @@ from __future__ import annotations
 from domain.words import board_svg
 from domain.words.board_layout import (
     Board,
-    Cell,
-    Grid,
     Piece,
     Section,
     Zone,
@@ -37,119 +35,19 @@ from domain.words.board_layout import (
     pair,
     targets,
 )
-from domain.words.sentences import Names, fields_words, listing, seat_name, words
+from domain.words.sentences import Names, listing, seat_name, words
 from domain.words.targets import command_pairs
 
-from .cards import Effect, Mod, _Shorthand
+from .board_grids import combat_grid, journey, wound_grid
+from .board_words import QUESTIONS, effect_words, goods_words, named, option_words
 from .commands import Option
-from .content import GOODS, ICON_GOOD, Content, load
-from .state import WIDTH, Hero, Site
+from .content import GOODS, Content, load
+from .state import Hero, Site
 from .view import ThorgalView
-
-QUESTIONS: dict[str, str] = {
-    "prepare": "use an Item or the Skill before the action, or begin it",
-    "move": "choose where to Move",
-    "collect": "choose the good to Collect",
-    "assign": "choose the Location to Assign Goods to",
-    "assign_good": "choose a Good to Assign",
-    "consent": "agree to share Goods, or refuse",
-    "pay_consent": "agree to pay from their supply, or refuse",
-    "pay_from": "choose who pays",
-    "group_pay": "choose who discards",
-    "cost_good": "choose the Good the Cost token raises",
-    "area_good": "choose a Good of the Area",
-    "sacrifice": "choose the Location to Sacrifice at",
-    "target": "choose the Enemy to fight",
-    "upgrade": "choose the Enemy to Upgrade",
-    "degrade": "choose the Enemy to Degrade",
-    "place_enemy": "choose where the Enemy goes",
-    "enemy_order": "lay out the Enemy cards, left to right",
-    "upgrade_die": "upgrade dice before the Combat roll",
-    "combat_mod": "reroll dice or activate Criticals",
-    "heal": "choose a Wound tile to Heal",
-    "after_item": "use an Item after the action",
-    "place_wound": "place a Wound tile on the Wound area",
-    "place_journey": "place a Journey tile on the Terrain cards",
-    "place_combat": "place a Combat tile on the Enemy cards",
-}
-"""Each open question's kind, as the rulebook asks it of a player."""
-
-ICONS: dict[str, str] = {
-    ".": "empty",
-    "*": "the Area's good",
-    "H": "Heal",
-    "X": "Experience",
-    "D": "Discovery card",
-    "r": "red penalty",
-    "y": "yellow penalty",
-    "R": "the Area's good and a red penalty",
-    "Y": "the Area's good and a yellow penalty",
-    "h": "Enemy heart",
-    **ICON_GOOD,
-}
-
-
-def _named(text: str) -> str:
-    return text.replace("_", " ").title()
-
-
-def effect_words(e: _Shorthand) -> str:
-    """``gain material 1``, ``reroll 2``: a card's shorthand, spaced as words."""
-    if isinstance(e, Mod):
-        also = f" ({e.action})" if e.action else ""
-        return " ".join(p for p in (words(e.kind), str(e.n), e.arg) if p) + also
-    assert isinstance(e, Effect), e
-    if e.op == "heal":
-        return f"heal {e.n}" + (f" (tiles up to size {e.arg})" if e.arg else "")
-    if e.arg and e.n == 1 and not e.arg.isalpha():
-        return f"{words(e.op)} {e.arg}"
-    return " ".join(p for p in (words(e.op), str(e.n), e.arg) if p)
-
-
-def _goods(counts: tuple[int, ...]) -> str:
-    return listing(
-        [f"{n} {g}" for g, n in zip(GOODS, counts, strict=False) if n], "none"
-    )
 
 
 def _pairs_of(option: Option) -> str:
     return ",".join(sorted(command_pairs(option)))
-
-
-def _option_words(option: Option, names: Names) -> str:
-    """An answer as a player says it: ``agree``, ``move to the Forest crossing
-    1 Red border``, ``1 ore from sam``; a kind without a phrase here reads
-    as its name and fields."""
-    name, v = option.chosen()
-    if name == "proceed":
-        return "go on"
-    if name == "consent":
-        return "agree" if v.agree else "refuse"
-    if name == "move_to":
-        crossing = [
-            f"{n} {k} border{'s' if n != 1 else ''}"
-            for k, n in (("Red", v.reds), ("Blue", v.blues))
-            if n
-        ]
-        return f"move to the {_named(v.area)}" + (
-            f" crossing {listing(crossing)}" if crossing else ""
-        )
-    if name == "give_good":
-        return f"1 {v.good} from {seat_name(names, v.from_seat)}"
-    if name == "pick_enemy":
-        return f"Enemy token {v.index + 1} at the {_named(v.location)}"
-    if name == "pick_location":
-        return f"the {_named(v.location)}"
-    if name == "pick_payer":
-        return f"{seat_name(names, v.seat)} pays"
-    if name in ("use_item", "take_item", "discard_item"):
-        return f"{words(name).split()[0]} {_named(v.item)}"
-    if name in ("use_skill", "refresh_skill", "cancel_payment"):
-        return {"use_skill": "use the Skill", "refresh_skill": "refresh the Skill"}.get(
-            name, "cancel the payment"
-        )
-    said = fields_words(v, names)
-    return f"{words(name)} {said}".strip()
 
 
 def _item(c: Content | None, item_id: str, *alts: str | None) -> Piece:
@@ -158,11 +56,11 @@ def _item(c: Content | None, item_id: str, *alts: str | None) -> Piece:
     except KeyError:
         item = None
     if item is None:
-        return Piece(_named(item_id), item_id, targets=targets(*alts))
+        return Piece(named(item_id), item_id, targets=targets(*alts))
     does = listing([effect_words(x) for x in (*item.mods, *item.effects)], "")
-    said = f"{_named(item_id)} (Item for {item.action}, {item.timing} it: {does})"
+    said = f"{named(item_id)} (Item for {item.action}, {item.timing} it: {does})"
     return Piece(
-        _named(item_id),
+        named(item_id),
         said,
         (f"{item.action} · {item.timing}", does),
         None,
@@ -177,7 +75,7 @@ def _row_card(c: Content | None, slot: int, card_id: str, chips: str) -> Piece:
         card = None
     if card is None:
         return Piece(card_id, card_id, targets=pair("slot", slot))
-    actions = " or ".join(_named(a) for a in card.actions)
+    actions = " or ".join(named(a) for a in card.actions)
     bonus = ""
     if card.bonus is not None:
         when = {"only": "alone", "left": "per chip left", "below": "per chip here"}
@@ -202,43 +100,6 @@ def _row_card(c: Content | None, slot: int, card_id: str, chips: str) -> Piece:
     )
 
 
-def _wound_grid(
-    c: Content | None, h: Hero, placing: bool, healing: bool
-) -> Grid | None:
-    if c is None:
-        return None
-    try:
-        rows = c.character(h.character).wound_rows
-    except KeyError:
-        return None
-    tile_of = {cell: i for i, t in enumerate(h.wounds) for cell in t.cells}
-    out = []
-    for r, line in enumerate(rows):
-        cells = []
-        for col, icon in enumerate(line):
-            enc = r * WIDTH + col
-            corner = ",".join((pair("row", r), pair("col", col)))
-            if icon == "#":
-                cells.append(Cell(blank=True, targets=corner if placing else ""))
-            elif enc in tile_of:
-                i = tile_of[enc]
-                cells.append(
-                    Cell(
-                        "W",
-                        "red",
-                        f"Wound tile {i + 1} ({h.wounds[i].shape})",
-                        targets(
-                            pair("index", i) if healing else None,
-                            corner if placing else None,
-                        ),
-                    )
-                )
-            else:
-                cells.append(Cell("", None, "free", corner if placing else ""))
-        out.append(tuple(cells))
-    return Grid(tuple(out), "W: a Wound tile")
-
-
 def _hero(view: ThorgalView, c: Content | None, h: Hero, names: Names) -> Section:
     pending = view.pending
     try:
@@ -247,7 +108,7 @@ def _hero(view: ThorgalView, c: Content | None, h: Hero, names: Names) -> Sectio
         character = None
     skill = character.skill.name if character is not None else "Skill"
     facts = [
-        f"in the {_named(h.area)}",
+        f"in the {named(h.area)}",
         f"{h.threats} Threat{'s' if h.threats != 1 else ''}",
         f"Experience: Combat {h.combat_level}, Journey {h.journey_level}",
         f"Skill {skill} {'ready' if h.skill_active else 'used'}",
@@ -269,14 +130,14 @@ def _hero(view: ThorgalView, c: Content | None, h: Hero, names: Names) -> Sectio
     )
     healing = pending is not None and pending.kind == "heal" and pending.seat == h.seat
     return Section(
-        f"{seat_name(names, h.seat)} · {_named(h.character)}",
+        f"{seat_name(names, h.seat)} · {named(h.character)}",
         tuple(facts),
         (
             Zone("Goods", goods, compact=True),
             Zone(
                 "Wound area",
                 note=f"{len(h.wounds)} Wound tile{'s' if len(h.wounds) != 1 else ''}",
-                grid=_wound_grid(c, h, placing, healing),
+                grid=wound_grid(c, h, placing, healing),
             ),
             Zone("Items", tuple(_item(c, i, pair("item", i)) for i in h.items)),
         ),
@@ -294,13 +155,13 @@ def _site(c: Content | None, s: Site) -> Zone:
     what = []
     if loc is not None and loc.action != "none":
         cost = f" {listing(list(loc.cost))}" if loc.cost else ""
-        what.append(f"{_named(loc.action)}{cost}")
+        what.append(f"{named(loc.action)}{cost}")
     if loc is not None and loc.effects:
         what.append("gives " + listing([effect_words(e) for e in loc.effects]))
     pieces = [
         Piece(
-            f"{_named(kind)} Enemy",
-            f"{_named(kind)} Enemy token {i + 1} at the {_named(s.id)}",
+            f"{named(kind)} Enemy",
+            f"{named(kind)} Enemy token {i + 1} at the {named(s.id)}",
             colour="black",
             targets=",".join((pair("location", s.id), pair("index", i))),
         )
@@ -312,7 +173,7 @@ def _site(c: Content | None, s: Site) -> Zone:
         (s.entry_token, "Entry token"),
     ):
         if on:
-            pieces.append(Piece(token, f"{token} at the {_named(s.id)}", colour="grey"))
+            pieces.append(Piece(token, f"{token} at the {named(s.id)}", colour="grey"))
     if s.cost_tokens:
         pieces.append(
             Piece(
@@ -320,12 +181,12 @@ def _site(c: Content | None, s: Site) -> Zone:
             )
         )
     if any(s.assigned):
-        assigned = _goods(s.assigned)
+        assigned = goods_words(s.assigned)
         pieces.append(
             Piece(f"assigned {assigned}", f"assigned: {assigned}", colour="gold")
         )
     return Zone(
-        _named(s.id),
+        named(s.id),
         tuple(pieces),
         note="; ".join(what),
         targets=pair("location", s.id),
@@ -341,7 +202,7 @@ def _atlas(view: ThorgalView, c: Content | None, names: Names) -> list[Section]:
     for area in c.areas:
         here = [seat_name(names, h.seat) for h in view.heroes if h.area == area.id]
         borders = [
-            f"{_named(b.b if b.a == area.id else b.a)} ({b.kind}"
+            f"{named(b.b if b.a == area.id else b.a)} ({b.kind}"
             + (f" x{b.count}" if b.count != 1 else "")
             + ")"
             for b in c.borders
@@ -359,55 +220,9 @@ def _atlas(view: ThorgalView, c: Content | None, names: Names) -> list[Section]:
             if area.id in loc.areas and loc.id in sites and loc.areas[0] == area.id
         )
         out.append(
-            Section(f"{_named(area.id)}", tuple(facts), zones, pair("area", area.id))
+            Section(f"{named(area.id)}", tuple(facts), zones, pair("area", area.id))
         )
     return out
-
-
-def _journey(view: ThorgalView, c: Content | None) -> Zone:
-    if c is None or not view.terrain:
-        return Zone("Terrain cards", note="none")
-    try:
-        cards = [c.terrain_card(t).rows for t in view.terrain]
-    except KeyError:
-        return Zone("Terrain cards", tuple(Piece(t, t) for t in view.terrain))
-    path = {cell for t in view.path for cell in t.cells}
-    tokens = set(view.collect_tokens)
-    placing = view.pending is not None and view.pending.kind == "place_journey"
-    rows = []
-    for r in range(max(len(x) for x in cards)):
-        line = "".join(card[r] if r < len(card) else "" for card in cards)
-        cells = []
-        for col, icon in enumerate(line):
-            enc = r * WIDTH + col
-            said = ICONS.get(icon, icon)
-            alts = [pair("cell", enc)]
-            if placing:
-                alts.append(",".join((pair("row", r), pair("col", col))))
-            if icon == "#":
-                cells.append(Cell(blank=True, targets=targets(*alts[1:])))
-            elif enc in path:
-                cells.append(
-                    Cell("J", "sky", f"Journey tile on {said}", targets(*alts))
-                )
-            elif enc in tokens:
-                cells.append(
-                    Cell("C", "gold", f"Collect token on {said}", targets(*alts))
-                )
-            else:
-                text = "" if icon == "." else icon
-                cells.append(Cell(text, ICON_GOOD.get(icon), said, targets(*alts)))
-        rows.append(tuple(cells))
-    legend = (
-        "J Journey tile, C Collect token; M material, O ore, G gossip, A magic,"
-        " F fate, W power, * the Area's good, H Heal, X Experience,"
-        " D Discovery, r/y red/yellow penalty"
-    )
-    return Zone(
-        "Terrain cards",
-        note=listing(list(view.terrain)),
-        grid=Grid(tuple(rows), legend),
-    )
 
 
 def _question(view: ThorgalView, names: Names) -> Section | None:
@@ -418,15 +233,13 @@ def _question(view: ThorgalView, names: Names) -> Section | None:
     facts = []
     if view.act is not None:
         a = view.act
-        facts.append(
-            f"{seat_name(names, a.seat)}'s {_named(a.action)}, value {a.value}"
-        )
+        facts.append(f"{seat_name(names, a.seat)}'s {named(a.action)}, value {a.value}")
         if a.dice:
             facts.append("dice: " + listing(list(a.dice)))
     if p.shapes:
         facts.append("tile shapes: " + listing(list(p.shapes)))
     answers = tuple(
-        Piece(_option_words(o, names), _option_words(o, names), targets=_pairs_of(o))
+        Piece(option_words(o, names), option_words(o, names), targets=_pairs_of(o))
         for o in p.options
     )
     return Section(
@@ -507,8 +320,8 @@ def layout(view: ThorgalView, names: Names) -> Board:
     question = _question(view, names)
     decks = tuple(
         Piece(
-            f"{_named(d.name)} {d.size}",
-            f"{_named(d.name)} deck: {d.size} cards"
+            f"{named(d.name)} {d.size}",
+            f"{named(d.name)} deck: {d.size} cards"
             + (f", discard {listing(list(d.discard))}" if d.discard else ""),
         )
         for d in view.decks
@@ -517,7 +330,7 @@ def layout(view: ThorgalView, names: Names) -> Board:
         "Journey, Items and decks",
         (),
         (
-            _journey(view, c),
+            journey(view, c),
             Zone(
                 "Item Display",
                 tuple(_item(c, i, pair("item", i)) for i in view.display),
@@ -573,30 +386,9 @@ def _combat(view: ThorgalView, c: Content | None, names: Names) -> Section | Non
         spare = f" (Critical {critical})" if critical and not lit else ""
         return f"{colour}: {shown} tile{spare}"
 
-    placing = view.pending is not None and view.pending.kind == "place_combat"
-    covered = {cell for tile in fight.placed for cell in tile.cells}
-    rows = []
-    for r, line in enumerate(fight.rows):
-        cells = []
-        for col, icon in enumerate(line):
-            corner = ",".join((pair("row", r), pair("col", col))) if placing else ""
-            if icon == "#":
-                cells.append(Cell(blank=True, targets=corner))
-            elif r * WIDTH + col in covered:
-                cells.append(Cell("T", "sky", "covered by a Combat tile", corner))
-            else:
-                said = ICONS.get(icon, icon)
-                text = "" if icon == "." else icon
-                colour = "red" if icon == "h" else ICON_GOOD.get(icon)
-                cells.append(Cell(text, colour, said, corner))
-        rows.append(tuple(cells))
-    grid = Grid(
-        tuple(rows),
-        "h Enemy heart (cover every heart to win), T Combat tile,"
-        " r/y red/yellow penalty, X Experience",
-    )
+    grid = combat_grid(view, fight)
     return Section(
-        f"Combat at the {_named(fight.location)}",
+        f"Combat at the {named(fight.location)}",
         (
             f"{seat_name(names, fight.seat)} fights",
             "Enemy cards: " + listing(list(fight.cards)),
