@@ -9,6 +9,8 @@ from psycopg import InterfaceError as PgInterfaceError
 from psycopg import OperationalError as PgOperationalError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -103,6 +105,11 @@ def create_app(reader: Reader) -> Starlette:
             ViewsBehindError: _behind,
             HTTPException: _http,
         },
+        # A replay page of frames carries a drawn board per frame (tens of kB
+        # of SVG each, a tenth of that compressed).  Every page is public, so
+        # compression reveals nothing by length; Server-Sent Events are left
+        # as they are (Starlette does not compress text/event-stream).
+        middleware=[Middleware(GZipMiddleware, minimum_size=1024)],
     )
     app.state.reader = reader
     return app

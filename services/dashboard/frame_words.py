@@ -3,8 +3,9 @@
 Why on the server, from the frame ``ListFrames`` sent: the frame is already
 what an anonymous caller may see (a running game's public view, everything
 once it ended), and the sentence and board are drawn only from it, with the
-game's own words (:mod:`domain.words.narration`) and board (:mod:`domain.words.board_html`),
-the same as ``ledger replay`` prints.  So the page cannot show more than the
+game's own words (:mod:`domain.words.narration`) and drawn board (inline SVG,
+:mod:`domain.words.board_svg`, through :func:`domain.words.board_html.board`),
+in the words ``ledger replay`` prints.  So the page cannot show more than the
 JSON behind its toggle, and no browser code words an event.
 """
 
@@ -29,7 +30,7 @@ def names_of(game: Any) -> dict[int, str]:
 
 def readable(game: Any, response: rpb.ListFramesResponse) -> dict[str, Any]:
     """``response`` as JSON, each frame with its ``sentence``, ``board``
-    (HTML) and ``actor`` (the acting seat as people read it: see
+    (an HTML fragment: the game's SVG drawing) and ``actor`` (the acting seat as people read it: see
     :func:`domain.words.sentences.seat_name`)."""
     ruleset = game.ruleset
     names = names_of(game)

@@ -79,7 +79,8 @@ def test_a_replay_shows_the_board_and_sentences_and_no_hidden_text(
         f"() => document.getElementById('replay').dataset.shown === '{middle}'"
     )
     board = page.locator("#frame-board > *")
-    assert board.count() == 1 and board.first.inner_text().strip()
+    assert board.count() == 1 and (board.first.text_content() or "").strip()
+    assert page.locator("#frame-board svg[role=img]").count() == 1
     sentence = page.locator("#frame-sentence").inner_text()
     assert sentence and "{" not in sentence
     log = page.locator("#log li")
