@@ -299,11 +299,14 @@ def test_k8s_nats_statefulset_sets_what_nats_conf_reads() -> None:
     Service with the route password expanded, and the store is the claim."""
     res = _resources()
     nats, pod, container = _nats_pod()
-    wanted = set()
+    wanted, own = set(), set()
     for name in ("nats.conf", "users.conf"):
         text = (DEPLOY / "nats" / name).read_text()
+        text = re.sub(r'#.*|"[^"]*"', "", text)  # comments, subjects ("$JS.API.>")
         wanted |= set(re.findall(r"\$([A-Z][A-Z0-9_]*)", text))
-    wanted -= {"LEDGER_SERVER", "LEDGER_ADMIN"}  # users.conf's own variables
+        own |= set(re.findall(r"^([A-Z][A-Z0-9_]*) =", text, re.MULTILINE))
+    assert own == {"LEDGER_SERVER", "LEDGER_ADMIN"}  # users.conf's permissions
+    wanted -= own
     env = [e["name"] for e in container["env"]]
     by_name = {e["name"]: e for e in container["env"]}
     assert len(env) == len(set(env))
@@ -334,7 +337,9 @@ def test_k8s_nats_statefulset_sets_what_nats_conf_reads() -> None:
     assert {p["port"] for p in service["ports"]} == set(ports.values())
     assert service["selector"] == nats["selector"]["matchLabels"]
     probes = [container[p]["httpGet"] for p in ("readinessProbe", "livenessProbe")]
-    assert all(p["path"].startswith("/healthz") and p["port"] == "monitor" for p in probes)
+    assert all(
+        p["path"].startswith("/healthz") and p["port"] == "monitor" for p in probes
+    )
     pdb = res[("PodDisruptionBudget", "nats")]["spec"]
     assert pdb["maxUnavailable"] == 1
     assert pdb["selector"] == nats["selector"]
@@ -361,11 +366,14 @@ def test_k8s_nats_passwords_come_from_secrets_that_hold_placeholders() -> None:
         "LEDGER_NATS_ADMIN_PASSWORD",
     }
     for ref in refs.values():
-        assert PLACEHOLDER.search(res[("Secret", ref["name"])]["stringData"][ref["key"]])
+        assert PLACEHOLDER.search(
+            res[("Secret", ref["name"])]["stringData"][ref["key"]]
+        )
     servers = res[("StatefulSet", "ledger")]["spec"]["template"]["spec"]
     server_env = {e["name"]: e for e in servers["containers"][0]["env"]}
-    assert server_env["LEDGER_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"] == (
-        refs["LEDGER_NATS_PASSWORD"]
+    assert (
+        server_env["LEDGER_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"]
+        == (refs["LEDGER_NATS_PASSWORD"])
     )
     # the servers never hold the route's or the admin's password
     held = {
@@ -389,7 +397,9 @@ def test_k8s_servers_and_nats_setup_name_exactly_the_nats_pods() -> None:
     res = _resources()
     nats, _, container = _nats_pod()
     namespace = res[("StatefulSet", "nats")]["metadata"]["namespace"]
-    client = next(p["containerPort"] for p in container["ports"] if p["name"] == "client")
+    client = next(
+        p["containerPort"] for p in container["ports"] if p["name"] == "client"
+    )
     pods = [
         f"nats://nats-{i}.{nats['serviceName']}.{namespace}.svc:{client}"
         for i in range(nats["replicas"])
@@ -397,7 +407,9 @@ def test_k8s_servers_and_nats_setup_name_exactly_the_nats_pods() -> None:
     config = res[("ConfigMap", "ledger-config")]["data"]
     assert config["LEDGER_NATS_URL"].split(",") == pods
     users = (DEPLOY / "nats" / "users.conf").read_text()
-    assert f"user: {config['LEDGER_NATS_USER']}, password: $LEDGER_NATS_PASSWORD" in users
+    assert (
+        f"user: {config['LEDGER_NATS_USER']}, password: $LEDGER_NATS_PASSWORD" in users
+    )
     job = res[("Job", "nats-setup")]["spec"]["template"]["spec"]
     (setup,) = job["containers"]
     assert setup["args"][:4] == ["nats", "setup", "--replicas", str(nats["replicas"])]
@@ -410,6 +422,9 @@ def test_k8s_servers_and_nats_setup_name_exactly_the_nats_pods() -> None:
     admin = env["LEDGER_NATS_ADMIN_PASSWORD"]["valueFrom"]["secretKeyRef"]
     nats_env = {e["name"]: e for e in container["env"]}
     assert nats_env["LEDGER_NATS_ADMIN_PASSWORD"]["valueFrom"]["secretKeyRef"] == admin
-    assert setup["image"] == res[("Job", "ledger-db-setup")]["spec"]["template"][
-        "spec"
-    ]["containers"][0]["image"]
+    assert (
+        setup["image"]
+        == res[("Job", "ledger-db-setup")]["spec"]["template"]["spec"]["containers"][0][
+            "image"
+        ]
+    )
