@@ -428,3 +428,21 @@ def test_k8s_servers_and_nats_setup_name_exactly_the_nats_pods() -> None:
             "image"
         ]
     )
+
+
+def test_k8s_nats_route_port_is_open_to_the_nodes_only() -> None:
+    """The NetworkPolicy lets only NATS pods reach the route port (a route
+    bypasses users.conf), and names only ports the container has."""
+    res = _resources()
+    nats, _, container = _nats_pod()
+    policy = res[("NetworkPolicy", "nats")]["spec"]
+    assert policy["podSelector"] == nats["selector"]
+    assert policy["policyTypes"] == ["Ingress"]
+    names = {p["name"] for p in container["ports"]}
+    opened = {}
+    for rule in policy["ingress"]:
+        for port in rule["ports"]:
+            assert port["port"] in names
+            opened[port["port"]] = rule["from"]
+    assert set(opened) == names
+    assert opened["cluster"] == [{"podSelector": nats["selector"]}]
