@@ -494,6 +494,12 @@ def _k8s_env(
     return env
 
 
+def _k8s_command(container: dict, env: dict[str, str]) -> list[str]:
+    """A container's ``command`` and ``args``, each expanded from its env."""
+    parts = [*container.get("command", []), *container.get("args", [])]
+    return [_k8s_expand(part, env) for part in parts]
+
+
 def _k8s_secrets(
     resources: dict[tuple[str, str], dict], replaced: bool
 ) -> dict[tuple[str, str], str]:
@@ -565,9 +571,10 @@ def test_k8s_nats_statefulset_starts_and_its_job_makes_the_stream(tmp_path) -> N
     nodes = []
     with contextlib.ExitStack() as stack:
         for name in pods:
+            env = _k8s_env(check, name, res, secrets)
             init = subprocess.run(
-                check["command"],
-                env={"PATH": os.environ["PATH"], **_k8s_env(check, name, res, secrets)},
+                _k8s_command(check, env),
+                env={"PATH": os.environ["PATH"], **env},
                 capture_output=True,
                 text=True,
                 timeout=30,
@@ -580,9 +587,9 @@ def test_k8s_nats_statefulset_starts_and_its_job_makes_the_stream(tmp_path) -> N
             env = {k: on_loopback(name, v) for k, v in env.items()}
             assert env["NATS_STORE_DIR"] == mounts["data"]
             env["NATS_STORE_DIR"] = str(tmp_path / name)  # its claim
-            args = [_k8s_expand(a, env) for a in container["args"]]
-            # the image's entrypoint puts nats-server before flags
-            command = [nats_server, *args]
+            # no command: the image's entrypoint puts nats-server before flags
+            assert "command" not in container
+            command = [nats_server, *_k8s_command(container, env)]
             command = [a.replace(mounts["config"], str(config)) for a in command]
             nodes.append(
                 stack.enter_context(started(name, command, env, tmp_path, tmp_path))
@@ -599,7 +606,7 @@ def test_k8s_nats_statefulset_starts_and_its_job_makes_the_stream(tmp_path) -> N
             for k, v in _k8s_env(job, "", res, secrets).items()
         }
         done = subprocess.run(
-            ledger_command(job["args"]),
+            ledger_command(_k8s_command(job, env)),
             env={"PATH": os.environ["PATH"], **env},
             capture_output=True,
             text=True,
@@ -660,7 +667,7 @@ def test_k8s_nats_pods_and_job_refuse_the_shipped_placeholders(tmp_path) -> None
         key = (ref["secretKeyRef"]["name"], ref["secretKeyRef"]["key"])
         env = _k8s_env(check, "nats-0", res, {**real, key: shipped[key]})
         done = subprocess.run(
-            check["command"],
+            _k8s_command(check, env),
             env={"PATH": os.environ["PATH"], **env},
             capture_output=True,
             text=True,
@@ -674,7 +681,7 @@ def test_k8s_nats_pods_and_job_refuse_the_shipped_placeholders(tmp_path) -> None
     env = _k8s_env(job, "", res, shipped)
     assert NATS not in env["LEDGER_NATS_URL"]  # the pods' names: no connection made
     done = subprocess.run(
-        ledger_command(job["args"]),
+        ledger_command(_k8s_command(job, env)),
         env={"PATH": os.environ["PATH"], **env},
         capture_output=True,
         text=True,
