@@ -269,3 +269,180 @@ def test_the_ha_compose_file_runs_the_files_the_local_script_runs() -> None:
         "COPY patroni.yml" in dockerfile and '"/etc/patroni/patroni.yml"' in dockerfile
     )
     assert "$conf/patroni.yml" in local
+
+
+def _nats_pod() -> tuple[dict, dict, dict]:
+    """The NATS StatefulSet's spec, its pod spec and its one container."""
+    nats = _resources()[("StatefulSet", "nats")]["spec"]
+    pod = nats["template"]["spec"]
+    (container,) = pod["containers"]
+    return nats, pod, container
+
+
+def test_k8s_nats_config_is_the_shipped_nats_files() -> None:
+    """One nats.conf and users.conf for compose, local/up.sh and Kubernetes:
+    the ConfigMap's copies may not drift from deploy/nats/."""
+    data = _resources()[("ConfigMap", "nats-config")]["data"]
+    assert set(data) == {"nats.conf", "users.conf"}
+    for name, text in data.items():
+        assert text == (DEPLOY / "nats" / name).read_text(), name
+    _, pod, container = _nats_pod()
+    (config,) = [v for v in pod["volumes"] if v.get("configMap")]
+    assert config["configMap"]["name"] == "nats-config"
+    mount = next(m for m in container["volumeMounts"] if m["name"] == config["name"])
+    assert container["args"] == ["-c", f"{mount['mountPath']}/nats.conf"]
+
+
+def test_k8s_nats_statefulset_sets_what_nats_conf_reads() -> None:
+    """Every ``$VARIABLE`` of nats.conf and users.conf is set, each node's
+    name is its pod's, the routes name the three pods through the headless
+    Service with the route password expanded, and the store is the claim."""
+    res = _resources()
+    nats, pod, container = _nats_pod()
+    wanted, own = set(), set()
+    for name in ("nats.conf", "users.conf"):
+        text = (DEPLOY / "nats" / name).read_text()
+        text = re.sub(r'#.*|"[^"]*"', "", text)  # comments, subjects ("$JS.API.>")
+        wanted |= set(re.findall(r"\$([A-Z][A-Z0-9_]*)", text))
+        own |= set(re.findall(r"^([A-Z][A-Z0-9_]*) =", text, re.MULTILINE))
+    assert own == {"LEDGER_SERVER", "LEDGER_ADMIN"}  # users.conf's permissions
+    wanted -= own
+    env = [e["name"] for e in container["env"]]
+    by_name = {e["name"]: e for e in container["env"]}
+    assert len(env) == len(set(env))
+    assert wanted == set(env)
+    assert by_name["NATS_SERVER_NAME"]["valueFrom"]["fieldRef"] == {
+        "fieldPath": "metadata.name"
+    }
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert by_name["NATS_LISTEN"]["value"] == f"0.0.0.0:{ports['client']}"
+    assert by_name["NATS_CLUSTER_LISTEN"]["value"] == f"0.0.0.0:{ports['cluster']}"
+    assert by_name["NATS_MONITOR"]["value"] == f"0.0.0.0:{ports['monitor']}"
+    namespace = res[("StatefulSet", "nats")]["metadata"]["namespace"]
+    assert nats["replicas"] == 3 and nats["podManagementPolicy"] == "Parallel"
+    for i in range(nats["replicas"]):
+        route = f"NATS_ROUTE_{i + 1}"
+        host = f"nats-{i}.{nats['serviceName']}.{namespace}.svc"
+        assert by_name[route]["value"] == (
+            f"nats-route://route:$(NATS_ROUTE_PASSWORD)@{host}:{ports['cluster']}"
+        )
+        # Kubernetes expands $(VAR) only from variables listed before it
+        assert env.index("NATS_ROUTE_PASSWORD") < env.index(route)
+    (claim,) = nats["volumeClaimTemplates"]
+    store = next(m for m in container["volumeMounts"] if m["name"] == "data")
+    assert claim["metadata"]["name"] == "data"
+    assert by_name["NATS_STORE_DIR"]["value"] == store["mountPath"]
+    service = res[("Service", nats["serviceName"])]["spec"]
+    assert service["clusterIP"] == "None" and service["publishNotReadyAddresses"]
+    assert {p["port"] for p in service["ports"]} == set(ports.values())
+    assert service["selector"] == nats["selector"]["matchLabels"]
+    probes = [container[p]["httpGet"] for p in ("readinessProbe", "livenessProbe")]
+    assert all(
+        p["path"].startswith("/healthz") and p["port"] == "monitor" for p in probes
+    )
+    pdb = res[("PodDisruptionBudget", "nats")]["spec"]
+    assert pdb["maxUnavailable"] == 1
+    assert pdb["selector"] == nats["selector"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+
+
+def test_k8s_nats_passwords_come_from_secrets_that_hold_placeholders() -> None:
+    """Each password NATS reads is a key of a shipped Secret (a CHANGE-ME the
+    operator replaces), the servers' the one the servers hold, and the init
+    container checks every one of them before nats-server starts."""
+    from services.runtime.placeholders import PLACEHOLDER
+
+    res = _resources()
+    _, pod, container = _nats_pod()
+    refs = {
+        e["name"]: e["valueFrom"]["secretKeyRef"]
+        for e in container["env"]
+        if "secretKeyRef" in e.get("valueFrom", {})
+    }
+    assert set(refs) == {
+        "NATS_ROUTE_PASSWORD",
+        "LEDGER_NATS_PASSWORD",
+        "LEDGER_NATS_ADMIN_PASSWORD",
+    }
+    for ref in refs.values():
+        assert PLACEHOLDER.search(
+            res[("Secret", ref["name"])]["stringData"][ref["key"]]
+        )
+    servers = res[("StatefulSet", "ledger")]["spec"]["template"]["spec"]
+    server_env = {e["name"]: e for e in servers["containers"][0]["env"]}
+    assert (
+        server_env["LEDGER_NATS_PASSWORD"]["valueFrom"]["secretKeyRef"]
+        == (refs["LEDGER_NATS_PASSWORD"])
+    )
+    # the servers never hold the route's or the admin's password
+    held = {
+        (e["valueFrom"]["secretKeyRef"]["name"], e["valueFrom"]["secretKeyRef"]["key"])
+        for e in server_env.values()
+        if "secretKeyRef" in e.get("valueFrom", {})
+    }
+    for name in ("NATS_ROUTE_PASSWORD", "LEDGER_NATS_ADMIN_PASSWORD"):
+        assert (refs[name]["name"], refs[name]["key"]) not in held
+    (check,) = pod["initContainers"]
+    assert check["image"] == container["image"]
+    checked = {e["name"]: e["valueFrom"]["secretKeyRef"] for e in check["env"]}
+    assert checked == refs
+    assert all(name in check["command"][-1] for name in refs)
+
+
+def test_k8s_servers_and_nats_setup_name_exactly_the_nats_pods() -> None:
+    """The servers' LEDGER_NATS_URL is the StatefulSet's pods, each once, on
+    its client port; the setup Job reads that same URL and makes the stream
+    in as many replicas as there are pods, as the admin users.conf defines."""
+    res = _resources()
+    nats, _, container = _nats_pod()
+    namespace = res[("StatefulSet", "nats")]["metadata"]["namespace"]
+    client = next(
+        p["containerPort"] for p in container["ports"] if p["name"] == "client"
+    )
+    pods = [
+        f"nats://nats-{i}.{nats['serviceName']}.{namespace}.svc:{client}"
+        for i in range(nats["replicas"])
+    ]
+    config = res[("ConfigMap", "ledger-config")]["data"]
+    assert config["LEDGER_NATS_URL"].split(",") == pods
+    users = (DEPLOY / "nats" / "users.conf").read_text()
+    assert (
+        f"user: {config['LEDGER_NATS_USER']}, password: $LEDGER_NATS_PASSWORD" in users
+    )
+    job = res[("Job", "nats-setup")]["spec"]["template"]["spec"]
+    (setup,) = job["containers"]
+    assert setup["args"][:4] == ["nats", "setup", "--replicas", str(nats["replicas"])]
+    env = {e["name"]: e for e in setup["env"]}
+    assert env["LEDGER_NATS_URL"]["valueFrom"]["configMapKeyRef"] == {
+        "name": "ledger-config",
+        "key": "LEDGER_NATS_URL",
+    }
+    assert f"user: {env['LEDGER_NATS_ADMIN_USER']['value']}, password: " in users
+    admin = env["LEDGER_NATS_ADMIN_PASSWORD"]["valueFrom"]["secretKeyRef"]
+    nats_env = {e["name"]: e for e in container["env"]}
+    assert nats_env["LEDGER_NATS_ADMIN_PASSWORD"]["valueFrom"]["secretKeyRef"] == admin
+    assert (
+        setup["image"]
+        == res[("Job", "ledger-db-setup")]["spec"]["template"]["spec"]["containers"][0][
+            "image"
+        ]
+    )
+
+
+def test_k8s_nats_route_port_is_open_to_the_nodes_only() -> None:
+    """The NetworkPolicy lets only NATS pods reach the route port (a route
+    bypasses users.conf), and names only ports the container has."""
+    res = _resources()
+    nats, _, container = _nats_pod()
+    policy = res[("NetworkPolicy", "nats")]["spec"]
+    assert policy["podSelector"] == nats["selector"]
+    assert policy["policyTypes"] == ["Ingress"]
+    names = {p["name"] for p in container["ports"]}
+    opened = {}
+    for rule in policy["ingress"]:
+        for port in rule["ports"]:
+            assert port["port"] in names
+            opened[port["port"]] = rule["from"]
+    assert set(opened) == names
+    assert opened["cluster"] == [{"podSelector": nats["selector"]}]

@@ -14,6 +14,7 @@ import contextlib
 import os
 import pwd
 import re
+import secrets as random_secrets
 import shutil
 import subprocess
 import urllib.request
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+import yaml
 
 from tests.deploy.shipped import (
     BIN,
@@ -426,3 +428,267 @@ def test_local_up_against_a_missing_database_says_so_and_cleans_up(
     (nats_pid,) = map(int, re.findall(r"JetStream, pid (\d+)", up.stdout))
     assert not _alive(nats_pid), "up.sh left nats-server running"
     assert not list(run.glob("*.pid")), "up.sh left pid files behind"
+
+
+K8S = DEPLOY / "k8s"
+
+
+def _k8s_resources() -> dict[tuple[str, str], dict]:
+    found = {}
+    for path in K8S.glob("*.yaml"):
+        for doc in yaml.safe_load_all(path.read_text()):
+            found[(doc["kind"], doc["metadata"]["name"])] = doc
+    return found
+
+
+def _k8s_expand(text: str, defined: dict[str, str]) -> str:
+    """Kubernetes' ``$(VAR)`` expansion (its ``expansion.Expand``): ``$$`` is
+    ``$``, ``$(NAME)`` a variable defined so far, or left as written if none
+    is; any other ``$`` stays."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "$" and i + 1 < len(text):
+            following = text[i + 1]
+            if following == "$":
+                out.append("$")
+                i += 2
+                continue
+            if following == "(":
+                end = text.find(")", i + 2)
+                if end != -1:
+                    name = text[i + 2 : end]
+                    out.append(defined.get(name, f"$({name})"))
+                    i = end + 1
+                    continue
+            out.append("$")
+            i += 1
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def _k8s_env(
+    container: dict,
+    pod: str,
+    resources: dict[tuple[str, str], dict],
+    secrets: dict[tuple[str, str], str],
+) -> dict[str, str]:
+    """A container's ``env`` as its pod named ``pod`` gets it: references
+    resolved (Secrets from ``secrets``), each value expanded in order."""
+    env: dict[str, str] = {}
+    for item in container.get("env", []):
+        source = item.get("valueFrom")
+        if source is None:
+            value = _k8s_expand(item.get("value", ""), env)
+        elif "fieldRef" in source:
+            assert source["fieldRef"]["fieldPath"] == "metadata.name", source
+            value = pod
+        elif "secretKeyRef" in source:
+            ref = source["secretKeyRef"]
+            value = secrets[(ref["name"], ref["key"])]
+        else:
+            ref = source["configMapKeyRef"]
+            value = resources[("ConfigMap", ref["name"])]["data"][ref["key"]]
+        env[item["name"]] = value
+    return env
+
+
+def _k8s_command(container: dict, env: dict[str, str]) -> list[str]:
+    """A container's ``command`` and ``args``, each expanded from its env."""
+    parts = [*container.get("command", []), *container.get("args", [])]
+    return [_k8s_expand(part, env) for part in parts]
+
+
+def _k8s_secrets(
+    resources: dict[tuple[str, str], dict], replaced: bool
+) -> dict[tuple[str, str], str]:
+    """secrets.yaml's values, each CHANGE-ME password replaced by a real one
+    (as NATS takes it: a letter first) as the operator must, or as shipped.
+    The database URLs stay as they are: nothing here connects with them."""
+    from services.runtime.placeholders import PLACEHOLDER
+
+    values = {}
+    for (kind, name), doc in resources.items():
+        if kind == "Secret":
+            for key, value in doc["stringData"].items():
+                if replaced and PLACEHOLDER.search(value) and "://" not in value:
+                    value = "n" + random_secrets.token_hex(24)
+                values[(name, key)] = value
+    return values
+
+
+def test_k8s_nats_statefulset_starts_and_its_job_makes_the_stream(tmp_path) -> None:
+    """The NATS StatefulSet's three pods, each with the container's command
+    and its environment as Kubernetes builds it (the pod's name, the Secrets,
+    ``$(NATS_ROUTE_PASSWORD)`` expanded in the routes), the ConfigMap's
+    nats.conf and users.conf, each pod on loopback ports of its own; then the
+    ``nats-setup`` Job as written: the stream in 3 replicas, one on each pod.
+    The servers' user (ledger-config's, with its Secret) may not delete it."""
+    import asyncio
+
+    import nats
+
+    res = _k8s_resources()
+    secrets = _k8s_secrets(res, replaced=True)
+    statefulset = res[("StatefulSet", "nats")]
+    spec = statefulset["spec"]
+    pod = spec["template"]["spec"]
+    (container,) = pod["containers"]
+    (check,) = pod["initContainers"]
+    namespace = statefulset["metadata"]["namespace"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    pods = [f"nats-{i}" for i in range(spec["replicas"])]
+    assert len(pods) == 3
+    base = free_ports(9)
+    client = {name: base + i for i, name in enumerate(pods)}
+    route = {name: base + 3 + i for i, name in enumerate(pods)}
+    monitor = {name: base + 6 + i for i, name in enumerate(pods)}
+    nats_server = shutil.which("nats-server") or "/usr/sbin/nats-server"
+
+    def on_loopback(name: str, value: str) -> str:
+        """The pod's listen addresses and every pod's DNS name, on loopback."""
+        value = value.replace(f"0.0.0.0:{ports['client']}", f"127.0.0.1:{client[name]}")
+        value = value.replace(f"0.0.0.0:{ports['cluster']}", f"127.0.0.1:{route[name]}")
+        value = value.replace(
+            f"0.0.0.0:{ports['monitor']}", f"127.0.0.1:{monitor[name]}"
+        )
+        for other in pods:
+            host = f"{other}.{spec['serviceName']}.{namespace}.svc"
+            value = value.replace(
+                f"{host}:{ports['cluster']}", f"127.0.0.1:{route[other]}"
+            )
+            value = value.replace(
+                f"{host}:{ports['client']}", f"127.0.0.1:{client[other]}"
+            )
+        return value
+
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    config = tmp_path / "etc-nats"  # the ConfigMap's volume
+    config.mkdir()
+    for name, text in res[("ConfigMap", "nats-config")]["data"].items():
+        (config / name).write_text(text)
+    nodes = []
+    with contextlib.ExitStack() as stack:
+        for name in pods:
+            env = _k8s_env(check, name, res, secrets)
+            init = subprocess.run(
+                _k8s_command(check, env),
+                env={"PATH": os.environ["PATH"], **env},
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            )
+            assert init.returncode == 0, init.stderr
+            env = _k8s_env(container, name, res, secrets)
+            assert env["NATS_SERVER_NAME"] == name
+            assert not [k for k, v in env.items() if "$(" in v]  # all expanded
+            env = {k: on_loopback(name, v) for k, v in env.items()}
+            assert env["NATS_STORE_DIR"] == mounts["data"]
+            env["NATS_STORE_DIR"] = str(tmp_path / name)  # its claim
+            # no command: the image's entrypoint puts nats-server before flags
+            assert "command" not in container
+            command = [nats_server, *_k8s_command(container, env)]
+            command = [a.replace(mounts["config"], str(config)) for a in command]
+            nodes.append(
+                stack.enter_context(started(name, command, env, tmp_path, tmp_path))
+            )
+        for name, node in zip(pods, nodes, strict=True):
+            for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+                get = container[probe]["httpGet"]
+                assert get["port"] == "monitor"
+                wait_http(node, f"http://127.0.0.1:{monitor[name]}{get['path']}")
+
+        (job,) = res[("Job", "nats-setup")]["spec"]["template"]["spec"]["containers"]
+        env = {
+            k: on_loopback(pods[0], v)
+            for k, v in _k8s_env(job, "", res, secrets).items()
+        }
+        done = subprocess.run(
+            ledger_command(_k8s_command(job, env)),
+            env={"PATH": os.environ["PATH"], **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "3 replicas" in done.stdout
+
+        servers = res[("StatefulSet", "ledger")]["spec"]["template"]["spec"]
+        server_env = _k8s_env(servers["containers"][0], "ledger-0", res, secrets)
+        server_env.update(
+            {k: v for k, v in res[("ConfigMap", "ledger-config")]["data"].items()}
+        )
+        url = on_loopback(pods[0], server_env["LEDGER_NATS_URL"]).split(",")
+        assert url == [f"nats://127.0.0.1:{client[name]}" for name in pods]
+
+        async def as_servers() -> tuple[set[str], str]:
+            nc = await nats.connect(
+                url,
+                user=server_env["LEDGER_NATS_USER"],
+                password=server_env["LEDGER_NATS_PASSWORD"],
+            )
+            try:
+                js = nc.jetstream(timeout=2)
+                info = await js.stream_info("LEDGER_GAMES")  # allowed: looking it up
+                with pytest.raises(Exception):  # noqa: B017 - a permissions violation
+                    await js.delete_stream("LEDGER_GAMES")
+                assert info.config.num_replicas == 3
+                assert info.cluster is not None
+                peers = {info.cluster.leader or ""}
+                peers |= {r.name or "" for r in info.cluster.replicas or []}
+                return peers, str(nc.last_error)
+            finally:
+                await nc.close()
+
+        peers, refused = asyncio.run(as_servers())
+        assert peers == set(pods)  # one replica on each pod, named by fieldRef
+        assert "permissions violation" in refused
+
+
+def test_k8s_nats_pods_and_job_refuse_the_shipped_placeholders(tmp_path) -> None:
+    """secrets.yaml applied unchanged: each NATS pod's init container stops
+    before nats-server starts, and the setup Job stops before connecting,
+    each in one line naming the variable, never the value."""
+    res = _k8s_resources()
+    shipped = _k8s_secrets(res, replaced=False)
+    real = _k8s_secrets(res, replaced=True)
+    pod = res[("StatefulSet", "nats")]["spec"]["template"]["spec"]
+    (check,) = pod["initContainers"]
+    for name in (
+        "NATS_ROUTE_PASSWORD",
+        "LEDGER_NATS_PASSWORD",
+        "LEDGER_NATS_ADMIN_PASSWORD",
+    ):
+        # only this one left as shipped
+        ref = next(e for e in check["env"] if e["name"] == name)["valueFrom"]
+        key = (ref["secretKeyRef"]["name"], ref["secretKeyRef"]["key"])
+        env = _k8s_env(check, "nats-0", res, {**real, key: shipped[key]})
+        done = subprocess.run(
+            _k8s_command(check, env),
+            env={"PATH": os.environ["PATH"], **env},
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        assert done.returncode != 0
+        said = f"{name} is still the placeholder from the deployment files: "
+        assert done.stderr.strip().splitlines() == [said + "set a real secret"]
+    (job,) = res[("Job", "nats-setup")]["spec"]["template"]["spec"]["containers"]
+    env = _k8s_env(job, "", res, shipped)
+    assert NATS not in env["LEDGER_NATS_URL"]  # the pods' names: no connection made
+    done = subprocess.run(
+        ledger_command(_k8s_command(job, env)),
+        env={"PATH": os.environ["PATH"], **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "LEDGER_NATS_ADMIN_PASSWORD" in lines[0], done.stderr
+    assert "placeholder" in lines[0] and "CHANGE-ME" not in done.stderr
