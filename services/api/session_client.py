@@ -33,6 +33,7 @@ class SeatSessionClient:
         after_version: int = 0,
         seat: int | None = None,
         page_size: int = 0,
+        timeout: float | None = None,
     ) -> None:
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         opening = spb.OpenSession(
@@ -43,7 +44,7 @@ class SeatSessionClient:
         self._outbox.put(spb.PlayRequest(ref="open", open=opening))
         metadata = (("authorization", f"Bearer {token}"),) if token else None
         stub = spb_grpc.SeatSessionServiceStub(channel)
-        self.call = stub.Play(self._requests(), metadata=metadata)
+        self.call = stub.Play(self._requests(), metadata=metadata, timeout=timeout)
 
     def _requests(self) -> Iterator[spb.PlayRequest]:
         while True:
