@@ -83,7 +83,12 @@ class SessionServicer(spb_grpc.SeatSessionServiceServicer):
         try:
             while True:
                 item = await out.get()
-                if item is _END:
+                if item is _END:  # the game is over: answer what is in hand
+                    await session.idle.wait()
+                    while not out.empty():
+                        last = out.get_nowait()
+                        if isinstance(last, spb.PlayResponse):
+                            yield last
                     return
                 if isinstance(item, BaseException):
                     raise item
@@ -164,6 +169,10 @@ class Session:
         self._state_at = -1
         self._texts: dict[tuple[int, Seat], list[str]] = {}
         """Search texts of the list of (version, seat): the newest only."""
+        self.idle = asyncio.Event()
+        """Set while no client message is being answered: a game that ends
+        meanwhile (a resignation, say) still answers the message first."""
+        self.idle.set()
 
     def opened(self) -> spb.SessionOpened:
         game = self._game
@@ -195,34 +204,28 @@ class Session:
             out.put_nowait(exc)
 
     async def _at_head(self, head: Game, out: asyncio.Queue[Any]) -> None:
-        """The state once per version, and the first page of each of the
-        session's seats that is to act."""
+        """The first page of each of the session's seats that is to act, then
+        the state, once per version: the state closes what the head brought."""
+        if not head.is_over:
+            acting = head.to_act()
+            for seat in self.seats:
+                if seat in acting and (head.version, seat) not in self._offered:
+                    self._offered.add((head.version, seat))
+                    game, _, moves = await self._reads.legal_moves(
+                        self.principal, self.game_id, seat, head.version
+                    )
+                    page = self._page(game, seat, moves, 0, "", (), self._page_size)
+                    out.put_nowait(spb.PlayResponse(moves=page))
         if head.version != self._state_at:
             self._state_at = head.version
+            now = self._ledger.clock()
             out.put_nowait(
                 spb.PlayResponse(
                     state=presenters.summary(
-                        head,
-                        self.principal,
-                        ended=head.is_over,
-                        now=self._ledger.clock(),
+                        head, self.principal, ended=head.is_over, now=now
                     )
                 )
             )
-        if head.is_over:
-            return
-        acting = head.to_act()
-        for seat in self.seats:
-            if seat in acting and (head.version, seat) not in self._offered:
-                self._offered.add((head.version, seat))
-                game, _, moves = await self._reads.legal_moves(
-                    self.principal, self.game_id, seat, head.version
-                )
-                out.put_nowait(
-                    spb.PlayResponse(
-                        moves=self._page(game, seat, moves, 0, "", (), self._page_size)
-                    )
-                )
 
     # ------------------------------------------------------------ client to game
 
@@ -232,6 +235,7 @@ class Session:
         """Each client message in turn: its answer, or its refusal, in the stream."""
         try:
             async for request in requests:
+                self.idle.clear()
                 try:
                     answer = await self._one(request)
                 except (asyncio.CancelledError, grpc.aio.AbortError):
@@ -247,10 +251,13 @@ class Session:
                     )
                 answer.ref = request.ref
                 out.put_nowait(answer)
+                self.idle.set()
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # noqa: BLE001 - a broken message ends the stream
             out.put_nowait(exc)
+        finally:
+            self.idle.set()
 
     async def _one(self, request: spb.PlayRequest) -> spb.PlayResponse:
         kind = request.WhichOneof("kind")
