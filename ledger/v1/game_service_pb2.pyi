@@ -136,7 +136,7 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[GameSummary, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[PlayerToken, _Mapping]]] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ...) -> None: ...
 
 class SubmitMoveRequest(_message.Message):
-    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version", "signature", "response_mask")
+    __slots__ = ("game_id", "command_id", "move", "seat", "expected_version", "signature", "response_mask", "next_moves_page_size")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +144,7 @@ class SubmitMoveRequest(_message.Message):
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_MASK_FIELD_NUMBER: _ClassVar[int]
+    NEXT_MOVES_PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     command_id: str
     move: _any_pb2.Any
@@ -151,10 +152,11 @@ class SubmitMoveRequest(_message.Message):
     expected_version: int
     signature: bytes
     response_mask: _field_mask_pb2.FieldMask
-    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ..., signature: _Optional[bytes] = ..., response_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ...) -> None: ...
+    next_moves_page_size: int
+    def __init__(self, game_id: _Optional[str] = ..., command_id: _Optional[str] = ..., move: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., seat: _Optional[int] = ..., expected_version: _Optional[int] = ..., signature: _Optional[bytes] = ..., response_mask: _Optional[_Union[_field_mask_pb2.FieldMask, _Mapping]] = ..., next_moves_page_size: _Optional[int] = ...) -> None: ...
 
 class SubmitMoveResponse(_message.Message):
-    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position", "receipt", "read_token")
+    __slots__ = ("first_version", "last_version", "replayed", "events", "game", "log_position", "receipt", "read_token", "next_legal_moves")
     FIRST_VERSION_FIELD_NUMBER: _ClassVar[int]
     LAST_VERSION_FIELD_NUMBER: _ClassVar[int]
     REPLAYED_FIELD_NUMBER: _ClassVar[int]
@@ -163,6 +165,7 @@ class SubmitMoveResponse(_message.Message):
     LOG_POSITION_FIELD_NUMBER: _ClassVar[int]
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
     READ_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    NEXT_LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
     first_version: int
     last_version: int
     replayed: bool
@@ -171,7 +174,8 @@ class SubmitMoveResponse(_message.Message):
     log_position: int
     receipt: Receipt
     read_token: str
-    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., read_token: _Optional[str] = ...) -> None: ...
+    next_legal_moves: ListLegalMovesResponse
+    def __init__(self, first_version: _Optional[int] = ..., last_version: _Optional[int] = ..., replayed: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., game: _Optional[_Union[GameSummary, _Mapping]] = ..., log_position: _Optional[int] = ..., receipt: _Optional[_Union[Receipt, _Mapping]] = ..., read_token: _Optional[str] = ..., next_legal_moves: _Optional[_Union[ListLegalMovesResponse, _Mapping]] = ...) -> None: ...
 
 class GetGameRequest(_message.Message):
     __slots__ = ("game_id", "at_version", "min_version")

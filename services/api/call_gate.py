@@ -179,15 +179,30 @@ class CallGate(grpc.aio.ServerInterceptor):
         return client_stream
 
     def _bidi(self, inner: _AsyncStreamIn, authed: bool) -> Any:
-        slots = self.slots
+        """A bidirectional stream (a seat's session, reflection): refused
+        while draining and ended by the drain like a server stream."""
+        drain, slots = self.drain, self.slots
 
         async def bidi(requests: Any, context: Any) -> Any:
-            async with slot(slots, context):
-                if authed:
-                    await self._principal(context)
-                responses = inner(each_checked(requests, context), context)
-                async for item in _items(responses):
-                    yield item
+            await drain.admit(context, False)
+            ended = False
+            with drain.stream(False):
+                try:
+                    async with slot(slots, context):
+                        if authed:
+                            await self._principal(context)
+                        responses = inner(each_checked(requests, context), context)
+                        async for item in _items(responses):
+                            yield item
+                except asyncio.CancelledError:
+                    if not drain.draining:
+                        raise
+                    ended = True
+            if ended:
+                current = asyncio.current_task()
+                if current is not None:
+                    current.uncancel()
+                await drain.refuse(context)
 
         return bidi
 

@@ -12,10 +12,12 @@ batches.  The servicer only validates the request and forwards the messages.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+from domain.ledger.aggregate import Game
 from domain.ledger.records import CONCLUDED_TYPE
 from services.api import presenters
 from services.ledger.application import GameLedger
@@ -43,6 +45,22 @@ class GameEventStream:
         Close it with ``contextlib.aclosing``: its ``finally`` unsubscribes
         from the hub.
         """
+        batches = self.batches(principal, game_id, after, stop_at_head)
+        async with aclosing(batches):
+            async for _, messages in batches:
+                for message in messages:
+                    yield message
+
+    async def batches(
+        self, principal: Principal, game_id: UUID, after: int, stop_at_head: bool
+    ) -> AsyncGenerator[tuple[Game, list[Any]], None]:
+        """:meth:`events` a batch at a time, each with the game it was read
+        from: a seat's session (:mod:`services.api.session_servicer`) offers
+        its legal moves and clocks once a batch has brought it to the head.
+
+        A batch may be empty (the game changed in a way this caller does not
+        see yet, or only its clocks changed).
+        """
         wakeup = self._hub.subscribe(game_id)
         try:
             head = await self._ledger.game(game_id)
@@ -65,6 +83,7 @@ class GameEventStream:
                 if from_nats:  # another server's moves: ``head`` is behind them
                     sight = replace(sight, upto=batch[-1].originator_version)
                 shown = [e for e in batch if e.originator_version <= sight.upto]
+                messages: list[Any] = []
                 for event in shown:
                     message = event_message(
                         head, event, sight.viewer, show_hashes=sight.show_hashes
@@ -79,10 +98,11 @@ class GameEventStream:
                             message.receipt.CopyFrom(
                                 presenters.receipt_message(receipt)
                             )
-                    yield message
+                    messages.append(message)
                     last, last_hash = event.originator_version, event.hash
                     if from_nats and message.type == CONCLUDED_TYPE:  # ends below
                         head = await self._ledger.game(game_id)
+                yield head, messages
                 if len(batch) == 256 and len(shown) == len(batch):
                     continue
                 if stop_at_head or (head.is_over and last >= head.version):

@@ -85,6 +85,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
         self._open_creation = open_creation
         self._reads = reads or GameReads(ledger)
         self._stream = GameEventStream(ledger, hub, self._reads)
+        self.events = self._stream
+        """The event stream, shared with the seat sessions of the same server."""
         self._created_at: Lru[UUID, Any] = Lru(CREATED_AT_CACHE)
         self._run = ledger.io
         self._tournament_in = partial(self._run, self._tournament_of)
@@ -138,6 +140,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
                 "move is required", violations=(("move", "required"),)
             )
         wanted = response_fields(request.response_mask)  # unset: every field
+        if request.next_moves_page_size:  # checked before anything is stored
+            legal_pages.check_size("next_moves_page_size", request.next_moves_page_size)
         command = convert.command_from_any(game.ruleset, request.move)
         expected = (
             request.expected_version if request.HasField("expected_version") else None
@@ -178,7 +182,31 @@ class GameServicer(pb_grpc.GameServiceServicer):
                     head, principal, ended=head.is_over, now=self._ledger.clock()
                 )
             )
+        if request.next_moves_page_size:
+            self._next_moves(answer, principal, head, request.next_moves_page_size)
         return answer
+
+    def _next_moves(
+        self, answer: pb.SubmitMoveResponse, principal: Principal, head: Any, size: int
+    ) -> None:
+        """The first page of the legal moves of the caller's seat to act after
+        the move, as ``ListLegalMoves`` would answer it (its token pages on
+        there): one call per move for a client that keeps to unary calls."""
+        if head.is_over:
+            return
+        acting = [s for s in principal.seats_in(head.id) if s in head.to_act()]
+        if not acting:
+            return
+        seat = acting[0]
+        moves = self._ledger.cache.legal_moves(head, seat)
+        listed = answer.next_legal_moves
+        listed.version, listed.seat, listed.total_size = head.version, seat, len(moves)
+        page, more = legal_pages.page(head.ruleset, moves, 0, size)
+        listed.moves.extend(page)
+        if more:
+            listed.next_page_token = legal_pages.page_token(
+                head.id, head.version, seat, size
+            )
 
     # ------------------------------------------------------------ reads
 

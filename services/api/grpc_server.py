@@ -26,6 +26,8 @@ from ledger.v1 import (
     game_service_pb2_grpc,
     read_service_pb2,
     read_service_pb2_grpc,
+    session_service_pb2,
+    session_service_pb2_grpc,
     tournament_service_pb2,
     tournament_service_pb2_grpc,
 )
@@ -40,6 +42,7 @@ from services.api.health import HealthServicer
 from services.api.rating_servicer import RatingServicer
 from services.api.read_rpc import ReadModels
 from services.api.replay_servicer import ReplayServicer
+from services.api.session_servicer import SessionServicer
 from services.api.stats_servicer import StatsServicer
 from services.api.tournament_servicer import TournamentServicer
 from services.ledger.application import GameLedger
@@ -57,6 +60,7 @@ READ_SERVICES = tuple(
         tournament_service_pb2,
         arbiter_service_pb2,
         checkpoint_service_pb2,
+        session_service_pb2,
     )
     for s in module.DESCRIPTOR.services_by_name.values()
 )
@@ -124,9 +128,12 @@ async def start(
         interceptors=[CallGate(drain, limits.streams_per_connection, resolver)],
         options=transport.server_options(limits.workers, limits.pending_calls),
     )
-    game_service_pb2_grpc.add_GameServiceServicer_to_server(
-        GameServicer(ledger, hub, tournament_of=desk.tournament_of, reads=reads),
-        server,
+    game_servicer = GameServicer(
+        ledger, hub, tournament_of=desk.tournament_of, reads=reads
+    )
+    game_service_pb2_grpc.add_GameServiceServicer_to_server(game_servicer, server)
+    session_service_pb2_grpc.add_SeatSessionServiceServicer_to_server(
+        SessionServicer(ledger, hub, reads, game_servicer.events), server
     )
     read_service_pb2_grpc.add_ReplayServiceServicer_to_server(
         ReplayServicer(reads), server

@@ -44,6 +44,7 @@ from domain.ledger.spectator import marks_of, parse_delay, visible_version
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import read_service_pb2 as rpb
 from services.api.client import create
+from services.api.session_client import SeatSessionClient
 from services.proto import convert
 from tests.e2e.leak_probe import (
     MOVES,
@@ -228,6 +229,24 @@ def check_refused(
         ),
     ):
         assert refused(call) == grpc.StatusCode.UNAUTHENTICATED, where
+    assert refused(lambda: session(server, game_id, token)) == (
+        grpc.StatusCode.UNAUTHENTICATED
+    ), where
+
+
+def session(server: Any, game_id: str, token: str | None) -> list[Any]:
+    """A seat session's messages up to its first state (the head), or to its
+    end for a finished game."""
+    client = SeatSessionClient(server.channel, game_id, token, page_size=50, timeout=60)
+    seen = []
+    try:
+        for message in client:
+            seen.append(message)
+            if message.HasField("state") and message.state.status != "ended":
+                break
+    finally:
+        client.close()
+    return seen
 
 
 def check_role(
@@ -351,6 +370,34 @@ def check_role(
     listed = server.call("ListGames", pb.ListGamesRequest(page_size=500), role.token)
     (row,) = [g for g in listed.games if g.game_id == game_id]
     assert row.version == upto, where
+    # SeatSessionService.Play: only a seat opens one; it streams the seat's
+    # redaction of every event and the legal moves of its own seats only
+    play = lambda: session(server, game_id, role.token)
+    if role.viewer.admin:
+        assert refused(play) == grpc.StatusCode.PERMISSION_DENIED, where
+    elif role.token is None:
+        assert refused(play) == grpc.StatusCode.UNAUTHENTICATED, where
+    elif role.viewer.is_spectator:  # another game's token
+        assert refused(play) == grpc.StatusCode.PERMISSION_DENIED, where
+    else:
+        messages = play()
+        opened = messages[0].opened
+        assert opened.game.version == upto and list(opened.game.your_seats), where
+        assert bool(opened.game.head_hash) == show_hashes, where
+        events = [m.event for m in messages if m.HasField("event")]
+        assert [e.version for e in events] == list(range(1, upto + 1)), where
+        for event in events:
+            check_event(event, f"{where} Play v{event.version}")
+        pages = [m.moves for m in messages if m.HasField("moves")]
+        expected_pages = (
+            [] if ended else [s for s in opened.seats if s in head.to_act()]
+        )
+        assert [p.seat for p in pages] == expected_pages, where
+        for page in pages:
+            assert role.viewer.can_see(page.seat), where
+            assert [convert.command_from_any(ruleset, m) for m in page.moves] == list(
+                islice(ruleset.legal_commands(head.state, page.seat), 50)
+            ), where
     # ListLegalMoves: a seat's options (they show its hand) only to that seat
     for seat in range(head.seat_count):
         ask = lambda s=seat: server.call(

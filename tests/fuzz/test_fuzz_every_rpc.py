@@ -62,6 +62,7 @@ LIVE_STREAMS = {
     "/ledger.v1.GameService/StreamGameEvents",
     "/ledger.v1.TournamentService/StreamStandings",
     "/grpc.health.v1.Health/Watch",
+    "/ledger.v1.SeatSessionService/Play",
 }
 """Streams that follow live changes: open at their deadline is waiting, not hung."""
 UNARY_DEADLINE = 20.0
@@ -87,6 +88,7 @@ METHODS = all_methods()
 ROLES = {
     "/ledger.v1.GameService/SubmitMove": "seat 0",
     "/ledger.v1.GameService/ListLegalMoves": "seat 0",
+    "/ledger.v1.SeatSessionService/Play": "seat 0",
     "/ledger.v1.ReplayService/ExportGame": "admin",
     "/ledger.v1.GameService/Adjudicate": "admin",
     "/ledger.v1.GameService/Abort": "admin",
@@ -194,6 +196,7 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
     from ledger.v1 import arbiter_service_pb2 as apb
     from ledger.v1 import checkpoint_service_pb2 as cpb
     from ledger.v1 import read_service_pb2 as rpb
+    from ledger.v1 import session_service_pb2 as spb
 
     arbiter = "/ledger.v1.ArbiterService/"
     checkpoints = "/ledger.v1.CheckpointService/"
@@ -279,6 +282,9 @@ def templates(running: str, finished: str, tid: str, ctx: Context) -> dict[str, 
         cups + "GetStandings": [tpb.GetStandingsRequest(tournament_id=tid)],
         cups + "StreamStandings": [tpb.GetStandingsRequest(tournament_id=tid)],
         cups + "GetMyGames": [tpb.GetMyGamesRequest(tournament_id=tid)],
+        "/ledger.v1.SeatSessionService/Play": [
+            spb.PlayRequest(open=spb.OpenSession(game_id=g, page_size=3)) for g in games
+        ],
         checkpoints + "GetCheckpoint": [cpb.GetCheckpointRequest()],
         checkpoints + "GetInclusionProof": [
             cpb.GetInclusionProofRequest(game_id=g) for g in games
@@ -436,4 +442,74 @@ def test_a_read_waiting_for_an_unreached_version_is_an_answer_not_a_hang(
             None,
         )
     finally:
+        channel.close()
+
+
+PLAY = "/ledger.v1.SeatSessionService/Play"
+SENTINEL = "fuzz-sentinel"
+"""A message with no kind, sent after the hostile one: its refusal, echoing
+this ref, marks that every answer to the hostile message has arrived."""
+
+
+def test_hostile_messages_inside_a_seat_session_are_answered_in_it(
+    grpc_server: Any, context: Context, quiet_settings: Any
+) -> None:
+    """After a valid ``open``, any further message (random fields, corrupt
+    moves, forged page tokens, bytes that are no message) is answered in the
+    stream by an allowed status, or ends the stream with one (undecodable
+    bytes); what it refused stored nothing.  Each case plays a game of its
+    own: a valid resignation ends it."""
+    from google.rpc import code_pb2
+
+    from ledger.v1 import session_service_pb2 as spb
+
+    (method,) = [m for m in METHODS if m.path == PLAY]
+    game_type, setup = examples("thalara-2p")[0]
+    sentinel = spb.PlayRequest(ref=SENTINEL).SerializeToString()
+    allowed = {getattr(code_pb2, c.name) for c in ALLOWED}
+    channel = grpc.insecure_channel(f"127.0.0.1:{grpc_server.port}")
+    conn = psycopg.connect(quiet_settings.database_url, autocommit=True)
+
+    @settings(
+        max_examples=max(CASES // 4, 25),
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(data=st.data())
+    def case(data: Any) -> None:
+        _, body = request_body(context, method, data)
+        table = create(grpc_server, game_type, **setup)  # one a resignation may end
+        opening = spb.PlayRequest(
+            ref="open", open=spb.OpenSession(game_id=table.game_id, page_size=3)
+        ).SerializeToString()
+        before = stored_rows(conn)
+        call: grpc.StreamStreamMultiCallable[bytes, bytes]
+        call = channel.stream_stream(PLAY)
+        responses = call(
+            iter([opening, body, sentinel]),
+            timeout=STREAM_DEADLINE,
+            metadata=bearer(table.tokens[0]),
+        )
+        kinds: list[str] = []
+        try:
+            for raw in responses:
+                answer = spb.PlayResponse.FromString(raw)
+                kind = str(answer.WhichOneof("kind"))
+                if kind == "refused":
+                    assert answer.refused.code in allowed, answer.refused
+                    if answer.ref == SENTINEL:
+                        break
+                kinds.append(kind)
+        except grpc.RpcError as exc:
+            assert exc.code() in ALLOWED, exc.code()
+        finally:
+            responses.cancel()
+        if "accepted" not in kinds and "control" not in kinds:
+            assert stored_rows(conn) == before, f"refused yet stored: {kinds} {body!r}"
+
+    try:
+        case()
+    finally:
+        conn.close()
         channel.close()
