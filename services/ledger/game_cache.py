@@ -197,10 +197,12 @@ class GameCache:
         return value
 
     def legal_moves(self, game: Game, seat: int) -> Any:
-        """The seat's legal moves now (empty when it is not to act)."""
+        """The seat's legal moves now: empty when it is not to act, and while
+        an arbiter holds the game paused (a move offered then would only be
+        refused with ``game.paused``)."""
 
         def compute() -> Any:
-            acting = not game.is_over and seat in game.to_act()
+            acting = not game.is_over and not game.paused and seat in game.to_act()
             return game.ruleset.legal_moves(game.state, seat) if acting else ()
 
         return self._derive(game, ("moves", seat), compute)

@@ -63,6 +63,21 @@ stopped PostgreSQL is not covered: its kernel still acknowledges everything,
 so these never fire; that case is :class:`InFlight`'s."""
 
 
+RECONNECT_TIMEOUT = 2.0
+"""Seconds the pool keeps retrying a lost connection before it gives that
+slot up (psycopg_pool's ``reconnect_timeout``; its default is 5 minutes).
+
+Why short: the pool retries with exponential backoff (1, 2, 4, 8 s...), and
+``ConnectionPool.check`` does not cut a pending retry short.  After an
+outage of ten seconds (a Patroni failover), the next retry was up to 8 s
+away when the database came back, and every call waited for it: the
+failover test measured 5 s between the new primary and the first move.
+With a slot given up instead, the watcher's ``check`` on recovery grows the
+pool at once (the Patroni failover test reports the seconds from the kill
+to the first move).  Nothing else is lost: a slot given up is grown again
+as soon as a call waits for one."""
+
+
 class DatabaseUnavailableError(psycopg.OperationalError):
     """Raised when a connection is wanted while PostgreSQL is known to be unreachable.
 
@@ -274,6 +289,7 @@ class LedgerPostgresFactory(PostgresFactory):
         super().__init__(env)
         self.datastore.__class__ = LedgerDatastore
         with_tcp_timeouts(self.datastore)
+        self.datastore.pool.reconnect_timeout = RECONNECT_TIMEOUT
         # libpq's answer to "which of these hosts is the primary?": with a
         # multi-host URL, every connection of the pool (and the committer's,
         # the timekeeper's and the tournament desk's, made from its kwargs)

@@ -98,14 +98,29 @@ class RoundJournal:
         """A new game for the table of aborted ``game_id`` (same players,
         seats, setup and clock), and the rows recording it.
 
-        Journalled like a round's game, so the game's existence is on record
-        even if the replay is not saved (a crash between the two).
+        Journalled like a round's game, and adopted the same way: a retry
+        after a crash between the new game's journal row and the saved
+        replay takes the journalled game instead of creating another (the
+        round's own rows were deleted when the round was recorded, so a
+        ``created`` row of a running round can only be a replay's).
         """
         found = tournament.state.find_table(game_id)
         if found is None:  # the aggregate refuses it first; kept for mypy
             raise ValueError(game_id)
         record, table = found
         number, index, players = record.round, table.table, table.players
+        journalled = self._pending_games(tournament.id, number).pop(index, None)
+        if journalled is not None and tuple(journalled["players"]) == players:
+            adopted = UUID(str(journalled["game_id"]))
+            return adopted, RoundSeating(
+                tournament.id,
+                number,
+                (adopted,),
+                tuple(
+                    SeatTokens(players[t["player"]], adopted, t["seats"])
+                    for t in journalled["tokens"]
+                ),
+            )
         created = self.ledger.create_game(
             tournament.state.game_type,
             tournament.game_setup(len(players)),

@@ -106,7 +106,15 @@ def _resources() -> dict[tuple[str, str], dict]:
 
 def test_kubernetes_manifests_cover_the_deployment() -> None:
     res = _resources()
-    grpc_pod = res[("Deployment", "ledger")]["spec"]["template"]["spec"]
+    servers = res[("StatefulSet", "ledger")]["spec"]
+    grpc_pod = servers["template"]["spec"]
+    # each pod's signer record and checkpoint log outlive it; nothing else of its is kept
+    (claim,) = servers["volumeClaimTemplates"]
+    assert claim["metadata"]["name"] == "data"
+    assert {"name": "data", "mountPath": "/var/lib/ledger"} in grpc_pod["containers"][
+        0
+    ]["volumeMounts"]
+    assert all(v["name"] != "data" for v in grpc_pod["volumes"])
     (server,) = grpc_pod["containers"]
     assert server["readinessProbe"]["grpc"]["port"] == 50051
     assert server["startupProbe"]["grpc"]["port"] == 50051
@@ -132,7 +140,7 @@ def test_kubernetes_manifests_cover_the_deployment() -> None:
     secret = res[("Secret", "ledger-service")]["stringData"]
     assert {"admin-token", "signing-key"} <= set(secret)
     for kind, name in res:
-        if kind in ("Deployment", "Job"):
+        if kind in ("Deployment", "StatefulSet", "Job"):
             pod = res[(kind, name)]["spec"]["template"]["spec"]
             assert pod["securityContext"]["runAsNonRoot"] is True
 
@@ -207,8 +215,11 @@ def test_k8s_servers_get_the_read_replica_and_the_keyring() -> None:
     from services.storage.signing_key import parse_keyring
 
     resources = _resources()
-    for deployment in ("ledger", "ledger-dashboard"):
-        spec = resources[("Deployment", deployment)]["spec"]["template"]["spec"]
+    for kind, deployment in (
+        ("StatefulSet", "ledger"),
+        ("Deployment", "ledger-dashboard"),
+    ):
+        spec = resources[(kind, deployment)]["spec"]["template"]["spec"]
         env = {e["name"]: e for e in spec["containers"][0]["env"]}
         assert env["LEDGER_READ_DATABASE_URL"]["valueFrom"]["secretKeyRef"] == {
             "name": "ledger-service",

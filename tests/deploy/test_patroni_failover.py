@@ -14,8 +14,10 @@ primary once more.
 
 Asserted: every acknowledged move is stored as acknowledged, nothing is
 stored twice, every game audits OK; each spectator saw every event of its
-game exactly once; every clocked game timed out exactly once; clients were
-told only UNAVAILABLE meanwhile.  Reported: the seconds from the kill (and
+game exactly once; every clocked game timed out exactly once; a tournament
+whose next round falls due during the outage starts that round exactly once
+(by itself, no organiser acting); clients were told only UNAVAILABLE
+meanwhile.  Reported: the seconds from the kill (and
 from the switchover) to the first move acknowledged after it.
 """
 
@@ -39,6 +41,8 @@ from domain.audit.game_audit import audit_records
 from domain.games import find_game
 from ledger.v1 import game_service_pb2 as pb
 from ledger.v1 import game_service_pb2_grpc as pb_grpc
+from ledger.v1 import tournament_service_pb2 as tpb
+from ledger.v1 import tournament_service_pb2_grpc as trpc
 from services.api.client import Connection
 from services.proto import convert
 from tests.deploy.patroni import Cluster, patroni_cluster, wait_for
@@ -134,6 +138,53 @@ class Progress(threading.Thread):
             previous = moves
         assert last > moment, "no move was acknowledged after it"
         return longest
+
+
+ADMIN = "faults-admin"
+"""``serve_env``'s admin token."""
+ROUND_GAP_S = 4
+
+
+def automatic_cup(conn: Connection) -> tuple[str, list[str]]:
+    """A four-player Swiss of two rounds whose rounds start by themselves,
+    its first round started: the id and the round's games."""
+    stub = trpc.TournamentServiceStub(conn.channel)
+    admin = (("authorization", f"Bearer {ADMIN}"),)
+    cup = stub.CreateTournament(
+        tpb.CreateTournamentRequest(
+            name="failover cup",
+            game_type="terralore",
+            format="swiss",
+            rounds=2,
+            table_size=2,
+            automatic_rounds=tpb.AutomaticRounds(gap_seconds=ROUND_GAP_S),
+        ),
+        metadata=admin,
+        timeout=15,
+    )
+    tid = cup.tournament.tournament_id
+    for player in ("p1", "p2", "p3", "p4"):
+        stub.RegisterPlayer(
+            tpb.RegisterPlayerRequest(tournament_id=tid, player_id=player),
+            metadata=admin,
+            timeout=15,
+        )
+    first = stub.StartRound(
+        tpb.StartRoundRequest(tournament_id=tid), metadata=admin, timeout=15
+    )
+    return tid, [t.game_id for t in first.tables]
+
+
+def tournament_games(url: str, tid: str) -> dict[int, list[str]]:
+    """Round -> the games the store recorded for it, and no pending ones."""
+    with psycopg.connect(url) as db:
+        rounds: dict[int, list[str]] = {}
+        for game_id, number in db.execute(
+            "SELECT game_id, round FROM tournament_games WHERE tournament_id = %s",
+            (uuid.UUID(tid),),
+        ):
+            rounds.setdefault(number, []).append(str(game_id))
+        return rounds
 
 
 def create_clocked(conn: Connection, seconds: int) -> str:
@@ -268,6 +319,16 @@ def test_kill_9_of_the_primary_loses_no_acknowledged_move(
         for follower in followers:
             follower.start()
 
+        # round 1 decided now: round 2 falls due during the outage
+        tid, first_round = automatic_cup(client)
+        for game_id in first_round:
+            client.call(
+                "Adjudicate",
+                pb.AdjudicateRequest(game_id=game_id, ranks=[1, 2], reason="ruling"),
+                ADMIN,
+                timeout=15,
+            )
+
         victim = cluster.leader()
         assert victim is not None, cluster.members()
         killed_at = time.monotonic()
@@ -300,6 +361,11 @@ def test_kill_9_of_the_primary_loses_no_acknowledged_move(
             )
 
         wait_for(clocks_done, "a clocked game never timed out", 60)
+        wait_for(
+            lambda: 2 in tournament_games(direct, tid),
+            "the automatic round did not start after the failover",
+            60,
+        )
         heads = {g: stored_rows(direct, g)[-1][0] for g in followed}
         wait_for(
             lambda: all(f.seen and f.seen[-1] >= heads[f.game_id] for f in followers),
@@ -321,6 +387,15 @@ def test_kill_9_of_the_primary_loses_no_acknowledged_move(
             follower.seen,
         )
         assert len(follower.seen) == len(set(follower.seen))  # exactly once
+    rounds = tournament_games(direct, tid)
+    assert sorted(rounds) == [1, 2] and len(rounds[2]) == 2, rounds  # once
+    with psycopg.connect(direct) as db:
+        orphans = db.execute(
+            "SELECT game_id, status FROM tournament_pending_games"
+            " WHERE tournament_id = %s",
+            (uuid.UUID(tid),),
+        ).fetchall()
+    assert orphans == [], orphans
     stream_ends = sum((f.ends for f in followers), Counter())
     figures.extra.update(
         route=route,
@@ -333,6 +408,7 @@ def test_kill_9_of_the_primary_loses_no_acknowledged_move(
         stream_ends=dict(stream_ends),
         spectated_games=len(followers),
         clocked_games_timed_out_once=len(clocked),
+        automatic_rounds_started_once=len(rounds) - 1,
     )
     figures.publish()
     assert set(load.answers) <= {"UNAVAILABLE"}, load.answers

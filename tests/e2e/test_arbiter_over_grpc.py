@@ -84,6 +84,8 @@ def test_a_paused_game_is_never_flagged_and_resumes_where_it_stood(
 ) -> None:
     table = new_game(server, kind="per_move", per_move_seconds=30)
     admin = server.admin_token
+    legal = pb.ListLegalMovesRequest(game_id=table.game_id, seat=0, page_size=1)
+    move = server.call("ListLegalMoves", legal, table.tokens[0]).moves[0]
     clock.advance(10)
     paused = arbiter(
         server, "PauseGame", apb.PauseGameRequest(game_id=table.game_id), admin
@@ -97,17 +99,14 @@ def test_a_paused_game_is_never_flagged_and_resumes_where_it_stood(
     assert all(
         c.paused and not c.running and c.remaining_ms == 20_000 for c in game.clocks
     )
+    # no seat may move while paused, so none is offered a move
+    offered = server.call("ListLegalMoves", legal, table.tokens[0])
+    assert (list(offered.moves), offered.total_size) == ([], 0)
     with pytest.raises(grpc.RpcError) as refused:
         move_request = pb.SubmitMoveRequest(
             game_id=table.game_id, command_id=str(uuid.uuid4()), seat=0
         )
-        move_request.move.CopyFrom(
-            server.call(
-                "ListLegalMoves",
-                pb.ListLegalMovesRequest(game_id=table.game_id, seat=0, page_size=1),
-                table.tokens[0],
-            ).moves[0]
-        )
+        move_request.move.CopyFrom(move)
         server.call("SubmitMove", move_request, table.tokens[0])
     code, info, _ = refusal(refused.value)
     assert (code, info["rule"]) == (grpc.StatusCode.FAILED_PRECONDITION, "game.paused")

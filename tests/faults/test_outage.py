@@ -110,12 +110,14 @@ def unavailable_details(call: Any, *args: Any, **kw: Any) -> dict[str, Any]:
 
 
 def test_datastores_are_the_outage_aware_subclass(scratch_pg, tmp_path):
-    from services.storage.datastore import LedgerDatastore
+    from services.storage.datastore import RECONNECT_TIMEOUT, LedgerDatastore
 
     with start_server(scratch_pg, tmp_path, 1.0) as (running, ledger, _):
         assert type(ledger.datastore) is LedgerDatastore
         # The subclass adds behaviour only (the factory swaps the instance's class).
         assert "__init__" not in vars(LedgerDatastore)
+        # a lost slot is given up soon, so the pool regrows at once on recovery
+        assert ledger.datastore.pool.reconnect_timeout == RECONNECT_TIMEOUT
         assert running.watcher is not None and running.watcher.up
 
 

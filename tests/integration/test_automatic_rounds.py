@@ -195,3 +195,39 @@ def test_a_round_of_byes_alone_schedules_the_next_round(isolated_ledger: Any) ->
     final = desk.load(cup.id)
     assert final.is_finished and final.state.current_round == 3
     assert desk.store.scheduled_round(cup.id) is None
+
+
+def test_one_tournament_starting_or_finishing_never_cancels_anothers_wait(
+    isolated_ledger: Any,
+) -> None:
+    """Two automatic tournaments at once: while one waits for its round 2,
+    the other starts its own round 2 by itself and then finishes early; the
+    first one's wait is untouched by either, and its round still starts."""
+    ledger = isolated_ledger
+    desk = TournamentDesk(ledger.env_for_peers, ledger)
+    results = ViewRunner(
+        ledger.datastore, TournamentResultsView(ResultsDesk(ledger.datastore))
+    )
+    results.ensure_tables()
+    cups = []
+    for name, gap in (("waits", 3600), ("moves on", 0)):
+        cup, _ = desk.create(
+            name, "terralore", "swiss", ROUNDS, 2, {},
+            automatic_rounds={"gap_seconds": gap},
+        )  # fmt: skip
+        for player in ("a", "b", "c", "d"):
+            desk.register(cup.id, player)
+        desk.start_round(cup.id)
+        finish_round(ledger, desk, cup.id, results)
+        cups.append(cup.id)
+    waiting, other = cups
+    assert desk.store.scheduled_round(waiting)["round"] == 2
+
+    assert RoundScheduler(desk).sweep() == 1  # the other one's round 2 is due
+    assert desk.load(other).state.current_round == 2
+    assert desk.store.scheduled_round(waiting)["round"] == 2
+    finish_round(ledger, desk, other, results)
+    desk.finish(other)  # between rounds: the organiser ends it early
+    assert desk.store.scheduled_round(other) is None
+    assert desk.store.scheduled_round(waiting)["round"] == 2
+    assert desk.load(waiting).state.current_round == 1

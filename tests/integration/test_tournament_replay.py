@@ -77,3 +77,42 @@ def test_an_aborted_game_is_replayed_and_only_the_replay_counts(
     results.catch_up()
     assert results.status().stalled is None
     assert desk.load(cup.id).version == replayed.version + 1
+
+
+def test_a_replay_interrupted_before_it_is_saved_adopts_its_game_on_retry(
+    isolated_ledger: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between the replay's new game and the saved replay: the retry
+    seats the players at that game, never at a second one."""
+    ledger = isolated_ledger
+    desk = TournamentDesk(ledger.env_for_peers, ledger)
+    cup, _ = desk.create("retry", "terralore", "swiss", 2, 2, {}, time_control=FISCHER)
+    for player in ("a", "b"):
+        desk.register(cup.id, player)
+    (table,) = desk.start_round(cup.id).state.round_records[-1].tables
+    aborted = uuid.UUID(table.game_id)
+    asyncio.run(ledger.abort(aborted, "seat:0", "wrong board"))
+
+    created: list[uuid.UUID] = []
+    create_game = ledger.create_game
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        game = create_game(*args, **kwargs)
+        created.append(game.game_id)
+        return game
+
+    monkeypatch.setattr(ledger, "create_game", counted)
+    save = desk.save
+
+    def crash(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("the server died before the replay was saved")
+
+    monkeypatch.setattr(desk, "save", crash)
+    with pytest.raises(ConnectionError):
+        desk.replay_aborted(cup.id, aborted)
+    monkeypatch.setattr(desk, "save", save)
+
+    replayed = desk.replay_aborted(cup.id, aborted)
+    (seated,) = replayed.state.round_records[-1].tables
+    assert created == [uuid.UUID(seated.game_id)]
+    assert seated.players == table.players

@@ -106,3 +106,20 @@ def test_an_unwritable_data_dir_keeps_the_record_in_memory_and_moves_going(
     said = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert sum("signer's record" in m for m in said) == 1
     assert sum("cannot write checkpoints" in m for m in said) == 1
+
+
+def test_a_head_the_ledger_checked_itself_is_signed_without_a_second_look(
+    tmp_path: Path,
+):
+    """Another process stores and records version 10 between the ledger's
+    check and its signature: the write lost a race (its commit will find the
+    version taken), so signing it raises no alarm."""
+    shared = SignedHeadsFile.in_dir(tmp_path)
+    other = HeadSigner(lambda: Signer.generate(), shared)
+    other.stored(GAME, 10, H[10], ended=False)
+    heads = HeadSigner(lambda: Signer.generate(), SignedHeadsFile.in_dir(tmp_path))
+    shared.flush()
+    receipt = heads.sign(
+        GAME, 10, H[9], 10, "b" * 64, "2026-01-01T00:00:00+00:00", checked=True
+    )
+    assert receipt.version == 10 and heads.alarm is None
