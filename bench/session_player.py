@@ -83,12 +83,12 @@ class SessionPlayer(loadgen.Player):
                 except TimeoutError:
                     self.rec.errors.append((time.perf_counter(), "Play", "TIMEOUT"))
                     break
-                session, page = got
-                if session is None:  # a session ended: check them all again
+                sent_on, page = got
+                if sent_on is None:  # a session ended: check them all again
                     continue
-                if session.ended or page.version < newest or not page.moves:
+                if sent_on.ended or page.version < newest or not page.moves:
                     continue  # made stale by a move since
-                accepted = await self._move(session, page)
+                accepted = await self._move(sent_on, page)
                 if accepted is not None:
                     newest = max(newest, accepted)
                     table.moves += 1
