@@ -38,6 +38,7 @@ from bench.config import Sizes
 from bench.cpu import CpuProbe, RetryPolicy
 from bench.games.cards import GAME
 from bench.games.cards.models import CARDS, MOVES, CardsSetup, PlayCard
+from bench.session_player import SessionPlayer
 from bench.stats import ratio
 from bench.throughput_window import throughput_row, window_side
 from ledger.v1 import game_service_pb2 as pb
@@ -50,7 +51,10 @@ importlib.import_module(GAME.stubs_module)
 GAMES_SETTING = "cards=bench.games.cards"
 """``LEDGER_GAMES`` for the server: the normal way to register an outside game."""
 
-MODES = ("submit_only", "list_then_submit")
+MODES = ("submit_only", "list_then_submit", "session")
+"""``session``: the same client as ``list_then_submit``'s, over a seat
+session per player (:mod:`bench.session_player`): each move one message and
+its answer, the legal moves pushed by the server."""
 NULL_MODE = "null_submit_only"
 """The ``submit_only`` client against the null handler: the ceiling."""
 
@@ -89,6 +93,12 @@ class CardsPlayer(loadgen.Player):
             return super().after_move(table, seat, resp)
         # the client knows the game: the seats alternate, and it ends after MOVES
         return [1 - seat], "ended" if table.moves >= MOVES else "active"
+
+
+def _player(target: str, seed: int, rec: loadgen.Recorder, mode: str) -> Any:
+    if mode == "session":
+        return SessionPlayer(target, [], seed, rec, requests=[_create_request()])
+    return CardsPlayer(target, seed, rec, mode.removeprefix("null_"))
 
 
 def canned_cards(captured: dict[str, list[bytes]]) -> dict[str, bytes]:
@@ -167,9 +177,7 @@ def run(
                         on_window=window_side(probe),
                         capture=mode == "submit_only" and not captured,
                         seed=n,
-                        player=lambda s, r: CardsPlayer(
-                            server.target, s, r, mode.removeprefix("null_")
-                        ),
+                        player=lambda s, r: _player(server.target, s, r, mode),
                     )
                 )
                 if rec.capture:

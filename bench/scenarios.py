@@ -32,8 +32,13 @@ def throughput(
     headline: int,
     lag: Any = None,
     policy: RetryPolicy | None = None,
+    player: type[loadgen.Player] | None = None,
 ) -> tuple[dict[str, Any], dict[str, list[bytes]]]:
-    """Scenario 1 at each concurrency; also returns captured real responses (for baseline c)."""
+    """Scenario 1 at each concurrency; also returns captured real responses (for baseline c).
+
+    ``player``: the client class (:class:`bench.session_player.SessionPlayer`
+    plays the same mix over seat sessions); captured answers only from the
+    unary client's, the null handler's baseline replays those."""
     runs = []
     captured: dict[str, list[bytes]] = {}
     lag_samples: list[float] = []
@@ -50,8 +55,11 @@ def throughput(
                     window,
                     mix,
                     on_window=window_side(probe, lag if n == headline else None),
-                    capture=first,
+                    capture=first and player is None,
                     seed=n,
+                    player=None
+                    if player is None
+                    else lambda s, r: player(server.target, mix, s, r),
                 )
             )
             return (throughput_row(n, rec, w0, w1, cpu), rec, lags), cpu

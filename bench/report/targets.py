@@ -28,6 +28,10 @@ TARGETS = {
     "mix_vs_peer": 1.0,
     "cards_vs_peer": 2.0,
     "cards_cpu_vs_peer": 1.0,
+    "mix_sessions_vs_peer": 1.5,
+    "cards_sessions_vs_peer": 2.5,
+    "session_p99_vs_peer": 0.5,
+    "session_cpu_vs_unary": 1.0,
 }
 #: The levels (concurrent games) the peer comparisons are made at.
 PEER_LEVELS = (1, 8, 32)
@@ -194,7 +198,87 @@ def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
     )
     _rss(rows, results.get("s6_memory"))
     _peer_rows(rows, s1, results.get("peer"), results.get("peer_game"))
+    _session_rows(rows, s1, results.get("s1_sessions"), results.get("peer"))
+    _session_rows_cards(rows, results.get("peer_game"), results.get("peer"))
     return rows
+
+
+def _session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
+    """Scenario 1's mix over seat sessions against the peer (moves/s at each
+    level, move p99 at 32), and its server CPU per move against the same mix
+    over unary calls in this run."""
+    if not ok(sessions):
+        rows.add("13-example mix over sessions", None, "moves/s", target="not run")
+        return
+    for clients in PEER_LEVELS:
+        other = run_at(peer, "clients", clients) if ok(peer) else None
+        theirs = _get(other, "moves_per_s")
+        why = "" if other else "; the peer did not run at this size"
+        games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
+        mine = _get(run_at(sessions, "clients", clients), "moves_per_s")
+        r = ratio(mine, theirs)
+        rows.add(
+            f"13-example mix over sessions: moves/s at {games} ÷ peer{why}",
+            mine,
+            "moves/s",
+            theirs,
+            "peer moves/s",
+            r,
+            f"≥ {TARGETS['mix_sessions_vs_peer']:.1f}×",
+            met(r, ">=", TARGETS["mix_sessions_vs_peer"]),
+        )
+    at32 = run_at(sessions, "clients", 32)
+    p99 = _get(at32, "submit_latency_ms", "p99")
+    theirs = _get(run_at(peer, "clients", 32) if ok(peer) else None, "p99_ms")
+    r = ratio(p99, theirs)
+    rows.add(
+        "session move p99 at 32 concurrent games ÷ peer's move p99",
+        p99,
+        "ms",
+        theirs,
+        "peer p99 ms",
+        r,
+        f"≤ {TARGETS['session_p99_vs_peer']:.1f}×",
+        met(r, "<=", TARGETS["session_p99_vs_peer"]),
+        1,
+    )
+    unary = _get(run_at(s1, "clients", 32), "server_cpu_ms_per_move")
+    cpu = _get(at32, "server_cpu_ms_per_move")
+    r = ratio(cpu, unary)
+    rows.add(
+        "mix: server CPU per move over sessions ÷ over unary calls, 32 games",
+        cpu,
+        "ms",
+        unary,
+        "unary ms/move",
+        r,
+        f"≤ {TARGETS['session_cpu_vs_unary']:.0f}×",
+        met(r, "<=", TARGETS["session_cpu_vs_unary"]),
+        2,
+    )
+
+
+def _session_rows_cards(rows: Rows, cards: Any, peer: Any) -> None:
+    """The peer's own game over seat sessions against the peer."""
+    runs = _get(cards, "session", "runs") if ok(cards) else None
+    for clients in PEER_LEVELS:
+        other = run_at(peer, "clients", clients) if ok(peer) else None
+        theirs = _get(other, "moves_per_s")
+        why = "" if other else "; the peer did not run at this size"
+        games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
+        card = next((c for c in runs or () if c.get("clients") == clients), None)
+        mine = _get(card, "moves_per_s")
+        r = ratio(mine, theirs)
+        rows.add(
+            f"peer's game over sessions: moves/s at {games} ÷ peer{why}",
+            mine,
+            "moves/s",
+            theirs,
+            "peer moves/s",
+            r,
+            f"≥ {TARGETS['cards_sessions_vs_peer']:.1f}×",
+            met(r, ">=", TARGETS["cards_sessions_vs_peer"]),
+        )
 
 
 def _peer_rows(rows: Rows, s1: Any, peer: Any, cards: Any) -> None:
