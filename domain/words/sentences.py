@@ -30,18 +30,40 @@ Names = Mapping[int, str]
 """Seat -> the name of the player sitting there (missing: "seat N", 1-based)."""
 
 SEAT_FIELDS = frozenset(
-    {"seat", "owner", "thief", "victim", "from_seat", "starter", "first", "winner"}
+    {
+        "seat",
+        "owner",
+        "thief",
+        "victim",
+        "from_seat",
+        "starter",
+        "first",
+        "winner",
+        "current",
+        "caster",
+        "last_player",
+    }
 )
-"""Field names that hold one seat number, in every game's events."""
+"""Field names that hold one seat number, in every game's events and views."""
+
+SEAT_LISTS = frozenset(
+    {"seats", "to_act", "winners", "fighter_pending", "absent", "done"}
+)
+"""Field names that hold a list of seat numbers (read as the seats' names)."""
 
 
 def seat_name(names: Names, seat: int | None) -> str:
     """How a person reads ``seat``: its player's name, else "seat N" (1-based).
 
+    A negative seat (a model's "no seat yet", ``-1``) reads as "nobody" too,
+    never as "seat 0".
+
     >>> seat_name({0: "rita"}, 0), seat_name({}, 1), seat_name({}, None)
     ('rita', 'seat 2', 'nobody')
+    >>> seat_name({}, -1)
+    'nobody'
     """
-    if seat is None:
+    if seat is None or seat < 0:
         return "nobody"
     return names.get(seat) or f"seat {seat + 1}"
 
@@ -108,7 +130,7 @@ def value_words(value: Any, names: Names, field: str = "") -> str:
     """One field's value as words (seats named, lists joined, models flattened)."""
     if field in SEAT_FIELDS and isinstance(value, int) and not isinstance(value, bool):
         return seat_name(names, value)
-    if field == "seats" and isinstance(value, tuple):
+    if field in SEAT_LISTS and isinstance(value, tuple):
         return listing([seat_name(names, s) for s in value if isinstance(s, int)])
     if isinstance(value, Enum):
         return str(value.value)

@@ -21,6 +21,7 @@ from domain.words.sentences import (
 )
 
 from . import events as ev
+from .move_words import describe_move
 from .view import redact
 
 if TYPE_CHECKING:
@@ -116,3 +117,5 @@ describe = Phrasebook(
     },
 )
 """The ruleset's ``describe(event, viewer, names)``."""
+
+__all__ = ["describe", "describe_move", "option_words"]
