@@ -23,6 +23,13 @@ def _list(server, table, seat, **fields):
     )
 
 
+def _to_act(server, table):
+    got = server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), server.admin_token
+    )
+    return got.game.to_act[0]
+
+
 def _view(server, table, seat):
     got = server.call(
         "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[seat]
@@ -32,7 +39,7 @@ def _view(server, table, seat):
 
 def test_sentences_come_only_when_asked_and_parallel_to_the_moves(grpc_server):
     table = thalara_in_play(grpc_server)
-    seat = 0
+    seat = _to_act(grpc_server, table)
     plain = _list(grpc_server, table, seat, page_size=50)
     assert plain.moves and not plain.sentences
     worded = _list(grpc_server, table, seat, page_size=50, with_sentences=True)
@@ -85,8 +92,8 @@ def test_the_words_are_the_players_own_and_name_only_what_they_may_see(grpc_serv
 
 
 def test_an_admin_reads_the_named_seat_s_words(grpc_server):
-    table = thalara_in_play(grpc_server)
-    seat = 1
+    table = create(grpc_server, "thalara", players=2, characters=["myrja", "canto"])
+    seat = 1  # the hand selection: both seats choose at once
     got = grpc_server.call(
         "ListLegalMoves",
         pb.ListLegalMovesRequest(
