@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.words.narration import seats_in_words
 from domain.words.phrasebook import Phrasebook
 from domain.words.sentences import (
     Names,
@@ -112,7 +113,7 @@ describe = Phrasebook(
         ev.FirstPlayerPassed: "{first} becomes first player.",
         ev.AdventureEnded: lambda e, who: (
             f"{'The heroes win the adventure' if e.won else 'The adventure is lost'}"
-            f" ({e.reason})."
+            f" ({seats_in_words(e.reason, who.names)})."
         ),
     },
 )
