@@ -204,7 +204,9 @@ def demo(
         from domain.words.sentences import seat_name
 
         names = seat_names(
-            ruleset, ruleset.setup_model.model_validate(fields), tuple(got.game.player_ids)
+            ruleset,
+            ruleset.setup_model.model_validate(fields),
+            tuple(got.game.player_ids),
         )
         view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
         console.print(
