@@ -121,7 +121,9 @@ class HeadSigner:
             the write would rewrite (with the alarm raised).
         """
         if not checked:
-            reason = self.refusal(game_id, first_version, prev_hash, version, head_hash)
+            reason = self.refusal(
+                game_id, first_version, prev_hash, version, head_hash
+            )
             if reason is not None:
                 raise self.refuse(game_id, first_version, reason)
         return self._signer().sign(game_id, version, head_hash, timestamp)
