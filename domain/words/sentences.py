@@ -20,7 +20,7 @@ field is empty there, and a sentence falls back to counting ("rita selects
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from typing import Any
 
@@ -143,14 +143,49 @@ def value_words(value: Any, names: Names, field: str = "") -> str:
     return str(value)
 
 
+ModelWords = Callable[[Any, Names], str]
+"""``words(model, names)``: a whole model in a game's own words."""
+
+_MODEL_WORDS: dict[type, ModelWords] = {}
+
+
+def worded_as(*model_types: type) -> Callable[[ModelWords], ModelWords]:
+    """Register a game's own words for the parts of its views (a Thorgal
+    ``Hero`` reads "Aaricia in the Fjord; 1 Material and 2 Ore; ..." and not
+    "goods 1, 2, 0, 0, 0 and 0").  :func:`fields_words`, and so every board
+    in words and plain sentence, reads a registered model through them.
+
+    :raises ValueError: a model worded twice.
+    """
+
+    def register(fn: ModelWords) -> ModelWords:
+        for model_type in model_types:
+            if model_type in _MODEL_WORDS:
+                raise ValueError(f"{model_type.__name__} is worded twice")
+            _MODEL_WORDS[model_type] = fn
+        return fn
+
+    return register
+
+
+def model_words(model: BaseModel, names: Names) -> str | None:
+    """``model`` in its game's own words (:func:`worded_as`); ``None`` if none."""
+    own = _MODEL_WORDS.get(type(model))
+    return None if own is None else own(model, names)
+
+
 def fields_words(
     model: BaseModel, names: Names, skip: frozenset[str] = frozenset()
 ) -> str:
     """``name value, name value`` for the fields of ``model`` that say something.
 
     Empty lists, ``None`` and the ``hidden`` flag say nothing to a reader and
-    are left out; so is every field a redaction emptied.
+    are left out; so is every field a redaction emptied.  A model its game
+    words itself (:func:`worded_as`) reads in those words instead.
     """
+    own = model_words(model, names) if not skip else None
+    if own is not None:
+        return own
     parts = []
     for name in type(model).model_fields:
         if name in skip:

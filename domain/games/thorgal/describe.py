@@ -22,6 +22,7 @@ from domain.words.sentences import (
 )
 
 from . import events as ev
+from . import table_words  # noqa: F401  (registers the table's words)
 from .move_words import describe_move
 from .view import redact
 
