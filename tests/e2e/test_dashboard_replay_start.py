@@ -17,9 +17,8 @@ def _start(url: str) -> tuple[int, int]:
         html = response.read().decode()
     section = re.search(r'<section id="replay"[^>]*>', html)
     assert section, html[:500]
-    head = int(re.search(r'data-head="(\d+)"', section.group(0)).group(1))
-    start = int(re.search(r'data-start="(\d+)"', section.group(0)).group(1))
-    return start, head
+    numbers = dict(re.findall(r'data-(head|start)="(\d+)"', section.group(0)))
+    return int(numbers["start"]), int(numbers["head"])
 
 
 def test_a_running_game_opens_at_its_latest_event(

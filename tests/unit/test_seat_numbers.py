@@ -79,14 +79,16 @@ def test_every_named_seat_field_is_read_as_a_seat() -> None:
 
 def test_seat_zero_reads_as_seat_one_or_its_name() -> None:
     thalara = find_game("thalara")
-    passed = thalara.events_by_name["Passed"](seat=0)
+    events: Any = thalara.events_by_name
+    passed = events["Passed"](seat=0)
     assert describe(thalara, passed, SPECTATOR, {}) == "seat 1 passes."
     assert describe(thalara, passed, SPECTATOR, {0: "rita"}) == "rita passes."
-    started = thalara.events_by_name["RoundStarted"](round=2, starter=0)
+    started = events["RoundStarted"](round=2, starter=0)
     assert "seat 1 starts" in describe(thalara, started, SPECTATOR, {})
 
     thorgal = find_game("thorgal")
-    died = thorgal.events_by_name["AdventureEnded"](
+    thorgal_events: Any = thorgal.events_by_name
+    died = thorgal_events["AdventureEnded"](
         won=False, reason="a character died: seat 0 could not place a Wound"
     )
     assert "seat 1 could not place a Wound" in describe(thorgal, died, SPECTATOR, {})
