@@ -8,6 +8,7 @@ sentence (:mod:`domain.games.thorgal.table_words`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -33,3 +34,34 @@ def test_the_board_in_words_has_no_engine_fields(example: str) -> None:
             assert not ENGINE.search(text), ENGINE.search(text)
             seen_hero |= bool(re.search(r"\(rita\) in the \w+; Goods: ", text))
     assert seen_hero
+
+
+LOG_ENGINE = re.compile(
+    r"\bcells? \d|\bslot\b|\bchip \d|item item|\bturn 0\b|answers \w+ with|\bop \w"
+)
+
+
+@pytest.mark.parametrize("example", [e.name for e in THORGAL.examples])
+def test_the_log_reads_in_the_rulebook_s_words(example: str) -> None:
+    from domain.words.narration import describe
+
+    setup = THORGAL.setup_model(**THORGAL.example(example).setup)
+    play = play_random_game(THORGAL, setup, seed=7)
+    for event in play.events:
+        text = describe(THORGAL, event, SPECTATOR, {0: "rita"})
+        assert not LOG_ENGINE.search(text), (text, event)
+
+
+def test_an_answer_reads_as_its_sentence() -> None:
+    from domain.games.thorgal.rules import options as O
+    from domain.words.narration import describe
+
+    events: Any = THORGAL.events_by_name
+    took = events["ChoiceMade"](seat=0, kind="craft", option=O.take_item("chisel"))
+    assert describe(THORGAL, took, SPECTATOR, {0: "rita"}) == (
+        "rita chooses: take the Chisel from the Item Display."
+    )
+    placed = events["ChipPlaced"](seat=1, chip=0, slot=3, card="C09", option=1)
+    assert describe(THORGAL, placed, SPECTATOR, {}) == (
+        "seat 2 places an Action chip below Action card 9 (Sacrifice 2)."
+    )

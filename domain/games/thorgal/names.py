@@ -100,14 +100,21 @@ def action(name: str) -> str:
     return ACTIONS.get(name, titled(name))
 
 
-def action_card(c: Content, cid: str) -> str:
-    """``Action card 5 (Collect 2)``; a card with two Main actions reads both.
+def action_card(c: Content, cid: str, option: int | None = None) -> str:
+    """``Action card 5 (Collect 2)``; a card with two Main actions reads both,
+    or the one ``option`` picks.
 
-    >>> action_card(load(), "C09")
-    'Action card 9 (Assign 2 or Sacrifice 2)'
+    >>> action_card(load(), "C09"), action_card(load(), "C09", 1)
+    ('Action card 9 (Assign 2 or Sacrifice 2)', 'Action card 9 (Sacrifice 2)')
     """
-    card = c.card(cid)
-    mains = " or ".join(f"{action(a)} {card.value}" for a in card.actions)
+    try:
+        card = c.card(cid)
+    except KeyError:
+        return f"Action card {cid}"
+    picked = card.actions
+    if option is not None and 0 <= option < len(card.actions):
+        picked = (card.actions[option],)
+    mains = " or ".join(f"{action(a)} {card.value}" for a in picked)
     return f"Action card {card.number} ({mains})"
 
 
