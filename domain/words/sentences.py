@@ -174,6 +174,59 @@ def model_words(model: BaseModel, names: Names) -> str | None:
     return None if own is None else own(model, names)
 
 
+FieldWords = Callable[[Any, Names], str]
+"""``words(value, names)``: one field of a view as ``label value``, in its
+game's words; ``""`` leaves the field out (an engine detail)."""
+
+_FIELD_WORDS: dict[tuple[type, str], FieldWords] = {}
+
+
+def field_worded_as(
+    model_type: type, *fields: str
+) -> Callable[[FieldWords], FieldWords]:
+    """Register a game's words for ``fields`` of ``model_type`` (Thorgal's
+    ``row`` reads "Action Row: Action card 2 (Move 1), ..." and not "row C02,
+    ...").  :func:`field_text`, and :func:`fields_words` through it, reads
+    them.
+
+    :raises ValueError: a field worded twice, or one the model lacks.
+    """
+
+    def register(fn: FieldWords) -> FieldWords:
+        for field in fields:
+            key = (model_type, field)
+            if field not in getattr(model_type, "model_fields", {}):
+                raise ValueError(f"{model_type.__name__} has no field {field}")
+            if key in _FIELD_WORDS:
+                raise ValueError(f"{model_type.__name__}.{field} is worded twice")
+            _FIELD_WORDS[key] = fn
+        return fn
+
+    return register
+
+
+def field_text(model: BaseModel, field: str, names: Names) -> str:
+    """One field of ``model`` as ``label value``: in its game's words where
+    registered (:func:`field_worded_as`), else its name and value in words;
+    ``""`` for a field that says nothing (empty, ``None``, ``hidden``, or
+    left out by its game).
+
+    >>> from pydantic import BaseModel
+    >>> class View(BaseModel):
+    ...     current: int
+    ...     note: str = ""
+    >>> field_text(View(current=0), "current", {}), field_text(View(current=0), "note", {})
+    ('current seat 1', '')
+    """
+    value = getattr(model, field)
+    if field == "hidden" or value is None or value == () or value == "":
+        return ""
+    own = _FIELD_WORDS.get((type(model), field))
+    if own is not None:
+        return own(value, names)
+    return f"{words(field)} {value_words(value, names, field)}"
+
+
 def fields_words(
     model: BaseModel, names: Names, skip: frozenset[str] = frozenset()
 ) -> str:
@@ -186,15 +239,10 @@ def fields_words(
     own = model_words(model, names) if not skip else None
     if own is not None:
         return own
-    parts = []
-    for name in type(model).model_fields:
-        if name in skip:
-            continue
-        value = getattr(model, name)
-        if name == "hidden" or value is None or value == () or value == "":
-            continue
-        parts.append(f"{words(name)} {value_words(value, names, name)}")
-    return ", ".join(parts)
+    texts = (
+        field_text(model, n, names) for n in type(model).model_fields if n not in skip
+    )
+    return ", ".join(t for t in texts if t)
 
 
 def plain_sentence(event: BaseModel, names: Names) -> str:

@@ -65,3 +65,19 @@ def test_an_answer_reads_as_its_sentence() -> None:
     assert describe(THORGAL, placed, SPECTATOR, {}) == (
         "seat 2 places an Action chip below Action card 9 (Sacrifice 2)."
     )
+
+
+def test_the_view_s_own_fields_read_in_words() -> None:
+    """``field_text`` (what a board in words can label each field with)."""
+    from domain.words.sentences import field_text, fields_words
+
+    setup = THORGAL.setup_model(**THORGAL.example("thorgal-2p").setup)
+    play = play_random_game(THORGAL, setup, seed=7)
+    first = next(s for s in play.states if s.phase == "action")
+    view = THORGAL.view(first, Viewer.player(0))
+    assert field_text(view, "row", {}).startswith("Action Row: Action card 2 (Move 1)")
+    assert field_text(view, "turn", {}) == "turn 1"
+    assert field_text(view, "reason", {}) == ""  # the setup's bookkeeping
+    assert field_text(view, "tasks", {}) == ""
+    text = fields_words(view, {})
+    assert "Item Display: the " in text and not ENGINE.search(text)

@@ -12,12 +12,20 @@ does.  Seats are the Character's name with the player's after it.
 
 from __future__ import annotations
 
-from domain.words.sentences import Names, counted, listing, seat_name, worded_as, words
+from domain.words.sentences import (
+    Names,
+    counted,
+    field_worded_as,
+    listing,
+    seat_name,
+    worded_as,
+    words,
+)
 
 from . import names as N
 from .move_words import where
 from .state import Act, Chip, Combat, Hero, Pending, Site, Task, Tile, dec
-from .view import DeckView, EntryView
+from .view import DeckView, EntryView, ThorgalView
 
 QUESTIONS = {
     "prepare": "use Items or the Skill card before the action",
@@ -175,3 +183,60 @@ def deck_words(deck: DeckView, names: Names) -> str:
 def entry_words(entry: EntryView, names: Names) -> str:
     """``Entry E1, “The Elder”: ...``."""
     return f"Entry {entry.id}, “{entry.title}”: {entry.text}"
+
+
+# ------------------------------------------------------------ the view's own fields
+
+
+@field_worded_as(ThorgalView, "row")
+def _row(row: tuple[str, ...], names: Names) -> str:
+    c = N.pack(None)
+    return f"Action Row: {listing([N.action_card(c, cid) for cid in row])}"
+
+
+@field_worded_as(ThorgalView, "specials")
+def _specials(specials: tuple[str, ...], names: Names) -> str:
+    return f"Special Action cards: {listing(list(specials))}"
+
+
+@field_worded_as(ThorgalView, "display")
+def _display(display: tuple[str, ...], names: Names) -> str:
+    return f"Item Display: {listing([N.item(i) for i in display])}"
+
+
+@field_worded_as(ThorgalView, "terrain")
+def _terrain(terrain: tuple[str, ...], names: Names) -> str:
+    return f"Journey Path: Terrain cards {listing(list(terrain))}"
+
+
+@field_worded_as(ThorgalView, "collect_tokens")
+def _collect(cells: tuple[int, ...], names: Names) -> str:
+    return f"Collect tokens at {where(frozenset(dec(c) for c in cells))}"
+
+
+@field_worded_as(ThorgalView, "turn")
+def _turn(turn: int, names: Names) -> str:
+    return f"turn {turn + 1}"
+
+
+@field_worded_as(ThorgalView, "round")
+def _round(round_: int, names: Names) -> str:
+    return f"round {round_}"
+
+
+@field_worded_as(ThorgalView, "active_event")
+def _event(event: str, names: Names) -> str:
+    return f"active Event card {event}"
+
+
+@field_worded_as(ThorgalView, "players", "seats", "tasks", "phase")
+def _engine(value: object, names: Names) -> str:
+    """The engine's bookkeeping: the heroes and the open question say it."""
+    return ""
+
+
+@field_worded_as(ThorgalView, "reason")
+def _reason(reason: str, names: Names) -> str:
+    """Only an ended adventure's reason is a sentence; before the first turn
+    the field holds the setup's Characters (engine bookkeeping)."""
+    return f"reason: {reason}" if " " in reason else ""
