@@ -155,3 +155,50 @@ def test_a_game_without_move_words_gets_plain_ones():
     view = GAME.view(state, Viewer.player(seat))
     text = move_sentence(GAME, command, seat, view, {})
     assert text.startswith("place: cell ")
+
+
+def test_thorgal_words_the_questions_random_games_rarely_ask():
+    """Each question kind with the answers the rules offer it, on a real table."""
+    from domain.games.thorgal.move_words import answer_words
+    from domain.games.thorgal.rules import options as O
+    from domain.games.thorgal.state import Pending
+
+    thorgal = find_game("thorgal")
+    table = play_random_game(
+        thorgal, thorgal.setup_model(**thorgal.examples[1].setup), seed=7
+    )
+    state = table.states[len(table.states) // 3]
+    view = thorgal.view(state, Viewer.player(0))
+    site = next(s.id for s in view.sites if s.enemies)
+    asked = {
+        "plot": ("E1", [O.pick_side_plot(0), O.pick_side_plot(1), O.PROCEED]),
+        "swap": ("A04", [O.swap_action_card("A04"), O.PROCEED]),
+        "enemy_order": ("", [O.pick_enemy_card("N1")]),
+        "upgrade_die": ("", [O.upgrade_die(0), O.PROCEED]),
+        "cost_good": ("smithy", [O.pick_good("ore")]),
+        "degrade": ("", [O.pick_enemy(site, 0)]),
+        "upgrade": ("", [O.pick_enemy(site, 0)]),
+        "token_cost": ("", [O.pick_location("smithy")]),
+        "token_cover": ("", [O.pick_location("well")]),
+        "discard_collect": ("", [O.discard_collect_tokens(0), O.PROCEED]),
+        "after_item": ("craft", [O.use_item("chisel"), O.PROCEED]),
+        "pick_item": ("", [O.take_item("chisel"), O.PROCEED]),
+        "consent": ("ore", [O.AGREE, O.REFUSE]),
+        "pay_from": ("magic", [O.pick_payer(0), O.pick_payer(1), O.CANCEL]),
+        "combat_mod": ("", [O.reroll_die(0), O.activate_critical(1), O.SKILL]),
+        "prepare": ("", [O.REFRESH, O.use_item("bow"), O.PROCEED]),
+    }
+    for kind, (arg, options) in asked.items():
+        pending = Pending(kind=kind, seat=0, options=tuple(options), arg=arg, n=1)
+        shown = view.model_copy(update={"pending": pending})
+        texts = [answer_words(shown, option, 0) for option in options]
+        assert len(set(texts)) == len(texts), (kind, texts)
+        for text, option in zip(texts, options, strict=True):
+            assert text and "None" not in text and "_" not in text, (kind, text)
+            dumped = [f for f in raw_fields(option) if f in text]
+            assert not dumped, (kind, text)
+    plot = Pending(kind="plot", seat=0, options=(O.pick_side_plot(0),), arg="E1")
+    assert (
+        answer_words(view.model_copy(update={"pending": plot}), O.pick_side_plot(0), 0)
+        == "spend 1 Gossip to follow the Side Plot “Ask for supplies”"
+    )

@@ -257,9 +257,12 @@ def _side_plot(view: ThorgalView, c: Content, p: Pending, value: Any, me: int) -
 
 def _enemy_token(view: ThorgalView, c: Content, p: Pending, value: Any, me: int) -> str:
     site = next((s for s in view.sites if s.id == value.location), None)
-    tier = site.enemies[value.index] if site and value.index < len(site.enemies) else ""
+    enemies = site.enemies if site else ()
+    tier = enemies[value.index] if value.index < len(enemies) else ""
     what = N.enemy(tier) if tier else "the Enemy"
     at = f"{what} at {N.location(value.location)}"
+    if len(enemies) > 1:  # tokens alike are still different answers
+        at += f" (Enemy token {value.index + 1} of {len(enemies)})"
     if p.kind == "upgrade":
         return f"upgrade {at}"
     if p.kind == "degrade":
