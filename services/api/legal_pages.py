@@ -11,6 +11,7 @@ version, seat and offset; it is signed by :mod:`services.api.page_tokens`.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -18,12 +19,13 @@ from typing import Any
 from google.protobuf import any_pb2
 
 from domain.contract.core import Command, InvalidCommandError, Ruleset, Seat, Viewer
-from domain.words.move_words import move_sentence
+from domain.words.move_words import move_sentence, plain_move
 from domain.words.narration import seat_names
 from services.api import page_tokens
 from services.proto import convert
 
 MAX_PAGE = 1000
+log = logging.getLogger(__name__)
 _random = random.SystemRandom()
 
 
@@ -112,4 +114,16 @@ def sentences(game: Any, seat: Seat, commands: Sequence[Command]) -> list[str]:
     ruleset = game.ruleset
     view = ruleset.view(game.state, Viewer.player(seat))
     names = seat_names(ruleset, game.setup, tuple(game.player_ids or ()))
-    return [move_sentence(ruleset, c, seat, view, names) for c in commands]
+    return [_sentence(ruleset, c, seat, view, names) for c in commands]
+
+
+def _sentence(
+    ruleset: Ruleset[Any], command: Command, seat: Seat, view: Any, names: Any
+) -> str:
+    """A game's words for the move; should they fail, the plain ones (logged):
+    a wording bug must not cost the caller the list of moves."""
+    try:
+        return move_sentence(ruleset, command, seat, view, names)
+    except Exception:
+        log.exception("%s: no words for %r", ruleset.name, command)
+        return plain_move(command, seat, names)
