@@ -202,3 +202,29 @@ def test_thorgal_words_the_questions_random_games_rarely_ask():
         answer_words(view.model_copy(update={"pending": plot}), O.pick_side_plot(0), 0)
         == "spend 1 Gossip to follow the Side Plot “Ask for supplies”"
     )
+
+
+def test_a_failing_wording_falls_back_to_plain_words_in_the_api(caplog):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from services.api import legal_pages
+
+    def broken(command, seat, view, names):
+        raise KeyError("no such card")
+
+    game = find_game("vaalbara")
+    table = play_random_game(game, game.setup_model(**game.examples[0].setup), seed=2)
+    state = next(s for s in table.states if game.to_act(s))
+    seat = game.to_act(state)[0]
+    moves = list(game.legal_moves(state, seat))[:3]
+    held = SimpleNamespace(
+        ruleset=dataclasses.replace(game, describe_move=broken),
+        state=state,
+        setup=table.setup,
+        player_ids=(),
+    )
+    assert legal_pages.sentences(held, seat, moves) == [
+        plain_move(m, seat, {}) for m in moves
+    ]
+    assert "no words for" in caplog.text
