@@ -125,6 +125,32 @@ def option_words(kind: str, option: Option | None, names: Names) -> str:
     return words(field)
 
 
+PLACES = {
+    "terrain": "the Journey Path",
+    "display": "the Item Display",
+    "event": "become the active Event",
+    "discard": "the discard pile",
+    "combat": "the Combat",
+}
+"""Where drawn cards go (``CardsDrawn.to``), as the rulebook names it."""
+
+
+def _deck(deck: str) -> str:
+    """``items`` -> ``Item deck``, ``enemy_minor`` -> ``Minor Enemy deck``."""
+    if deck == "items":
+        return "Item deck"
+    if deck.startswith("enemy_"):
+        return f"{deck.removeprefix('enemy_').capitalize()} Enemy deck"
+    return f"{N.titled(deck)} deck"
+
+
+def _cards(deck: str, cards: tuple[str, ...]) -> str:
+    """Items by their names (``The Herbs``, opening a sentence), other cards
+    by their ids."""
+    text = listing([N.item(c) if deck == "items" else c for c in cards])
+    return text[:1].upper() + text[1:]
+
+
 MARKS = {
     "blockade": "a Blockade token",
     "cover": "a Sacrifice cover token",
@@ -151,10 +177,13 @@ describe = Phrasebook(
             f"{' from its discard' if e.from_discard else ''}{order_shown(e.cards)}."
         ),
         ev.CardsDrawn: lambda e, who: (
-            f"{listing(e.cards)} {'is' if len(e.cards) == 1 else 'are'} drawn"
-            f" from the {e.deck} deck to the {e.to}."
+            f"{_cards(e.deck, e.cards)} {'is' if len(e.cards) == 1 else 'are'}"
+            f" drawn from the {_deck(e.deck)} to {PLACES.get(e.to, f'the {e.to}')}."
         ),
-        ev.CardDiscarded: "{card} is discarded[ from the {source}] ({deck}).",
+        ev.CardDiscarded: lambda e, who: (
+            f"{_cards(e.deck, (e.card,))} is discarded"
+            f"{' from the Item Display' if e.source == 'display' else ''}."
+        ),
         ev.TasksDropped: "A payment falls through: {n:count step} will not resolve.",
         ev.ChoiceOffered: lambda e, who: (
             f"{who(e.pending.seat)} must choose {_question(e.pending.kind)}."
