@@ -229,6 +229,15 @@ class Ruleset(Generic[S]):
     in ``viewer``'s redaction, seats named by ``names`` (:mod:`domain.words.sentences`).
     ``None``: a plain sentence from the event's name and fields
     (:func:`domain.words.narration.describe`)."""
+    describe_move: Callable[[Command, Seat, Model, Mapping[int, str]], str] | None = (
+        None
+    )
+    """``describe_move(command, seat, view, names) -> sentence``: one legal move
+    of ``seat`` as a person reads it before choosing it ("play r05 (strength 5,
+    red) in the conflict over a13"), worded from ``view``, that seat's own view
+    (so it can name only what that seat may see), seats named by ``names``.
+    ``None``: the command's name and fields in words
+    (:func:`domain.words.move_words.move_sentence`)."""
     board: Callable[[Model, Mapping[int, str]], str] | None = None
     """``board(view, names) -> fragment``: the table drawn from a ``view``
     (so it shows only what that view's viewer may see), as a well-formed

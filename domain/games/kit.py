@@ -225,6 +225,7 @@ WIRING: dict[str, tuple[str, str]] = {
     "chance_outcomes": ("stats", "chance_outcomes"),
     "chance_events": ("stats", "CHANCE_EVENTS"),
     "describe": ("describe", "describe"),
+    "describe_move": ("describe", "describe_move"),
     "board": ("board", "board"),
     "sampler": ("rules", "random_command"),
     "legal_sequence": ("rules", "legal_sequence"),
@@ -236,7 +237,15 @@ WIRING: dict[str, tuple[str, str]] = {
 every game here shares (``docs/adding-a-game.md``)."""
 
 OPTIONAL = frozenset(
-    {"is_over", "sampler", "legal_sequence", "player_seats", "consequence", "autoplay"}
+    {
+        "is_over",
+        "sampler",
+        "legal_sequence",
+        "player_seats",
+        "consequence",
+        "autoplay",
+        "describe_move",
+    }
 )
 """The hooks of :data:`WIRING` a game may leave out (module or name absent):
 it then keeps the default (:func:`phase_is_over`; the contract's: a uniform

@@ -11,6 +11,7 @@ what ``viewer`` may see of the event, whichever ruleset wrote the words.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from domain.contract.outcomes import Termination
@@ -136,10 +137,70 @@ def ledger_sentence(
     'admin gives ana 30 s more.'
     >>> ledger_sentence("draw_offered", 0, "seat:0", {0: "sam"})
     'sam offers a draw.'
+    >>> ledger_sentence("timed_out", 1, "seat:0", {})
+    'seat 2 runs out of time (seat 1 records it).'
     """
     return LEDGER_SENTENCES[kind].format(
         who=seat_name(names, seat) if seat is not None else "",
-        by=by,
+        by=by_words(by, names),
         why=f": {reason}" if reason else "",
         seconds=added_ms / 1000,
     )
+
+
+_SEATS = re.compile(r"\b(seats?) (\d+(?:(?:, | and )\d+)*)\b")
+"""``seat 0`` / ``seats 0, 1``: seat numbers as the API writes them, from 0."""
+
+WRITTEN = frozenset({Termination.ADJUDICATED, Termination.ABORTED})
+"""Endings whose reason a person wrote: shown as written, never renumbered."""
+
+
+def seats_in_words(text: str, names: Names) -> str:
+    """A reason the ledger or a ruleset wrote, with its seats as people read them.
+
+    Reasons are stored as the API writes seats (from 0) and are never
+    rewritten, so every reader for people renames them here.
+
+    >>> seats_in_words("seat 0 resigned", {0: "rita"})
+    'rita resigned'
+    >>> seats_in_words("no seat showed up (seats 0, 1)", {})
+    'no seat showed up (seat 1 and seat 2)'
+    >>> seats_in_words("a character died: seat 1 could not place a Wound", {})
+    'a character died: seat 2 could not place a Wound'
+    """
+
+    def named(match: re.Match[str]) -> str:
+        seats = [int(n) for n in re.findall(r"\d+", match.group(2))]
+        return listing([seat_name(names, s) for s in seats])
+
+    return _SEATS.sub(named, text)
+
+
+def outcome_reason(outcome: Outcome, names: Names) -> str:
+    """The outcome's reason for people: a written one as written, the
+    ledger's or the rules' own with seats named (:func:`seats_in_words`).
+
+    >>> from domain.contract.outcomes import Outcome
+    >>> outcome_reason(Outcome(termination="resigned", ranks=(2, 1), scores=(0, 1),
+    ...     winners=(1,), reason="seat 0 resigned"), {1: "sam"})
+    'seat 1 resigned'
+    >>> outcome_reason(Outcome(termination="adjudicated", ranks=(1, 2), scores=(0, 0),
+    ...     winners=(0,), reason="seat 2 never came"), {})
+    'seat 2 never came'
+    """
+    if outcome.termination in WRITTEN:
+        return outcome.reason
+    return seats_in_words(outcome.reason, names)
+
+
+def by_words(by: str, names: Names) -> str:
+    """Who recorded a ledger event: ``seat:N`` (the API's principal, from 0)
+    as the seat's name; ``admin``, an organiser or the timekeeper as is.
+
+    >>> by_words("seat:0", {0: "rita"}), by_words("seat:1", {}), by_words("admin", {})
+    ('rita', 'seat 2', 'admin')
+    """
+    kind, _, number = by.partition(":")
+    if kind == "seat" and number.isdigit():
+        return seat_name(names, int(number))
+    return by

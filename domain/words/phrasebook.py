@@ -34,6 +34,7 @@ from pydantic import BaseModel
 
 from domain.words.sentences import (
     SEAT_FIELDS,
+    SEAT_LISTS,
     Names,
     cards_or_count,
     counted,
@@ -88,7 +89,7 @@ def field_words(field: str, value: Any, who: Who) -> str:
     if field in SEAT_FIELDS and (value is None or type(value) is int):
         return who(value)
     if isinstance(value, tuple | list):
-        if field == "seats":
+        if field in SEAT_LISTS:
             return listing([who(s) for s in value])
         return listing(value)
     if isinstance(value, Enum):

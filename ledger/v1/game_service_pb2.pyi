@@ -276,34 +276,38 @@ class GameSummary(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., game_type: _Optional[str] = ..., players: _Optional[int] = ..., seats: _Optional[int] = ..., version: _Optional[int] = ..., status: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., content: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., outcome: _Optional[_Union[Outcome, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., your_seats: _Optional[_Iterable[int]] = ..., role: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., revealed_seed: _Optional[str] = ..., head_hash: _Optional[str] = ..., player_ids: _Optional[_Iterable[str]] = ..., spectator_delay: _Optional[_Union[SpectatorDelay, _Mapping]] = ..., status_kind: _Optional[_Union[GameStatus, str]] = ..., role_kind: _Optional[_Union[Role, str]] = ..., ruleset_version: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clocks: _Optional[_Iterable[_Union[SeatClock, _Mapping]]] = ..., next_deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_deadline_seat: _Optional[int] = ..., clock_read_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., dropped_seats: _Optional[_Iterable[int]] = ..., paused: _Optional[bool] = ..., draw_offered_by: _Optional[int] = ...) -> None: ...
 
 class ListLegalMovesRequest(_message.Message):
-    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample", "min_version")
+    __slots__ = ("game_id", "seat", "page_size", "page_token", "sample", "min_version", "with_sentences")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SAMPLE_FIELD_NUMBER: _ClassVar[int]
     MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WITH_SENTENCES_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     page_size: int
     page_token: str
     sample: int
     min_version: int
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ..., min_version: _Optional[int] = ...) -> None: ...
+    with_sentences: bool
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., sample: _Optional[int] = ..., min_version: _Optional[int] = ..., with_sentences: _Optional[bool] = ...) -> None: ...
 
 class ListLegalMovesResponse(_message.Message):
-    __slots__ = ("moves", "next_page_token", "version", "seat", "total_size")
+    __slots__ = ("moves", "next_page_token", "version", "seat", "total_size", "sentences")
     MOVES_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TOTAL_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SENTENCES_FIELD_NUMBER: _ClassVar[int]
     moves: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
     next_page_token: str
     version: int
     seat: int
     total_size: int
-    def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., total_size: _Optional[int] = ...) -> None: ...
+    sentences: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., version: _Optional[int] = ..., seat: _Optional[int] = ..., total_size: _Optional[int] = ..., sentences: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StreamGameEventsRequest(_message.Message):
     __slots__ = ("game_id", "after_version", "stop_at_head", "min_version")

@@ -17,13 +17,13 @@ see, as of which version), the one the dashboard asks too.  The seat rule
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import aclosing
 from functools import partial
 from typing import Any
 from uuid import UUID
 
-from domain.contract.core import InvalidCommandError, Seat
+from domain.contract.core import Command, InvalidCommandError, Seat
 from domain.games import find_game
 from domain.ledger.records import CONCLUDED_TYPE
 from domain.ledger.signatures import SignedMove
@@ -264,18 +264,20 @@ class GameServicer(pb_grpc.GameServiceServicer):
         )
         if request.sample:
             n = legal_pages.check_size("sample", request.sample)
-            response.moves.extend(legal_pages.sample(game.ruleset, moves, n))
-            return response
-        size = legal_pages.check_size("page_size", request.page_size or 100)
-        offset = legal_pages.page_offset(
-            request.page_token, game_id, game.version, seat
-        )
-        page, more = legal_pages.page(game.ruleset, moves, offset, size)
-        response.moves.extend(page)
-        if more:
-            response.next_page_token = legal_pages.page_token(
-                game_id, game.version, seat, offset + size
+            chosen: Sequence[Command] = legal_pages.sample(moves, n)
+        else:
+            size = legal_pages.check_size("page_size", request.page_size or 100)
+            offset = legal_pages.page_offset(
+                request.page_token, game_id, game.version, seat
             )
+            chosen, more = legal_pages.page(moves, offset, size)
+            if more:
+                response.next_page_token = legal_pages.page_token(
+                    game_id, game.version, seat, offset + size
+                )
+        response.moves.extend(legal_pages.packed(game.ruleset, chosen))
+        if request.with_sentences:
+            response.sentences.extend(legal_pages.sentences(game, seat, chosen))
         return response
 
     @guarded_stream

@@ -11,17 +11,21 @@ version, seat and offset; it is signed by :mod:`services.api.page_tokens`.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from google.protobuf import any_pb2
 
-from domain.contract.core import Command, InvalidCommandError, Ruleset, Seat
+from domain.contract.core import Command, InvalidCommandError, Ruleset, Seat, Viewer
+from domain.words.move_words import move_sentence, plain_move
+from domain.words.narration import seat_names
 from services.api import page_tokens
 from services.proto import convert
 
 MAX_PAGE = 1000
+log = logging.getLogger(__name__)
 _random = random.SystemRandom()
 
 
@@ -83,18 +87,43 @@ def check_size(name: str, value: int) -> int:
 
 
 def page(
-    ruleset: Ruleset[Any], moves: Sequence[Command], offset: int, size: int
-) -> tuple[list[any_pb2.Any], bool]:
+    moves: Sequence[Command], offset: int, size: int
+) -> tuple[Sequence[Command], bool]:
     """The moves in ``[offset, offset + size)`` and whether more follow."""
-    chunk = moves[offset : offset + size]
-    return [convert.command_to_any(ruleset, c) for c in chunk], offset + size < len(
-        moves
-    )
+    return moves[offset : offset + size], offset + size < len(moves)
 
 
-def sample(
-    ruleset: Ruleset[Any], moves: Sequence[Command], n: int
-) -> list[any_pb2.Any]:
+def sample(moves: Sequence[Command], n: int) -> list[Command]:
     """``n`` distinct moves drawn uniformly (all of them if there are fewer)."""
     picks = _random.sample(range(len(moves)), min(n, len(moves)))
-    return [convert.command_to_any(ruleset, moves[i]) for i in picks]
+    return [moves[i] for i in picks]
+
+
+def packed(ruleset: Ruleset[Any], commands: Sequence[Command]) -> list[any_pb2.Any]:
+    """The commands as ``SubmitMove`` takes them."""
+    return [convert.command_to_any(ruleset, c) for c in commands]
+
+
+def sentences(game: Any, seat: Seat, commands: Sequence[Command]) -> list[str]:
+    """Each command in ``seat``'s words (``with_sentences``).
+
+    Worded from ``seat``'s own view, never the state: the caller acts for
+    ``seat`` (or is the admin), and a sentence can then name only what that
+    seat may see.  Seats are the players' names, else counted from 1.
+    """
+    ruleset = game.ruleset
+    view = ruleset.view(game.state, Viewer.player(seat))
+    names = seat_names(ruleset, game.setup, tuple(game.player_ids or ()))
+    return [_sentence(ruleset, c, seat, view, names) for c in commands]
+
+
+def _sentence(
+    ruleset: Ruleset[Any], command: Command, seat: Seat, view: Any, names: Any
+) -> str:
+    """A game's words for the move; should they fail, the plain ones (logged):
+    a wording bug must not cost the caller the list of moves."""
+    try:
+        return move_sentence(ruleset, command, seat, view, names)
+    except Exception:
+        log.exception("%s: no words for %r", ruleset.name, command)
+        return plain_move(command, seat, names)

@@ -39,7 +39,13 @@ def _said(done: str, answer: Any) -> None:
 @arbiter_app.command("add-time")
 def add_time(
     game_id: str = GAME_ID,
-    seat: int = typer.Option(..., "--seat", min=0, help="The seat given time."),
+    seat: int = typer.Option(
+        ...,
+        "--seat",
+        min=1,
+        metavar="N",
+        help="The seat given time (counted from 1, as ledger play shows seats).",
+    ),
     seconds: float = typer.Option(
         ..., "--seconds", min=0.001, help="How much time to add (up to 7 days)."
     ),
@@ -50,7 +56,9 @@ def add_time(
     from ledger.v1 import arbiter_service_pb2 as pb
 
     request = pb.AddTimeRequest(
-        game_id=str(parse_game_id(game_id)), seat=seat, added_ms=round(seconds * 1000)
+        game_id=str(parse_game_id(game_id)),
+        seat=seat - 1,
+        added_ms=round(seconds * 1000),
     )
     _said(
         f"gave seat {seat} {seconds:g} s more", _call("AddTime", request, token, target)

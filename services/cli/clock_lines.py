@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.ledger.clocks import deadlines, millis, remaining
-from domain.words.narration import seat_names
+from domain.words.narration import by_words, seat_names
 from domain.words.sentences import seat_name
 
 
@@ -50,11 +50,12 @@ def clock_line(game: Any, at: datetime) -> str | None:
 
 
 def ending_line(event: Any) -> str:
-    """One of the ledger's endings: ``resigned: seat 0, by seat:0``."""
+    """One of the ledger's endings: ``resigned: seat 1, by seat 1`` (seats
+    counted from 1, as people read them)."""
     parts = [event.kind + ":"]
     if event.seat is not None:
-        parts.append(f"seat {event.seat},")
-    parts.append(f"by {event.by}")
+        parts.append(f"{seat_name({}, event.seat)},")
+    parts.append(f"by {by_words(event.by, {})}")
     if event.reason:
         parts.append(f"({event.reason})")
     if event.deadline_ms is not None:

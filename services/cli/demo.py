@@ -200,8 +200,20 @@ def demo(
         highlight=False,
     )
     if as_json:
+        from domain.words.narration import seat_names
+        from domain.words.sentences import seat_name
+
+        names = seat_names(
+            ruleset,
+            ruleset.setup_model.model_validate(fields),
+            tuple(got.game.player_ids),
+        )
         view = convert.model_from_any(ruleset, got.view, ruleset.view_model)
-        console.print(f"seat {first_seat}'s final view:")
+        console.print(
+            f"{seat_name(names, first_seat)}'s final view"
+            " (as the API gives it: seats counted from 0):",
+            highlight=False,
+        )
         console.print_json(data=view.model_dump(mode="json"))
     console.print(f"read it:   [bold]ledger replay {table.game_id}[/]")
     console.print(f"verify it: [bold]ledger audit {table.game_id}[/]")

@@ -22,7 +22,11 @@ SEAT_TOKEN = locate.token_option(
     "LEDGER_SEAT_TOKEN", "The seat token CreateGame (or GetMyGames) gave the player."
 )
 SEAT = typer.Option(
-    None, "--seat", min=0, help="Only when the token controls more than one seat."
+    None,
+    "--seat",
+    min=1,
+    metavar="N",
+    help="The seat (counted from 1), when the token controls more than one.",
 )
 
 
@@ -36,7 +40,7 @@ def _call(
         raise UserError("a draw offer needs the seat's token: pass --token", USAGE)
     request = getattr(pb, f"{method}Request")(game_id=str(parse_game_id(game_id)))
     if seat is not None:
-        request.seat = seat
+        request.seat = seat - 1  # people count seats from 1, the API from 0
     stub = locate.stub(rpc.GameServiceStub, target)
     return getattr(stub, method)(request, metadata=locate.bearer(token), timeout=30)
 

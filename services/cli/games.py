@@ -347,7 +347,9 @@ def games_show(
     """One game's admin view (everything), its clocks and how it ended,
     optionally as it was at an event."""
     from domain.contract.core import ADMIN
-    from domain.words.narration import concluded_sentence, seat_names
+    from domain.words.narration import concluded_sentence, outcome_reason, seat_names
+    from domain.words.sentences import listing as listing_words
+    from domain.words.sentences import seat_name
     from services.cli.clock_lines import clock_line
 
     gid = parse_game_id(game_id)
@@ -365,36 +367,46 @@ def games_show(
         f"[bold]{game.game_type}[/] {gid} version {game.version} "
         f"({'ended' if game.is_over else 'active'})"
     )
+    # for people: names, else seats from 1 (the API's numbers count from 0)
+    names = seat_names(game.ruleset, game.setup, tuple(game.player_ids or ()))
     if game.outcome:
         ended = f" ({game.ending})" if game.ending else ""
         console.print(
             f"ended by {game.outcome.termination.value}{ended}: "
-            f"{game.outcome.reason or 'the rules'}",
+            f"{outcome_reason(game.outcome, names) or 'the rules'}",
             markup=False,
+            highlight=False,
         )
-        names = seat_names(game.ruleset, game.setup, tuple(game.player_ids or ()))
-        # for people: names, else seats from 1; the dump below is the API's (from 0)
         # prose: no markup, and no number highlighting splitting "seat 2 wins"
         console.print(
             concluded_sentence(game.outcome, names), markup=False, highlight=False
         )
-        console.print(f"outcome: {game.outcome.model_dump(mode='json')}")
+        ranks = ", ".join(
+            f"{seat_name(names, seat)} {rank}"
+            for seat, rank in enumerate(game.outcome.ranks)
+        )
+        console.print(f"ranks: {ranks}", markup=False, highlight=False)
     if game.dropped:
-        seats = ", ".join(str(s) for s in game.dropped)
         many = len(game.dropped) > 1
         console.print(
-            f"dropped out: seat{'s' if many else ''} {seats} "
+            f"dropped out: {listing_words([seat_name(names, s) for s in game.dropped])} "
             f"(the ledger moves for {'them' if many else 'it'})",
             markup=False,
+            highlight=False,
         )
     if not game.is_over and game.paused:
         console.print("paused by the arbiter: no seat may move until it resumes")
     if not game.is_over and game.draw_offer is not None:
-        console.print(f"draw offered by seat {game.draw_offer}", markup=False)
+        console.print(
+            f"draw offered by {seat_name(names, game.draw_offer)}",
+            markup=False,
+            highlight=False,
+        )
     live = game is head and not game.is_over
     clocks = clock_line(game, ledger.clock() if live else game.modified_on)
     if clocks:
         console.print(clocks)
+    console.print("the admin view, as the API gives it (seats counted from 0):")
     console.print_json(
         data=game.ruleset.view(game.state, ADMIN).model_dump(mode="json")
     )

@@ -278,22 +278,17 @@ def my_games(
             "no unfinished games: wait for the next round, or see the standings"
         )
         return
-    rows = []
+    # lines, not a table: a table cuts ids and tokens with "…" in a narrow
+    # terminal, and a person copies both whole into `ledger play`
     for game, summary in found:
         yours = set(summary.your_seats)
         names = rules_and_names(summary)[1]
         movers = ["you" if s in yours else seat_name(names, s) for s in summary.to_act]
-        rows.append(
-            (
-                str(game.round),
-                game.game_id,
-                ", ".join(f"seat {s + 1}" for s in game.seats),
-                ", ".join(movers) or "-",
-                game.seat_token,
-            )
-        )
-    columns = ("round", "game id", "your seats", "to move", "seat token")
-    console.print(listing(columns, rows))
+        seats = ", ".join(f"seat {s + 1}" for s in game.seats)
+        to_move = ", ".join(movers) or "nobody"
+        head = f"round {game.round}, game {game.game_id}: you play {seats}"
+        for line in (f"{head}; to move: {to_move}", f"  seat token: {game.seat_token}"):
+            console.print(line, soft_wrap=True, highlight=False, markup=False)
 
 
 @tournament_app.command("show")

@@ -67,7 +67,9 @@ async def replay(request: Request) -> Response:
     gid = game_id(request)
     game = await read(request, "game", gid)
     header = _header(game)
-    start = _int(request, "v", 1, 0, 10**9)
+    # a running game opens where it stands; a finished one at its start, to replay
+    opening = 1 if header["ended"] else header["version"]
+    start = _int(request, "v", opening, 0, 10**9)
     return render(
         request,
         "game.html",

@@ -78,17 +78,18 @@ def new_game(
         else _parse_setup(ruleset, setup)
     )
     if not ruleset.min_players <= parsed.players <= ruleset.max_players:
-        raise InvalidCommandError(
+        takes = (
             f"{ruleset.name} takes {ruleset.min_players}-{ruleset.max_players} players"
         )
+        raise InvalidCommandError(
+            takes, violations=(("players", f"{takes}, not {parsed.players}"),)
+        )
     if len(entropy) > MAX_ENTROPY or any(len(e) > MAX_ENTROPY_LEN for e in entropy):
-        raise InvalidCommandError(
-            f"at most {MAX_ENTROPY} entropy strings of {MAX_ENTROPY_LEN} characters"
-        )
+        most = f"at most {MAX_ENTROPY} entropy strings of {MAX_ENTROPY_LEN} characters"
+        raise InvalidCommandError(most, violations=(("entropy", most),))
     if any(len(p) > MAX_ENTROPY_LEN for p in player_ids):
-        raise InvalidCommandError(
-            f"player ids are at most {MAX_ENTROPY_LEN} characters"
-        )
+        most = f"player ids are at most {MAX_ENTROPY_LEN} characters"
+        raise InvalidCommandError(most, violations=(("player_ids", most),))
     seed = secrets.token_bytes(32)
     seats = sum(len(g) for g in ruleset.player_seats(parsed))
     game = Game.create(

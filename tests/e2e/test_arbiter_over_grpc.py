@@ -295,17 +295,17 @@ def test_the_cli_pauses_adds_time_resumes_and_draws(
     player = run("arbiter", "pause", table.game_id, *target, "--token", table.tokens[0])
     assert player.exit_code != 0 and "admin or the game's tournament" in player.output
     added = run(
-        "arbiter", "add-time", table.game_id, "--seat", "1", "--seconds", "30",
+        "arbiter", "add-time", table.game_id, "--seat", "2", "--seconds", "30",
         *target, *admin,
     )  # fmt: skip
-    assert added.exit_code == 0 and "gave seat 1 30 s more" in added.output
+    assert added.exit_code == 0 and "gave seat 2 30 s more" in added.output
     assert game_of(server, table).clocks[1].remaining_ms == 90_000
     assert run("arbiter", "resume", table.game_id, *target, *admin).exit_code == 0
     offered = run(
         "games", "offer-draw", table.game_id, *target, "--token", table.tokens[1]
     )
     assert offered.exit_code == 0, offered.output
-    assert "draw offered by seat 1" in run("games", "show", table.game_id).output
+    assert "draw offered by seat 2" in run("games", "show", table.game_id).output
     accepted = run(
         "games", "accept-draw", table.game_id, *target, "--token", table.tokens[0]
     )

@@ -105,4 +105,4 @@ def test_games_show_names_the_seats_that_dropped_out(
     asyncio.run(ledger.resign(game_id, 2))
     out = run(settings, monkeypatch, "games", "show", str(game_id))
     assert "(active)" in out
-    assert "dropped out: seat 2 (the ledger moves for it)" in out
+    assert "dropped out: seat 3 (the ledger moves for it)" in out

@@ -95,5 +95,6 @@ def test_demo_prints_a_short_summary_and_the_json_only_when_asked(grpc_server):
         f"verify it: ledger audit {game_id}",
     ]
     full = CliRunner().invoke(app, [*args, target, "--json"], terminal_width=300)
-    assert full.exit_code == 0 and "final view:" in full.output
+    assert full.exit_code == 0 and "ann's final view" in full.output
+    assert "seat 0" not in full.output
     assert len(full.output.splitlines()) > 20 and '"players"' in full.output

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from domain.contract.core import InvalidCommandError
 from domain.words.phrasebook import Phrasebook, Who
-from domain.words.sentences import counted, listing
+from domain.words.sentences import Names, counted, listing
 
+from . import content
 from . import events as ev
+from .commands import PlaceCards, Play
 from .view import redact
 
 if TYPE_CHECKING:
-    from .commands import Play
+    from domain.contract.core import Command, Model
 
 
 def _plays(plays: tuple[Play, ...]) -> str:
@@ -69,3 +72,55 @@ def _(e: ev.LanesCounted, who: Who) -> str:
         for s, (a, d) in enumerate(zip(e.attack, e.defense))
     )
     return f"The lanes are counted: {sides}."
+
+
+# ------------------------------------------------------------------ moves
+
+
+def _card(card_id: str, costs: bool = True) -> str:
+    """A card by its printed name: ``Pyre Drake (creature, cost 3, 6 points)``."""
+    try:
+        card = content.card(card_id)
+    except InvalidCommandError:
+        return card_id
+    if not costs:
+        return card.name
+    printed = [card.kind, f"cost {card.cost}"]
+    if card.kind == "creature":
+        printed.append(counted(card.points, "point"))
+    return f"{card.name} ({', '.join(printed)})"
+
+
+def describe_move(command: Command, seat: int, view: Model, names: Names) -> str:
+    """The ruleset's ``describe_move``: a turn's secret plan as its player reads it.
+
+    >>> describe_move(PlaceCards(), 0, None, {})
+    'play no card this turn'
+    >>> describe_move(
+    ...     PlaceCards(plays=(Play(card="pyre-drake", lane="defending"),),
+    ...                discards=("ember-imp",)), 0, None, {})
+    'play Pyre Drake (creature, cost 3, 6 points) face down in your defending lane; pay by discarding Ember Imp'
+    """
+    if not isinstance(command, PlaceCards):
+        raise TypeError(f"terralore has no move {type(command).__name__}")
+    if not command.plays:
+        played = "play no card this turn"
+    else:
+        played = "play " + listing(
+            [
+                f"{_card(p.card)} face down in your {p.lane.value} lane"
+                for p in command.plays
+            ]
+        )
+    paid = (
+        f"; pay by discarding {listing([_card(c, False) for c in command.discards])}"
+        if command.discards
+        else ""
+    )
+    room = (
+        "; make room by destroying your "
+        + listing([_card(c, False) for c in command.destroys])
+        if command.destroys
+        else ""
+    )
+    return played + paid + room
