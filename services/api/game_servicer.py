@@ -201,8 +201,8 @@ class GameServicer(pb_grpc.GameServiceServicer):
         moves = self._ledger.cache.legal_moves(head, seat)
         listed = answer.next_legal_moves
         listed.version, listed.seat, listed.total_size = head.version, seat, len(moves)
-        page, more = legal_pages.page(head.ruleset, moves, 0, size)
-        listed.moves.extend(page)
+        page, more = legal_pages.page(moves, 0, size)
+        listed.moves.extend(legal_pages.packed(head.ruleset, page))
         if more:
             listed.next_page_token = legal_pages.page_token(
                 head.id, head.version, seat, size
