@@ -137,5 +137,6 @@ def test_the_board_in_words_names_the_seats_of_a_view() -> None:
     )
     lines = board_lines(thalara.view(state, Viewer.player(0)), {0: "rita", 1: "sam"})
     text = "\n".join(lines)
-    assert f"current {('rita', 'sam')[state.current]}" in text
-    assert re.search(r"caster (rita|sam)", text), text
+    assert f"to act: {('rita', 'sam')[state.current]}" in text
+    assert re.search(r"cast by (rita|sam)", text), text
+    assert not re.search(r"\bseat [0-9]", text), text  # every seat has a name here
