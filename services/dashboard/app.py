@@ -22,6 +22,7 @@ from services.dashboard import (
     health,
     home,
     live_board,
+    play,
     ratings,
     stats,
     tournament,
@@ -86,6 +87,7 @@ def create_app(reader: Reader) -> Starlette:
             *games.routes,
             *clocks.routes,
             *live_board.routes,
+            *play.routes,
             Route("/favicon.ico", _favicon, name="favicon"),
             Mount(
                 "/static", StaticFiles(directory=str(HERE / "static")), name="static"

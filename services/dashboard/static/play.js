@@ -1,0 +1,50 @@
+// Game Ledger play page: a click (or Enter/Space) on a board target narrows
+// the move list to the moves that select it.  Everything else is plain forms
+// and htmx's SSE swaps; the page works without this script.
+"use strict";
+
+function narrow(target) {
+  const list = document.querySelector("#play-state ol.moves");
+  if (!list) return;
+  if (list.dataset.complete !== "yes") {
+    // the list shown is cut short: ask the server for this target's moves
+    const url = new URL(window.location.href);
+    url.searchParams.set("target", target);
+    window.location.assign(url.toString());
+    return;
+  }
+  let shown = 0;
+  list.querySelectorAll("li[data-targets]").forEach((li) => {
+    const hit = li.dataset.targets.split(" ").includes(target);
+    li.hidden = !hit;
+    if (hit) shown += 1;
+  });
+  const note = document.querySelector("#play-state .target-note");
+  if (note) {
+    note.hidden = false;
+    note.querySelector("span").textContent =
+      shown + " move" + (shown === 1 ? "" : "s") + " with " + target.split(":").slice(1).join(":") + ".";
+  }
+  const first = list.querySelector("li:not([hidden]) button");
+  if (first) first.focus();
+}
+
+function showAll() {
+  document.querySelectorAll("#play-state ol.moves li").forEach((li) => (li.hidden = false));
+  const note = document.querySelector("#play-state .target-note");
+  if (note) note.hidden = true;
+}
+
+document.addEventListener("click", (e) => {
+  const target = e.target.closest("#play-state [data-target]");
+  if (target) narrow(target.dataset.target);
+  if (e.target.closest("#play-state .show-all")) showAll();
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter" && e.key !== " ") return;
+  const target = e.target.closest && e.target.closest("#play-state [data-target]");
+  if (!target) return;
+  e.preventDefault();
+  narrow(target.dataset.target);
+});
