@@ -59,7 +59,11 @@ from services.proto.event_words import sentence
 LOG_LINES = 30
 #: Moves listed at once; more are narrowed by a board target or a search.
 MOVES_SHOWN = 300
-TICK_SECONDS = 1.0
+#: How often a play page's stream looks for a new version (a cached read):
+#: a seat sees the others' moves within this; the clocks tick every
+#: ``CLOCK_EVERY`` looks (one second).
+LOOK_SECONDS = 0.25
+CLOCK_EVERY = 4
 
 #: Refusals a player's click can meet: shown on the page, nothing stored.
 REFUSED = (RuleError, Refusal, CommandIdReusedError, ConcurrencyConflictError)
@@ -143,7 +147,7 @@ async def enter(request: Request) -> Response:
 
 
 def _private() -> dict[str, str]:
-    return {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    return {"Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
 
 
 # ------------------------------------------------------------ the page
@@ -190,9 +194,7 @@ async def state(
     if wanted:
         listed = [m for m in listed if wanted in m["targets"].split()]
     view = await run_in_threadpool(game.ruleset.view, game.state, sight.viewer)
-    board = await run_in_threadpool(
-        seat_board, game.ruleset, view, names, targets
-    )
+    board = await run_in_threadpool(seat_board, game.ruleset, view, names, targets)
     return {
         "game": game,
         "game_id": str(gid),
@@ -278,9 +280,11 @@ async def live(request: Request) -> Response:
     clocks = templates.get_template("_clocks.html")
     shown = -1
     first = True
+    looks = 0
 
     async def poll() -> tuple[dict[str, str] | None, str | None]:
-        nonlocal shown, first
+        nonlocal shown, first, looks
+        looks += 1
         head, _ = await reads.head(principal, gid)
         if head.version != shown:
             shown = head.version
@@ -291,9 +295,11 @@ async def live(request: Request) -> Response:
             data = await state(request, gid, principal, token)
             html = panel.render(**data)
             return {"event": "state", "data": html}, "ended" if head.is_over else None
+        if looks % CLOCK_EVERY:
+            return None, None
         return _tick(clocks, head, request), None
 
-    return stream(poll, TICK_SECONDS)
+    return stream(poll, LOOK_SECONDS)
 
 
 def _tick(clocks: Any, game: Any, request: Request) -> dict[str, str] | None:

@@ -54,15 +54,30 @@ def mark_targets(fragment: str, targets: Sequence[str]) -> str:
         root = ET.fromstring(f"<root>{fragment}</root>")
     except ET.ParseError:
         return fragment
-    for node in root.iter():
+    for node in list(root.iter()):
+        if node.tag in ("ol", "ul") and not len(node) and (node.text or "").strip():
+            # a list drawn as its size ("4 face down"): one item, so the
+            # list is still a list to a screen reader
+            item = ET.SubElement(node, "li")
+            item.text, node.text = node.text, None
+            continue
         if node.tag not in _MARKABLE or len(node):
             continue
         text = (node.text or "").strip()
         if text in by_value:
-            node.set("data-target", by_value[text])
-            node.set("tabindex", "0")
-            node.set("role", "button")
-            node.set("aria-label", f"show the moves with {text}")
+            # a button inside the drawn thing: focusable, pressed by Enter
+            # or Space, and the list it sits in stays a list
+            button = ET.SubElement(
+                node,
+                "button",
+                {
+                    "type": "button",
+                    "class": "target",
+                    "data-target": by_value[text],
+                    "aria-label": f"show the moves with {text}",
+                },
+            )
+            button.text, node.text = node.text, None
     return (root.text or "") + "".join(
         ET.tostring(child, encoding="unicode", short_empty_elements=False)
         for child in root

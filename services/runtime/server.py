@@ -67,6 +67,8 @@ class Running:
     """Commits the moves decided on this loop (closed once the API has drained)."""
     rounds: RoundScheduler | None = None
     """Starts automatic tournament rounds (``LEDGER_ROUND_SCHEDULER_INTERVAL``)."""
+    dashboard: str | None = None
+    """The dashboard's URL once it serves (announced for play links)."""
     checkpoints: asyncio.Task[None] | None = None
     """Signs a checkpoint every ``LEDGER_CHECKPOINT_INTERVAL`` seconds."""
 
@@ -228,6 +230,8 @@ async def serve(
         except DashboardBindError as exc:
             await running.stop()
             raise SystemExit(str(exc)) from None
+        if http is not None:
+            running.dashboard = http.url
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)

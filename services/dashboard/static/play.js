@@ -1,4 +1,5 @@
-// Game Ledger play page: a click (or Enter/Space) on a board target narrows
+// Game Ledger play page: a click on a board target (a button: Enter and Space
+// press it too) narrows
 // the move list to the moves that select it.  Everything else is plain forms
 // and htmx's SSE swaps; the page works without this script.
 "use strict";
@@ -39,12 +40,4 @@ document.addEventListener("click", (e) => {
   const target = e.target.closest("#play-state [data-target]");
   if (target) narrow(target.dataset.target);
   if (e.target.closest("#play-state .show-all")) showAll();
-});
-
-document.addEventListener("keydown", (e) => {
-  if (e.key !== "Enter" && e.key !== " ") return;
-  const target = e.target.closest && e.target.closest("#play-state [data-target]");
-  if (!target) return;
-  e.preventDefault();
-  narrow(target.dataset.target);
 });

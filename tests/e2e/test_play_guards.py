@@ -1,0 +1,403 @@
+"""The play pages' locks: the cookie, the one-time link, CSRF, seats, spectators,
+and a page a phone, a keyboard and axe-core can all use.
+
+Each test opens seats the way a player does (a one-time link in a browser
+context of its own) and attacks them as a cheating player, another site
+and a spectator would.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.play_browser import mint, open_seat, shown_version, wait_for_version
+
+pytestmark = pytest.mark.e2e
+
+AXE = (
+    Path(__file__).resolve().parents[2]
+    / "tools"
+    / "axe"
+    / "node_modules"
+    / "axe-core"
+    / "axe.min.js"
+)
+
+
+@pytest.fixture
+def duel(ledger: Any) -> Any:
+    """A 2-player Terralore game (both seats move at once: each always has moves)."""
+    return ledger.create_game("terralore", {"players": 2})
+
+
+class Logged(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def logs() -> Iterator[Logged]:
+    """Every log line of the process, the HTTP access log turned on."""
+    handler = Logged()
+    access = logging.getLogger("uvicorn.access")
+    level = access.level
+    access.setLevel(logging.INFO)
+    loggers = [logging.getLogger(), access, logging.getLogger("uvicorn.error")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    yield handler
+    for logger in loggers:
+        logger.removeHandler(handler)
+    access.setLevel(level)
+
+
+def _cookie(tab: Any, game_id: Any) -> dict[str, Any]:
+    [found] = [
+        c for c in tab.context.cookies() if c["name"] == f"ledger_seat_{game_id.hex}"
+    ]
+    return found
+
+
+def test_the_link_sets_an_httponly_strict_cookie_scoped_to_the_game(
+    ledger, dashboard_url, browser, duel
+):
+    seat = duel.tokens[0]
+    tab = open_seat(browser, mint(dashboard_url, seat.token, duel.game_id), seat.seats)
+    try:
+        cookie = _cookie(tab, duel.game_id)
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert cookie["path"] == f"/play/{duel.game_id}"
+        assert tab.page.evaluate("document.cookie") == ""  # no script reads it
+        assert tab.page.url == f"{dashboard_url}/play/{duel.game_id}"
+    finally:
+        tab.context.close()
+
+
+def test_over_https_the_cookie_is_secure(ledger):
+    from starlette.testclient import TestClient
+
+    from services.dashboard.app import create_app
+    from services.dashboard.reader import reader_for
+
+    game = ledger.create_game("terralore", {"players": 2})
+    reader = reader_for(ledger)
+    try:
+        with TestClient(create_app(reader), base_url="https://testserver") as client:
+            path = client.post(
+                "/play/links",
+                json={"game_id": str(game.game_id)},
+                headers={"authorization": f"Bearer {game.tokens[0].token}"},
+            ).json()["path"]
+            entered = client.get(path)
+        cookie = entered.headers["set-cookie"].lower()
+        assert (
+            "secure" in cookie and "httponly" in cookie and "samesite=strict" in cookie
+        )
+    finally:
+        reader.close()
+
+
+def test_no_token_in_any_page_url_or_log_line_after_the_exchange(
+    ledger, dashboard_url, browser, duel, logs
+):
+    seat = duel.tokens[0]
+    link = mint(dashboard_url, seat.token, duel.game_id)
+    code = link.rsplit("/", 1)[1]
+    tab = open_seat(browser, link, seat.seats)
+    urls: list[str] = []
+    pages: list[str] = []
+    tab.page.on("request", lambda r: urls.append(r.url))
+    tab.page.on(
+        "response",
+        lambda r: (
+            pages.append(r.text())
+            if "text" in (r.headers.get("content-type") or "")
+            and r.request.method == "GET"
+            and "/live" not in r.url
+            else None
+        ),
+    )
+    try:
+        pages.append(tab.page.content())
+        with tab.page.expect_navigation():
+            tab.page.locator("#play-state ol.moves button").first.click()
+        pages.append(tab.page.content())
+        tab.page.goto(f"{dashboard_url}/games/{duel.game_id}")
+        pages.append(tab.page.content())
+        history = tab.page.evaluate("[location.href, document.referrer]")
+    finally:
+        tab.context.close()
+    everything = "\n".join([*urls, *pages, *logs.lines, *history])
+    for token in (t.token for t in duel.tokens):
+        assert token not in everything
+    assert any(f"/play/{duel.game_id}/move" in line for line in logs.lines), (
+        "the access log was not captured: this test would prove nothing"
+    )
+    # the code is in the log of the one request that spent it, and nowhere after
+    assert [u for u in urls if code in u] == []
+    assert httpx.get(link, timeout=10).status_code == 410
+
+
+def test_a_link_opens_once(ledger, dashboard_url, browser, duel):
+    seat = duel.tokens[0]
+    link = mint(dashboard_url, seat.token, duel.game_id)
+    tab = open_seat(browser, link, seat.seats)
+    tab.context.close()
+    thief = browser.new_context()
+    try:
+        page = thief.new_page()
+        answer = page.goto(link)
+        assert answer.status == 410
+        assert thief.cookies() == []
+        assert page.goto(f"{dashboard_url}/play/{duel.game_id}").status == 403
+    finally:
+        thief.close()
+
+
+def test_a_link_is_minted_only_for_the_seat_the_token_holds(
+    ledger, dashboard_url, duel
+):
+    other = ledger.create_game("terralore", {"players": 2})
+    for token, game in (
+        (duel.tokens[0].token, other.game_id),
+        ("nonsense", duel.game_id),
+    ):
+        answer = httpx.post(
+            f"{dashboard_url}/play/links",
+            json={"game_id": str(game)},
+            headers={"authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        assert answer.status_code == 403
+
+
+def _form(page: Any) -> dict[str, str]:
+    read = "n => document.querySelector(`#play-state input[name=${n}]`).value"
+    return {n: page.evaluate(read, n) for n in ("csrf", "version", "command_id")}
+
+
+def test_a_cross_site_form_and_a_wrong_csrf_token_are_refused(
+    ledger, dashboard_url, browser, duel
+):
+    seat = duel.tokens[0]
+    tab = open_seat(browser, mint(dashboard_url, seat.token, duel.game_id), seat.seats)
+    before = ledger.load(duel.game_id).version
+    form = _form(tab.page)
+    target = f"{dashboard_url}/play/{duel.game_id}/move"
+    fields = "".join(
+        f'<input name="{k}" value="{v}">' for k, v in {**form, "move": "0:0"}.items()
+    )
+    evil = f'<form method="post" action="{target}">{fields}</form><script>document.forms[0].submit()</script>'
+    try:
+        # another site's page, in the seat's own browser, even with a stolen CSRF token
+        tab.context.route(
+            "http://evil.example/",
+            lambda r: r.fulfill(body=evil, content_type="text/html"),
+        )
+        attack = tab.context.new_page()
+        with attack.expect_navigation(url=target) as done:
+            attack.goto("http://evil.example/")
+        assert done.value.status == 403
+        # this site's origin, the cookie, but a wrong CSRF token
+        wrong = tab.page.evaluate(
+            """async ([url, body]) => (await fetch(url, {method: "POST", body: new URLSearchParams(body)})).status""",
+            [target, {**form, "csrf": "0" * 64, "move": "0:0"}],
+        )
+        assert wrong == 403
+        # the right token, the cookie, but another Origin (a tool, not a browser)
+        cookie = _cookie(tab, duel.game_id)
+        forged = httpx.post(
+            target,
+            data={**form, "move": "0:0"},
+            cookies={cookie["name"]: cookie["value"]},
+            headers={"origin": "http://evil.example"},
+            timeout=10,
+        )
+        assert forged.status_code == 403
+        assert ledger.load(duel.game_id).version == before
+    finally:
+        tab.context.close()
+
+
+def test_another_seats_cookie_cannot_act_for_this_seat(
+    ledger, dashboard_url, browser, duel
+):
+    mine, theirs = duel.tokens
+    tab = open_seat(
+        browser, mint(dashboard_url, theirs.token, duel.game_id), theirs.seats
+    )
+    before = ledger.load(duel.game_id).version
+    try:
+        form = _form(tab.page)
+        status = tab.page.evaluate(
+            """async ([url, body]) => (await fetch(url, {method: "POST", body: new URLSearchParams(body)})).status""",
+            [
+                f"{dashboard_url}/play/{duel.game_id}/move",
+                {**form, "move": f"{mine.seats[0]}:0"},
+            ],
+        )
+        assert status == 409  # refused by the seat rule, shown on the page
+        for action in ("resign", "offer"):
+            status = tab.page.evaluate(
+                """async ([url, body]) => (await fetch(url, {method: "POST", body: new URLSearchParams(body)})).status""",
+                [
+                    f"{dashboard_url}/play/{duel.game_id}/{action}",
+                    {"csrf": form["csrf"], "seat": str(mine.seats[0])},
+                ],
+            )
+            assert status == 409
+        assert ledger.load(duel.game_id).version == before
+        # the same token, moved into another game's cookie, is no seat there
+        other = ledger.create_game("terralore", {"players": 2})
+        cookie = _cookie(tab, duel.game_id)
+        page = httpx.get(
+            f"{dashboard_url}/play/{other.game_id}",
+            cookies={f"ledger_seat_{other.game_id.hex}": cookie["value"]},
+            timeout=10,
+        )
+        assert page.status_code == 403
+    finally:
+        tab.context.close()
+
+
+def test_a_spectator_can_watch_but_never_act(ledger, dashboard_url, browser, duel):
+    watcher = browser.new_context()
+    before = ledger.load(duel.game_id).version
+    try:
+        page = watcher.new_page()
+        assert page.goto(f"{dashboard_url}/play/{duel.game_id}").status == 403
+        page.goto(f"{dashboard_url}/games/{duel.game_id}")
+        assert page.locator("ol.moves, form[action*='/play/']").count() == 0
+        for action in ("move", "resign", "offer", "accept"):
+            status = page.evaluate(
+                """async (url) => (await fetch(url, {method: "POST", body: new URLSearchParams({move: "0:0", csrf: "x", version: "1", command_id: "00000000-0000-0000-0000-000000000000"})})).status""",
+                f"{dashboard_url}/play/{duel.game_id}/{action}",
+            )
+            assert status == 403
+        assert ledger.load(duel.game_id).version == before
+    finally:
+        watcher.close()
+
+
+@pytest.mark.parametrize(
+    "game_type,setup",
+    [
+        ("thalara", {"players": 4}),
+        ("terralore", {"players": 2}),
+        ("vaalbara", {"players": 5}),
+        ("thorgal", {"players": 4}),
+    ],
+)
+def test_a_390_px_phone_has_no_horizontal_scroll(
+    ledger, dashboard_url, browser, game_type, setup
+):
+    game = ledger.create_game(game_type, setup)
+    seat = game.tokens[0]
+    tab = open_seat(
+        browser,
+        mint(dashboard_url, seat.token, game.game_id),
+        seat.seats,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        wide = tab.page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        assert wide[0] <= wide[1], (
+            f"the page is {wide[0]} px wide in a {wide[1]} px screen"
+        )
+    finally:
+        tab.context.close()
+
+
+def test_a_move_is_played_by_keyboard_alone(ledger, dashboard_url, browser, duel):
+    seat = duel.tokens[0]
+    tab = open_seat(browser, mint(dashboard_url, seat.token, duel.game_id), seat.seats)
+    page = tab.page
+    before = ledger.load(duel.game_id).version
+    try:
+        # a board target by keyboard narrows the list ...
+        for _ in range(200):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.dataset.target || ''"):
+                break
+        target = page.evaluate("document.activeElement.dataset.target")
+        assert target, "no board target is reachable by Tab"
+        page.keyboard.press("Enter")
+        shown = page.locator("#play-state ol.moves li:not([hidden])")
+        assert shown.count() > 0
+        for i in range(shown.count()):
+            assert target in shown.nth(i).get_attribute("data-targets").split()
+        # ... and focuses its first move: Enter plays it
+        assert page.evaluate("document.activeElement.name") == "move"
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert ledger.load(duel.game_id).version > before
+        assert shown_version(tab) == ledger.load(duel.game_id).version
+    finally:
+        tab.context.close()
+
+
+def test_the_other_seat_sees_the_move_as_it_happens(ledger, dashboard_url, browser):
+    game = ledger.create_game("vaalbara", {"players": 2})
+    tabs = [
+        open_seat(browser, mint(dashboard_url, t.token, game.game_id), t.seats)
+        for t in game.tokens
+    ]
+    try:
+        head = ledger.load(game.game_id)
+        [mover] = [t for t in tabs if head.to_act()[0] in t.seats]
+        [other] = [t for t in tabs if t is not mover]
+        with mover.page.expect_navigation():
+            mover.page.locator("#play-state ol.moves button").first.click()
+        wait_for_version(other, ledger.load(game.game_id).version)  # no reload: SSE
+        assert other.page.locator("ol.sentences li").count() > 0
+    finally:
+        for tab in tabs:
+            tab.context.close()
+
+
+@pytest.mark.skipif(
+    not AXE.exists(), reason="axe-core not installed: cd tools/axe && npm ci"
+)
+@pytest.mark.parametrize(
+    "viewport", [{"width": 1200, "height": 900}, {"width": 390, "height": 844}]
+)
+def test_axe_finds_no_serious_or_critical_violation(
+    ledger, dashboard_url, browser, duel, viewport
+):
+    seat = duel.tokens[0]
+    tab = open_seat(
+        browser,
+        mint(dashboard_url, seat.token, duel.game_id),
+        seat.seats,
+        viewport=viewport,
+    )
+    try:
+        for shown in ("board", "narrowed"):
+            if shown == "narrowed":
+                tab.page.locator("[data-target]").first.click()
+            tab.page.add_script_tag(path=str(AXE))
+            found = tab.page.evaluate(
+                "async () => (await axe.run(document)).violations"
+            )
+            bad = [
+                (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+                for v in found
+                if v["impact"] in ("serious", "critical")
+            ]
+            assert bad == [], bad
+    finally:
+        tab.context.close()
