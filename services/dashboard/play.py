@@ -40,7 +40,7 @@ from services.dashboard.clocks import now_of
 from services.dashboard.frame_words import names_of
 from services.dashboard.games import game_id
 from services.dashboard.play_passes import Pass, PassBook
-from services.dashboard.play_words import moves_listed, seat_board
+from services.dashboard.play_words import board_targets, moves_listed, seat_board
 from services.dashboard.web import render, stream, templates
 from services.ledger.application import (
     CommandIdReusedError,
@@ -175,24 +175,25 @@ async def state(
     names = names_of(game)
     mine = principal.seats_in(gid)
     acting = [s for s in mine if s in game.to_act()] if not game.is_over else []
+    query = request.query_params.get("q", "").strip().lower()[:100]
+    wanted = request.query_params.get("target", "").strip()[:200]
     listed: list[dict[str, Any]] = []
+    complete = True
     total = 0
     targets: list[str] = []
     for seat in acting:
         moves = ledger.cache.legal_moves(game, seat)
         total += len(moves)
-        rows = await run_in_threadpool(moves_listed, moves, names)
+        room = MOVES_SHOWN - len(listed)
+        rows, whole = await run_in_threadpool(
+            moves_listed, moves, names, room, query, wanted
+        )
+        complete = complete and whole
         for row in rows:
             row["seat"] = seat
             row["who"] = seat_name(names, seat)
-            targets.extend(row["targets"].split())
         listed.extend(rows)
-    query = request.query_params.get("q", "").strip().lower()
-    wanted = request.query_params.get("target", "").strip()
-    if query:
-        listed = [m for m in listed if query in m["sentence"].lower()]
-    if wanted:
-        listed = [m for m in listed if wanted in m["targets"].split()]
+        targets.extend(await run_in_threadpool(board_targets, moves))
     view = await run_in_threadpool(game.ruleset.view, game.state, sight.viewer)
     board = await run_in_threadpool(seat_board, game.ruleset, view, names, targets)
     return {
@@ -205,13 +206,15 @@ async def state(
         if not game.is_over
         else [],
         "acting": acting,
-        "moves": listed[:MOVES_SHOWN],
+        "moves": listed,
         "moves_total": total,
-        "moves_matching": len(listed),
+        "moves_complete": complete,
+        "filtered": bool(query or wanted),
         "query": query,
         "target": wanted,
         "board": board,
-        "log": await _log(request, gid, principal, game),
+        "board_marked": "data-target=" in board,
+        "log": await _log(request, gid, game, sight),
         "clocks": clock_rows(game, now_of(request)),
         "draw": _draw(game, mine, names),
         "ended": game.is_over,
@@ -224,22 +227,28 @@ async def state(
 
 
 async def _log(
-    request: Request, gid: UUID, principal: Principal, game: Any
+    request: Request, gid: UUID, head: Any, sight: Any
 ) -> list[dict[str, Any]]:
-    """The newest sentences of the log, as this seat may read them."""
-    reads = request.app.state.reader.reads
-    page = await reads.frames(
-        principal, gid, max(0, game.version - LOG_LINES), LOG_LINES
-    )
-    names = names_of(game)
-    shown = game_messages.frames(page.frames, page.sight.viewer, False)
-    return [
-        {
-            "version": f.event.version,
-            "sentence": sentence(game.ruleset, names, f.event.type, f.event.payload),
-        }
-        for f in shown
-    ]
+    """The newest sentences of the log, as this seat may read them: the
+    events ``StreamGameEvents`` would send this caller, worded."""
+    ledger = request.app.state.reader.ledger
+    upto = min(head.version, sight.upto)
+    _, events = await ledger.game_since(gid, max(0, upto - LOG_LINES), LOG_LINES)
+    names = names_of(head)
+    lines = []
+    for event in events:
+        if event.originator_version > upto:
+            break
+        shown = game_messages.event_message(
+            head, event, sight.viewer, show_hashes=False
+        )
+        lines.append(
+            {
+                "version": shown.version,
+                "sentence": sentence(head.ruleset, names, shown.type, shown.payload),
+            }
+        )
+    return lines
 
 
 def _draw(game: Any, mine: tuple[Seat, ...], names: Any) -> dict[str, Any]:

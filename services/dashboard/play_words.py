@@ -84,15 +84,41 @@ def mark_targets(fragment: str, targets: Sequence[str]) -> str:
     )
 
 
+#: Moves whose targets mark the board, at most (spread over the whole list).
+BOARD_SAMPLE = 2000
+
+
+def board_targets(commands: Sequence[Any]) -> list[str]:
+    """The targets of a spread of ``commands`` (repeats kept, for
+    :func:`mark_targets`' majority): a Thalara hand choice has tens of
+    thousands of moves, and every card is in some of every stretch."""
+    step = max(1, len(commands) // BOARD_SAMPLE)
+    return [t for c in commands[::step] for t in move_targets(c)]
+
+
 def moves_listed(
-    commands: Sequence[Any], names: Mapping[int, str]
-) -> list[dict[str, Any]]:
-    """``[{index, sentence, targets}]`` for the page's move list."""
-    return [
-        {
-            "index": i,
-            "sentence": move_sentence(c, names),
-            "targets": " ".join(move_targets(c)),
-        }
-        for i, c in enumerate(commands)
-    ]
+    commands: Sequence[Any],
+    names: Mapping[int, str],
+    limit: int,
+    query: str = "",
+    target: str = "",
+) -> tuple[list[dict[str, Any]], bool]:
+    """``([{index, sentence, targets}], complete)``: up to ``limit`` moves
+    that match ``query`` (words of the sentence) and ``target`` (one of its
+    targets), in list order; ``complete`` when none was left out.
+
+    Each move is worded only when it is looked at, and the search stops at
+    ``limit``: the page of a 77,520-move hand choice words 300.
+    """
+    rows: list[dict[str, Any]] = []
+    for i, command in enumerate(commands):
+        targets = move_targets(command)
+        if target and target not in targets:
+            continue
+        words = move_sentence(command, names)
+        if query and query not in words.lower():
+            continue
+        if len(rows) == limit:
+            return rows, False
+        rows.append({"index": i, "sentence": words, "targets": " ".join(targets)})
+    return rows, True

@@ -85,6 +85,6 @@ def play_to_the_end(ledger: Any, game_id: UUID, tabs: list[SeatTab], seed: int) 
         count = buttons.count()
         assert count, f"seats {tab.seats} to act but no move listed"
         choice = buttons.nth(rnd.randrange(count))
-        with tab.page.expect_navigation():
+        with tab.page.expect_navigation(wait_until="domcontentloaded"):
             choice.click()
         clicks += 1
