@@ -67,10 +67,10 @@ class Running:
     """Commits the moves decided on this loop (closed once the API has drained)."""
     rounds: RoundScheduler | None = None
     """Starts automatic tournament rounds (``LEDGER_ROUND_SCHEDULER_INTERVAL``)."""
-    dashboard: str | None = None
-    """The dashboard's URL once it serves (announced for play links)."""
     checkpoints: asyncio.Task[None] | None = None
     """Signs a checkpoint every ``LEDGER_CHECKPOINT_INTERVAL`` seconds."""
+    dashboard: str | None = None
+    """The dashboard's URL once it serves (announced for play links)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""

@@ -401,3 +401,70 @@ def test_axe_finds_no_serious_or_critical_violation(
             assert bad == [], bad
     finally:
         tab.context.close()
+
+
+def test_a_tournament_player_opens_a_game_from_their_games_page(
+    ledger, dashboard_url, browser
+):
+    from services.tournaments.desk import TournamentDesk
+
+    desk = TournamentDesk(ledger.env_for_peers, ledger)
+    try:
+        cup, _ = desk.create("duel", "terralore", "round_robin", 1, 2, {})
+        tokens = {p: desk.register(cup.id, p) for p in ("ann", "bob")}
+        desk.start_round(cup.id)
+        [game] = desk.my_games(cup.id, "ann", tokens["ann"])
+    finally:
+        desk.close()
+    answer = httpx.post(
+        f"{dashboard_url}/play/links",
+        json={"tournament_id": str(cup.id)},
+        headers={"authorization": f"Bearer {tokens['ann']}"},
+        timeout=30,
+    )
+    link = dashboard_url + answer.json()["path"]
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(link)
+        page.wait_for_url(f"**/play/tournaments/{cup.id}")
+        assert tokens["ann"] not in page.content()
+        assert game["token"] not in page.content()
+        with page.expect_navigation():
+            page.locator(f"tr[data-game='{game['game_id']}'] button").click()
+        assert page.url == f"{dashboard_url}/play/{game['game_id']}"
+        assert page.locator("#play-state ol.moves button").count() > 0
+        # bob's token is no key to ann's page
+        bob = httpx.get(
+            f"{dashboard_url}/play/tournaments/{cup.id}",
+            cookies={f"ledger_player_{cup.id.hex}": tokens["bob"] + "x"},
+            timeout=10,
+        )
+        assert bob.status_code == 403
+    finally:
+        context.close()
+
+
+def test_a_link_clicked_on_another_site_lands_on_the_seat(
+    ledger, dashboard_url, browser, duel
+):
+    """The chat app holding the link is another site: the Strict cookie set by
+    the exchange must still reach the game's page (the exchange moves on by a
+    page of ours, not by a redirect of that cross-site navigation)."""
+    seat = duel.tokens[0]
+    link = mint(dashboard_url, seat.token, duel.game_id)
+    context = browser.new_context()
+    try:
+        context.route(
+            "http://chat.example/",
+            lambda r: r.fulfill(
+                body=f'<a href="{link}">your game</a>', content_type="text/html"
+            ),
+        )
+        page = context.new_page()
+        page.goto("http://chat.example/")
+        page.click("a")
+        page.wait_for_url(f"{dashboard_url}/play/{duel.game_id}")
+        page.locator("#play-state ol.moves button").first.wait_for()
+    finally:
+        context.close()
