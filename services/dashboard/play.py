@@ -28,7 +28,12 @@ from uuid import UUID
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Route
 
 from domain.contract.core import RuleError, Seat
@@ -336,7 +341,20 @@ async def _acting(
     return gid, principal, form
 
 
-def _back(gid: UUID) -> Response:
+async def _done(
+    request: Request, gid: UUID, principal: Principal, said: str = ""
+) -> Response:
+    """The answer to a form: with htmx (``HX-Request``), the new play panel
+    (``said``: why it was refused), swapped in place; without scripts, the
+    page again (303 after a success, the page with ``said`` after a refusal).
+    """
+    if request.headers.get("hx-request") == "true":
+        token = play_guard.credential(request, "seat", gid) or ""
+        shown = await state(request, gid, principal, token)
+        html = templates.get_template("_play_state.html").render(**shown, said=said)
+        return HTMLResponse(html, headers=_private())
+    if said:
+        return await _show(request, gid, principal, said, 409)
     return RedirectResponse(f"/play/{gid}", status_code=303)
 
 
@@ -363,8 +381,8 @@ async def move(request: Request) -> Response:
         shown = head if head.version == version else await ledger.game(gid, version)
         moves = ledger.cache.legal_moves(shown, seat)
         if not 0 <= index < len(moves):
-            return await _show(
-                request, gid, principal, "that move is not legal now: choose again", 409
+            return await _done(
+                request, gid, principal, "that move is not legal now: choose again"
             )
         await ledger.submit_move(
             gid,
@@ -376,16 +394,15 @@ async def move(request: Request) -> Response:
             head if shown is head else None,
         )
     except ConcurrencyConflictError:
-        return await _show(
+        return await _done(
             request,
             gid,
             principal,
             "the game moved on before your move: choose again",
-            409,
         )
     except REFUSED as exc:
-        return await _show(request, gid, principal, str(exc), 409)
-    return _back(gid)
+        return await _done(request, gid, principal, str(exc))
+    return await _done(request, gid, principal)
 
 
 async def control(request: Request) -> Response:
@@ -408,10 +425,10 @@ async def control(request: Request) -> Response:
         else:
             raise HTTPException(404, "no such action")
     except REFUSED as exc:
-        return await _show(request, gid, principal, str(exc), 409)
+        return await _done(request, gid, principal, str(exc))
     except ValueError:
         raise HTTPException(400, "seat must be a number") from None
-    return _back(gid)
+    return await _done(request, gid, principal)
 
 
 # ------------------------------------------------------------ my games

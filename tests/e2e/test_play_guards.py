@@ -16,7 +16,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.play_browser import mint, open_seat, shown_version, wait_for_version
+from tests.e2e.play_browser import (
+    mint,
+    moved,
+    open_seat,
+    shown_version,
+    wait_for_version,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -122,14 +128,13 @@ def test_no_token_in_any_page_url_or_log_line_after_the_exchange(
         lambda r: (
             pages.append(r.text())
             if "text" in (r.headers.get("content-type") or "")
-            and r.request.method == "GET"
             and "/live" not in r.url
             else None
         ),
     )
     try:
         pages.append(tab.page.content())
-        with tab.page.expect_navigation():
+        with tab.page.expect_response(moved):
             tab.page.locator("#play-state ol.moves button").first.click()
         pages.append(tab.page.content())
         tab.page.goto(f"{dashboard_url}/games/{duel.game_id}")
@@ -342,10 +347,13 @@ def test_a_move_is_played_by_keyboard_alone(ledger, dashboard_url, browser, duel
             assert target in shown.nth(i).get_attribute("data-targets").split()
         # ... and focuses its first move: Enter plays it
         assert page.evaluate("document.activeElement.name") == "move"
-        with page.expect_navigation():
+        with page.expect_response(moved):
             page.keyboard.press("Enter")
         assert ledger.load(duel.game_id).version > before
+        wait_for_version(tab, ledger.load(duel.game_id).version)
         assert shown_version(tab) == ledger.load(duel.game_id).version
+        # the keyboard stays in the panel, on its new status line
+        assert page.evaluate("document.activeElement.classList.contains('status')")
     finally:
         tab.context.close()
 
@@ -360,7 +368,7 @@ def test_the_other_seat_sees_the_move_as_it_happens(ledger, dashboard_url, brows
         head = ledger.load(game.game_id)
         [mover] = [t for t in tabs if head.to_act()[0] in t.seats]
         [other] = [t for t in tabs if t is not mover]
-        with mover.page.expect_navigation():
+        with mover.page.expect_response(moved):
             mover.page.locator("#play-state ol.moves button").first.click()
         wait_for_version(other, ledger.load(game.game_id).version)  # no reload: SSE
         assert other.page.locator("ol.sentences li").count() > 0
@@ -468,3 +476,25 @@ def test_a_link_clicked_on_another_site_lands_on_the_seat(
         page.locator("#play-state ol.moves button").first.wait_for()
     finally:
         context.close()
+
+
+def test_a_form_sent_twice_is_one_move(ledger, dashboard_url, browser, duel):
+    """A double click, a resent form: the same command id, recorded once."""
+    seat = duel.tokens[0]
+    tab = open_seat(browser, mint(dashboard_url, seat.token, duel.game_id), seat.seats)
+    before = ledger.load(duel.game_id).version
+    try:
+        form = {**_form(tab.page), "move": f"{seat.seats[0]}:0"}
+        post = """async ([url, body]) => (await fetch(url, {method: "POST", body: new URLSearchParams(body)})).status"""
+        url = f"{dashboard_url}/play/{duel.game_id}/move"
+        assert tab.page.evaluate(post, [url, form]) == 200  # 303, followed
+        after = ledger.load(duel.game_id).version
+        assert after > before
+        assert tab.page.evaluate(post, [url, form]) == 200
+        assert ledger.load(duel.game_id).version == after
+        # another command id for the move at the old version: the game moved on
+        again = {**form, "command_id": "00000000-0000-4000-8000-000000000001"}
+        assert tab.page.evaluate(post, [url, again]) == 409
+        assert ledger.load(duel.game_id).version == after
+    finally:
+        tab.context.close()

@@ -41,3 +41,19 @@ document.addEventListener("click", (e) => {
   if (target) narrow(target.dataset.target);
   if (e.target.closest("#play-state .show-all")) showAll();
 });
+
+// A move answered by htmx swaps the panel in place: keep the keyboard there
+// (on the new status line), and skip the SSE copy of a version already shown.
+document.addEventListener("htmx:afterSwap", (e) => {
+  if (e.detail.target && e.detail.target.id === "play-state" && e.detail.requestConfig) {
+    const status = document.querySelector("#play-state .status");
+    if (status) status.focus();
+  }
+});
+
+document.addEventListener("htmx:sseBeforeMessage", (e) => {
+  if (e.detail.type !== "state") return;
+  const shown = document.querySelector("#play-state .play-state");
+  const incoming = /data-version="(\d+)"/.exec(e.detail.data || "");
+  if (shown && incoming && shown.dataset.version === incoming[1]) e.preventDefault();
+});
