@@ -127,8 +127,7 @@ def test_no_token_in_any_page_url_or_log_line_after_the_exchange(
         "response",
         lambda r: (
             pages.append(r.text())
-            if "text" in (r.headers.get("content-type") or "")
-            and "/live" not in r.url
+            if "text" in (r.headers.get("content-type") or "") and "/live" not in r.url
             else None
         ),
     )
