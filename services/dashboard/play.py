@@ -305,7 +305,9 @@ async def live(request: Request) -> Response:
             if first:  # the page was just drawn at about this version
                 first = False
                 if request.query_params.get("v") == str(head.version):
-                    return _tick(clocks, head, request), None
+                    return _tick(clocks, head, request), (
+                        "ended" if head.is_over else None
+                    )
             data = await state(request, gid, principal, token)
             html = panel.render(**data)
             return {"event": "state", "data": html}, "ended" if head.is_over else None

@@ -497,3 +497,44 @@ def test_a_form_sent_twice_is_one_move(ledger, dashboard_url, browser, duel):
         assert ledger.load(duel.game_id).version == after
     finally:
         tab.context.close()
+
+
+def test_a_draw_is_offered_and_accepted_and_a_game_resigned_by_clicks(
+    ledger, dashboard_url, browser
+):
+    game = ledger.create_game("vaalbara", {"players": 2})
+    tabs = [
+        open_seat(browser, mint(dashboard_url, t.token, game.game_id), t.seats)
+        for t in game.tokens
+    ]
+    try:
+        head = ledger.load(game.game_id)
+        [mover] = [t for t in tabs if head.to_act()[0] in t.seats]
+        [other] = [t for t in tabs if t is not mover]
+        # the referee allows an offer on one's own turn only: no button is a promise
+        mover.page.get_by_role("button", name="Offer a draw").click()
+        wait_for_version(other, head.version + 1)
+        other.page.locator(".game-controls p", has_text="offers a draw").wait_for()
+        other.page.get_by_role("button", name="Accept the draw").click()
+        for tab in tabs:
+            tab.page.locator(".play-state[data-ended=yes]").wait_for()
+        assert ledger.load(game.game_id).outcome.termination == "agreed"
+    finally:
+        for tab in tabs:
+            tab.context.close()
+    resigned = ledger.create_game("vaalbara", {"players": 2})
+    seat = resigned.tokens[0]
+    tab = open_seat(
+        browser, mint(dashboard_url, seat.token, resigned.game_id), seat.seats
+    )
+    try:
+        tab.page.get_by_text("Resign…").click()
+        tab.page.get_by_role("button", name="Resign this game").click()
+        tab.page.locator(".play-state[data-ended=yes]").wait_for()
+        outcome = ledger.load(resigned.game_id).outcome
+        assert (
+            outcome.termination == "resigned"
+            and seat.seats[0] not in outcome.winners
+        )
+    finally:
+        tab.context.close()

@@ -12,7 +12,6 @@ import time
 import pytest
 
 from domain.audit.game_audit import audit_records
-from domain.games import find_game
 from tests.e2e.play_browser import mint, open_seat, play_to_the_end
 from tests.support.examples import every_example, every_example_id
 
@@ -23,7 +22,6 @@ pytestmark = pytest.mark.e2e
 def test_a_declared_example_is_played_to_its_end_in_browsers(
     ledger, dashboard_url, browser, game_type, setup
 ):
-    find_game(game_type)
     created = ledger.create_game(game_type, setup)
     started = time.monotonic()
     tabs = [
