@@ -533,8 +533,44 @@ def test_a_draw_is_offered_and_accepted_and_a_game_resigned_by_clicks(
         tab.page.locator(".play-state[data-ended=yes]").wait_for()
         outcome = ledger.load(resigned.game_id).outcome
         assert (
-            outcome.termination == "resigned"
-            and seat.seats[0] not in outcome.winners
+            outcome.termination == "resigned" and seat.seats[0] not in outcome.winners
         )
     finally:
         tab.context.close()
+
+
+@pytest.mark.parametrize("game_type", ["thalara", "terralore"])
+def test_each_seat_sees_its_own_view_and_not_the_others(
+    ledger, dashboard_url, browser, game_type
+):
+    """The board on a seat's page is that seat's view, word for word: never
+    the full state, never another seat's hand."""
+    import xml.etree.ElementTree as ET
+
+    from domain.contract.core import ADMIN, Viewer
+    from domain.words.board_html import board
+    from services.dashboard.frame_words import names_of
+
+    game = ledger.create_game(game_type, {"players": 2})
+    head = ledger.load(game.game_id)
+    ruleset, names = head.ruleset, names_of(head)
+
+    def words(html: str) -> str:
+        return " ".join("".join(ET.fromstring(f"<r>{html}</r>").itertext()).split())
+
+    everything = words(board(ruleset, ruleset.view(head.state, ADMIN), names))
+    for seat in game.tokens:
+        tab = open_seat(
+            browser, mint(dashboard_url, seat.token, game.game_id), seat.seats
+        )
+        try:
+            shown = tab.page.locator("#play-state .board-slot").inner_html()
+        finally:
+            tab.context.close()
+        own = board(
+            ruleset, ruleset.view(head.state, Viewer.player(*seat.seats)), names
+        )
+        assert words(shown) == words(own)
+        assert (
+            words(shown) != everything
+        )  # the admin sees the other hand: this one does not
