@@ -54,11 +54,15 @@ def connectable(address: str) -> str:
     return f"{host}:{port}"
 
 
-def write_address(data_dir: Path, address: str) -> Path:
-    """Announce a running server (its pid lets readers ignore a stale file)."""
+def write_address(data_dir: Path, address: str, dashboard: str | None = None) -> Path:
+    """Announce a running server (its pid lets readers ignore a stale file)
+    and, when it serves one, its dashboard's URL (for play links)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / ADDRESS_FILE
-    path.write_text(json.dumps({"address": address, "pid": os.getpid()}) + "\n")
+    found: dict[str, object] = {"address": address, "pid": os.getpid()}
+    if dashboard:
+        found["dashboard"] = dashboard
+    path.write_text(json.dumps(found) + "\n")
     return path
 
 
@@ -79,6 +83,16 @@ def announced_address(data_dir: Path) -> str | None:
         os.kill(int(found["pid"]), 0)  # gone: a stale file from a crash
         return connectable(str(found["address"]))
     except (OSError, ValueError, KeyError, TypeError, UserError):
+        return None
+
+
+def announced_dashboard(data_dir: Path) -> str | None:
+    """The dashboard URL a live local server wrote into ``data_dir``, if any."""
+    try:
+        found = json.loads((data_dir / ADDRESS_FILE).read_text())
+        os.kill(int(found["pid"]), 0)
+        return str(found["dashboard"]) if found.get("dashboard") else None
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 

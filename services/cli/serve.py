@@ -88,7 +88,7 @@ def serve(
     from services.runtime.server import serve as run
 
     def ready(running: Running) -> None:  # the port is bound: now say so
-        banner.ready(wiring, settings.listen, announce(settings))
+        banner.ready(wiring, settings.listen, announce(settings, running.dashboard))
 
     try:
         asyncio.run(run(wiring, on_ready=ready))
@@ -125,7 +125,7 @@ def warn_if_plaintext(settings: Settings) -> bool:
     return True
 
 
-def announce(settings: Settings) -> Path | None:
+def announce(settings: Settings, dashboard: str | None = None) -> Path | None:
     """Write ``server.json`` for local clients, if the data dir takes it.
 
     Why best effort: the file only saves a local client its ``--target``.  A
@@ -136,7 +136,7 @@ def announce(settings: Settings) -> Path | None:
     from services.cli import locate
 
     try:
-        return locate.write_address(settings.data_dir, settings.listen)
+        return locate.write_address(settings.data_dir, settings.listen, dashboard)
     except OSError as exc:
         logging.getLogger(__name__).info("server.json not written: %s", exc)
         return None

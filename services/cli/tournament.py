@@ -14,7 +14,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from services.cli import clock_options, locate
+from services.cli import clock_options, locate, play_links
 from services.cli.failures import USAGE, UserError
 from services.cli.root import console, group, listing
 
@@ -262,11 +262,15 @@ def my_games(
         help="Your tournament token, as `register` printed it.",
     ),
     target: str | None = locate.TARGET,
+    web: str | None = typer.Option(
+        None, "--web", metavar="URL", envvar="LEDGER_WEB_URL", help=play_links.WEB_HELP
+    ),
 ) -> None:
     """Your games in the tournament that have not ended, and whose turn it is.
 
     Play them with `ledger play TOURNAMENT_ID --tournament --token TOKEN`
-    (or one of them with `ledger play GAME_ID --token SEAT_TOKEN`).
+    (or one of them with `ledger play GAME_ID --token SEAT_TOKEN`), or in a
+    browser from the one-time links printed below the games.
     """
     from domain.words.sentences import seat_name
     from services.cli.replay import rules_and_names
@@ -289,6 +293,20 @@ def my_games(
         head = f"round {game.round}, game {game.game_id}: you play {seats}"
         for line in (f"{head}; to move: {to_move}", f"  seat token: {game.seat_token}"):
             console.print(line, soft_wrap=True, highlight=False, markup=False)
+    _print_links(web, tournament_id, token, [g for g, _ in found])
+
+
+def _print_links(web: str | None, tournament_id: str, token: str, games: Any) -> None:
+    """One-time browser links: each game's, then the player's games page."""
+    base = play_links.dashboard_url(web)
+    mine = play_links.link(base, token, {"tournament_id": tournament_id})
+    if mine is None:
+        console.print(f"no play links: no dashboard answers at {base} (--web URL)")
+        return
+    for game in games:
+        url = play_links.link(base, game.seat_token, {"game_id": game.game_id})
+        console.print(f"play {game.game_id}: {url or '-'}", soft_wrap=True)
+    console.print(f"my games: {mine}", soft_wrap=True)
 
 
 @tournament_app.command("show")

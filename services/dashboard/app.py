@@ -24,6 +24,7 @@ from services.dashboard import (
     health,
     home,
     live_board,
+    play,
     ratings,
     stats,
     tournament,
@@ -88,6 +89,7 @@ def create_app(reader: Reader) -> Starlette:
             *games.routes,
             *clocks.routes,
             *live_board.routes,
+            *play.routes,
             Route("/favicon.ico", _favicon, name="favicon"),
             Mount(
                 "/static", StaticFiles(directory=str(HERE / "static")), name="static"

@@ -35,10 +35,19 @@ class Http:
     server: uvicorn.Server
     task: asyncio.Task[None]
     reader: Reader
+    host: str = "127.0.0.1"
+    scheme: str = "http"
 
     @property
     def port(self) -> int:
         return int(self.server.servers[0].sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        """Where a browser on this machine reaches it (for play links)."""
+        host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
+        host = f"[{host}]" if ":" in host else host
+        return f"{self.scheme}://{host}:{self.port}"
 
     async def stop(self) -> None:
         self.server.should_exit = True
@@ -102,8 +111,8 @@ async def start(
             task.result()  # raises what stopped it
             raise OSError(f"the dashboard could not start on {listen}")
         await asyncio.sleep(0.02)
-    http = Http(server, task, reader)
     scheme = "https" if tls else "http"
+    http = Http(server, task, reader, address[0], scheme)
     log.info("dashboard on %s://%s:%s/", scheme, address[0], http.port)
     return http
 

@@ -69,6 +69,8 @@ class Running:
     """Starts automatic tournament rounds (``LEDGER_ROUND_SCHEDULER_INTERVAL``)."""
     checkpoints: asyncio.Task[None] | None = None
     """Signs a checkpoint every ``LEDGER_CHECKPOINT_INTERVAL`` seconds."""
+    dashboard: str | None = None
+    """The dashboard's URL once it serves (announced for play links)."""
 
     async def stop(self, grace: float = 1.0) -> None:
         """Drain the API within ``grace`` seconds, then stop what runs beside it."""
@@ -228,6 +230,8 @@ async def serve(
         except DashboardBindError as exc:
             await running.stop()
             raise SystemExit(str(exc)) from None
+        if http is not None:
+            running.dashboard = http.url
     log.info("ledger listening on port %s", running.port)
     if on_ready is not None:
         on_ready(running)
