@@ -247,6 +247,21 @@ class Pen:
             inner.cards((), zone.face_down)
         if zone.empty:
             inner.lines("none", 11, MUTED)
+        if zone.targets:
+            # the whole zone takes a click, not only its drawn text and cards
+            # (a lane with nothing in it is mostly blank)
+            group.insert(
+                0,
+                el(
+                    "rect",
+                    x=round(self.x, 1),
+                    y=round(self.y, 1),
+                    width=round(self.width, 1),
+                    height=round(inner.y - self.y, 1),
+                    fill="none",
+                    pointer_events="all",
+                ),
+            )
         self.y = inner.y + 2
 
     def cards(self, pieces: tuple[Piece, ...], face_down: int) -> None:

@@ -53,7 +53,38 @@ def seat_board(
     """The board a seat sees (drawn from its own view), each drawn thing that
     one of ``targets`` names marked ``data-target="field:value"``, focusable."""
     drawn = board(ruleset, view, names)
+    if drawn.startswith("<svg"):
+        return pressable(drawn)
     return mark_targets(drawn, targets)
+
+
+SVG = "http://www.w3.org/2000/svg"
+
+
+def pressable(svg: str) -> str:
+    """A drawn board whose targets a keyboard reaches: each innermost thing
+    with a ``data-target`` becomes a focusable ``role="button"`` (its
+    ``<title>`` names it), and the drawing a ``group`` rather than an
+    ``img`` (whose parts a screen reader would not enter).
+
+    Why innermost only: a conflict drawn around its cards carries the
+    conflict's target too, and a button inside a button is neither
+    operable nor announced; each card there names the conflict as well.
+    """
+    ET.register_namespace("", SVG)
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError:
+        return svg
+    root.set("role", "group")
+    for node in root.iter():
+        if "data-target" not in node.attrib:
+            continue
+        if any("data-target" in d.attrib for d in node.iter() if d is not node):
+            continue
+        node.set("tabindex", "0")
+        node.set("role", "button")
+    return ET.tostring(root, encoding="unicode", short_empty_elements=False)
 
 
 def mark_targets(fragment: str, targets: Sequence[str]) -> str:

@@ -52,6 +52,16 @@ function showAll() {
   if (note) note.hidden = true;
 }
 
+// a drawn target is an SVG element with role=button: Enter and Space press it
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter" && e.key !== " ") return;
+  const target = e.target.closest && e.target.closest("#play-state svg [data-target]");
+  if (target && target === e.target) {
+    e.preventDefault();
+    narrow(target.dataset.target);
+  }
+});
+
 document.addEventListener("click", (e) => {
   const target = e.target.closest("#play-state [data-target]");
   if (target) narrow(target.dataset.target);
