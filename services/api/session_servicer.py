@@ -50,7 +50,7 @@ from services.ledger.callers import (
 )
 from services.ledger.reading.game_reads import GameReads
 from services.live.listen_hub import EventHub
-from services.proto import convert
+from services.proto import convert, game_messages
 
 KIND = "SeatSessionService.Play"
 """The page tokens' kind: a ``ListLegalMoves`` token pages nothing here."""
@@ -215,6 +215,10 @@ class Session:
                         self.principal, self.game_id, seat, head.version
                     )
                     page = self._page(game, seat, moves, 0, "", (), self._page_size)
+                    sight = await self._reads.sight(self.principal, game)
+                    page.view.CopyFrom(
+                        self._ledger.cache.view(game, sight.viewer, game_messages.view)
+                    )
                     out.put_nowait(spb.PlayResponse(moves=page))
         if head.version != self._state_at:
             self._state_at = head.version
@@ -405,6 +409,8 @@ class Session:
             offset=offset,
         )
         page.moves.extend(convert.command_to_any(game.ruleset, c) for c in chosen)
+        if filter_text.strip():
+            page.indexes.extend(found[offset : offset + size])
         if offset + size < total:
             page.next_page_token = page_tokens.encode(
                 KIND,

@@ -283,3 +283,14 @@ def test_two_bots_play_a_tournament_round_to_the_standings(grpc_server):
     assert sorted(r.played for r in updates[-1].rows) == [1, 1], updates[-1]
     after = cli(grpc_server, "tournament", "my-games", tid, "--token", tokens["bob"])
     assert after.exit_code == 0 and "no unfinished games" in after.output
+
+
+def test_move_n_on_a_finished_game_fails_with_one_line(grpc_server):
+    table = thalara(grpc_server)
+    grpc_server.call("Resign", pb.ResignRequest(game_id=table.game_id), table.tokens[1])
+    got = cli(
+        grpc_server, "play", table.game_id, "--token", table.tokens[0], "--move", "1"
+    )
+    assert got.exit_code == 1, got.output
+    last = got.output.strip().splitlines()[-1]
+    assert "is over" in last and "move 1" in last and "Traceback" not in got.output
