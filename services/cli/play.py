@@ -70,6 +70,7 @@ class Seat:
     ruleset: Any = None
     names: dict[int, str] = field(default_factory=dict)
     seen: int = 0  # the last version whose sentence was printed (or skipped)
+    said: str = ""  # the last event's sentence
     state: Any = None  # the session's latest GameSummary
     state_at: float = 0.0  # time.monotonic() when it arrived
     pages: dict[int, Any] = field(default_factory=dict)  # seat -> its turn's page
@@ -178,10 +179,8 @@ class Seat:
 
             event = message.event
             self.seen = int(event.version)
-            self.print(
-                f"{event.version:>5}  "
-                + sentence(self.ruleset, self.names, event.type, event.payload)
-            )
+            self.said = sentence(self.ruleset, self.names, event.type, event.payload)
+            self.print(f"{event.version:>5}  {self.said}")
         elif kind == "moves" and not message.ref:
             self.pages[int(message.moves.seat)] = message.moves
         elif kind == "state":
@@ -426,7 +425,7 @@ def _play_game(seat: Seat, move: int | None, auto: bool, page_size: int) -> None
     try:
         _session(seat, move, auto, page_size)
     except GameOver:
-        if seat.state is not None:
+        if seat.state is not None:  # the closing line, after the last clocks
             say(_result(seat, seat.state))
         _over(seat.state, move)
     finally:
@@ -615,7 +614,7 @@ def _submit(seat: Seat, acting: int, chosen: Any, strict: bool) -> bool:
         seat.print(f"refused: {answer.refused.message}")
         return False
     last = int(answer.accepted.last_version)
-    while seat.seen < last:  # our move's own events, before anything else
+    while seat.seen < last or seat.state.version < last:  # the move's own events
         seat.next()
     return True
 
