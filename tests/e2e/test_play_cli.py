@@ -354,7 +354,9 @@ def test_the_waiting_seat_sees_a_terralore_game_to_its_last_event_and_the_clocks
     ruleset, names = rules_and_names(summary)
     lines = shown.splitlines()
     # every event after the greeting, once, in order, to the conclusion
-    numbered = [int(m.group(1)) for m in map(re.compile(r"^ *(\d+)  ").match, lines) if m]
+    numbered = [
+        int(m.group(1)) for m in map(re.compile(r"^ *(\d+)  ").match, lines) if m
+    ]
     first = numbered[0]
     assert numbered == list(range(first, events[-1].version + 1))
     # the final events as the waiting seat may see them (its own castle's fall)
