@@ -117,7 +117,7 @@ class SessionOpened(_message.Message):
     def __init__(self, game: _Optional[_Union[_game_service_pb2.GameSummary, _Mapping]] = ..., seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class LegalMovesPage(_message.Message):
-    __slots__ = ("version", "seat", "moves", "total_size", "next_page_token", "filter", "offset")
+    __slots__ = ("version", "seat", "moves", "total_size", "next_page_token", "filter", "offset", "indexes", "view")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MOVES_FIELD_NUMBER: _ClassVar[int]
@@ -125,6 +125,8 @@ class LegalMovesPage(_message.Message):
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     FILTER_FIELD_NUMBER: _ClassVar[int]
     OFFSET_FIELD_NUMBER: _ClassVar[int]
+    INDEXES_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
     version: int
     seat: int
     moves: _containers.RepeatedCompositeFieldContainer[_any_pb2.Any]
@@ -132,7 +134,9 @@ class LegalMovesPage(_message.Message):
     next_page_token: str
     filter: str
     offset: int
-    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., total_size: _Optional[int] = ..., next_page_token: _Optional[str] = ..., filter: _Optional[str] = ..., offset: _Optional[int] = ...) -> None: ...
+    indexes: _containers.RepeatedScalarFieldContainer[int]
+    view: _any_pb2.Any
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[_any_pb2.Any, _Mapping]]] = ..., total_size: _Optional[int] = ..., next_page_token: _Optional[str] = ..., filter: _Optional[str] = ..., offset: _Optional[int] = ..., indexes: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class MoveAccepted(_message.Message):
     __slots__ = ("command_id", "first_version", "last_version", "replayed", "receipt")

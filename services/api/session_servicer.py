@@ -48,9 +48,10 @@ from services.ledger.callers import (
     UnauthenticatedError,
     acting_seat,
 )
+from services.ledger.reading.disclosure import disclose
 from services.ledger.reading.game_reads import GameReads
 from services.live.listen_hub import EventHub
-from services.proto import convert
+from services.proto import convert, game_messages
 
 KIND = "SeatSessionService.Play"
 """The page tokens' kind: a ``ListLegalMoves`` token pages nothing here."""
@@ -169,6 +170,7 @@ class Session:
         self._state_at = -1
         self._texts: dict[tuple[int, Seat], list[str]] = {}
         """Search texts of the list of (version, seat): the newest only."""
+        self._sight: tuple[int, Any] | None = None
         self.idle = asyncio.Event()
         """Set while no client message is being answered: a game that ends
         meanwhile (a resignation, say) still answers the message first."""
@@ -211,10 +213,15 @@ class Session:
             for seat in self.seats:
                 if seat in acting and (head.version, seat) not in self._offered:
                     self._offered.add((head.version, seat))
-                    game, _, moves = await self._reads.legal_moves(
-                        self.principal, self.game_id, seat, head.version
+                    # the batch's head, as the read path would answer it: the
+                    # seat was checked at open, and a seat sees the head live
+                    moves = self._ledger.cache.legal_moves(head, seat)
+                    page = self._page(head, seat, moves, 0, "", (), self._page_size)
+                    page.view.CopyFrom(
+                        self._ledger.cache.view(
+                            head, self._viewer(head), game_messages.view
+                        )
                     )
-                    page = self._page(game, seat, moves, 0, "", (), self._page_size)
                     out.put_nowait(spb.PlayResponse(moves=page))
         if head.version != self._state_at:
             self._state_at = head.version
@@ -226,6 +233,12 @@ class Session:
                     )
                 )
             )
+
+    def _viewer(self, head: Game) -> Any:
+        """Whose view the session's pages show (the disclosure rule's)."""
+        if self._sight is None or self._sight[0] != head.version:
+            self._sight = (head.version, disclose(self.principal, head).viewer)
+        return self._sight[1]
 
     # ------------------------------------------------------------ client to game
 
@@ -405,6 +418,8 @@ class Session:
             offset=offset,
         )
         page.moves.extend(convert.command_to_any(game.ruleset, c) for c in chosen)
+        if filter_text.strip():
+            page.indexes.extend(found[offset : offset + size])
         if offset + size < total:
             page.next_page_token = page_tokens.encode(
                 KIND,

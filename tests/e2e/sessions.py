@@ -72,14 +72,20 @@ def open_sessions(
 
 
 def play_over_sessions(
-    channel: grpc.Channel, game_id: str, tokens: dict[int, str], seed: int = 0
+    channel: grpc.Channel,
+    game_id: str,
+    tokens: dict[int, str],
+    seed: int = 0,
+    watch: bool = True,
 ) -> dict[str, Received]:
-    """Play to the end: at each offered page, a random move of it."""
+    """Play to the end: at each offered page, a random move of it (and, with
+    ``watch``, follow each token's ``StreamGameEvents`` meanwhile)."""
     rnd = random.Random(seed)
     got = {token: Received() for token in dict.fromkeys(tokens.values())}
     watchers = [
         threading.Thread(target=_watch, args=(channel, game_id, t, r), daemon=True)
         for t, r in got.items()
+        if watch
     ]
     for watcher in watchers:
         watcher.start()

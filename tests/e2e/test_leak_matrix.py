@@ -395,6 +395,8 @@ def check_role(
         assert [p.seat for p in pages] == expected_pages, where
         for page in pages:
             assert role.viewer.can_see(page.seat), where
+            assert page.version == upto, where
+            check_view(page.view, upto, f"{where} Play view of seat {page.seat}")
             assert [convert.command_from_any(ruleset, m) for m in page.moves] == list(
                 islice(ruleset.legal_commands(head.state, page.seat), 50)
             ), where

@@ -283,3 +283,93 @@ def test_two_bots_play_a_tournament_round_to_the_standings(grpc_server):
     assert sorted(r.played for r in updates[-1].rows) == [1, 1], updates[-1]
     after = cli(grpc_server, "tournament", "my-games", tid, "--token", tokens["bob"])
     assert after.exit_code == 0 and "no unfinished games" in after.output
+
+
+def test_move_n_on_a_finished_game_fails_with_one_line(grpc_server):
+    table = thalara(grpc_server)
+    grpc_server.call("Resign", pb.ResignRequest(game_id=table.game_id), table.tokens[1])
+    got = cli(
+        grpc_server, "play", table.game_id, "--token", table.tokens[0], "--move", "1"
+    )
+    assert got.exit_code == 1, got.output
+    last = got.output.strip().splitlines()[-1]
+    assert "is over" in last and "move 1" in last and "Traceback" not in got.output
+
+
+TRANSCRIPT = "/tmp/play_terralore_transcript.txt"
+
+
+def test_the_waiting_seat_sees_a_terralore_game_to_its_last_event_and_the_clocks(
+    grpc_server,
+):
+    """Two ``ledger play --auto`` processes finish a Terralore game with a
+    clock; the seat that did not make the last move was waiting on its
+    session, and its output still shows every event to the conclusion, the
+    result, and the clocks as they stood."""
+    from services.cli.replay import rules_and_names, sentence
+
+    terralore = find_game("terralore")
+    request = pb.CreateGameRequest(
+        game_type="terralore",
+        setup=convert.model_to_any(terralore, terralore.setup_model(players=2)),
+        time_control=pb.TimeControl(
+            kind="fischer", base_seconds=900, increment_seconds=5
+        ),
+    )
+    created = grpc_server.call("CreateGame", request)
+    game_id = created.game.game_id
+    tokens = {seat: t.token for t in created.tokens for seat in t.seats}
+    target = f"127.0.0.1:{grpc_server.port}"
+    procs = {
+        seat: subprocess.Popen(
+            [sys.executable, "-m", "services.cli", "play", game_id, "--token", token]
+            + ["--auto", "--target", target],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        for seat, token in tokens.items()
+    }
+    outputs = {seat: p.communicate(timeout=600)[0] for seat, p in procs.items()}
+    assert all(p.returncode == 0 for p in procs.values()), outputs
+    admin = grpc_server.admin_token
+    events = list(
+        grpc_server.call(
+            "StreamGameEvents",
+            pb.StreamGameEventsRequest(game_id=game_id, stop_at_head=True),
+            admin,
+        )
+    )
+    assert events[-1].type == "ledger.GameConcluded"
+    last_mover = [e for e in events if e.HasField("actor")][-1].actor
+    waiting = 1 - last_mover
+    shown = outputs[waiting]
+    with open(TRANSCRIPT, "w") as out:
+        out.write(f"$ ledger play {game_id} --token <seat {waiting + 1}> --auto\n")
+        out.write(shown)
+    summary = grpc_server.call(
+        "GetGame", pb.GetGameRequest(game_id=game_id), tokens[waiting]
+    ).game
+    ruleset, names = rules_and_names(summary)
+    lines = shown.splitlines()
+    # every event after the greeting, once, in order, to the conclusion
+    numbered = [
+        int(m.group(1)) for m in map(re.compile(r"^ *(\d+)  ").match, lines) if m
+    ]
+    first = numbered[0]
+    assert numbered == list(range(first, events[-1].version + 1))
+    # the final events as the waiting seat may see them (its own castle's fall)
+    final = grpc_server.call(
+        "StreamGameEvents",
+        pb.StreamGameEventsRequest(
+            game_id=game_id, after_version=events[-1].version - 3, stop_at_head=True
+        ),
+        tokens[waiting],
+    )
+    for event in final:
+        said = sentence(ruleset, names, event.type, event.payload)
+        assert any(line.endswith(said) for line in lines), said
+    assert lines[-1].strip() and "seat" in lines[-1]  # the result, seats from 1
+    clock_lines = [line for line in lines if line.startswith("clocks (fischer): ")]
+    assert clock_lines and "seat 1 " in clock_lines[0] and "seat 2 " in clock_lines[0]

@@ -239,6 +239,11 @@ def test_the_filter_finds_every_hand_holding_all_the_cards_server_side(
     from services.proto import convert
 
     thalara_rules = find_game("thalara")
+
+    def hand(packed: Any) -> tuple[str, ...]:
+        command: Any = convert.command_from_any(thalara_rules, packed)
+        return tuple(command.cards)
+
     table = thalara(grpc_server)
     client = SeatSessionClient(
         grpc_server.channel, table.game_id, table.tokens[0], page_size=1000
@@ -247,13 +252,10 @@ def test_the_filter_finds_every_hand_holding_all_the_cards_server_side(
         page = first_page(client)
         every = legal_moves(grpc_server, table, 0, limit=200_000)
         assert page.total_size == len(every) > 10_000
-        cards = convert.command_from_any(thalara_rules, every[0]).cards
+        cards = hand(every[0])
         wanted = f"{cards[1].split('@')[0].upper()} {cards[3]}"  # case-blind
         holding = [
-            m.SerializeToString()
-            for m in every
-            if {cards[1], cards[3]}
-            <= set(convert.command_from_any(thalara_rules, m).cards)
+            m.SerializeToString() for m in every if {cards[1], cards[3]} <= set(hand(m))
         ]
         found: list[bytes] = []
         client.query(filter=wanted, page_size=500)

@@ -326,3 +326,54 @@ def test_views_started_while_the_database_is_away_follow_the_log_once_it_is_back
                 projector.stop()
         finally:
             ledger.close()
+
+
+def test_a_seat_session_answers_an_outage_unavailable_and_goes_on_after(
+    scratch_pg, tmp_path, health_of
+):
+    """A move sent on an open session while the database is down is refused
+    in the stream with UNAVAILABLE (and RetryInfo); a session opened by a
+    token the server has not seen is refused UNAVAILABLE; once the database
+    is back the same command id is recorded, once, on the same session."""
+    from ledger.v1 import session_service_pb2 as spb
+    from services.api.session_client import SeatSessionClient
+
+    with start_server(scratch_pg, tmp_path, 0.2) as (running, _, url):
+        conn = Connection.open(f"127.0.0.1:{running.port}")
+        played, fresh = (
+            create(conn, "terralore", players=2),
+            create(conn, "terralore", players=2),
+        )
+        session = SeatSessionClient(
+            conn.channel, played.game_id, played.tokens[0], timeout=120
+        )
+        page = next(m for m in session if m.HasField("moves")).moves
+        scratch_pg.stop("fast")
+        wait_until(lambda: health_of(running.port) == NOT_SERVING, "still SERVING")
+        session.move(page.moves[0], command_id="during-outage")
+        refused = next(m for m in session if m.HasField("refused")).refused
+        assert refused.code == grpc.StatusCode.UNAVAILABLE.value[0]
+        kinds = {d.type_url.rsplit(".", 1)[-1] for d in refused.details}
+        assert {"ErrorInfo", "RetryInfo"} <= kinds
+        other = SeatSessionClient(conn.channel, fresh.game_id, fresh.tokens[0])
+        with pytest.raises(grpc.RpcError) as opening:
+            next(iter(other))
+        assert opening.value.code() is grpc.StatusCode.UNAVAILABLE
+
+        scratch_pg.start()
+        wait_until(lambda: health_of(running.port) == SERVING, "not SERVING again")
+        session.move(page.moves[0], command_id="during-outage")
+        answer = next(
+            m for m in session if m.HasField("accepted") or m.HasField("refused")
+        )
+        assert answer.HasField("accepted"), answer
+        session.send(spb.PlayRequest(resign=spb.SessionResign()))
+        assert any(m.HasField("control") for m in session)
+        session.close()
+        with psycopg.connect(url) as db:
+            (stored,) = db.execute(
+                "SELECT count(*) FROM ledger_commands WHERE command_id = %s",
+                ("during-outage",),
+            ).fetchone()
+        assert stored == 1
+        conn.channel.close()

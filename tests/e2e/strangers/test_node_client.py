@@ -85,3 +85,32 @@ def test_the_node_client_reads_clocks_and_resigns(fresh_server):
     assert shown["events"] == ["ledger.SeatResigned", "ledger.GameConcluded"]
     assert shown["termination"] == "TERMINATION_RESIGNED"
     assert shown["winners"] == [1]
+
+
+def test_the_node_client_plays_a_game_over_seat_sessions(fresh_server):
+    """``clients/node/session.mjs``: one stream per seat, from reflection alone."""
+    if not (CLIENT / "node_modules").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit"], cwd=CLIENT, check=True, timeout=300)
+    done = subprocess.run(
+        ["node", "session.mjs", fresh_server.target, "terralore"],
+        check=False,
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (result,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert result["termination"].startswith("TERMINATION_")
+    assert len(result["seats"]) == 2
+    for seat in result["seats"]:
+        assert seat["events"] == result["version"]  # every event, once
+        assert seat["accepted"] > 0 and seat["replayed"] == 1
+        assert seat["refused"] and all(code != 13 for code in seat["refused"])
+    with grpc.insecure_channel(fresh_server.target) as channel:
+        game = (
+            pb_grpc.GameServiceStub(channel)
+            .GetGame(pb.GetGameRequest(game_id=result["game_id"]), timeout=30)
+            .game
+        )
+    assert game.status == "ended" and game.version == result["version"]
