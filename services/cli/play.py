@@ -278,7 +278,7 @@ class MoveList:
     the session: the turn's first page, then pages asked for on the stream."""
 
     def __init__(self, seat: Seat, page: Any, words: Callable[[Any], str]) -> None:
-        self._seat, self._words = seat, words
+        self._seat, self.words = seat, words
         self.at, self.version = int(page.seat), int(page.version)
         self.moves: list[Any] = list(page.moves)
         self.total = int(page.total_size)
@@ -308,7 +308,7 @@ class MoveList:
 
     def line(self, index: int, move: Any = None) -> str:
         chosen = self.moves[index] if move is None else move
-        return f"{index + 1:>6}. {self._words(chosen)}"
+        return f"{index + 1:>6}. {self.words(chosen)}"
 
     def search(self, text: str, size: int) -> tuple[list[tuple[int, Any]], int]:
         """The first ``size`` moves holding every word of ``text`` (the
@@ -463,13 +463,17 @@ def _session(seat: Seat, move: int | None, auto: bool, page_size: int) -> None:
         page = seat.pages[acting]
         seat.handled.add((int(page.version), acting))
         _show_board(seat, page.view, page.version)
-        moves = MoveList(seat, page, lambda m: _move_words(seat, m))
+        moves = MoveList(seat, page, _sentences(seat, acting, page.view))
         chosen = _choose(seat, acting, moves, move, auto, page_size)
         if chosen is None:
             return
         if chosen is _MOVED_ON:
             continue
-        if _submit(seat, acting, chosen, strict=move is not None) and move is not None:
+        said = moves.words(chosen)
+        if (
+            _submit(seat, acting, chosen, said, strict=move is not None)
+            and move is not None
+        ):
             return
 
 
@@ -484,11 +488,23 @@ def _who(seat: Seat, number: int) -> str:
     return name if name.startswith("seat ") else f"{name} (seat {number + 1})"
 
 
-def _move_words(seat: Seat, packed: Any) -> str:
-    from domain.words.sentences import plain_sentence
+def _sentences(seat: Seat, acting: int, view: Any) -> Callable[[Any], str]:
+    """How ``acting`` reads each of its legal moves: the game's sentence,
+    worded from the seat's own view (the page's), as ListLegalMoves and the
+    play page word it; should a game's words fail, the plain ones."""
+    from domain.words.move_words import move_sentence, plain_move
     from services.proto import convert
 
-    return plain_sentence(convert.command_from_any(seat.ruleset, packed), seat.names)
+    model = convert.model_from_any(seat.ruleset, view, seat.ruleset.view_model)
+
+    def words(packed: Any) -> str:
+        command = convert.command_from_any(seat.ruleset, packed)
+        try:
+            return move_sentence(seat.ruleset, command, acting, model, seat.names)
+        except Exception:  # noqa: BLE001 - the plain words; the move still plays
+            return plain_move(command, acting, seat.names)
+
+    return words
 
 
 def _show_board(seat: Seat, view: Any, version: int) -> None:
@@ -546,7 +562,7 @@ def _choose(
                     seat.print(f"(the game moved on: event {fresh.version})")
                     return _MOVED_ON
                 seat.handled.add((int(fresh.version), acting))
-                moves = MoveList(seat, fresh, moves._words)  # the same list, newer
+                moves = MoveList(seat, fresh, _sentences(seat, acting, fresh.view))
             if item.WhichOneof("kind") == "event" and seat.tty:
                 seat.prompt()
             continue
@@ -599,13 +615,13 @@ def _found(seat: Seat, moves: MoveList, text: str, size: int) -> None:
         )
 
 
-def _submit(seat: Seat, acting: int, chosen: Any, strict: bool) -> bool:
+def _submit(seat: Seat, acting: int, chosen: Any, said: str, strict: bool) -> bool:
     """Submit ``chosen`` on the session; whether it was recorded.
 
     :raises UserError: refused, when ``strict`` (``--move``); otherwise the
         refusal is printed and the turn goes on.
     """
-    seat.print(f"you play: {_move_words(seat, chosen)}")
+    seat.print(f"you play: {said}")
     ref = seat.session.move(chosen, seat=acting)
     answer = seat.answer(ref)
     if answer.HasField("refused"):

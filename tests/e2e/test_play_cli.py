@@ -55,23 +55,43 @@ def admin_game(server, game_id):
     )
 
 
-def words_of(move) -> str:
-    from domain.words.sentences import plain_sentence
+def words_of(server, table, move) -> str:
+    """``move`` of seat 0 as that seat reads it, from its own view."""
+    from domain.words.move_words import move_sentence
 
-    names = {0: "rita", 1: "sam"}
-    return plain_sentence(convert.command_from_any(THALARA, move), names)
+    seen = server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[0]
+    )
+    view = convert.model_from_any(THALARA, seen.view, THALARA.view_model)
+    command = convert.command_from_any(THALARA, move)
+    return move_sentence(THALARA, command, 0, view, {0: "rita", 1: "sam"})
+
+
+def sentences_of(server, table, seat: int) -> list[str]:
+    """The seat's legal moves as ListLegalMoves words them (its own view)."""
+    return list(
+        server.call(
+            "ListLegalMoves",
+            pb.ListLegalMovesRequest(
+                game_id=table.game_id, seat=seat, page_size=1000, with_sentences=True
+            ),
+            table.tokens[seat],
+        ).sentences
+    )
 
 
 def test_move_n_submits_the_nth_listed_move_and_stops(grpc_server):
     table = thalara(grpc_server)
     listed = legal_moves(grpc_server, table, 0, limit=1000)
+    said = sentences_of(grpc_server, table, 0)
     before = admin_game(grpc_server, table.game_id).game.version
     got = cli(
         grpc_server, "play", table.game_id, "--token", table.tokens[0], "--move", "3"
     )
     assert got.exit_code == 0, got.output
     assert "you play rita (seat 1)" in got.output
-    assert f"you play: {words_of(listed[2])}" in got.output
+    # the game's own sentence, as ListLegalMoves words it for the seat
+    assert f"you play: {said[2]}" in got.output
     assert "--- the table after event" in got.output
     after = admin_game(grpc_server, table.game_id)
     assert after.game.version > before and 0 not in after.game.to_act
@@ -98,9 +118,11 @@ def test_choices_read_from_stdin_page_search_and_quit(grpc_server):
     assert f"moves 6-10 of {len(total)}" in got.output
     searched = got.output.split("no move matches")[0].rsplit("choose:", 1)[1]
     found = re.findall(r"^(?:move> )? +(\d+)\. (.*)$", searched, re.MULTILINE)
-    assert len(found) == 5 and all("r20@0" in line for _, line in found)
+    # the search is on the moves (r20@0); the sentences name a seat's own
+    # Remnants without the seat (r20)
+    assert len(found) == 5 and all("r20 (" in line for _, line in found)
     for n, line in found:
-        assert words_of(total[int(n) - 1]) == line
+        assert words_of(grpc_server, table, total[int(n) - 1]) == line
     assert "no move matches 'no-such-card'" in got.output
     # quitting submitted nothing
     assert 0 in admin_game(grpc_server, table.game_id).game.to_act
