@@ -130,7 +130,10 @@ class Desk:
         return self.conn.call("GetGame", gpb.GetGameRequest(game_id=game_id)).game
 
     def move(self, table: Table, seat: int, rnd: random.Random) -> None:
-        move = rnd.choice(legal_moves(self.conn, table, seat))
+        offered = legal_moves(self.conn, table, seat)
+        if not offered:  # paused or ended since the read: no seat may move
+            return
+        move = rnd.choice(offered)
         self.conn.call(
             "SubmitMove",
             gpb.SubmitMoveRequest(
