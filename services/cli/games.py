@@ -51,12 +51,14 @@ def audit(
         help="The game's id (a UUID, see `ledger games list`); optional with "
         "--against, which then checks every game the checkpoint pinned.",
     ),
-    against: str | None = typer.Option(
+    against: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
         None,
         "--against",
         metavar="CHECKPOINT_FILE",
         help="A checkpoint kept earlier (`ledger checkpoint -o FILE`, GetCheckpoint's "
-        "json): fail for any game rolled back or rewritten since, naming it and the version.",
+        "json): fail for any game rolled back or rewritten since, naming it and the "
+        "version. Repeat it with each server's checkpoint: each server signs only "
+        "what it wrote.",
     ),
     receipts: str | None = typer.Option(
         None,
@@ -77,8 +79,12 @@ def audit(
     from domain.ledger.receipts import load_receipts
     from services.ledger.audit import absent_game, audit_game
 
-    if against is not None:
-        _audit_against(against, game_id, _keyring(public_key))
+    if against:
+        failed = False
+        for path in against:
+            failed = _audit_against(path, game_id, _keyring(public_key)) or failed
+        if failed:
+            raise typer.Exit(1)
         if game_id is None:
             return
     if game_id is None:
@@ -117,8 +123,9 @@ def audit(
     )
 
 
-def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> None:
-    """Every game head the checkpoint in ``path`` pinned is still in its log."""
+def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> bool:
+    """Whether a game head the checkpoint in ``path`` pinned is no longer in
+    its log (each one named)."""
     import json
 
     from domain.ledger.checkpoints import Checkpoint
@@ -142,7 +149,7 @@ def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> None
         console.print(
             "[bold green]OK[/]: every head the checkpoint pinned is still in its log"
         )
-        return
+        return False
     for problem in found.problems:
         where = (
             "checkpoint"
@@ -150,7 +157,7 @@ def _audit_against(path: str, game_id: str | None, keys: Keyring | None) -> None
             else f"game {problem.game_id} version {problem.version}"
         )
         console.print(f"[bold red]FAIL[/] {where}: {problem.detail}", highlight=False)
-    raise typer.Exit(1)
+    return True
 
 
 def _keyring(public_keys: list[str] | None) -> Keyring | None:

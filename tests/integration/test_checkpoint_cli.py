@@ -104,3 +104,36 @@ def test_a_forged_or_foreign_checkpoint_is_refused_in_one_line(operator, tmp_pat
     (tmp_path / "junk.json").write_text('{"tree_size": "x"}')
     junk = run("audit", "--against", str(tmp_path / "junk.json"))
     assert junk.exit_code == 2 and "is not a checkpoint" in junk.output
+
+
+def test_each_servers_checkpoint_is_audited_and_any_one_fails_the_audit(
+    operator, tmp_path
+):
+    """Servers on separate hosts each sign a checkpoint over what they wrote:
+    the audit takes every server's, and a game rolled back is caught by the
+    one that pinned it, whichever comes first."""
+    ledger, dba = operator
+    first, _ = play(ledger)
+    ledger.head_signer.close()
+    early = tmp_path / "server-a.json"  # pins the first game only
+    assert run("checkpoint", "-o", str(early)).exit_code == 0
+    later, _ = play(ledger, seed=8)
+    ledger.head_signer.close()
+    both = tmp_path / "server-b.json"
+    assert run("checkpoint", "-o", str(both)).exit_code == 0
+
+    as_superuser(
+        dba,
+        (
+            "DELETE FROM ledger_events WHERE originator_id = %s AND originator_version > %s",
+            (later, 4),
+        ),
+    )
+    alone = run("audit", "--against", str(early))
+    assert alone.exit_code == 0, alone.output  # it never pinned that game
+    for order in ((early, both), (both, early)):
+        found = run("audit", "--against", str(order[0]), "--against", str(order[1]))
+        assert found.exit_code == 1, found.output
+        assert f"game {later} version" in found.output
+        assert found.output.count("games checked") == 2  # both were read
+    assert str(first) not in run("audit", "--against", str(both)).output
