@@ -359,22 +359,30 @@ def _ratio(young: Any, aged: Any) -> float | None:
     return round(aged / young, 3) if young else None
 
 
+def _mean(values: Any) -> float | None:
+    """The mean of the figures measured (a window too short for a p99 has none)."""
+    got = [v for v in values if isinstance(v, int | float)]
+    return statistics.mean(got) if got else None
+
+
 def compare(young: dict[str, Any], aged: dict[str, Any]) -> dict[str, Any]:
     """Aged / young for each headline figure, and whether the targets hold."""
     s1 = {}
     for name in TRANSPORTS:
         y = young["s1"][name]
         a = aged["s1"][name]
-        ym = statistics.mean(r["moves_per_s"] for r in y)
-        am = statistics.mean(r["moves_per_s"] for r in a)
-        yp = statistics.mean(r["submit_p99_ms"] for r in y)
-        ap = statistics.mean(r["submit_p99_ms"] for r in a)
+        ym = _mean(r["moves_per_s"] for r in y)
+        am = _mean(r["moves_per_s"] for r in a)
+        yp = _mean(r["submit_p99_ms"] for r in y)
+        ap = _mean(r["submit_p99_ms"] for r in a)
         s1[name] = {
-            "moves_per_s": [round(ym, 1), round(am, 1)],
+            "moves_per_s": [ym, am],
             "moves_per_s_ratio": _ratio(ym, am),
-            "submit_p99_ms": [round(yp, 1), round(ap, 1)],
+            "submit_p99_ms": [yp, ap],
             "submit_p99_ratio": _ratio(yp, ap),
-            "within_10pct": am >= 0.9 * ym and ap <= 1.1 * yp,
+            "within_10pct": None
+            if None in (ym, am, yp, ap)
+            else am >= 0.9 * ym and ap <= 1.1 * yp,  # type: ignore[operator]
         }
     pages_y = young["dashboard"]["pages"]
     pages_a = aged["dashboard"]["pages"]
@@ -415,9 +423,10 @@ def run(
     events: int | None = None,
     rebuild: bool = False,
     workdir: Path | None = None,
+    sizes: AgedSizes | None = None,
 ) -> dict[str, Any]:
     """Build (or reuse) both databases, measure each, and compare."""
-    sizes = AGED_QUICK if quick else AGED_FULL
+    sizes = sizes or (AGED_QUICK if quick else AGED_FULL)
     if events is not None:
         sizes = sizes.with_events(events)
     mix = setups.game_mix()

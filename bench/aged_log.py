@@ -169,6 +169,8 @@ def play(
     while stored < events:
         batch, heads, commands, receipts = [], [], [], []
         for _ in range(BATCH):
+            if stored >= events and batch:
+                break
             game_type, fields = mix[(seed + games) % len(mix)]
             games += 1
             ruleset = find_game(game_type)
