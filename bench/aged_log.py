@@ -167,7 +167,10 @@ def play(
     players = [f"aged-player-{i:04d}" for i in range(PLAYERS)]
     stored = games = moves = 0
     while stored < events:
-        batch, heads, commands, receipts = [], [], [], []
+        batch: list[Any] = []
+        heads: list[tuple[Any, ...]] = []
+        commands: list[tuple[Any, ...]] = []
+        receipts: list[tuple[Any, ...]] = []
         for _ in range(BATCH):
             if stored >= events and batch:
                 break
@@ -186,6 +189,8 @@ def play(
                     break
                 seat = rnd.choice(game.to_act())
                 command = ruleset.random_command(game.state, seat, rnd)
+                if command is None:  # no legal command: the game cannot go on
+                    break
                 command_id = str(uuid.UUID(int=rnd.getrandbits(128)))
                 before = len(game.pending_events)
                 game.act(command, seat, seed_bytes, command_id)
@@ -296,9 +301,9 @@ def clone(url: str, events: int) -> dict[str, Any]:
         real = conn.execute(
             "SELECT array_agg(game_id ORDER BY created_at), sum(version)"
             " FROM ledger_games WHERE status = 'ended'"
-        ).fetchone()
+        ).fetchone() or (None, None)
         games, per_round = list(real[0] or []), int(real[1] or 0)
-        (have,) = conn.execute("SELECT count(*) FROM ledger_events").fetchone()
+        (have,) = conn.execute("SELECT count(*) FROM ledger_events").fetchone() or (0,)
         have = start = int(have)
         while per_round and have < events:
             # the last round copies only as many games as the target still needs

@@ -103,6 +103,7 @@ class AgedSizes:
     s1_rounds: int
     cold_games: int
     repeats: int
+    rebuild_budget_s: float  # per view; beyond it the whole log's time is projected
 
     def with_events(self, events: int) -> AgedSizes:
         """These sizes with an aged database of ``events`` events."""
@@ -123,18 +124,20 @@ AGED_FULL = AgedSizes(
     s1_rounds=2,
     cold_games=40,
     repeats=20,
+    rebuild_budget_s=60.0,
 )
 
 AGED_QUICK = AgedSizes(
     name="quick",
     events=20_000,
-    real_events=5_000,
-    young_events=3_000,
+    real_events=2_500,
+    young_events=1_500,
     build_workers=1,
     clients=8,
     warmup_s=0.5,
-    window_s=2.0,
+    window_s=1.5,
     s1_rounds=1,
-    cold_games=8,
-    repeats=4,
+    cold_games=5,
+    repeats=3,
+    rebuild_budget_s=60.0,
 )

@@ -30,6 +30,7 @@ TINY = AgedSizes(
     s1_rounds=1,
     cold_games=2,
     repeats=1,
+    rebuild_budget_s=60.0,
 )
 
 
@@ -69,12 +70,15 @@ def test_aged_scenario_measures_a_young_and_an_aged_database_side_by_side(
     for side in (young, old):
         assert side["s1"]["unary"][0]["moves_per_s"] > 0
         assert not [p for p, v in side["dashboard"]["pages"].items() if "error" in v]
+        assert side["projection_rebuild"]["stats"]["complete"] is True
         assert side["projection_rebuild"]["stats"]["positions"] > 0
         assert side["cold_load"]["games"] == TINY.cold_games
     cmp = result["compare"]
     assert set(cmp["s1"]) == set(aged.TRANSPORTS)
     assert set(cmp["dashboard_p95_ms"]) == set(old["dashboard"]["pages"])
-    assert "home" in cmp["dashboard_p95_ms"] and "stats index" in cmp["dashboard_p95_ms"]
+    assert (
+        "home" in cmp["dashboard_p95_ms"] and "stats index" in cmp["dashboard_p95_ms"]
+    )
     for name in ("GetLeaderboard", "GetGameTypeStats", "GetFairness"):
         assert all(isinstance(v, float) for v in cmp["reads_p95_ms"][name])
     # the run measured a copy and dropped it; the cached database stays, and is reused
