@@ -316,6 +316,27 @@ def largest(url: str, top: int = 6) -> dict[str, Any]:
     }
 
 
+def churn(url: str) -> dict[str, Any]:
+    """What the run's writes left for VACUUM: rows written, updated (HOT or
+    not) and dead, per table that took writes (this database's counters)."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup"
+            " FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0"
+            " ORDER BY n_dead_tup DESC, relname"
+        ).fetchall()
+        (autovacuum,) = conn.execute("SHOW autovacuum").fetchone() or ("?",)
+    return {
+        "autovacuum": autovacuum,
+        "tables": {
+            r[0]: {"inserted": r[1], "updated": r[2], "hot_updated": r[3], "dead": r[4]}
+            for r in rows
+        },
+    }
+
+
 def _storage(url: str) -> dict[str, Any]:
     section = storage_size.measure(url)
     side = section.get("side_tables", {})
@@ -375,6 +396,8 @@ def _per_database(
         }
     finally:
         server.stop()
+    time.sleep(0.7)  # the statistics collector's flush (500 ms)
+    out["churn_after_s1"] = churn(url)
     out["projection_rebuild"] = projection_rebuild(es_env, sizes.rebuild_budget_s)
     return out
 
