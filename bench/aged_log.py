@@ -85,6 +85,20 @@ def _complete(url: str) -> dict[str, Any] | None:
     return dict(row[0]) if row else None
 
 
+def _wait_for_builder(admin: str, name: str, poll_s: float = 10.0) -> None:
+    """Wait while another process is connected to the database: a build under
+    way in another run finishes rather than being dropped as interrupted."""
+    while True:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
+            ).fetchone()
+        if not row or not row[0]:
+            return
+        print(f"[bench] waiting for the build of {name} under way", flush=True)
+        time.sleep(poll_s)
+
+
 def ensure(
     events: int,
     mix: list[tuple[str, dict[str, Any]]],
@@ -101,6 +115,7 @@ def ensure(
     name = aged_name(events, mix, real_events)
     url = db.with_dbname(admin, name)
     if not rebuild and _exists(admin, name):
+        _wait_for_builder(admin, name)
         info = _complete(url)
         if info is not None:
             return name, {**info, "reused": True}
