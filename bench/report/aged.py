@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.report.lookup import ok
+from bench.report.lookup import not_run, ok
 
 
 def _f(value: Any, digits: int = 1) -> str:
@@ -25,9 +25,16 @@ def _mib(value: Any) -> str:
 
 
 def lines(section: dict[str, Any] | None) -> list[str]:
-    """The section as markdown lines (empty when the scenario did not run)."""
-    if not ok(section):
+    """The section as markdown lines (what went wrong when it failed; nothing
+    when the run had no such step)."""
+    if section is None:
         return []
+    if not ok(section):
+        return [
+            "## Aged log: a year of play beside a young database",
+            "",
+            *not_run(section),
+        ]
     young, aged, cmp = section["young"], section["aged"], section["compare"]
     built = aged["built"]
     out = [
