@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-SCENARIOS = ("all", "subscribers", "profile", "memory", "ladder")
+SCENARIOS = ("all", "subscribers", "profile", "memory", "ladder", "aged")
 
 
 def bench(
@@ -27,13 +27,28 @@ def bench(
             "(scenario 9); profile: only the py-spy CPU split per layer; memory: only "
             "scenario 6 (RSS with 10,000 open games), to memory.json; ladder: only "
             "the cost ladder (scenario 1 against servers built up layer by layer), "
-            "to ladder.json/.md/.png."
+            "to ladder.json/.md/.png; aged: only the aged-log scenario (a young and "
+            "an aged database side by side), to aged.json/.md."
         ),
     ),
     profile_only: bool = typer.Option(
         False,
         "--profile-only",
         help="Same as --scenario profile: py-spy the server under scenario 1 at 1 and 32 clients.",
+    ),
+    aged_events: int = typer.Option(
+        0,
+        "--aged-events",
+        min=0,
+        help=(
+            "Events in the aged database (0: 5,000,000, or 20,000 with --quick). "
+            "Built once, cached as the database ledger_bench_aged_<key>."
+        ),
+    ),
+    rebuild_aged: bool = typer.Option(
+        False,
+        "--rebuild-aged",
+        help="Drop the cached aged database and build it again.",
     ),
     label: str = typer.Option(
         "",
@@ -58,12 +73,21 @@ def bench(
         from bench.ladder import run_alone
 
         run_alone(quick=quick, out_dir=out)
+    elif scenario == "aged":
+        from bench.aged import run_alone as run_aged
+
+        run_aged(quick, out, aged_events or None, rebuild_aged)
     elif scenario == "memory":
         run_memory(quick=quick, out_dir=out)
     elif scenario == "subscribers":
         run_subscribers(quick=quick, out_dir=out)
     else:
-        run_all(quick=quick, out_dir=out)
+        run_all(
+            quick=quick,
+            out_dir=out,
+            aged_events=aged_events or None,
+            rebuild_aged=rebuild_aged,
+        )
 
 
 def register(app: typer.Typer) -> None:

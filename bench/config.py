@@ -86,3 +86,58 @@ QUICK = Sizes(
     anatomy_moves=60,
     profile_s=3.0,
 )
+
+
+@dataclass(frozen=True)
+class AgedSizes:
+    """The aged-log scenario (:mod:`bench.aged`): both databases and what is measured."""
+
+    name: str
+    events: int  # the aged database
+    real_events: int  # of which played; the rest are copies of those games
+    young_events: int  # the young database, all played
+    build_workers: int
+    clients: int
+    warmup_s: float
+    window_s: float
+    s1_rounds: int
+    cold_games: int
+    repeats: int
+    rebuild_budget_s: float  # per view; beyond it the whole log's time is projected
+
+    def with_events(self, events: int) -> AgedSizes:
+        """These sizes with an aged database of ``events`` events."""
+        from dataclasses import replace
+
+        return replace(self, events=events, real_events=min(self.real_events, events))
+
+
+AGED_FULL = AgedSizes(
+    name="full",
+    events=5_000_000,
+    real_events=300_000,
+    young_events=20_000,
+    build_workers=2,
+    clients=32,
+    warmup_s=3.0,
+    window_s=15.0,
+    s1_rounds=2,
+    cold_games=40,
+    repeats=20,
+    rebuild_budget_s=60.0,
+)
+
+AGED_QUICK = AgedSizes(
+    name="quick",
+    events=20_000,
+    real_events=2_500,
+    young_events=1_500,
+    build_workers=1,
+    clients=8,
+    warmup_s=0.5,
+    window_s=1.5,
+    s1_rounds=1,
+    cold_games=5,
+    repeats=3,
+    rebuild_budget_s=60.0,
+)

@@ -2,7 +2,7 @@
 
 Order: the ledger server scenarios (1, profile, 2, 5), the in-process ones
 (3, anatomy, 4), memory (6, its own server), subscribers (9, three servers
-of their own), the ledger tables' size on disk (``storage``), then the baselines (7a pgbench,
+of their own), the aged log (:mod:`bench.aged`: databases of its own), the ledger tables' size on disk (``storage``), then the baselines (7a pgbench,
 7b eventsourcing, 7c null gRPC handler, which replays real responses
 captured in scenario 1), and last the cost ladder (:mod:`bench.ladder`).  Each scenario is isolated: a failure is recorded
 and the run goes on; ``run_all`` raises at the end if any failed, after
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import (
+    aged,
     anatomy,
     baselines,
     cpu,
@@ -91,7 +92,12 @@ def _payload_bytes(url: str) -> int:
     return int(row[0]) if row and row[0] else 600
 
 
-def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
+def run_all(
+    quick: bool,
+    out_dir: str,
+    aged_events: int | None = None,
+    rebuild_aged: bool = False,
+) -> dict[str, Any]:
     """Run every scenario and write results.json, results.md and charts to ``out_dir``."""
     sizes: Sizes = QUICK if quick else FULL
     out = Path(out_dir)
@@ -157,6 +163,11 @@ def run_all(quick: bool, out_dir: str) -> dict[str, Any]:
                 results,
                 "s9_subscribers",
                 lambda: runs.subscriber_scaling(url, workdir, quick),
+            )
+            _step(
+                results,
+                "aged",
+                lambda: aged.run(quick, aged_events, rebuild_aged, workdir),
             )
             # before the baselines, which write tables of their own
             _step(results, "storage", lambda: storage_size.measure(url))

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench.report import ladder, peer, profile, sections, throughput
+from bench.report import aged, ladder, peer, profile, sections, throughput
 from bench.report.lookup import run_at, verdict
 from bench.stats import fmt
 
@@ -108,6 +108,7 @@ def markdown(
     out += sections.rebuild(results)
     out += sections.catch_up(results)
     out += sections.dashboard(results.get("s8_dashboard"))
+    out += aged.lines(results.get("aged"))
     out += sections.stream(results)
     out += sections.subscribers(
         results.get("s9_subscribers"),
