@@ -143,6 +143,8 @@ class EventHub:
 
     def _fallback(self, game_id: str, version: int) -> None:
         if self._tail is None or not self._tail.has(UUID(game_id), version):
+            if self._tail is not None:
+                self._tail.missed(UUID(game_id))
             self._wake(game_id)
 
     def _wake(self, game_id: str) -> None:

@@ -76,6 +76,17 @@ JS_TIMEOUT = 2.0
 """Seconds a JetStream API request (stream lookup, consumer creation) waits:
 short, so a lookup sent to a stream with no leader is retried soon."""
 REPEAT_REASON = 60.0
+MISSES = 3
+"""Events in a row that NOTIFY announced and a game's consumer did not
+deliver in time, while publishing works, before that consumer is made anew.
+
+Why: when a NATS node dies, an ordered consumer can stall without a word
+(nats-py reports no error, no heartbeat is missed), and the game's streams
+then read PostgreSQL for good.  The NOTIFY path notices: a version it
+announced and the tail lacks is a miss.  Three in a row, with the stream
+taking publishes again, is a dead consumer, not a late one."""
+RESUBSCRIBE_EVERY = 5.0
+"""Seconds at least between two re-creations of one game's consumer."""
 """Seconds before the same connection failure is logged again (still failing)."""
 
 
@@ -137,6 +148,10 @@ class NatsTail:
         """Records given up on since the last flush (too old, or past BACKLOG)."""
         self._publishing = True
         """False after a failed publish, until one succeeds: log each change once."""
+        self._misses: dict[str, int] = {}
+        """Game -> announced events in a row its consumer did not deliver."""
+        self._remade_at: dict[str, float] = {}
+        """Game -> when its consumer was last made anew for missing events."""
         self.on_event: Callable[[str], None] = lambda game_id: None
         """Set by the hub: wake the streams waiting on this game."""
 
@@ -452,6 +467,7 @@ class NatsTail:
             topic=topic,
             state=state,
         )
+        self._misses.pop(game_id, None)
         tail[version] = self._mapper.to_domain_event(record)
         while len(tail) > TAIL:
             tail.pop(min(tail))
@@ -499,6 +515,38 @@ class NatsTail:
                 await sub.unsubscribe()
             except Exception:  # noqa: BLE001 - closing anyway
                 pass
+
+    def missed(self, game_id: UUID) -> None:
+        """NOTIFY announced an event of the game that its consumer did not
+        deliver in time (any thread): after :data:`MISSES` in a row, while
+        JetStream takes publishes, the consumer is made anew."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._count_miss, str(game_id))
+
+    def _count_miss(self, game_id: str) -> None:
+        if game_id not in self._tails or not self.live:
+            return
+        if not self._publishing or self._backlog:
+            return  # the stream itself is away: nothing a new consumer fixes
+        misses = self._misses.get(game_id, 0) + 1
+        self._misses[game_id] = misses
+        now = asyncio.get_running_loop().time()
+        if (
+            misses < MISSES
+            or now - self._remade_at.get(game_id, -1e9) < RESUBSCRIBE_EVERY
+        ):
+            return
+        self._misses.pop(game_id, None)
+        self._remade_at[game_id] = now
+        if len(self._remade_at) > REJECTED_KEPT:
+            self._remade_at.clear()
+        log.warning(
+            "JetStream: game %s's consumer delivered none of the last %d events; "
+            "made anew (streams read PostgreSQL meanwhile)",
+            game_id,
+            misses,
+        )
+        asyncio.get_running_loop().create_task(self._resubscribe(game_id))
 
     def has(self, game_id: UUID, version: int) -> bool:
         """Whether the tail holds event ``version`` of the game."""

@@ -208,7 +208,7 @@ def test_one_nats_node_lost_under_load_costs_no_event(server_url, tmp_path):
                 return await js.purge_stream("LEDGER_GAMES")
 
             with pytest.raises(Exception):  # noqa: B017 - a permissions violation: nats-py times out
-                servers_user.run(purge)
+                servers_user.run(purge, within=0)
 
             targets = [f"127.0.0.1:{base + i}" for i in range(3)]
             conns = [Connection.open(t) for t in targets]
