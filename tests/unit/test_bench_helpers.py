@@ -127,7 +127,11 @@ def _with_peer(results: dict) -> dict:
 
 def test_the_peer_comparisons_use_the_peer_run_in_the_same_run():
     rows = report.headline(_with_peer(_results(moves_32=450, null_32=900)))
-    mix = {r["figure"].split()[4]: r for r in rows if r["figure"].startswith("13-")}
+    mix = {
+        r["figure"].split()[4]: r
+        for r in rows
+        if r["figure"].startswith("13-example mix: ")
+    }
     assert {k: r["baseline"] for k, r in mix.items()} == {
         "1": 150.0,
         "8": None,
@@ -155,7 +159,7 @@ def test_the_peer_comparisons_use_the_peer_run_in_the_same_run():
 def test_without_the_peer_no_peer_row_borrows_a_figure():
     rows = report.headline(_results(moves_32=450, null_32=900))
     peer = [r for r in rows if "peer" in r["figure"]]
-    assert len(peer) == 9
+    assert len(peer) == 12  # mix, the game, its CPU; the game over sessions
     assert all(r["baseline"] is None and r["met"] is None for r in peer)
 
 
@@ -192,7 +196,7 @@ def test_headline_survives_missing_and_failed_sections():
         "s1_throughput": {"status": "failed", "error": "x"},
     }
     rows = report.headline(results)
-    assert len(rows) == 18
+    assert len(rows) == 22
     assert all(r["measured"] is None and r["met"] is None for r in rows)
     assert rows[0]["ratio"] is None
 
@@ -233,3 +237,36 @@ def test_retry_policy_keeps_the_quietest_attempt():
         lambda: ("only", {"other_processes_cpu_pct": 99.0})
     )
     assert (value, seen) == ("only", [99.0])
+
+
+def test_the_session_rows_compare_with_the_peer_and_the_unary_mix():
+    results = _with_peer(_results(moves_32=450, null_32=900))
+    results["s1_sessions"] = {
+        "status": "ok",
+        "runs": [
+            {"clients": 1, "moves_per_s": 240.0, "server_cpu_ms_per_move": 2.0},
+            {
+                "clients": 32,
+                "moves_per_s": 280.0,
+                "server_cpu_ms_per_move": 0.5,
+                "submit_latency_ms": {"p99": 30.0},
+            },
+        ],
+    }
+    results["peer"]["runs"][1]["p99_ms"] = 100.0
+    results["peer_game"]["session"] = {"runs": [{"clients": 32, "moves_per_s": 600.0}]}
+    rows = report.headline(results)
+    mix = {
+        r["figure"].split()[6]: r
+        for r in rows
+        if r["figure"].startswith("13-example mix over sessions")
+    }
+    assert mix["1"]["ratio"] == pytest.approx(240 / 150) and mix["1"]["met"] is True
+    assert mix["32"]["ratio"] == pytest.approx(280 / 200) and mix["32"]["met"] is False
+    assert mix["8"]["met"] is None  # the peer did not run at 8
+    p99 = _row(rows, "session move p99")
+    assert p99["ratio"] == pytest.approx(0.3) and p99["met"] is True
+    cpu = _row(rows, "mix: server CPU per move over sessions")
+    assert cpu["baseline"] is not None and cpu["measured"] == 0.5
+    cards = _row(rows, "peer's game over sessions: moves/s at 32")
+    assert cards["ratio"] == pytest.approx(3.0) and cards["met"] is True

@@ -70,7 +70,7 @@ def test_results_md_shows_before_and_after_side_by_side(tmp_path: Path):
     assert "| domain/* | 20.0% (1.20 ms) | 50.0% (0.60 ms) |" in split
     assert "37% of 200% busy before the run started" in text
     saved = json.loads((tmp_path / "results.json").read_text())
-    assert len(saved["headline"]) == 18
+    assert len(saved["headline"]) == 22
     assert saved["cpu_split_per_layer"]["after"]["32 clients"] == {
         "layers_pct": {"domain/*": 50.0, "services/*": 50.0},
         "server_cpu_ms_per_move": 1.2,
