@@ -32,6 +32,10 @@ from uuid import UUID
 TTL_SECONDS = 3600.0
 #: Codes kept at most (the oldest are forgotten first).
 CAPACITY = 20_000
+#: Unredeemed codes one credential may hold: minting more forgets its own
+#: oldest, never another player's (a token holder minting in a loop would
+#: otherwise push every other link out of the book).
+PER_CREDENTIAL = 8
 
 
 @dataclass(frozen=True)
@@ -61,10 +65,19 @@ class PassBook:
         self._codes: OrderedDict[bytes, tuple[float, Pass]] = OrderedDict()
 
     def mint(self, granted: Pass) -> str:
-        """A new code for ``granted`` (only its digest is kept as the key)."""
+        """A new code for ``granted`` (only its digest is kept as the key);
+        past :data:`PER_CREDENTIAL` codes of one credential, its oldest is
+        forgotten."""
         code = secrets.token_urlsafe(32)
         with self._lock:
             self._forget_expired()
+            mine = [
+                key
+                for key, (_, held) in self._codes.items()
+                if held.credential == granted.credential
+            ]
+            for key in mine[: max(0, len(mine) - PER_CREDENTIAL + 1)]:
+                del self._codes[key]
             while len(self._codes) >= self._capacity:
                 self._codes.popitem(last=False)
             self._codes[_digest(code)] = (self._clock() + self._ttl, granted)

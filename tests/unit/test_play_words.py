@@ -84,3 +84,16 @@ def test_a_code_expires_and_the_book_is_bounded():
     first, second, third = (book.mint(Pass("seat", t, uid)) for t in "xyz")
     assert book.redeem(first) is None  # the oldest made room
     assert book.redeem(second) is not None and book.redeem(third) is not None
+
+
+def test_one_token_minting_in_a_loop_never_pushes_out_anothers_link():
+    from services.dashboard.play_passes import PER_CREDENTIAL
+
+    book = PassBook(capacity=PER_CREDENTIAL + 2)
+    uid = __import__("uuid").uuid4()
+    theirs = book.mint(Pass("seat", "their-token", uid))
+    flood = [book.mint(Pass("seat", "my-token", uid)) for _ in range(1000)]
+    assert book.redeem(theirs) is not None
+    # the flooder keeps only its newest links
+    assert all(book.redeem(code) is None for code in flood[:-PER_CREDENTIAL])
+    assert all(book.redeem(code) is not None for code in flood[-PER_CREDENTIAL:])
