@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-SCENARIOS = ("all", "subscribers", "profile", "memory", "ladder", "aged")
+SCENARIOS = ("all", "subscribers", "profile", "memory", "ladder", "sessions", "aged")
 
 
 def bench(
@@ -27,7 +27,9 @@ def bench(
             "(scenario 9); profile: only the py-spy CPU split per layer; memory: only "
             "scenario 6 (RSS with 10,000 open games), to memory.json; ladder: only "
             "the cost ladder (scenario 1 against servers built up layer by layer), "
-            "to ladder.json/.md/.png; aged: only the aged-log scenario (a young and "
+            "to ladder.json/.md/.png; sessions: scenario 1 over unary calls and over "
+            "seat sessions, the peer and the peer's game, to sessions.json/.md; aged: "
+            "only the aged-log scenario (a young and "
             "an aged database side by side), to aged.json/.md."
         ),
     ),
@@ -65,7 +67,7 @@ def bench(
             param_hint="--scenario",
         )
     from bench.harness import run_all
-    from bench.runs import run_memory, run_profile_only, run_subscribers
+    from bench.runs import run_memory, run_profile_only, run_sessions, run_subscribers
 
     if scenario == "profile":
         run_profile_only(quick=quick, out_dir=out, label=label or None)
@@ -79,6 +81,8 @@ def bench(
         run_aged(quick, out, aged_events or None, rebuild_aged)
     elif scenario == "memory":
         run_memory(quick=quick, out_dir=out)
+    elif scenario == "sessions":
+        run_sessions(quick=quick, out_dir=out)
     elif scenario == "subscribers":
         run_subscribers(quick=quick, out_dir=out)
     else:

@@ -158,3 +158,81 @@ def run_profile_only(quick: bool, out_dir: str, label: str | None) -> dict[str, 
     print("\n".join(profile_run.layer_table([(label or "this run", profile)])))
     print(f"[bench] wrote {path}", flush=True)
     return profile
+
+
+def run_sessions(quick: bool, out_dir: str) -> dict[str, Any]:
+    """Scenario 1 over unary calls and over seat sessions, the peer, and the
+    peer's game (its session mode too), in one run at the peer's levels; the
+    session targets' rows to ``sessions.json`` and ``sessions.md``.
+
+    The comparison a change to the session path is measured by, without the
+    whole bench: every figure it states is a ratio within this run.
+    """
+    from bench import peer, peer_game, scenarios
+    from bench.report import targets
+    from bench.session_player import SessionPlayer
+
+    sizes = QUICK if quick else FULL
+    levels = peer.levels_for(sizes.clients)
+    out = _out(out_dir, quick, keep_in_place=False)
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    workdir = procs.make_workdir()
+    mix = setups.game_mix()
+    results: dict[str, Any] = {"config": {"headline_clients": levels[-1]}}
+    try:
+        with db.bench_database() as url:
+            server = procs.start_ledger_server(
+                url, workdir, snapshot_interval=sizes.snapshot_interval
+            )
+            try:
+                for key, player in (
+                    ("s1_throughput", None),
+                    ("s1_sessions", SessionPlayer),
+                ):
+                    section, _ = scenarios.throughput(
+                        server,
+                        levels,
+                        sizes.warmup_s,
+                        sizes.window_s,
+                        mix,
+                        levels[-1],
+                        None,
+                        machine.retry_policy(),
+                        player=player,
+                    )
+                    for row in section["runs"]:
+                        row.pop("_latencies", None)
+                    results[key] = section
+            finally:
+                server.stop()
+            results["peer"] = peer.run(workdir, levels, sizes.warmup_s, sizes.window_s)
+            results["peer_game"] = peer_game.run(
+                url, workdir, sizes, results["peer"], machine.retry_policy()
+            )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    rows = targets.Rows()
+    targets.peer_rows(
+        rows, results["s1_throughput"], results["peer"], results["peer_game"]
+    )
+    targets.session_rows(
+        rows, results["s1_throughput"], results["s1_sessions"], results["peer"]
+    )
+    targets.session_rows_cards(rows, results["peer_game"], results["peer"])
+    results["before_start"] = quiet
+    results["rows"] = list(rows)
+    (out / "sessions.json").write_text(json.dumps(results, indent=1) + "\n")
+    lines = [
+        "| figure | measured | baseline | ratio | target | met |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ratio = "" if r["ratio"] is None else f"{r['ratio']:.2f}×"
+        lines.append(
+            f"| {r['figure']} | {r['measured']} {r['unit']} | {r['baseline']} "
+            f"| {ratio} | {r['target']} | {r['met']} |"
+        )
+    (out / "sessions.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    print(f"[bench] wrote {out / 'sessions.json'}", flush=True)
+    return results

@@ -197,13 +197,13 @@ def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
         met(catch, ">=", TARGETS["catch_up"]),
     )
     _rss(rows, results.get("s6_memory"))
-    _peer_rows(rows, s1, results.get("peer"), results.get("peer_game"))
-    _session_rows(rows, s1, results.get("s1_sessions"), results.get("peer"))
-    _session_rows_cards(rows, results.get("peer_game"), results.get("peer"))
+    peer_rows(rows, s1, results.get("peer"), results.get("peer_game"))
+    session_rows(rows, s1, results.get("s1_sessions"), results.get("peer"))
+    session_rows_cards(rows, results.get("peer_game"), results.get("peer"))
     return rows
 
 
-def _session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
+def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
     """Scenario 1's mix over seat sessions against the peer (moves/s at each
     level, move p99 at 32), and its server CPU per move against the same mix
     over unary calls in this run."""
@@ -258,7 +258,7 @@ def _session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
     )
 
 
-def _session_rows_cards(rows: Rows, cards: Any, peer: Any) -> None:
+def session_rows_cards(rows: Rows, cards: Any, peer: Any) -> None:
     """The peer's own game over seat sessions against the peer."""
     runs = _get(cards, "session", "runs") if ok(cards) else None
     for clients in PEER_LEVELS:
@@ -281,7 +281,7 @@ def _session_rows_cards(rows: Rows, cards: Any, peer: Any) -> None:
         )
 
 
-def _peer_rows(rows: Rows, s1: Any, peer: Any, cards: Any) -> None:
+def peer_rows(rows: Rows, s1: Any, peer: Any, cards: Any) -> None:
     """The ledger against the peer at the peer's levels: scenario 1's mix,
     then the peer's own card game driven like the peer's client (SubmitMove
     only), both moves/s and server CPU per move."""
