@@ -133,7 +133,9 @@ class Desk:
         offered = legal_moves(self.conn, table, seat)
         if not offered:  # paused or ended since the read: no seat may move
             return
-        move = rnd.choice(offered)
+        self.submit(table, seat, rnd.choice(offered))
+
+    def submit(self, table: Table, seat: int, move: Any) -> None:
         self.conn.call(
             "SubmitMove",
             gpb.SubmitMoveRequest(
@@ -234,7 +236,7 @@ class Round:
         def guarded() -> None:
             try:
                 script()
-            except Exception as exc:  # noqa: BLE001 -- reported by join()
+            except BaseException as exc:  # noqa: BLE001 -- reported by join(), pytest's own failures too
                 self.errors.append(exc)
 
         thread = threading.Thread(target=guarded, daemon=True)
@@ -401,12 +403,14 @@ def _run(
     def pause_and_resume() -> None:
         table = r1.tables[paused]
         desk.warm_up(table, random.Random(4), moves=4)
+        seat = desk.game(paused).to_act[0]
+        legal = legal_moves(desk.conn, table, seat)  # a move it had, kept
         cli("arbiter", "pause", paused, *org)
         held = desk.game(paused)
         assert held.paused and held.status != "ended"
-        seat = held.to_act[0]
+        assert legal_moves(desk.conn, table, seat) == []  # none offered while paused
         with pytest.raises(grpc.RpcError) as refused:
-            desk.move(table, seat, random.Random(0))
+            desk.submit(table, seat, legal[0])
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert "paused" in (refused.value.details() or ""), refused.value.details()
         time.sleep(2)
