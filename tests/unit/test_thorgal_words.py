@@ -18,7 +18,9 @@ from domain.ledger.simulate import play_random_game
 from domain.words.board_text import board_lines
 
 THORGAL = find_game("thorgal")
-ENGINE = re.compile(r"\bgoods \d|\bslot\b|\bop \w|-1\b|\bcells\b|\bassigned \d")
+ENGINE = re.compile(
+    r"\bgoods \d|\bslot\b|\bop \w|(?<!threat )-1\b|\bcells\b|\bassigned \d"
+)
 
 
 @pytest.mark.parametrize("example", [e.name for e in THORGAL.examples])
@@ -32,7 +34,7 @@ def test_the_board_in_words_has_no_engine_fields(example: str) -> None:
             lines = board_lines(THORGAL.view(state, viewer), {0: "rita"})
             text = "\n".join(lines)
             assert not ENGINE.search(text), ENGINE.search(text)
-            seen_hero |= bool(re.search(r"\(rita\) in the \w+; Goods: ", text))
+            seen_hero |= bool(re.search(r"rita · \w+: in the \w+.*\n +Goods: ", text))
     assert seen_hero
 
 
