@@ -48,7 +48,6 @@ from bench import (
 )
 from bench.config import FULL, QUICK, Sizes
 from bench.report import capacity
-from bench.session_player import SessionPlayer
 
 log = logging.getLogger("bench")
 
@@ -270,23 +269,18 @@ def _run_server_scenarios(
 
         _step(results, "s1_throughput", s1)
 
-        def s1_sessions() -> dict[str, Any]:
-            section, _ = scenarios.throughput(
+        _step(
+            results,
+            "s1_sessions",
+            lambda: scenarios.throughput_over_sessions(
                 server,
                 sizes.clients,
                 sizes.warmup_s,
                 sizes.window_s,
                 mix,
-                sizes.headline_clients,
-                None,
                 machine.retry_policy(),
-                player=SessionPlayer,
-            )
-            for row in section["runs"]:
-                row.pop("_latencies", None)
-            return section
-
-        _step(results, "s1_sessions", s1_sessions)
+            ),
+        )
         _step(
             results,
             "peer",

@@ -236,9 +236,13 @@ class Player:
             if table is None:
                 await asyncio.sleep(0.05)
                 continue
-            for _ in range(MAX_MOVES_PER_GAME):
-                if time.perf_counter() >= deadline or not await self.move(table):
-                    break
+            await self.play(table, deadline)
+
+    async def play(self, table: Table, deadline: float) -> None:
+        """``table``'s game, a move at a time, until it ends (or ``deadline``)."""
+        for _ in range(MAX_MOVES_PER_GAME):
+            if time.perf_counter() >= deadline or not await self.move(table):
+                return
 
 
 async def run_players(

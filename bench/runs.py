@@ -170,7 +170,6 @@ def run_sessions(quick: bool, out_dir: str) -> dict[str, Any]:
     """
     from bench import peer, peer_game, scenarios
     from bench.report import targets
-    from bench.session_player import SessionPlayer
 
     sizes = QUICK if quick else FULL
     levels = peer.levels_for(sizes.clients)
@@ -185,24 +184,26 @@ def run_sessions(quick: bool, out_dir: str) -> dict[str, Any]:
                 url, workdir, snapshot_interval=sizes.snapshot_interval
             )
             try:
-                for key, player in (
-                    ("s1_throughput", None),
-                    ("s1_sessions", SessionPlayer),
-                ):
-                    section, _ = scenarios.throughput(
-                        server,
-                        levels,
-                        sizes.warmup_s,
-                        sizes.window_s,
-                        mix,
-                        levels[-1],
-                        None,
-                        machine.retry_policy(),
-                        player=player,
-                    )
-                    for row in section["runs"]:
-                        row.pop("_latencies", None)
-                    results[key] = section
+                results["s1_throughput"], _ = scenarios.throughput(
+                    server,
+                    levels,
+                    sizes.warmup_s,
+                    sizes.window_s,
+                    mix,
+                    levels[-1],
+                    None,
+                    machine.retry_policy(),
+                )
+                for row in results["s1_throughput"]["runs"]:
+                    row.pop("_latencies", None)
+                results["s1_sessions"] = scenarios.throughput_over_sessions(
+                    server,
+                    levels,
+                    sizes.warmup_s,
+                    sizes.window_s,
+                    mix,
+                    machine.retry_policy(),
+                )
             finally:
                 server.stop()
             results["peer"] = peer.run(workdir, levels, sizes.warmup_s, sizes.window_s)

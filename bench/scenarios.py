@@ -81,6 +81,26 @@ def throughput(
     return result, captured
 
 
+def throughput_over_sessions(
+    server: ServerProcess,
+    clients: tuple[int, ...],
+    warmup: float,
+    window: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    policy: RetryPolicy | None = None,
+) -> dict[str, Any]:
+    """Scenario 1 at each concurrency, each move over a seat session
+    (:class:`bench.session_player.SessionPlayer`): the ``s1_sessions`` section."""
+    from bench.session_player import SessionPlayer
+
+    section, _ = throughput(
+        server, clients, warmup, window, mix, clients[-1], None, policy, SessionPlayer
+    )
+    for row in section["runs"]:
+        row.pop("_latencies", None)
+    return section
+
+
 def rpc_costs(
     server: ServerProcess,
     clients: int,

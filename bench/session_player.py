@@ -48,16 +48,6 @@ class SessionPlayer(loadgen.Player):
         super().__init__(*args, **kwargs)
         self.sessions = spb_grpc.SeatSessionServiceStub(self.channel)
 
-    async def play_until(self, deadline: float, max_games: int = 100_000) -> None:
-        for _ in range(max_games):
-            if time.perf_counter() >= deadline:
-                return
-            table = await self.create()
-            if table is None:
-                await asyncio.sleep(0.05)
-                continue
-            await self.play(table, deadline)
-
     async def play(self, table: loadgen.Table, deadline: float) -> None:
         """Open a session per player of ``table`` and play until the game
         ends (or ``deadline``)."""

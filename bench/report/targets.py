@@ -203,6 +203,34 @@ def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _moves_vs_peer(
+    rows: Rows, label: str, mine: Any, peer: Any, clients: int, target: str
+) -> Any:
+    """One row: ``mine`` (a run at ``clients``) moves/s over the peer's at the
+    same level, against ``TARGETS[target]``; the peer's run at that level."""
+    other = run_at(peer, "clients", clients) if ok(peer) else None
+    theirs = _get(other, "moves_per_s")
+    why = "" if other else "; the peer did not run at this size"
+    games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
+    measured = _get(mine, "moves_per_s")
+    r = ratio(measured, theirs)
+    rows.add(
+        f"{label}: moves/s at {games} ÷ peer{why}",
+        measured,
+        "moves/s",
+        theirs,
+        "peer moves/s",
+        r,
+        f"≥ {TARGETS[target]:g}×",
+        met(r, ">=", TARGETS[target]),
+    )
+    return other
+
+
+def _at(runs: Any, clients: int) -> Any:
+    return next((c for c in runs or () if c.get("clients") == clients), None)
+
+
 def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
     """Scenario 1's mix over seat sessions against the peer (moves/s at each
     level, move p99 at 32), and its server CPU per move against the same mix
@@ -211,21 +239,13 @@ def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
         rows.add("13-example mix over sessions", None, "moves/s", target="not run")
         return
     for clients in PEER_LEVELS:
-        other = run_at(peer, "clients", clients) if ok(peer) else None
-        theirs = _get(other, "moves_per_s")
-        why = "" if other else "; the peer did not run at this size"
-        games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
-        mine = _get(run_at(sessions, "clients", clients), "moves_per_s")
-        r = ratio(mine, theirs)
-        rows.add(
-            f"13-example mix over sessions: moves/s at {games} ÷ peer{why}",
-            mine,
-            "moves/s",
-            theirs,
-            "peer moves/s",
-            r,
-            f"≥ {TARGETS['mix_sessions_vs_peer']:.1f}×",
-            met(r, ">=", TARGETS["mix_sessions_vs_peer"]),
+        _moves_vs_peer(
+            rows,
+            "13-example mix over sessions",
+            run_at(sessions, "clients", clients),
+            peer,
+            clients,
+            "mix_sessions_vs_peer",
         )
     at32 = run_at(sessions, "clients", 32)
     p99 = _get(at32, "submit_latency_ms", "p99")
@@ -262,22 +282,13 @@ def session_rows_cards(rows: Rows, cards: Any, peer: Any) -> None:
     """The peer's own game over seat sessions against the peer."""
     runs = _get(cards, "session", "runs") if ok(cards) else None
     for clients in PEER_LEVELS:
-        other = run_at(peer, "clients", clients) if ok(peer) else None
-        theirs = _get(other, "moves_per_s")
-        why = "" if other else "; the peer did not run at this size"
-        games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
-        card = next((c for c in runs or () if c.get("clients") == clients), None)
-        mine = _get(card, "moves_per_s")
-        r = ratio(mine, theirs)
-        rows.add(
-            f"peer's game over sessions: moves/s at {games} ÷ peer{why}",
-            mine,
-            "moves/s",
-            theirs,
-            "peer moves/s",
-            r,
-            f"≥ {TARGETS['cards_sessions_vs_peer']:.1f}×",
-            met(r, ">=", TARGETS["cards_sessions_vs_peer"]),
+        _moves_vs_peer(
+            rows,
+            "peer's game over sessions",
+            _at(runs, clients),
+            peer,
+            clients,
+            "cards_sessions_vs_peer",
         )
 
 
@@ -287,35 +298,25 @@ def peer_rows(rows: Rows, s1: Any, peer: Any, cards: Any) -> None:
     only), both moves/s and server CPU per move."""
     submit_only = _get(cards, "submit_only", "runs") if ok(cards) else None
     for clients in PEER_LEVELS:
-        other = run_at(peer, "clients", clients) if ok(peer) else None
-        theirs = _get(other, "moves_per_s")
+        other = _moves_vs_peer(
+            rows,
+            "13-example mix",
+            run_at(s1, "clients", clients),
+            peer,
+            clients,
+            "mix_vs_peer",
+        )
+        card = _at(submit_only, clients)
+        _moves_vs_peer(
+            rows,
+            "peer's game, SubmitMove only",
+            card,
+            peer,
+            clients,
+            "cards_vs_peer",
+        )
         why = "" if other else "; the peer did not run at this size"
         games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
-        mine = _get(run_at(s1, "clients", clients), "moves_per_s")
-        r = ratio(mine, theirs)
-        rows.add(
-            f"13-example mix: moves/s at {games} ÷ peer{why}",
-            mine,
-            "moves/s",
-            theirs,
-            "peer moves/s",
-            r,
-            f"≥ {TARGETS['mix_vs_peer']:.0f}×",
-            met(r, ">=", TARGETS["mix_vs_peer"]),
-        )
-        card = next((c for c in submit_only or () if c.get("clients") == clients), None)
-        mine = _get(card, "moves_per_s")
-        r = ratio(mine, theirs)
-        rows.add(
-            f"peer's game, SubmitMove only: moves/s at {games} ÷ peer{why}",
-            mine,
-            "moves/s",
-            theirs,
-            "peer moves/s",
-            r,
-            f"≥ {TARGETS['cards_vs_peer']:.0f}×",
-            met(r, ">=", TARGETS["cards_vs_peer"]),
-        )
         cpu, their_cpu = (
             _get(card, "server_cpu_ms_per_move"),
             _get(other, "server_cpu_ms_per_move"),
