@@ -186,12 +186,17 @@ async def state(
     complete = True
     total = 0
     targets: list[str] = []
+    view = await run_in_threadpool(game.ruleset.view, game.state, sight.viewer)
     for seat in acting:
         moves = ledger.cache.legal_moves(game, seat)
         total += len(moves)
         room = MOVES_SHOWN - len(listed)
-        own = await run_in_threadpool(
-            game.ruleset.view, game.state, Viewer.player(seat)
+        own = (  # a move is worded from its seat's own view (the board's, mostly)
+            view
+            if sight.viewer == Viewer.player(seat)
+            else await run_in_threadpool(
+                game.ruleset.view, game.state, Viewer.player(seat)
+            )
         )
         rows, whole = await run_in_threadpool(
             moves_listed, game.ruleset, moves, seat, own, names, room, query, wanted
@@ -202,7 +207,6 @@ async def state(
             row["who"] = seat_name(names, seat)
         listed.extend(rows)
         targets.extend(await run_in_threadpool(board_targets, moves))
-    view = await run_in_threadpool(game.ruleset.view, game.state, sight.viewer)
     board = await run_in_threadpool(seat_board, game.ruleset, view, names, targets)
     return {
         "game": game,
