@@ -59,6 +59,11 @@ DEFAULT_PAGE = 100
 _END = object()
 
 
+OUTAGE_RETRY_SECONDS = 0.5
+"""How often a session whose events could not be read (the database away)
+tries to follow them again."""
+
+
 class SessionServicer(spb_grpc.SeatSessionServiceServicer):
     def __init__(
         self,
@@ -187,23 +192,34 @@ class Session:
 
     async def follow(self, out: asyncio.Queue[Any]) -> None:
         """Every event after the resume point, then the state and the turn's
-        first pages at each head, until the game's conclusion."""
-        try:
-            batches = self._stream.batches(
-                self.principal, self.game_id, self._after, False
-            )
-            async with aclosing(batches):
-                async for head, messages in batches:
-                    for message in messages:
-                        out.put_nowait(spb.PlayResponse(event=message))
-                        self._after = int(message.version)
-                    if self._after >= head.version:
-                        await self._at_head(head, out)
-            out.put_nowait(_END)
-        except asyncio.CancelledError:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - ends the stream with its status
-            out.put_nowait(exc)
+        first pages at each head, until the game's conclusion.
+
+        A database outage does not end the session: the client's messages
+        meanwhile are refused UNAVAILABLE in the stream, and the events are
+        followed again from the last one sent once the database answers (a
+        session that ended there would race the refusal of the move in hand).
+        """
+        while True:
+            try:
+                batches = self._stream.batches(
+                    self.principal, self.game_id, self._after, False
+                )
+                async with aclosing(batches):
+                    async for head, messages in batches:
+                        for message in messages:
+                            out.put_nowait(spb.PlayResponse(event=message))
+                            self._after = int(message.version)
+                        if self._after >= head.version:
+                            await self._at_head(head, out)
+                out.put_nowait(_END)
+                return
+            except asyncio.CancelledError:
+                raise
+            except BaseException as exc:  # noqa: BLE001 - ends the stream with its status
+                if status_for(exc).code != grpc.StatusCode.UNAVAILABLE.value[0]:
+                    out.put_nowait(exc)
+                    return
+                await asyncio.sleep(OUTAGE_RETRY_SECONDS)
 
     async def _at_head(self, head: Game, out: asyncio.Queue[Any]) -> None:
         """The first page of each of the session's seats that is to act, then

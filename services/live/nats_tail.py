@@ -78,7 +78,7 @@ short, so a lookup sent to a stream with no leader is retried soon."""
 REPEAT_REASON = 60.0
 MISSES = 3
 """Events in a row that NOTIFY announced and a game's consumer did not
-deliver in time, while publishing works, before that consumer is made anew.
+deliver in time, while publishing works, before the consumers are made anew.
 
 Why: when a NATS node dies, an ordered consumer can stall without a word
 (nats-py reports no error, no heartbeat is missed), and the game's streams
@@ -86,7 +86,7 @@ then read PostgreSQL for good.  The NOTIFY path notices: a version it
 announced and the tail lacks is a miss.  Three in a row, with the stream
 taking publishes again, is a dead consumer, not a late one."""
 RESUBSCRIBE_EVERY = 5.0
-"""Seconds at least between two re-creations of one game's consumer."""
+"""Seconds at least between two re-creations for missed events."""
 """Seconds before the same connection failure is logged again (still failing)."""
 
 
@@ -150,8 +150,8 @@ class NatsTail:
         """False after a failed publish, until one succeeds: log each change once."""
         self._misses: dict[str, int] = {}
         """Game -> announced events in a row its consumer did not deliver."""
-        self._remade_at: dict[str, float] = {}
-        """Game -> when its consumer was last made anew for missing events."""
+        self._remade_at = -1e9
+        """When missed events last made the consumers anew."""
         self.on_event: Callable[[str], None] = lambda game_id: None
         """Set by the hub: wake the streams waiting on this game."""
 
@@ -527,26 +527,24 @@ class NatsTail:
         if game_id not in self._tails or not self.live:
             return
         if not self._publishing or self._backlog:
-            return  # the stream itself is away: nothing a new consumer fixes
+            return  # the stream itself is away: the backlog's flush recovers
         misses = self._misses.get(game_id, 0) + 1
         self._misses[game_id] = misses
         now = asyncio.get_running_loop().time()
-        if (
-            misses < MISSES
-            or now - self._remade_at.get(game_id, -1e9) < RESUBSCRIBE_EVERY
-        ):
+        if misses < MISSES or now - self._remade_at < RESUBSCRIBE_EVERY:
             return
-        self._misses.pop(game_id, None)
-        self._remade_at[game_id] = now
-        if len(self._remade_at) > REJECTED_KEPT:
-            self._remade_at.clear()
+        self._misses.clear()
+        self._remade_at = now
         log.warning(
             "JetStream: game %s's consumer delivered none of the last %d events; "
-            "made anew (streams read PostgreSQL meanwhile)",
+            "consumers re-created (streams read PostgreSQL meanwhile)",
             game_id,
             misses,
         )
-        asyncio.get_running_loop().create_task(self._resubscribe(game_id))
+        # the one recovery path: it waits for the stream to answer (an
+        # election may be under way), then re-creates every consumer, one
+        # recovery at a time
+        self._start_recovery()
 
     def has(self, game_id: UUID, version: int) -> bool:
         """Whether the tail holds event ``version`` of the game."""
