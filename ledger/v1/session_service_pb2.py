@@ -26,39 +26,39 @@ from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from ledger.v1 import game_service_pb2 as ledger_dot_v1_dot_game__service__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fledger/v1/session_service.proto\x12\tledger.v1\x1a\x19google/protobuf/any.proto\x1a\x1cledger/v1/game_service.proto\"\xed\x01\n\x0bPlayRequest\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12&\n\x04open\x18\n \x01(\x0b\x32\x16.ledger.v1.OpenSessionH\x00\x12&\n\x04move\x18\x0b \x01(\x0b\x32\x16.ledger.v1.SessionMoveH\x00\x12%\n\x04\x64raw\x18\x0c \x01(\x0b\x32\x15.ledger.v1.DrawAnswerH\x00\x12*\n\x06resign\x18\r \x01(\x0b\x32\x18.ledger.v1.SessionResignH\x00\x12&\n\x05moves\x18\x0e \x01(\x0b\x32\x15.ledger.v1.MovesQueryH\x00\x42\x06\n\x04kind\"d\n\x0bOpenSession\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x42\x07\n\x05_seat\"\xa8\x01\n\x0bSessionMove\x12\x12\n\ncommand_id\x18\x01 \x01(\t\x12\"\n\x04move\x18\x02 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12\x11\n\tsignature\x18\x05 \x01(\x0c\x42\x07\n\x05_seatB\x13\n\x11_expected_version\"O\n\nDrawAnswer\x12%\n\x06\x61\x63tion\x18\x01 \x01(\x0e\x32\x15.ledger.v1.DrawAction\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"+\n\rSessionResign\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"_\n\nMovesQuery\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0e\n\x06\x66ilter\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x42\x07\n\x05_seat\"\xd5\x02\n\x0cPlayResponse\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12*\n\x06opened\x18\n \x01(\x0b\x32\x18.ledger.v1.SessionOpenedH\x00\x12%\n\x05\x65vent\x18\x0b \x01(\x0b\x32\x14.ledger.v1.GameEventH\x00\x12\'\n\x05state\x18\x0c \x01(\x0b\x32\x16.ledger.v1.GameSummaryH\x00\x12*\n\x05moves\x18\r \x01(\x0b\x32\x19.ledger.v1.LegalMovesPageH\x00\x12+\n\x08\x61\x63\x63\x65pted\x18\x0e \x01(\x0b\x32\x17.ledger.v1.MoveAcceptedH\x00\x12,\n\x07refused\x18\x0f \x01(\x0b\x32\x19.ledger.v1.SessionRefusalH\x00\x12-\n\x07\x63ontrol\x18\x10 \x01(\x0b\x32\x1a.ledger.v1.ControlAcceptedH\x00\x42\x06\n\x04kind\"D\n\rSessionOpened\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x16.ledger.v1.GameSummary\x12\r\n\x05seats\x18\x02 \x03(\x05\"\xd6\x01\n\x0eLegalMovesPage\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12#\n\x05moves\x18\x03 \x03(\x0b\x32\x14.google.protobuf.Any\x12\x12\n\ntotal_size\x18\x04 \x01(\x03\x12\x17\n\x0fnext_page_token\x18\x05 \x01(\t\x12\x0e\n\x06\x66ilter\x18\x06 \x01(\t\x12\x0e\n\x06offset\x18\x07 \x01(\x03\x12\x0f\n\x07indexes\x18\x08 \x03(\x03\x12\"\n\x04view\x18\t \x01(\x0b\x32\x14.google.protobuf.Any\"\x86\x01\n\x0cMoveAccepted\x12\x12\n\ncommand_id\x18\x01 \x01(\t\x12\x15\n\rfirst_version\x18\x02 \x01(\x03\x12\x14\n\x0clast_version\x18\x03 \x01(\x03\x12\x10\n\x08replayed\x18\x04 \x01(\x08\x12#\n\x07receipt\x18\x05 \x01(\x0b\x32\x12.ledger.v1.Receipt\"\'\n\x0f\x43ontrolAccepted\x12\x14\n\x0clast_version\x18\x01 \x01(\x03\"V\n\x0eSessionRefusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12%\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x14.google.protobuf.Any*q\n\nDrawAction\x12\x1b\n\x17\x44RAW_ACTION_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44RAW_ACTION_OFFER\x10\x01\x12\x16\n\x12\x44RAW_ACTION_ACCEPT\x10\x02\x12\x17\n\x13\x44RAW_ACTION_DECLINE\x10\x03\x32Q\n\x12SeatSessionService\x12;\n\x04Play\x12\x16.ledger.v1.PlayRequest\x1a\x17.ledger.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fledger/v1/session_service.proto\x12\tledger.v1\x1a\x19google/protobuf/any.proto\x1a\x1cledger/v1/game_service.proto\"\xed\x01\n\x0bPlayRequest\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12&\n\x04open\x18\n \x01(\x0b\x32\x16.ledger.v1.OpenSessionH\x00\x12&\n\x04move\x18\x0b \x01(\x0b\x32\x16.ledger.v1.SessionMoveH\x00\x12%\n\x04\x64raw\x18\x0c \x01(\x0b\x32\x15.ledger.v1.DrawAnswerH\x00\x12*\n\x06resign\x18\r \x01(\x0b\x32\x18.ledger.v1.SessionResignH\x00\x12&\n\x05moves\x18\x0e \x01(\x0b\x32\x15.ledger.v1.MovesQueryH\x00\x42\x06\n\x04kind\"w\n\x0bOpenSession\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x15\n\rafter_version\x18\x02 \x01(\x03\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x11\n\twith_view\x18\x05 \x01(\x08\x42\x07\n\x05_seat\"\xa8\x01\n\x0bSessionMove\x12\x12\n\ncommand_id\x18\x01 \x01(\t\x12\"\n\x04move\x18\x02 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12\x11\n\tsignature\x18\x05 \x01(\x0c\x42\x07\n\x05_seatB\x13\n\x11_expected_version\"O\n\nDrawAnswer\x12%\n\x06\x61\x63tion\x18\x01 \x01(\x0e\x32\x15.ledger.v1.DrawAction\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"+\n\rSessionResign\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"_\n\nMovesQuery\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0e\n\x06\x66ilter\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x42\x07\n\x05_seat\"\xd5\x02\n\x0cPlayResponse\x12\x0b\n\x03ref\x18\x01 \x01(\t\x12*\n\x06opened\x18\n \x01(\x0b\x32\x18.ledger.v1.SessionOpenedH\x00\x12%\n\x05\x65vent\x18\x0b \x01(\x0b\x32\x14.ledger.v1.GameEventH\x00\x12\'\n\x05state\x18\x0c \x01(\x0b\x32\x16.ledger.v1.GameSummaryH\x00\x12*\n\x05moves\x18\r \x01(\x0b\x32\x19.ledger.v1.LegalMovesPageH\x00\x12+\n\x08\x61\x63\x63\x65pted\x18\x0e \x01(\x0b\x32\x17.ledger.v1.MoveAcceptedH\x00\x12,\n\x07refused\x18\x0f \x01(\x0b\x32\x19.ledger.v1.SessionRefusalH\x00\x12-\n\x07\x63ontrol\x18\x10 \x01(\x0b\x32\x1a.ledger.v1.ControlAcceptedH\x00\x42\x06\n\x04kind\"D\n\rSessionOpened\x12$\n\x04game\x18\x01 \x01(\x0b\x32\x16.ledger.v1.GameSummary\x12\r\n\x05seats\x18\x02 \x03(\x05\"\xd6\x01\n\x0eLegalMovesPage\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12#\n\x05moves\x18\x03 \x03(\x0b\x32\x14.google.protobuf.Any\x12\x12\n\ntotal_size\x18\x04 \x01(\x03\x12\x17\n\x0fnext_page_token\x18\x05 \x01(\t\x12\x0e\n\x06\x66ilter\x18\x06 \x01(\t\x12\x0e\n\x06offset\x18\x07 \x01(\x03\x12\x0f\n\x07indexes\x18\x08 \x03(\x03\x12\"\n\x04view\x18\t \x01(\x0b\x32\x14.google.protobuf.Any\"\x86\x01\n\x0cMoveAccepted\x12\x12\n\ncommand_id\x18\x01 \x01(\t\x12\x15\n\rfirst_version\x18\x02 \x01(\x03\x12\x14\n\x0clast_version\x18\x03 \x01(\x03\x12\x10\n\x08replayed\x18\x04 \x01(\x08\x12#\n\x07receipt\x18\x05 \x01(\x0b\x32\x12.ledger.v1.Receipt\"\'\n\x0f\x43ontrolAccepted\x12\x14\n\x0clast_version\x18\x01 \x01(\x03\"V\n\x0eSessionRefusal\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\x12%\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x14.google.protobuf.Any*q\n\nDrawAction\x12\x1b\n\x17\x44RAW_ACTION_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44RAW_ACTION_OFFER\x10\x01\x12\x16\n\x12\x44RAW_ACTION_ACCEPT\x10\x02\x12\x17\n\x13\x44RAW_ACTION_DECLINE\x10\x03\x32Q\n\x12SeatSessionService\x12;\n\x04Play\x12\x16.ledger.v1.PlayRequest\x1a\x17.ledger.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'ledger.v1.session_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DRAWACTION']._serialized_start=1736
-  _globals['_DRAWACTION']._serialized_end=1849
+  _globals['_DRAWACTION']._serialized_start=1755
+  _globals['_DRAWACTION']._serialized_end=1868
   _globals['_PLAYREQUEST']._serialized_start=104
   _globals['_PLAYREQUEST']._serialized_end=341
   _globals['_OPENSESSION']._serialized_start=343
-  _globals['_OPENSESSION']._serialized_end=443
-  _globals['_SESSIONMOVE']._serialized_start=446
-  _globals['_SESSIONMOVE']._serialized_end=614
-  _globals['_DRAWANSWER']._serialized_start=616
-  _globals['_DRAWANSWER']._serialized_end=695
-  _globals['_SESSIONRESIGN']._serialized_start=697
-  _globals['_SESSIONRESIGN']._serialized_end=740
-  _globals['_MOVESQUERY']._serialized_start=742
-  _globals['_MOVESQUERY']._serialized_end=837
-  _globals['_PLAYRESPONSE']._serialized_start=840
-  _globals['_PLAYRESPONSE']._serialized_end=1181
-  _globals['_SESSIONOPENED']._serialized_start=1183
-  _globals['_SESSIONOPENED']._serialized_end=1251
-  _globals['_LEGALMOVESPAGE']._serialized_start=1254
-  _globals['_LEGALMOVESPAGE']._serialized_end=1468
-  _globals['_MOVEACCEPTED']._serialized_start=1471
-  _globals['_MOVEACCEPTED']._serialized_end=1605
-  _globals['_CONTROLACCEPTED']._serialized_start=1607
-  _globals['_CONTROLACCEPTED']._serialized_end=1646
-  _globals['_SESSIONREFUSAL']._serialized_start=1648
-  _globals['_SESSIONREFUSAL']._serialized_end=1734
-  _globals['_SEATSESSIONSERVICE']._serialized_start=1851
-  _globals['_SEATSESSIONSERVICE']._serialized_end=1932
+  _globals['_OPENSESSION']._serialized_end=462
+  _globals['_SESSIONMOVE']._serialized_start=465
+  _globals['_SESSIONMOVE']._serialized_end=633
+  _globals['_DRAWANSWER']._serialized_start=635
+  _globals['_DRAWANSWER']._serialized_end=714
+  _globals['_SESSIONRESIGN']._serialized_start=716
+  _globals['_SESSIONRESIGN']._serialized_end=759
+  _globals['_MOVESQUERY']._serialized_start=761
+  _globals['_MOVESQUERY']._serialized_end=856
+  _globals['_PLAYRESPONSE']._serialized_start=859
+  _globals['_PLAYRESPONSE']._serialized_end=1200
+  _globals['_SESSIONOPENED']._serialized_start=1202
+  _globals['_SESSIONOPENED']._serialized_end=1270
+  _globals['_LEGALMOVESPAGE']._serialized_start=1273
+  _globals['_LEGALMOVESPAGE']._serialized_end=1487
+  _globals['_MOVEACCEPTED']._serialized_start=1490
+  _globals['_MOVEACCEPTED']._serialized_end=1624
+  _globals['_CONTROLACCEPTED']._serialized_start=1626
+  _globals['_CONTROLACCEPTED']._serialized_end=1665
+  _globals['_SESSIONREFUSAL']._serialized_start=1667
+  _globals['_SESSIONREFUSAL']._serialized_end=1753
+  _globals['_SEATSESSIONSERVICE']._serialized_start=1870
+  _globals['_SEATSESSIONSERVICE']._serialized_end=1951
 # @@protoc_insertion_point(module_scope)

@@ -37,16 +37,18 @@ class PlayRequest(_message.Message):
     def __init__(self, ref: _Optional[str] = ..., open: _Optional[_Union[OpenSession, _Mapping]] = ..., move: _Optional[_Union[SessionMove, _Mapping]] = ..., draw: _Optional[_Union[DrawAnswer, _Mapping]] = ..., resign: _Optional[_Union[SessionResign, _Mapping]] = ..., moves: _Optional[_Union[MovesQuery, _Mapping]] = ...) -> None: ...
 
 class OpenSession(_message.Message):
-    __slots__ = ("game_id", "after_version", "seat", "page_size")
+    __slots__ = ("game_id", "after_version", "seat", "page_size", "with_view")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    WITH_VIEW_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     after_version: int
     seat: int
     page_size: int
-    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
+    with_view: bool
+    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., seat: _Optional[int] = ..., page_size: _Optional[int] = ..., with_view: _Optional[bool] = ...) -> None: ...
 
 class SessionMove(_message.Message):
     __slots__ = ("command_id", "move", "seat", "expected_version", "signature")

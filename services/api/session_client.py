@@ -34,10 +34,14 @@ class SeatSessionClient:
         seat: int | None = None,
         page_size: int = 0,
         timeout: float | None = None,
+        with_view: bool = False,
     ) -> None:
         self._outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         opening = spb.OpenSession(
-            game_id=game_id, after_version=after_version, page_size=page_size
+            game_id=game_id,
+            after_version=after_version,
+            page_size=page_size,
+            with_view=with_view,
         )
         if seat is not None:
             opening.seat = seat

@@ -134,7 +134,7 @@ class SessionServicer(spb_grpc.SeatSessionServiceServicer):
                 raise PermissionDeniedError(
                     "this token is for another game", "TOKEN_FOR_ANOTHER_GAME"
                 )
-        return Session(self, principal, game, seats, after, size)
+        return Session(self, principal, game, seats, after, size, opening.with_view)
 
 
 async def _first(requests: AsyncIterator[spb.PlayRequest]) -> spb.PlayRequest:
@@ -162,6 +162,7 @@ class Session:
         seats: tuple[Seat, ...],
         after: int,
         page_size: int,
+        with_view: bool,
     ) -> None:
         self._ledger = servicer._ledger
         self._reads = servicer._reads
@@ -170,6 +171,7 @@ class Session:
         self._game = game
         self._after = after
         self._page_size = page_size
+        self._with_view = with_view
         self._offered: set[tuple[int, Seat]] = set()
         """(version, seat) whose first page was sent."""
         self._state_at = -1
@@ -233,11 +235,12 @@ class Session:
                     # seat was checked at open, and a seat sees the head live
                     moves = self._ledger.cache.legal_moves(head, seat)
                     page = self._page(head, seat, moves, 0, "", (), self._page_size)
-                    page.view.CopyFrom(
-                        self._ledger.cache.view(
-                            head, self._viewer(head), game_messages.view
+                    if self._with_view:
+                        page.view.CopyFrom(
+                            self._ledger.cache.view(
+                                head, self._viewer(head), game_messages.view
+                            )
                         )
-                    )
                     out.put_nowait(spb.PlayResponse(moves=page))
         if head.version != self._state_at:
             self._state_at = head.version

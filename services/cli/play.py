@@ -103,6 +103,7 @@ class Seat:
             after_version=after,
             seat=self.only_seat,
             page_size=FETCH,
+            with_view=True,
         )
         threading.Thread(target=self._pump, daemon=True).start()
 

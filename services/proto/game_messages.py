@@ -139,10 +139,44 @@ def event_message(
         msg.decision = event.decision
         if event.actor is not None:
             msg.actor = event.actor
+        shown = ruleset.redact(event.payload, viewer)
         msg.payload.CopyFrom(
-            convert.event_to_any(ruleset, ruleset.redact(event.payload, viewer))
+            _UNREDACTED.packed(ruleset, event)
+            if shown is event.payload
+            else convert.event_to_any(ruleset, shown)
         )
     return msg
+
+
+class _UnredactedPayloads:
+    """Each recent event's payload packed once, for every viewer it is not
+    redacted for.
+
+    Why: every seat's session and every spectator stream sends each event,
+    and encoding a payload field by field costs more than deciding its
+    redaction; most events hide nothing, so their encoding is shared. Keyed
+    by the event object, held while cached, so its id cannot be reused; the
+    game cache hands every stream the same objects. Cleared whole when full:
+    one dict, safe under the GIL from the loop and the I/O threads alike.
+    """
+
+    SIZE = 4096
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[Any, Any]] = {}
+
+    def packed(self, ruleset: Any, event: Any) -> Any:
+        held = self._held.get(id(event))
+        if held is not None and held[0] is event:
+            return held[1]
+        packed = convert.event_to_any(ruleset, event.payload)
+        if len(self._held) >= self.SIZE:
+            self._held.clear()
+        self._held[id(event)] = (event, packed)
+        return packed
+
+
+_UNREDACTED = _UnredactedPayloads()
 
 
 def frames(

@@ -237,7 +237,9 @@ def check_refused(
 def session(server: Any, game_id: str, token: str | None) -> list[Any]:
     """A seat session's messages up to its first state (the head), or to its
     end for a finished game."""
-    client = SeatSessionClient(server.channel, game_id, token, page_size=50, timeout=60)
+    client = SeatSessionClient(
+        server.channel, game_id, token, page_size=50, timeout=60, with_view=True
+    )
     seen = []
     try:
         for message in client:

@@ -95,6 +95,27 @@ def first_page(client: SeatSessionClient) -> spb.LegalMovesPage:
     return until(client, "moves")[-1].moves
 
 
+def test_a_turns_first_page_carries_the_seats_board_only_when_asked(
+    grpc_server: Any,
+) -> None:
+    table = thalara(grpc_server)
+    head = grpc_server.call(
+        "GetGame", pb.GetGameRequest(game_id=table.game_id), table.tokens[0]
+    )
+    for with_view in (False, True):
+        client = SeatSessionClient(
+            grpc_server.channel, table.game_id, table.tokens[0], with_view=with_view
+        )
+        try:
+            page = first_page(client)
+        finally:
+            client.close()
+        assert page.moves and page.HasField("view") is with_view
+        if with_view:  # the board GetGame shows this seat at the same version
+            assert page.version == head.game.version
+            assert page.view == head.view
+
+
 def test_a_resent_command_id_is_answered_replayed_and_stores_nothing(
     grpc_server: Any,
 ) -> None:
