@@ -276,6 +276,38 @@ def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
         met(r, "<=", TARGETS["session_cpu_vs_unary"]),
         2,
     )
+    _session_cpu_bound(rows, at32, peer)
+
+
+def _session_cpu_bound(rows: Rows, at32: Any, peer: Any) -> None:
+    """What bounds the mix over sessions at 32 games: the server CPU per
+    move the moves/s target needs, at the CPU the serving process gave.
+
+    Why this row: at 32 games the serving process runs near one core (one
+    interpreter holds the GIL for the rules and the record), so its moves/s
+    is that CPU over its CPU per move; a session saves a round trip, not the
+    rules. When the measured CPU per move is above what the target needs,
+    no transport reaches the target; only cheaper rules or recording would.
+    """
+    busy = _get(at32, "cpu", "server_cpu_pct")
+    theirs = _get(run_at(peer, "clients", 32) if ok(peer) else None, "moves_per_s")
+    cpu = _get(at32, "server_cpu_ms_per_move")
+    goal = TARGETS["mix_sessions_vs_peer"]
+    needed = None if busy is None or not theirs else busy * 10 / (goal * theirs)
+    r = ratio(cpu, needed)
+    rows.add(
+        f"bound: mix over sessions, server CPU per move at 32 games ÷ the CPU"
+        f" per move {goal:g}× the peer needs at the server's measured"
+        f" {busy or 0:.0f}% CPU",
+        cpu,
+        "ms",
+        None if needed is None else round(needed, 3),
+        "ms/move needed",
+        r,
+        "≤ 1× (else the rules and record bound it)",
+        met(r, "<=", 1.0),
+        2,
+    )
 
 
 def session_rows_cards(rows: Rows, cards: Any, peer: Any) -> None:

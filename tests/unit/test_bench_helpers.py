@@ -250,6 +250,7 @@ def test_the_session_rows_compare_with_the_peer_and_the_unary_mix():
                 "moves_per_s": 280.0,
                 "server_cpu_ms_per_move": 0.5,
                 "submit_latency_ms": {"p99": 30.0},
+                "cpu": {"server_cpu_pct": 105.0},
             },
         ],
     }
@@ -270,3 +271,7 @@ def test_the_session_rows_compare_with_the_peer_and_the_unary_mix():
     assert cpu["baseline"] is not None and cpu["measured"] == 0.5
     cards = _row(rows, "peer's game over sessions: moves/s at 32")
     assert cards["ratio"] == pytest.approx(3.0) and cards["met"] is True
+    # 105% of a core buys 1.5 x 200 moves/s at 3.5 ms a move at most
+    bound = _row(rows, "bound: mix over sessions")
+    assert bound["baseline"] == pytest.approx(3.5) and bound["measured"] == 0.5
+    assert bound["ratio"] == pytest.approx(0.5 / 3.5) and bound["met"] is True
