@@ -55,6 +55,9 @@ class EventHub:
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self.connected = False
+        self._woken: dict[str, int] = {}
+        """game id -> the newest version this process committed and woke its
+        streams for (only games with streams)."""
         self._wakers: dict[str, Callable[[], None]] = {}
         """Other channels this hub listens on, each with what it calls on a
         notification (:meth:`wake_on`)."""
@@ -64,6 +67,36 @@ class EventHub:
         process is woken this way: one listening connection serves both).
         Set before :meth:`start`."""
         self._wakers[channel] = call
+
+    def woken_by_commits(self, ledger: Any) -> None:
+        """Wake this process's streams of a game as soon as this process
+        commits a write to it, not when PostgreSQL's notification of the
+        commit comes back.
+
+        Why: a seat's session sends the next seat its page the moment a move
+        is stored; the notification's round trip through PostgreSQL and the
+        LISTEN connection cost every move a turn of the event loop or more.
+        The notification of a version woken this way wakes nobody again (it
+        still tells :class:`~services.ledger.heads.Heads`); other servers'
+        writes are woken by their notifications as before. Chains the
+        ledger's commit hook (the JetStream publisher keeps its place).
+        Called on the hub's event loop.
+        """
+        publish = ledger.on_committed
+        loop = asyncio.get_running_loop()
+
+        def committed(game_id: UUID, stored: list[Any]) -> None:
+            if publish is not None:
+                publish(game_id, stored)
+            version = stored[-1].originator_version if stored else 0
+            loop.call_soon_threadsafe(self._committed_here, str(game_id), version)
+
+        ledger.on_committed = committed
+
+    def _committed_here(self, game_id: str, version: int) -> None:
+        if game_id in self._waiters:
+            self._woken[game_id] = max(version, self._woken.get(game_id, 0))
+            self._wake(game_id)
 
     async def start(self) -> None:
         if self._tail is not None:
@@ -116,6 +149,7 @@ class EventHub:
             STREAM_SUBSCRIBERS.dec()
             if not waiters:
                 self._waiters.pop(str(game_id), None)
+                self._woken.pop(str(game_id), None)
                 if self._tail is not None:
                     self._spawn(self._tail.unwatch(str(game_id)))
 
@@ -186,12 +220,23 @@ class EventHub:
                 self._wakers[note.channel]()
                 continue
             game_id = self._heads.saw_payload(note.payload)
+            version = _version_of(note.payload)
+            if version and version <= self._woken.get(game_id, 0):
+                continue  # this process committed it and woke its streams
             if self._tail is None or not self._tail.live:
                 self._wake(game_id)
             elif game_id in self._waiters:
                 # JetStream should bring the events; if it has not
                 # shortly (a lost publish), read PostgreSQL
-                version = int(note.payload.partition(":")[2] or 0)
                 asyncio.get_running_loop().call_later(
                     0.25, self._fallback, game_id, version
                 )
+
+
+def _version_of(payload: str) -> int:
+    """The version of a ``game_id:version`` notification; 0 when unreadable
+    (the database's superuser is not trusted to send well-formed ones)."""
+    try:
+        return int(payload.partition(":")[2] or 0)
+    except ValueError:
+        return 0

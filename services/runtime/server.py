@@ -123,6 +123,7 @@ async def create_server(
         tail=tail_for(wiring),
         datastore=wiring.ledger.datastore,
     )
+    hub.woken_by_commits(wiring.ledger)
     runners = view_runners(
         wiring.ledger.datastore, create_tables=wiring.settings.create_tables
     )

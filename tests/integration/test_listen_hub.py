@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import psycopg
 import pytest
 
+from domain.games import find_game
 from projections.runner import VIEWS_CHANNEL
 from services.ledger.heads import Heads
 from services.live.listen_hub import EventHub
+from tests.support.examples import examples
 
 pytestmark = pytest.mark.postgres
 
@@ -48,3 +51,41 @@ def test_a_notification_on_a_channel_it_wakes_on_calls_its_waker_and_no_other(
         return calls[VIEWS_CHANNEL], calls["elsewhere"]
 
     assert asyncio.run(scenario()) == (1, 0)
+
+
+def test_a_stream_of_a_game_this_process_moves_is_woken_by_the_commit_itself(
+    isolated_ledger,
+):
+    """No notification reaches this hub (its database address answers
+    nothing), yet the move's commit wakes the game's stream: a seat's session
+    sends the next page without waiting for PostgreSQL's notification."""
+    ledger = isolated_ledger
+    game_type, setup = examples("thalara-2p")[0]
+    created = ledger.create_game(game_type, setup)
+    hook = ledger.on_committed
+
+    async def scenario() -> tuple[bool, bool]:
+        hub = EventHub(  # its one failed LISTEN wakes everyone; the next in 60 s
+            "postgresql://nobody@127.0.0.1:1/none", poll_interval=60, heads=Heads()
+        )
+        hub.woken_by_commits(ledger)
+        await hub.start()
+        try:
+            wakeup = hub.subscribe(created.game_id)
+            game = await ledger.game(created.game_id)
+            seat = game.to_act()[0]
+            rnd = random.Random(1)
+            command = find_game(game_type).random_command(game.state, seat, rnd)
+            await asyncio.sleep(0.5)
+            wakeup.clear()
+            await asyncio.sleep(0.1)
+            before = wakeup.is_set()
+            await ledger.submit_move(created.game_id, command, seat, "woken", None)
+            for _ in range(3):  # the wake is handed to the loop
+                await asyncio.sleep(0)
+            return before, wakeup.is_set()
+        finally:
+            await hub.stop()
+            ledger.on_committed = hook
+
+    assert asyncio.run(scenario()) == (False, True)
