@@ -11,7 +11,7 @@ from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
 from services.api.auth import current_principal
 from services.api.read_rpc import requested_position
-from services.api.rpc import guarded, guarded_stream
+from services.api.rpc import guarded
 from services.ledger.callers import (
     ANONYMOUS,
     PermissionDeniedError,
@@ -272,7 +272,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
         await self._results.catch_up_to(requested_position(request), context)
         return standings_message(await self._run(self._desk.load, tid))
 
-    @guarded_stream
+    @guarded
     async def StreamStandings(
         self, request: pb.GetStandingsRequest, context: Any
     ) -> Any:
