@@ -128,16 +128,17 @@ class GameServicer(pb_grpc.GameServiceServicer):
         setup = convert.setup_from_any(
             ruleset, request.setup if request.HasField("setup") else None
         )
-        created = await self._run(
+        create = partial(
             self._ledger.create_game,
             ruleset.name,
             setup,
-            tuple(request.entropy),
-            tuple(request.player_ids),
-            convert.delay_from_message(request.spectator_delay),
-            tuple(request.seat_public_keys),
-            convert.time_control_from_message(request),
+            entropy=tuple(request.entropy),
+            player_ids=tuple(request.player_ids),
+            spectator_delay=convert.delay_from_message(request.spectator_delay),
+            seat_keys=tuple(request.seat_public_keys),
+            time_control=convert.time_control_from_message(request),
         )
+        created = await self._run(create)
         game = created.game or await self._ledger.game(created.game_id)
         return pb.CreateGameResponse(
             game=presenters.summary(
