@@ -166,29 +166,12 @@ class MemoryLedger:
 
         raise GameNotFoundError(str(game_id))
 
-    def create_game(
-        self,
-        game_type: str,
-        setup: Any,
-        entropy: tuple[str, ...] = (),
-        player_ids: tuple[str, ...] = (),
-        spectator_delay: Any = None,
-        seat_keys: tuple[bytes, ...] = (),
-        time_control: Any = None,
-    ) -> Any:
+    def create_game(self, game_type: str, setup: Any, **options: Any) -> Any:
         from services.ledger.creation import new_game
         from services.ledger.game_cache import shell
 
         game, seed, created, rows = new_game(
-            self.head_signer,
-            game_type,
-            setup,
-            entropy,
-            player_ids,
-            spectator_delay,
-            seat_keys,
-            time_control,
-            self.clock(),
+            self.head_signer, game_type, setup, self.clock(), **options
         )
         events = list(game.collect_events())
         self.store.seeds[game.id] = seed

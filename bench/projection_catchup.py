@@ -69,7 +69,11 @@ def prefill(
     from domain.games import find_game
 
     rnd = random.Random(seed)
-    takes_ids = "player_ids" in inspect.signature(app.create_game).parameters
+    try:  # by name or among its options
+        inspect.signature(app.create_game).bind_partial(player_ids=())
+        takes_ids = True
+    except TypeError:
+        takes_ids = False
     players = [f"bench-player-{i:03d}" for i in range(200)]
     have = _count_events(app)
     start_count = have

@@ -28,6 +28,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
 import grpc
@@ -145,28 +146,11 @@ class CallGate(grpc.aio.ServerInterceptor):
         return unary
 
     def _stream(self, inner: Any, authed: bool, health: bool) -> Any:
-        drain, slots = self.drain, self.slots
-
         async def stream(request: Any, context: Any) -> Any:
-            await drain.admit(context, health)
-            ended = False
-            with drain.stream(health):
-                try:
-                    await check_call(request, context)
-                    async with slot(slots, context):
-                        if authed:
-                            await self._principal(context)
-                        async for item in _items(inner(request, context)):
-                            yield item
-                except asyncio.CancelledError:
-                    if not drain.draining:
-                        raise  # the client went away: nothing to answer
-                    ended = True
-            if ended:
-                current = asyncio.current_task()
-                if current is not None:
-                    current.uncancel()
-                await drain.refuse(context)
+            check = lambda: check_call(request, context)
+            async with self._streaming(context, health, authed, check):
+                async for item in _items(inner(request, context)):
+                    yield item
 
         return stream
 
@@ -181,30 +165,50 @@ class CallGate(grpc.aio.ServerInterceptor):
     def _bidi(self, inner: _AsyncStreamIn, authed: bool) -> Any:
         """A bidirectional stream (a seat's session, reflection): refused
         while draining and ended by the drain like a server stream."""
-        drain, slots = self.drain, self.slots
 
         async def bidi(requests: Any, context: Any) -> Any:
-            await drain.admit(context, False)
-            ended = False
-            with drain.stream(False):
-                try:
-                    async with slot(slots, context):
-                        if authed:
-                            await self._principal(context)
-                        responses = inner(each_checked(requests, context), context)
-                        async for item in _items(responses):
-                            yield item
-                except asyncio.CancelledError:
-                    if not drain.draining:
-                        raise
-                    ended = True
-            if ended:
-                current = asyncio.current_task()
-                if current is not None:
-                    current.uncancel()
-                await drain.refuse(context)
+            async with self._streaming(context, False, authed):
+                responses = inner(each_checked(requests, context), context)
+                async for item in _items(responses):
+                    yield item
 
         return bidi
+
+    @asynccontextmanager
+    async def _streaming(
+        self,
+        context: Any,
+        health: bool,
+        authed: bool,
+        check: Callable[[], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[None]:
+        """Around a stream's responses (server or bidirectional): refused while
+        the server drains, held in one of its connection's stream slots, and
+        ended by the drain with a refusal rather than a cancellation.
+
+        ``check``: the request's own check (a server stream's one request),
+        made before a slot is taken.
+        """
+        drain = self.drain
+        await drain.admit(context, health)
+        ended = False
+        with drain.stream(health):
+            try:
+                if check is not None:
+                    await check()
+                async with slot(self.slots, context):
+                    if authed:
+                        await self._principal(context)
+                    yield
+            except asyncio.CancelledError:
+                if not drain.draining:
+                    raise  # the client went away: nothing to answer
+                ended = True
+        if ended:
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()
+            await drain.refuse(context)
 
 
 def _timed(inner: _AsyncUnary, method: str) -> _AsyncUnary:

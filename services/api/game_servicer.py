@@ -17,7 +17,7 @@ see, as of which version), the one the dashboard asks too.  The seat rule
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import aclosing
 from functools import partial
 from typing import Any
@@ -34,7 +34,7 @@ from services.api.auth import current_principal
 from services.api.event_stream import GameEventStream
 from services.api.game_listing import next_page_token, parse_cursor
 from services.api.partial_response import response_fields
-from services.api.rpc import check_after_version, guarded, guarded_stream, parse_game_id
+from services.api.rpc import check_after_version, guarded, parse_game_id
 from services.ledger.application import GameLedger
 from services.ledger.callers import (
     PermissionDeniedError,
@@ -69,6 +69,28 @@ RESIGN_REFUSALS = (
     "the admin token resigns for nobody; Adjudicate records a result",
     "Resign needs a seat token: a seat resigns only for itself",
 )
+
+
+def _by_seat(
+    use_case: Callable[[GameLedger, UUID, Seat], Awaitable[Any]],
+    refusals: tuple[str, str],
+    *,
+    ends: bool,
+) -> Callable[..., Any]:
+    """An RPC by which a seat acts for itself alone (resign, offer, accept or
+    decline a draw): the ledger's ``use_case`` for the seat the caller's token
+    acts for, answered as an ending (``ends``) or as the game's new control
+    state.  The four differ only in these three things."""
+
+    @guarded
+    async def rpc(self: GameServicer, request: Any, context: Any) -> Any:
+        principal, game_id, _, seat = await self._seat_acting(request, refusals)
+        result = await use_case(self._ledger, game_id, seat)
+        if ends:
+            return self._ended(principal, result)
+        return presenters.control_response(principal, result)
+
+    return rpc
 
 
 class GameServicer(pb_grpc.GameServiceServicer):
@@ -106,16 +128,17 @@ class GameServicer(pb_grpc.GameServiceServicer):
         setup = convert.setup_from_any(
             ruleset, request.setup if request.HasField("setup") else None
         )
-        created = await self._run(
+        create = partial(
             self._ledger.create_game,
             ruleset.name,
             setup,
-            tuple(request.entropy),
-            tuple(request.player_ids),
-            convert.delay_from_message(request.spectator_delay),
-            tuple(request.seat_public_keys),
-            convert.time_control_from_message(request),
+            entropy=tuple(request.entropy),
+            player_ids=tuple(request.player_ids),
+            spectator_delay=convert.delay_from_message(request.spectator_delay),
+            seat_keys=tuple(request.seat_public_keys),
+            time_control=convert.time_control_from_message(request),
         )
+        created = await self._run(create)
         game = created.game or await self._ledger.game(created.game_id)
         return pb.CreateGameResponse(
             game=presenters.summary(
@@ -280,7 +303,7 @@ class GameServicer(pb_grpc.GameServiceServicer):
             response.sentences.extend(legal_pages.sentences(game, seat, chosen))
         return response
 
-    @guarded_stream
+    @guarded
     async def StreamGameEvents(
         self, request: pb.StreamGameEventsRequest, context: Any
     ) -> Any:
@@ -318,35 +341,10 @@ class GameServicer(pb_grpc.GameServiceServicer):
 
     # ------------------------------------------------------------ endings
 
-    @guarded
-    async def Resign(
-        self, request: pb.ResignRequest, context: Any
-    ) -> pb.EndGameResponse:
-        principal, game_id, _, seat = await self._seat_acting(request, RESIGN_REFUSALS)
-        return self._ended(principal, await self._ledger.resign(game_id, seat))
-
-    @guarded
-    async def OfferDraw(
-        self, request: pb.OfferDrawRequest, context: Any
-    ) -> pb.GameControlResponse:
-        principal, game_id, _, seat = await self._seat_acting(request, DRAW_REFUSALS)
-        result = await self._ledger.offer_draw(game_id, seat)
-        return presenters.control_response(principal, result)
-
-    @guarded
-    async def AcceptDraw(
-        self, request: pb.AcceptDrawRequest, context: Any
-    ) -> pb.EndGameResponse:
-        principal, game_id, _, seat = await self._seat_acting(request, DRAW_REFUSALS)
-        return self._ended(principal, await self._ledger.accept_draw(game_id, seat))
-
-    @guarded
-    async def DeclineDraw(
-        self, request: pb.DeclineDrawRequest, context: Any
-    ) -> pb.GameControlResponse:
-        principal, game_id, _, seat = await self._seat_acting(request, DRAW_REFUSALS)
-        result = await self._ledger.decline_draw(game_id, seat)
-        return presenters.control_response(principal, result)
+    Resign = _by_seat(GameLedger.resign, RESIGN_REFUSALS, ends=True)
+    OfferDraw = _by_seat(GameLedger.offer_draw, DRAW_REFUSALS, ends=False)
+    AcceptDraw = _by_seat(GameLedger.accept_draw, DRAW_REFUSALS, ends=True)
+    DeclineDraw = _by_seat(GameLedger.decline_draw, DRAW_REFUSALS, ends=False)
 
     async def _seat_acting(
         self,

@@ -23,6 +23,7 @@ from domain.contract.core import RuleError, Ruleset
 from domain.contract.setup_options import PackOptions
 from domain.games import all_games
 from ledger.v1 import game_service_pb2 as pb
+from services.api.read_rpc import from_row
 from services.proto import convert
 
 
@@ -127,11 +128,9 @@ def game_type(ruleset: Ruleset[Any]) -> pb.GameType:
         content=ruleset.content_label,
         ruleset_version=ruleset.version,
         content_packs=[
-            pb.ContentPack(
-                name=pack.name,
-                label=pack.label,
-                min_players=pack.min_players,
-                max_players=pack.max_players,
+            from_row(
+                pb.ContentPack,
+                pack,
                 setup_fields=_setup_fields(ruleset, pack),
                 example_setups=example_setups(ruleset, pack),
             )

@@ -15,6 +15,7 @@ from domain.games import find_ruleset
 from domain.ledger.aggregate import Game
 from domain.ledger.receipts import Keyring
 from ledger.v1 import game_service_pb2 as pb
+from services.api.read_rpc import from_row
 from services.ledger.callers import Principal
 from services.ledger.reading.disclosure import disclose
 from services.proto import convert
@@ -30,14 +31,7 @@ from services.proto.game_messages import (
 
 def receipt_message(receipt: Any) -> pb.Receipt:
     """A :class:`domain.ledger.receipts.Receipt` for the wire."""
-    return pb.Receipt(
-        game_id=receipt.game_id,
-        version=receipt.version,
-        head_hash=receipt.head_hash,
-        timestamp=receipt.timestamp,
-        signature=receipt.signature,
-        key_id=receipt.key_id,
-    )
+    return from_row(pb.Receipt, receipt)
 
 
 def receipt_keys(keyring: Keyring, signing: str) -> list[pb.ReceiptKey]:

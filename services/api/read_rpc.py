@@ -83,15 +83,18 @@ class Page:
         )
 
 
-def from_row(message: Any, row: Mapping[str, Any], **fields: Any) -> Any:
+def from_row(message: Any, row: Mapping[str, Any] | Any, **fields: Any) -> Any:
     """A ``message`` whose fields are ``row``'s columns of the same names
     (columns it has no field for are left out), and ``fields`` for the rest.
+    ``row`` is a view row, or a domain value (a model or a dataclass) whose
+    fields are its columns.
 
-    The views name their columns as the read messages name their fields, so
-    a message restates only what it converts or renames.
+    The views and the domain values name their columns as the messages name
+    their fields, so a message restates only what it converts or renames.
     """
     names = message.DESCRIPTOR.fields_by_name
-    copied = {k: v for k, v in row.items() if k in names and k not in fields}
+    columns = row if isinstance(row, Mapping) else vars(row)
+    copied = {k: v for k, v in columns.items() if k in names and k not in fields}
     return message(**copied, **fields)
 
 

@@ -15,7 +15,7 @@ from ledger.v1 import read_service_pb2 as pb
 from ledger.v1 import read_service_pb2_grpc as pb_grpc
 from services.api.auth import current_principal
 from services.api.read_rpc import parse_page_size
-from services.api.rpc import check_after_version, guarded, guarded_stream, parse_game_id
+from services.api.rpc import check_after_version, guarded, parse_game_id
 from services.ledger.reading.game_reads import Frames, GameReads
 from services.proto import game_messages
 
@@ -45,7 +45,7 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             frames=self._messages(page), next_after_version=page.next_after
         )
 
-    @guarded_stream
+    @guarded
     async def StreamReplay(self, request: pb.StreamReplayRequest, context: Any) -> Any:
         game_id = parse_game_id(request.game_id)
         after = check_after_version(request.after_version)
@@ -57,7 +57,7 @@ class ReplayServicer(pb_grpc.ReplayServiceServicer):
             if not page.frames or not page.next_after:
                 return
 
-    @guarded_stream
+    @guarded
     async def ExportGame(self, request: pb.ExportGameRequest, context: Any) -> Any:
         game_id = parse_game_id(request.game_id)
         for line in await self._reads.export(current_principal.get(), game_id):

@@ -8,6 +8,7 @@ game ids the same way; none of them should import another servicer for it.
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import wraps
@@ -55,27 +56,23 @@ async def _statuses(context: grpc.aio.ServicerContext) -> AsyncIterator[None]:
 
 
 def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Map every exception through :mod:`services.api.errors`."""
+    """Map every exception through :mod:`services.api.errors`, for unary and
+    server-streaming handlers (async generators) alike."""
+    if inspect.isasyncgenfunction(method):
+
+        @wraps(method)
+        async def stream(
+            self: Any, request: Any, context: grpc.aio.ServicerContext
+        ) -> Any:
+            async with _statuses(context):
+                async for item in method(self, request, context):
+                    yield item
+
+        return stream
 
     @wraps(method)
-    async def wrapper(
-        self: Any, request: Any, context: grpc.aio.ServicerContext
-    ) -> Any:
+    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
         async with _statuses(context):
             return await method(self, request, context)
 
-    return wrapper
-
-
-def guarded_stream(method: Callable[..., Any]) -> Callable[..., Any]:
-    """:func:`guarded` for server-streaming handlers (async generators)."""
-
-    @wraps(method)
-    async def wrapper(
-        self: Any, request: Any, context: grpc.aio.ServicerContext
-    ) -> Any:
-        async with _statuses(context):
-            async for item in method(self, request, context):
-                yield item
-
-    return wrapper
+    return unary

@@ -40,7 +40,7 @@ from services.api import legal_filter, legal_pages, page_tokens, presenters
 from services.api.auth import current_principal
 from services.api.errors import status_for
 from services.api.event_stream import GameEventStream
-from services.api.rpc import check_after_version, guarded_stream, parse_game_id
+from services.api.rpc import check_after_version, guarded, parse_game_id
 from services.ledger.application import GameLedger
 from services.ledger.callers import (
     PermissionDeniedError,
@@ -76,7 +76,7 @@ class SessionServicer(spb_grpc.SeatSessionServiceServicer):
         self._reads = reads
         self._stream = stream or GameEventStream(ledger, hub, reads)
 
-    @guarded_stream
+    @guarded
     async def Play(self, requests: AsyncIterator[spb.PlayRequest], context: Any) -> Any:
         first = await _first(requests)
         session = await self._open(current_principal.get(), first.open)

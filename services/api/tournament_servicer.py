@@ -10,8 +10,8 @@ from domain.tournament.standings import TIE_BREAKS
 from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as pb_grpc
 from services.api.auth import current_principal
-from services.api.read_rpc import requested_position
-from services.api.rpc import guarded, guarded_stream
+from services.api.read_rpc import from_row, requested_position
+from services.api.rpc import guarded
 from services.ledger.callers import (
     ANONYMOUS,
     PermissionDeniedError,
@@ -57,15 +57,11 @@ def organised(request: Any) -> UUID:
 
 def summary(t: Any) -> pb.TournamentSummary:
     s = t.state
-    return pb.TournamentSummary(
+    return from_row(
+        pb.TournamentSummary,
+        s,
         tournament_id=str(t.id),
-        name=s.name,
-        game_type=s.game_type,
-        format=s.format,
         rounds=s.total_rounds,
-        table_size=s.table_size,
-        players=s.players,
-        withdrawn=s.withdrawn,
         current_round=s.current_round,
         status=s.status,
         version=t.version,
@@ -87,10 +83,9 @@ def round_message(record: Any) -> pb.Round:
     return pb.Round(
         round=record.round,
         tables=[
-            pb.Table(
-                table=t.table,
-                players=t.players,
-                game_id=t.game_id,
+            from_row(
+                pb.Table,
+                t,
                 ranks=results.get(t.game_id, ()),
                 finished=t.game_id in results,
             )
@@ -106,23 +101,7 @@ def standings_message(t: Any) -> pb.Standings:
         round=t.state.current_round,
         status=t.state.status,
         tie_breaks=TIE_BREAKS,
-        rows=[
-            pb.StandingRow(
-                rank=r.rank,
-                player_id=r.player_id,
-                points=r.points,
-                buchholz=r.buchholz,
-                played=r.games,
-                wins=r.wins,
-                draws=r.draws,
-                losses=r.losses,
-                withdrawn=r.withdrawn,
-                byes=r.byes,
-                forfeit_wins=r.forfeit_wins,
-                forfeit_losses=r.forfeit_losses,
-            )
-            for r in t.standings()
-        ],
+        rows=[from_row(pb.StandingRow, r, played=r.games) for r in t.standings()],
     )
 
 
@@ -272,7 +251,7 @@ class TournamentServicer(pb_grpc.TournamentServiceServicer):
         await self._results.catch_up_to(requested_position(request), context)
         return standings_message(await self._run(self._desk.load, tid))
 
-    @guarded_stream
+    @guarded
     async def StreamStandings(
         self, request: pb.GetStandingsRequest, context: Any
     ) -> Any:

@@ -16,6 +16,7 @@ import typer
 from services.cli import locate
 from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import console, group
+from services.cli.seat_option import seat_option
 from services.cli.tournament import TID, TOKEN, organiser, parse_tournament_id
 
 arbiter_app = group(
@@ -39,12 +40,8 @@ def _said(done: str, answer: Any) -> None:
 @arbiter_app.command("add-time")
 def add_time(
     game_id: str = GAME_ID,
-    seat: int = typer.Option(
-        ...,
-        "--seat",
-        min=1,
-        metavar="N",
-        help="The seat given time (counted from 1, as ledger play shows seats).",
+    seat: int = seat_option(
+        "The seat given time (counted from 1, as ledger play shows seats).", ...
     ),
     seconds: float = typer.Option(
         ..., "--seconds", min=0.001, help="How much time to add (up to 7 days)."

@@ -11,23 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import typer
-
 from services.cli import locate
 from services.cli.failures import USAGE, UserError
 from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import console, games_app
+from services.cli.seat_option import seat_option
 
 SEAT_TOKEN = locate.token_option(
     "LEDGER_SEAT_TOKEN", "The seat token CreateGame (or GetMyGames) gave the player."
 )
-SEAT = typer.Option(
-    None,
-    "--seat",
-    min=1,
-    metavar="N",
-    help="The seat (counted from 1), when the token controls more than one.",
-)
+SEAT = seat_option("The seat (counted from 1), when the token controls more than one.")
 
 
 def _call(

@@ -19,6 +19,7 @@ from services.cli import locate
 from services.cli.failures import USAGE, UserError
 from services.cli.games import GAME_ID, parse_game_id
 from services.cli.root import console, games_app
+from services.cli.seat_option import seat_option
 
 TOKEN = locate.token_option(
     "LEDGER_PLAYER_TOKEN",
@@ -79,12 +80,8 @@ def _call(method: str, request: Any, token: str | None, target: str | None) -> N
 def resign(
     game_id: str = GAME_ID,
     token: str | None = TOKEN,
-    seat: int | None = typer.Option(
-        None,
-        "--seat",
-        min=1,
-        metavar="N",
-        help="The seat that resigns (counted from 1), when the token holds several.",
+    seat: int | None = seat_option(
+        "The seat that resigns (counted from 1), when the token holds several."
     ),
     target: str | None = locate.TARGET,
 ) -> None:

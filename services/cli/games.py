@@ -25,6 +25,18 @@ GAME_ID = typer.Argument(
 )
 
 
+def public_keys_option(when: str) -> Any:
+    """``--public-key HEX``, repeatable: the receipt keys a check trusts;
+    ``when`` says what they replace."""
+    return typer.Option(
+        None,
+        "--public-key",
+        metavar="HEX",
+        help="A receipt key of the deployment, hex (GetLedgerKey lists them); repeat "
+        f"for each. {when}",
+    )
+
+
 def parse_game_id(raw: str) -> UUID:
     """:raises UserError: when ``raw`` is not a UUID."""
     try:
@@ -67,12 +79,8 @@ def audit(
         help="Receipts a player kept (JSON lines or a JSON list): prove no rewrite "
         "or truncation behind them.",
     ),
-    public_key: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
-        None,
-        "--public-key",
-        metavar="HEX",
-        help="A receipt key of the deployment, hex (GetLedgerKey lists them); repeat for "
-        "each. Default: the configured keyring (LEDGER_KEYRING and the signing key).",
+    public_key: list[str] | None = public_keys_option(  # noqa: B008 - repeatable
+        "Default: the configured keyring (LEDGER_KEYRING and the signing key)."
     ),
 ) -> None:
     """Verify a game's chain, seed, decisions, signatures, listing row and receipts."""
@@ -456,13 +464,9 @@ def verify(
     file: str = typer.Argument(
         ..., metavar="FILE", help="An NDJSON export (`ledger export GAME_ID -o FILE`)."
     ),
-    public_key: list[str] | None = typer.Option(  # noqa: B008 - a repeatable option
-        None,
-        "--public-key",
-        metavar="HEX",
-        help="Pin a receipt key of the deployment, hex (GetLedgerKey lists them; repeat "
-        "for each), instead of trusting the keys the export names; a finished game "
-        "must then end with a head one of them signed.",
+    public_key: list[str] | None = public_keys_option(  # noqa: B008 - repeatable
+        "Pinned instead of the keys the export names: a finished game must then "
+        "end with a head one of them signed."
     ),
 ) -> None:
     """Verify an export offline: hash chain, seed, every decision, trailer lines,

@@ -39,6 +39,7 @@ import typer
 from services.cli import locate
 from services.cli.failures import FAILED, USAGE, UserError
 from services.cli.root import app, console
+from services.cli.seat_option import seat_option
 
 #: Moves fetched per page of the session's legal-move list.
 FETCH = 500
@@ -344,12 +345,8 @@ def play(
         help="GAME_ID is a tournament and TOKEN your player token: play each of "
         "your unfinished games in it, in round order.",
     ),
-    seat: int | None = typer.Option(
-        None,
-        "--seat",
-        min=1,
-        metavar="N",
-        help="Play only seat N (counted from 1), when the token holds several.",
+    seat: int | None = seat_option(
+        "Play only seat N (counted from 1), when the token holds several."
     ),
     move: int | None = typer.Option(
         None,

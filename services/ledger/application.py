@@ -13,12 +13,13 @@ so async callers (the servicers) never hold a pool of their own for it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar, Unpack
 from uuid import UUID
 
 from eventsourcing.application import Application
@@ -27,10 +28,9 @@ from domain.contract.core import Command, Model, RuleError, Seat
 from domain.contract.endings import ClockFlaggedError
 from domain.contract.viewers import SeatGrant
 from domain.ledger.aggregate import Game
-from domain.ledger.clocks import TimeControl
 from domain.ledger.receipts import Keyring, Receipt, RingKey, Signer
 from domain.ledger.signatures import SignedMove
-from services.ledger.creation import CreatedGame, SeatToken, new_game
+from services.ledger.creation import CreatedGame, GameOptions, SeatToken, new_game
 from services.ledger.game_cache import GameCache, GameNotFoundError, shell
 from services.ledger.head_signer import HeadSigner
 from services.ledger.heads import Heads
@@ -69,6 +69,23 @@ __all__ = [
     "Recorded",
     "SeatToken",
 ]
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _blocking(
+    method: Callable[_P, Coroutine[Any, Any, _T]],
+) -> Callable[_P, _T]:
+    """``method`` run to its end on an event loop of its own, for callers
+    that have none running: one use case, two ways to call it."""
+
+    @wraps(method)
+    def blocking(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return asyncio.run(method(*args, **kwargs))
+
+    return blocking
 
 
 class GameLedger(Application[UUID]):
@@ -198,11 +215,7 @@ class GameLedger(Application[UUID]):
         self,
         game_type: str,
         setup: dict[str, Any] | Model,
-        entropy: tuple[str, ...] = (),
-        player_ids: tuple[str, ...] = (),
-        spectator_delay: Any = None,
-        seat_keys: tuple[bytes, ...] = (),
-        time_control: TimeControl | None = None,
+        **options: Unpack[GameOptions],
     ) -> CreatedGame:
         """Create a game, returning each player's bearer token (shown only here).
 
@@ -211,15 +224,7 @@ class GameLedger(Application[UUID]):
             ``spectator_delay`` (``None``, ``{"moves": n}``, ``{"seconds": s}``).
         """
         game, seed, created, rows = new_game(
-            self.head_signer,
-            game_type,
-            setup,
-            entropy,
-            player_ids,
-            spectator_delay,
-            seat_keys,
-            time_control,
-            self.clock(),
+            self.head_signer, game_type, setup, self.clock(), **options
         )
         epoch = self.heads.epoch
         events = list(game.collect_events())
@@ -429,22 +434,9 @@ class GameLedger(Application[UUID]):
         """Running games whose first clock has run out by the ledger's clock."""
         return self.store.due_games(self.clock(), limit)
 
-    def submit(
-        self,
-        game_id: UUID,
-        command: Command,
-        actor: Seat,
-        command_id: str,
-        expected_version: int | None = None,
-        signed: SignedMove | None = None,
-    ) -> Recorded:
-        """:meth:`submit_move` for synchronous callers (the CLI, tournaments,
-        tests); not from a running event loop."""
-        return asyncio.run(
-            self.submit_move(
-                game_id, command, actor, command_id, expected_version, signed
-            )
-        )
+    submit = _blocking(submit_move)
+    """:meth:`submit_move` for synchronous callers (the CLI, tournaments,
+    tests); not from a running event loop."""
 
     # ------------------------------------------------------------ reads
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 from uuid import UUID
 
 from pydantic import ValidationError
@@ -22,6 +22,7 @@ from domain.ledger.clocks import TimeControl
 from domain.ledger.receipts import Receipt
 from domain.ledger.signatures import parse_seat_keys
 from domain.ledger.spectator import parse_delay
+from services.ledger.head_signer import NewHead
 from services.storage.recorder import NewGameRows
 
 if TYPE_CHECKING:
@@ -51,16 +52,25 @@ class CreatedGame:
     into a second game."""
 
 
+class GameOptions(TypedDict, total=False):
+    """What a creator may ask of a new game besides its type and setup
+    (each optional, as ``CreateGameRequest`` has it)."""
+
+    entropy: tuple[str, ...]
+    """Strings mixed into the seed by the players (at most 8)."""
+    player_ids: tuple[str, ...]
+    spectator_delay: Any
+    """``None``, ``{"moves": n}`` or ``{"seconds": s}``."""
+    seat_keys: tuple[bytes, ...]
+    time_control: TimeControl | None
+
+
 def new_game(
     signer: HeadSigner,
     game_type: str,
     setup: dict[str, Any] | Model,
-    entropy: tuple[str, ...] = (),
-    player_ids: tuple[str, ...] = (),
-    spectator_delay: Any = None,
-    seat_keys: tuple[bytes, ...] = (),
-    time_control: TimeControl | None = None,
     now: datetime | None = None,
+    **options: Unpack[GameOptions],
 ) -> tuple[Game, bytes, CreatedGame, NewGameRows]:
     """The new game (events pending), its secret seed, what its creator is
     told and the rows stored with it.
@@ -69,6 +79,8 @@ def new_game(
     :raises InvalidCommandError: for a malformed setup, entropy, player ids
         or ``spectator_delay``.
     """
+    entropy = options.get("entropy", ())
+    player_ids = options.get("player_ids", ())
     ruleset = find_game(game_type)
     # an instance of ruleset.setup_model, whose int ``players`` the Ruleset
     # contract promises (mypy cannot narrow on a class known only at run time)
@@ -98,21 +110,14 @@ def new_game(
         seed,
         tuple(entropy),
         player_ids=tuple(player_ids),
-        spectator_delay=parse_delay(spectator_delay),
-        seat_keys=parse_seat_keys(seat_keys, seats),
+        spectator_delay=parse_delay(options.get("spectator_delay")),
+        seat_keys=parse_seat_keys(options.get("seat_keys", ()), seats),
         receipt_key=signer.key_id,
-        time_control=time_control,
+        time_control=options.get("time_control"),
         now=now,
     )
     created = game.pending_events[-1]
-    receipt = signer.sign(
-        str(game.id),
-        created.originator_version,
-        created.prev_hash,  # type: ignore[attr-defined]  # a Game.Created
-        created.originator_version,
-        created.hash,  # type: ignore[attr-defined]
-        created.timestamp.isoformat(),
-    )
+    receipt = signer.sign(NewHead.of(game.id, [created]))
     tokens = tuple(
         SeatToken(player=i, seats=group, token=secrets.token_urlsafe(32))
         for i, group in enumerate(ruleset.player_seats(parsed))

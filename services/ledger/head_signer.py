@@ -25,18 +25,46 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain.ledger.checkpoints import Checkpoint, CheckpointError, Inclusion
 from domain.ledger.receipts import Receipt, Signer
-from domain.ledger.signed_heads import EquivocationError, SignedHead
+from domain.ledger.signed_heads import EquivocationError, SignedHead, refusal
 from services.observability.metrics import CHECKPOINTS, SIGNER_REFUSALS
 from services.storage.checkpoint_log import CheckpointLog
 from services.storage.signed_heads import SignedHeadsFile
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class NewHead:
+    """The head a write would give a game: its events are ``first_version..version``,
+    the first chained to ``prev_hash``, the last hashing to ``head_hash``."""
+
+    game_id: str
+    first_version: int
+    prev_hash: str
+    version: int
+    head_hash: str
+    timestamp: str
+    """The last event's time, which the receipt carries."""
+
+    @classmethod
+    def of(cls, game_id: Any, events: Sequence[Any]) -> NewHead:
+        """The head ``events`` (just decided, in order) give game ``game_id``."""
+        first, last = events[0], events[-1]
+        return cls(
+            str(game_id),
+            first.originator_version,
+            first.prev_hash,
+            last.originator_version,
+            last.hash,
+            last.timestamp.isoformat(),
+        )
 
 
 class HeadSigner:
@@ -63,19 +91,15 @@ class HeadSigner:
         """The signing key's id (``GameCreated`` names it)."""
         return self._signer().key_id
 
-    def refusal(
-        self,
-        game_id: str,
-        first_version: int,
-        prev_hash: str,
-        version: int,
-        head_hash: str,
-    ) -> str | None:
+    def refusal(self, head: NewHead) -> str | None:
         """Why this head contradicts the record, or None (no alarm: the
         caller first rules out a write decided on a stale game)."""
         if self.record is None:
             return None
-        return self.record.check(game_id, first_version, prev_hash, version, head_hash)
+        last = self.record.last(head.game_id)
+        return refusal(
+            last, head.first_version, head.prev_hash, head.version, head.head_hash
+        )
 
     def store_is_behind(self, game_id: str, version: int, head_hash: str) -> bool:
         """Whether the stored head (``version``, ``head_hash``) is not the
@@ -98,16 +122,7 @@ class HeadSigner:
         log.error("signer alarm: %s", error)
         return error
 
-    def sign(
-        self,
-        game_id: str,
-        first_version: int,
-        prev_hash: str,
-        version: int,
-        head_hash: str,
-        timestamp: str,
-        checked: bool = False,
-    ) -> Receipt:
+    def sign(self, head: NewHead, checked: bool = False) -> Receipt:
         """The receipt over a head, unless it contradicts a signed one.
 
         ``checked``: the caller asked :meth:`refusal` for this head and ruled
@@ -121,10 +136,12 @@ class HeadSigner:
             the write would rewrite (with the alarm raised).
         """
         if not checked:
-            reason = self.refusal(game_id, first_version, prev_hash, version, head_hash)
+            reason = self.refusal(head)
             if reason is not None:
-                raise self.refuse(game_id, first_version, reason)
-        return self._signer().sign(game_id, version, head_hash, timestamp)
+                raise self.refuse(head.game_id, head.first_version, reason)
+        return self._signer().sign(
+            head.game_id, head.version, head.head_hash, head.timestamp
+        )
 
     def stored(self, game_id: str, version: int, head_hash: str, ended: bool) -> None:
         """The head was stored: record it, and at a game's end publish a checkpoint."""

@@ -43,6 +43,12 @@ class LeaderSweep:
     what: ClassVar[str]
     """The sweeper's name in its log lines."""
 
+    def __init_subclass__(cls, *, job: str, what: str) -> None:
+        """A sweeper names its lock and itself where it is declared:
+        ``class Timekeeper(LeaderSweep, job="ledger.timekeeper", what="timekeeper")``."""
+        super().__init_subclass__()
+        cls.job, cls.what = job, what
+
     def __init__(
         self, ledger: GameLedger, interval: float, io: Callable[..., Awaitable[Any]]
     ) -> None:
@@ -53,7 +59,8 @@ class LeaderSweep:
             getattr(ledger.datastore, "in_flight", None),  # cut in an outage
         )
         self._io = io
-        self._log = logging.getLogger(type(self).__module__)
+        self.log = logging.getLogger(type(self).__module__)
+        """The sweeper's module's logger."""
         self._task: asyncio.Task[None] | None = None
 
     async def has_work(self) -> bool:
@@ -77,15 +84,15 @@ class LeaderSweep:
                 # one line per outage, not a traceback per interval: an outage
                 # is the operator's news once, and the health service says it
                 if not unreachable:
-                    self._log.warning(
+                    self.log.warning(
                         "%s paused: the database is unreachable (%s)", self.what, exc
                     )
                 unreachable = True
-            except Exception:  # noqa: BLE001 - a bug, not an outage: sweep on, loudly
-                self._log.exception("%s sweep failed", self.what)
+            except Exception:
+                self.log.exception("%s sweep failed", self.what)
             else:
                 if unreachable:
-                    self._log.warning("%s resumed: the database is back", self.what)
+                    self.log.warning("%s resumed: the database is back", self.what)
                 unreachable = False
             await asyncio.sleep(self.interval)
 

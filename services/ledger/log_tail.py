@@ -52,6 +52,7 @@ from domain.ledger.aggregate import Game
 from domain.ledger.receipts import Receipt
 from domain.ledger.records import canonical_json, command_record
 from services.ledger.creation import deadline_of
+from services.ledger.head_signer import NewHead
 from services.storage.recorder import CommandRow, ExtensionRows
 from services.storage.store import Append
 
@@ -228,13 +229,7 @@ class LogTail:
                     fresh = True
                     continue
                 raise
-            refused = self._signer.refusal(
-                str(game_id),
-                new_events[0].originator_version,
-                new_events[0].prev_hash,
-                new_events[-1].originator_version,
-                new_events[-1].hash,
-            )
+            refused = self._signer.refusal(NewHead.of(game_id, new_events))
             if refused is not None:
                 # decided on a stale game (another process stored and signed
                 # this version first), or the store lost signed history
@@ -282,12 +277,7 @@ class LogTail:
         command's key."""
         first, last = new_events[0], new_events[-1]
         receipt = self._signer.sign(
-            str(game.id),
-            first.originator_version,
-            first.prev_hash,
-            last.originator_version,
-            last.hash,
-            last.timestamp.isoformat(),
+            NewHead.of(game.id, new_events),
             checked=True,  # by :meth:`extend`, which tells a stale game from a rollback
         )
         rows = ExtensionRows(

@@ -16,7 +16,6 @@ deadline passed finds the game on its first sweep.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from domain.contract.core import RuleError
@@ -26,16 +25,11 @@ from services.ledger.leader_sweep import LeaderSweep
 if TYPE_CHECKING:
     from services.ledger.application import GameLedger
 
-log = logging.getLogger(__name__)
-JOB = "ledger.timekeeper"
 BATCH = 100
 
 
-class Timekeeper(LeaderSweep):
+class Timekeeper(LeaderSweep, job="ledger.timekeeper", what="timekeeper"):
     """Sweeps due games every ``interval`` seconds while it holds the lock."""
-
-    job = JOB
-    what = "timekeeper"
 
     def __init__(self, ledger: GameLedger, interval: float = 1.0) -> None:
         super().__init__(ledger, interval, ledger.io)
@@ -48,7 +42,9 @@ class Timekeeper(LeaderSweep):
             try:
                 await self.ledger.claim_timeout(game_id)
             except (RuleError, GameNotFoundError) as exc:
-                log.debug("no timeout for %s: %s", game_id, exc)  # a move or a peer won
+                self.log.debug(
+                    "no timeout for %s: %s", game_id, exc
+                )  # a move or a peer won
                 continue
             recorded += 1
         return recorded

@@ -30,7 +30,7 @@ import queue
 import threading
 from pathlib import Path
 
-from domain.ledger.signed_heads import SignedHead, refusal
+from domain.ledger.signed_heads import SignedHead
 
 log = logging.getLogger(__name__)
 FILE = "signed-heads.ndjson"
@@ -92,17 +92,6 @@ class SignedHeadsFile:
         with self._lock:
             self._catch_up()
             return dict(self._heads)
-
-    def check(
-        self,
-        game_id: str,
-        first_version: int,
-        prev_hash: str,
-        version: int,
-        head_hash: str,
-    ) -> str | None:
-        """Why signing this head would contradict the record, or None."""
-        return refusal(self.last(game_id), first_version, prev_hash, version, head_hash)
 
     def record(self, head: SignedHead) -> None:
         """Hold ``head`` as the game's signed head now; append it durably soon."""

@@ -33,8 +33,8 @@ from services.storage.recorder import (
     ExtensionRows,
     LedgerRecorder,
     NewGameRows,
-    hash_token,
 )
+from services.storage.table_reads import TableReads
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class RecordedCommand:
     receipt: Receipt | None
 
 
-class LedgerStore:
+class LedgerStore(TableReads):
     """Named reads and writes over the ledger's event store and tables."""
 
     def __init__(self, events: Any, snapshots: Any, recorder: LedgerRecorder) -> None:
@@ -130,19 +130,6 @@ class LedgerStore:
         """Ledger events with ``after < version <= upto``, oldest first."""
         return list(self._events.get(game_id, gt=after, lte=upto, limit=limit))
 
-    @retried_on_stale_statements
-    def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(sql, params)
-            row: dict[str, Any] | None = curs.fetchone()
-            return row
-
-    @retried_on_stale_statements
-    def _all(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(sql, params)
-            return list(curs.fetchall())
-
     def recorded_command(
         self, game_id: UUID, command_id: str
     ) -> RecordedCommand | None:
@@ -206,9 +193,9 @@ class LedgerStore:
         return bytes(row["seed"]) if row else None
 
     def grant(self, token: str) -> SeatGrant | None:
-        row = self._one(
+        row = self._token_row(
             "SELECT game_id, player, seats FROM ledger_seat_tokens WHERE token_hash = %s",
-            (hash_token(token),),
+            token,
         )
         if row is None:
             return None

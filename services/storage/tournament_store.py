@@ -42,6 +42,7 @@ from services.storage.recorder import (
     stored_fingerprint,
 )
 from services.storage.roles import SERVICE_ROLE_RECORDER
+from services.storage.table_reads import TableReads
 from services.storage.tournament_rows import TokenGrant
 
 TOURNAMENT_DDL = """
@@ -252,22 +253,11 @@ def _stored(row: dict[str, Any]) -> StoredEvent:
     )
 
 
-class TournamentStore:
+class TournamentStore(TableReads):
     """The desk's named reads and writes, each in a transaction of its own."""
 
     def __init__(self, datastore: Any) -> None:
         self.datastore = datastore
-
-    def _one(self, sql: str, params: Sequence[Any]) -> dict[str, Any] | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(sql, params)
-            row: dict[str, Any] | None = curs.fetchone()
-            return row
-
-    def _all(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(sql, params)
-            return list(curs.fetchall())
 
     def _write(self, sql: str, params: Sequence[Any]) -> None:
         with self.datastore.transaction(commit=True) as curs:
@@ -320,9 +310,8 @@ class TournamentStore:
 
     def grant(self, token: str) -> TokenGrant | None:
         """What a tournament bearer token grants, if it is one."""
-        row = self._one(
-            "SELECT * FROM tournament_tokens WHERE token_hash = %s",
-            (hash_token(token),),
+        row = self._token_row(
+            "SELECT * FROM tournament_tokens WHERE token_hash = %s", token
         )
         if row is None:
             return None
@@ -365,10 +354,10 @@ class TournamentStore:
         )
 
     def is_organiser(self, token: str) -> bool:
-        row = self._one(
-            "SELECT 1 FROM organiser_tokens WHERE token_hash = %s", (hash_token(token),)
+        found = self._token_row(
+            "SELECT 1 FROM organiser_tokens WHERE token_hash = %s", token
         )
-        return row is not None
+        return found is not None
 
     def begin_round(self, tournament_id: UUID, number: int) -> tuple[datetime, bool]:
         """The round's intent time, and whether an earlier attempt already began it."""

@@ -17,7 +17,6 @@ starts the round on its first sweep.
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING
 
 from domain.contract.core import RuleError
@@ -26,16 +25,11 @@ from services.ledger.leader_sweep import LeaderSweep
 if TYPE_CHECKING:
     from services.tournaments.desk import TournamentDesk
 
-log = logging.getLogger(__name__)
-JOB = "ledger.round-scheduler"
 BATCH = 20
 
 
-class RoundScheduler(LeaderSweep):
+class RoundScheduler(LeaderSweep, job="ledger.round-scheduler", what="round scheduler"):
     """Starts due automatic rounds every ``interval`` seconds while it holds the lock."""
-
-    job = JOB
-    what = "round scheduler"
 
     def __init__(self, desk: TournamentDesk, interval: float = 1.0) -> None:
         super().__init__(desk.ledger, interval, asyncio.to_thread)
@@ -49,12 +43,12 @@ class RoundScheduler(LeaderSweep):
             try:
                 done = self.desk.start_scheduled_round(tid, number)
             except RuleError as refused:
-                log.error(
+                self.log.error(
                     "automatic round %d of %s not started: %s", number, tid, refused
                 )
                 continue
             if done in ("started", "finished"):
-                log.info("tournament %s: round %d %s by itself", tid, number, done)
+                self.log.info("tournament %s: round %d %s by itself", tid, number, done)
             started += done == "started"
         return started
 

@@ -48,9 +48,9 @@ from ledger.v1 import game_service_pb2 as gpb
 from ledger.v1 import tournament_service_pb2 as tpb
 from ledger.v1 import tournament_service_pb2_grpc as trpc
 from services.api.client import Connection, Table, legal_moves
-from services.ledger.timekeeper import JOB as TIMEKEEPER
+from services.ledger.timekeeper import Timekeeper
 from services.storage.leader_lock import LOCK_CLASS
-from services.tournaments.round_scheduler import JOB as ROUND_SCHEDULER
+from services.tournaments.round_scheduler import RoundScheduler
 from tests.deploy.shipped import free_ports
 from tests.faults.harness import serve_env
 from tests.support.database import scratch_database
@@ -334,7 +334,7 @@ class LockWatch:
             psycopg.connect(url, autocommit=True) as conn,
         ):
             while not self._stop.wait(0.05):
-                pid = _holder(conn, ROUND_SCHEDULER)
+                pid = _holder(conn, RoundScheduler.job)
                 if pid is not None:
                     self.held.setdefault(self.upcoming, set()).add(pid)
 
@@ -461,8 +461,8 @@ def _run(
 
     # ------------------------------------------------------------ round 2
     # the server timing round 2's clocks is killed; the players use the other
-    wait_until(lambda: _holder(db, TIMEKEEPER) is not None, "a timekeeper", 30)
-    victim_pid = _holder(db, TIMEKEEPER)
+    wait_until(lambda: _holder(db, Timekeeper.job) is not None, "a timekeeper", 30)
+    victim_pid = _holder(db, Timekeeper.job)
     victim = servers.port_of(victim_pid)
     assert victim is not None, victim_pid
     survivor = servers.running[b if victim == a else a]
@@ -493,7 +493,7 @@ def _run(
         f"{victim_pid} (port {victim}), before the round's no-shows were due"
     )
     wait_until(
-        lambda: _holder(db, TIMEKEEPER) == survivor.proc.pid,
+        lambda: _holder(db, Timekeeper.job) == survivor.proc.pid,
         "the other server takes the timekeeper over",
     )
     notes.append(

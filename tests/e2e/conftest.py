@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.dashboard import browser, dashboard_url, page  # noqa: F401
+from tests.e2e.hand_clock import clock, other_server, server  # noqa: F401
 
 _HERE = Path(__file__).parent
 

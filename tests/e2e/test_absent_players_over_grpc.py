@@ -7,7 +7,6 @@ and no timekeeper, so every timeout is recorded by the call that finds it.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -16,24 +15,8 @@ import pytest
 from ledger.v1 import game_service_pb2 as pb
 from tests.e2e.test_referee_over_grpc import game_of, new_game, refusal
 from tests.support.manual_clock import ManualClock
-from tests.support.server import serve_in_process
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def clock(ledger: Any) -> Iterator[ManualClock]:
-    manual = ManualClock()
-    before, ledger.clock = ledger.clock, manual
-    yield manual
-    ledger.clock = before
-
-
-@pytest.fixture(scope="module")
-def server(settings: Any, ledger: Any, clock: ManualClock) -> Iterator[Any]:
-    quiet = settings.model_copy(update={"timekeeper_interval": 0})
-    with serve_in_process(quiet, ledger) as handle:
-        yield handle
 
 
 @pytest.mark.parametrize(

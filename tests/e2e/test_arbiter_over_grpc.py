@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -31,33 +30,6 @@ from tests.e2e.test_referee_over_grpc import (
     refusal,
 )
 from tests.support.manual_clock import ManualClock
-from tests.support.server import serve_in_process
-
-
-@pytest.fixture(scope="module")
-def clock(ledger: Any) -> Iterator[ManualClock]:
-    manual = ManualClock()
-    before, ledger.clock = ledger.clock, manual
-    yield manual
-    ledger.clock = before
-
-
-@pytest.fixture(scope="module")
-def server(settings: Any, ledger: Any, clock: ManualClock) -> Iterator[Any]:
-    quiet = settings.model_copy(update={"timekeeper_interval": 0})
-    with serve_in_process(quiet, ledger) as handle:
-        yield handle
-
-
-@pytest.fixture(scope="module")
-def other_server(settings: Any, clock: ManualClock) -> Iterator[Any]:
-    """Another server's ledger on the same database and clock (its timekeeper)."""
-    from services.runtime.bootstrap import build_ledger
-
-    app = build_ledger(settings)
-    app.clock = clock
-    yield app
-    app.close()
 
 
 def arbiter(server: Any, method: str, request: Any, token: str | None) -> Any:

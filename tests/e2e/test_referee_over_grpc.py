@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -24,25 +23,9 @@ from ledger.v1 import tournament_service_pb2_grpc as tpb_grpc
 from services.api.client import Table, legal_moves
 from services.proto import convert
 from tests.support.manual_clock import ManualClock
-from tests.support.server import serve_in_process
 
 THALARA = find_game("thalara")
 SETUP = {"players": 2, "mode": "standard", "characters": ["myrja", "canto"]}
-
-
-@pytest.fixture(scope="module")
-def clock(ledger: Any) -> Iterator[ManualClock]:
-    manual = ManualClock()
-    before, ledger.clock = ledger.clock, manual
-    yield manual
-    ledger.clock = before
-
-
-@pytest.fixture(scope="module")
-def server(settings: Any, ledger: Any, clock: ManualClock) -> Iterator[Any]:
-    quiet = settings.model_copy(update={"timekeeper_interval": 0})
-    with serve_in_process(quiet, ledger) as handle:
-        yield handle
 
 
 def new_game(server: Any, **control: Any) -> Table:

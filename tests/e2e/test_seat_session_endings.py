@@ -10,7 +10,6 @@ client resumes on another server with ``after_version``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -27,32 +26,6 @@ from tests.support.server import serve_in_process
 pytestmark = pytest.mark.e2e
 BOUND = 60.0
 """Bounds a failing test only (a session that never ends): never a timing assert."""
-
-
-@pytest.fixture(scope="module")
-def clock(ledger: Any) -> Iterator[ManualClock]:
-    manual = ManualClock()
-    before, ledger.clock = ledger.clock, manual
-    yield manual
-    ledger.clock = before
-
-
-@pytest.fixture(scope="module")
-def server(settings: Any, ledger: Any, clock: ManualClock) -> Iterator[Any]:
-    quiet = settings.model_copy(update={"timekeeper_interval": 0})
-    with serve_in_process(quiet, ledger) as handle:
-        yield handle
-
-
-@pytest.fixture(scope="module")
-def other_server(settings: Any, clock: ManualClock) -> Iterator[Any]:
-    """Another server's ledger on the same database and clock (its timekeeper)."""
-    from services.runtime.bootstrap import build_ledger
-
-    app = build_ledger(settings)
-    app.clock = clock
-    yield app
-    app.close()
 
 
 def opened(server: Any, table: Any, seat: int) -> tuple[SeatSessionClient, list[Any]]:

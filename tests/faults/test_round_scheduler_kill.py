@@ -26,7 +26,7 @@ from ledger.v1 import tournament_service_pb2 as pb
 from ledger.v1 import tournament_service_pb2_grpc as rpc
 from services.api.client import Connection
 from services.storage.leader_lock import LOCK_CLASS
-from services.tournaments.round_scheduler import JOB
+from services.tournaments.round_scheduler import RoundScheduler
 from tests.deploy.shipped import free_ports
 from tests.faults.harness import serve_env
 from tests.support.database import scratch_database
@@ -44,7 +44,7 @@ the results policy's lag, a server's start."""
 
 def _holder(conn: psycopg.Connection[Any]) -> int | None:
     """The OS pid of the server holding the round scheduler's lock, if any."""
-    key = (zlib.crc32(JOB.encode()) - 2**31) & 0xFFFFFFFF
+    key = (zlib.crc32(RoundScheduler.job.encode()) - 2**31) & 0xFFFFFFFF
     row = conn.execute(
         "SELECT a.application_name FROM pg_locks l"
         " JOIN pg_stat_activity a ON a.pid = l.pid"

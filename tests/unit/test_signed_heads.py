@@ -8,7 +8,7 @@ import pytest
 
 from domain.ledger.receipts import Signer
 from domain.ledger.signed_heads import EquivocationError, SignedHead, refusal
-from services.ledger.head_signer import HeadSigner
+from services.ledger.head_signer import HeadSigner, NewHead
 from services.storage.signed_heads import SignedHeadsFile
 
 GAME = "6f1c5d0e-0000-4000-8000-000000000001"
@@ -47,9 +47,9 @@ def test_the_record_survives_a_restart_and_is_shared_by_processes(tmp_path: Path
     one = SignedHeadsFile.in_dir(tmp_path)
     two = SignedHeadsFile.in_dir(tmp_path)  # another server process on the data dir
     one.record(SignedHead(GAME, 10, H[10]))
-    assert one.check(GAME, 5, H[4], 6, H[6]) is not None  # at once, before the disk
+    assert refusal(one.last(GAME), 5, H[4], 6, H[6]) is not None  # before the disk
     one.flush()
-    assert two.check(GAME, 5, H[4], 6, H[6]) is not None
+    assert refusal(two.last(GAME), 5, H[4], 6, H[6]) is not None
     two.record(SignedHead(GAME, 12, H[12]))
     two.flush()
     one.record(SignedHead(GAME, 11, H[11]))  # older than what the other wrote: kept out
@@ -77,12 +77,12 @@ def test_the_head_signer_refuses_with_an_alarm_and_signs_nothing(tmp_path: Path)
 
     signer = Signer.generate()
     heads = HeadSigner(lambda: signer, SignedHeadsFile.in_dir(tmp_path))
-    receipt = heads.sign(GAME, 9, H[8], 10, H[10], "2026-01-01T00:00:00+00:00")
+    receipt = heads.sign(NewHead(GAME, 9, H[8], 10, H[10], "2026-01-01T00:00:00+00:00"))
     heads.stored(GAME, 10, H[10], ended=True)
     assert receipt.version == 10 and heads.alarm is None
     before = SIGNER_REFUSALS._value.get()
     with pytest.raises(EquivocationError) as refused:
-        heads.sign(GAME, 6, H[5], 8, "a" * 64, "2026-01-01T00:01:00+00:00")
+        heads.sign(NewHead(GAME, 6, H[5], 8, "a" * 64, "2026-01-01T00:01:00+00:00"))
     assert refused.value.version == 6 and refused.value.game_id == GAME
     assert SIGNER_REFUSALS._value.get() == before + 1
     assert heads.alarm is not None and GAME in heads.alarm
@@ -102,7 +102,7 @@ def test_an_unwritable_data_dir_keeps_the_record_in_memory_and_moves_going(
     record.flush()
     assert record.unwritable and record.last(GAME) == SignedHead(GAME, 12, H[12])
     with pytest.raises(EquivocationError):
-        heads.sign(GAME, 11, H[10], 11, H[11], "2026-01-01T00:00:00+00:00")
+        heads.sign(NewHead(GAME, 11, H[10], 11, H[11], "2026-01-01T00:00:00+00:00"))
     said = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert sum("signer's record" in m for m in said) == 1
     assert sum("cannot write checkpoints" in m for m in said) == 1
@@ -119,7 +119,6 @@ def test_a_head_the_ledger_checked_itself_is_signed_without_a_second_look(
     other.stored(GAME, 10, H[10], ended=False)
     heads = HeadSigner(lambda: Signer.generate(), SignedHeadsFile.in_dir(tmp_path))
     shared.flush()
-    receipt = heads.sign(
-        GAME, 10, H[9], 10, "b" * 64, "2026-01-01T00:00:00+00:00", checked=True
-    )
+    late = NewHead(GAME, 10, H[9], 10, "b" * 64, "2026-01-01T00:00:00+00:00")
+    receipt = heads.sign(late, checked=True)
     assert receipt.version == 10 and heads.alarm is None
