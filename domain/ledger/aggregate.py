@@ -53,8 +53,7 @@ from domain.contract.endings import (
     agreed_draw,
     double_forfeit,
     drops_out,
-    last_standing,
-    seat_leaves,
+    seat_left,
     with_absent,
     with_dropouts,
 )
@@ -516,13 +515,10 @@ class Game(Aggregate):
             return self._drop(
                 EndingKind.RESIGNED, Termination.RESIGNED, seat, by, seed, now
             )
-        outcome = seat_leaves(
-            Termination.RESIGNED,
-            seat,
-            self.seat_count,
-            consequence,
-            f"seat {seat} resigned",
+        outcome = seat_left(
+            Termination.RESIGNED, seat, self.seat_count, consequence, self.dropped
         )
+        assert outcome is not None  # a seat that does not drop out ends the game
         return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
 
     def abort(
@@ -600,24 +596,22 @@ class Game(Aggregate):
         decision = self._append_ending(
             EndingKind.TIMED_OUT, seat, by, "", seed, now, deadline
         )
-        reason = leaving_reason(termination, seat)
         if everyone_absent:
-            outcome = double_forfeit(
-                self.seat_count,
-                self.dropped,
-                self.absent,
-                f"no seat showed up (seats {', '.join(map(str, self.absent))})",
+            outcome: Outcome | None = double_forfeit(
+                self.seat_count, self.dropped, self.absent
             )
-        elif seat in self.dropped:  # the ruleset's consequence: it drops out
-            if drops_out(self.seat_count, self.dropped):
-                self._play_for_dropped(seed, now)
-                return self.pending_events[before:]
-            outcome = last_standing(termination, self.seat_count, self.dropped, reason)
         else:
-            consequence = self.ruleset.consequence(self.state, seat)
-            outcome = seat_leaves(
-                termination, seat, self.seat_count, consequence, reason
+            consequence = (
+                Consequence.DROPS_OUT  # the ruleset's consequence, as recorded
+                if seat in self.dropped
+                else self.ruleset.consequence(self.state, seat)
             )
+            outcome = seat_left(
+                termination, seat, self.seat_count, consequence, self.dropped
+            )
+        if outcome is None:
+            self._play_for_dropped(seed, now)
+            return self.pending_events[before:]
         self._append_conclusion(outcome, seed, decision, now)
         return self.pending_events[before:]
 
@@ -753,11 +747,12 @@ class Game(Aggregate):
         """
         before = len(self.pending_events)
         decision = self._append_ending(kind, seat, by, "", seed, now, deadline_ms)
-        if drops_out(self.seat_count, self.dropped):
+        outcome = seat_left(
+            termination, seat, self.seat_count, Consequence.DROPS_OUT, self.dropped
+        )
+        if outcome is None:
             self._play_for_dropped(seed, now)
         else:
-            reason = leaving_reason(termination, seat)
-            outcome = last_standing(termination, self.seat_count, self.dropped, reason)
             self._append_conclusion(outcome, seed, decision, now)
         return self.pending_events[before:]
 
@@ -998,15 +993,6 @@ def all_absent(game: Game, absent: tuple[Seat, ...] | None = None) -> bool:
     return bool(gone) and all(
         s in gone for s in range(game.seat_count) if s not in game.dropped
     )
-
-
-def leaving_reason(termination: Termination, seat: Seat) -> str:
-    """The outcome's reason when ``seat`` leaves by ``termination``."""
-    if termination is Termination.RESIGNED:
-        return f"seat {seat} resigned"
-    if termination is Termination.FORFEITED:
-        return f"seat {seat} did not show up"
-    return f"seat {seat} ran out of time"
 
 
 def record_type(game_type: str, event: Any) -> str:
