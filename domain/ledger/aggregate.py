@@ -21,7 +21,7 @@ is :mod:`domain.ledger.records`; building events back from records is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import field
 from datetime import datetime, timedelta
 from typing import Any
@@ -87,12 +87,8 @@ from domain.ledger.records import (
     ENDED_TYPES,
     GENESIS,
     command_record,
-    concluded_body,
-    control_body,
-    created_body,
-    decided_body,
     decided_type,
-    ended_body,
+    record_body,
 )
 from domain.ledger.signatures import SignedMove, require_signature
 from domain.ledger.spectator import SpectatorDelay
@@ -394,7 +390,7 @@ class Game(Aggregate):
             type_=CREATED_TYPE,
             timestamp=timestamp,
             prev_hash=GENESIS,
-            body=created_body(fields),
+            body=record_body(CREATED_TYPE, fields),
         )
         game = cls._create(
             cls.Created, id=game_id, timestamp=timestamp, **chain, **fields
@@ -723,7 +719,7 @@ class Game(Aggregate):
         """Append one control as a decision of its own."""
         before = len(self.pending_events)
         self._append_decided_by(
-            self.Controlled, CONTROL_TYPES, control_body, kind, seat, by, now, ms=ms
+            self.Controlled, CONTROL_TYPES, kind, seat, by, now, ms=ms
         )
         return self.pending_events[before:]
 
@@ -809,7 +805,6 @@ class Game(Aggregate):
         return self._append_decided_by(
             self.Ended,
             ENDED_TYPES,
-            ended_body,
             kind,
             seat,
             by,
@@ -829,7 +824,6 @@ class Game(Aggregate):
         self._append_link(
             self.Concluded,
             CONCLUDED_TYPE,
-            concluded_body,
             outcome=outcome,
             seed=seed.hex(),
             decision=decision,
@@ -878,7 +872,6 @@ class Game(Aggregate):
         self._append_link(
             self.Decided,
             self.type_name(payload),
-            decided_body,
             payload=payload,
             **fields,
         )
@@ -894,7 +887,6 @@ class Game(Aggregate):
         self,
         cls: type,
         types: dict[str, str],
-        body: Callable[[dict[str, Any]], dict[str, Any]],
         kind: EndingKind | ControlKind,
         seat: Seat | None,
         by: str,
@@ -908,7 +900,6 @@ class Game(Aggregate):
         self._append_link(
             cls,
             types[kind.value],
-            body,
             at=at,
             kind=kind.value,
             seat=seat,
@@ -922,7 +913,6 @@ class Game(Aggregate):
         self,
         cls: type,
         type_: str,
-        body: Callable[[dict[str, Any]], dict[str, Any]],
         at: datetime | None = None,
         **fields: Any,
     ) -> None:
@@ -942,7 +932,7 @@ class Game(Aggregate):
             type_=type_,
             timestamp=timestamp,
             prev_hash=self.head_hash,
-            body=body(fields),
+            body=record_body(type_, fields),
         )
         self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
 
