@@ -506,15 +506,7 @@ class Game(Aggregate):
             raise DroppedOutError(seat)
         now = now or self.Ended.create_timestamp()
         self._check_flag(now)
-        consequence = self.ruleset.consequence(self.state, seat)
-        if consequence is Consequence.DROPS_OUT:
-            return self._drop(
-                EndingKind.RESIGNED, Termination.RESIGNED, seat, by, seed, now
-            )
-        outcome = seat_left(
-            Termination.RESIGNED, seat, self.seat_count, consequence, self.dropped
-        )
-        assert outcome is not None  # a seat that does not drop out ends the game
+        outcome = self._leaving(Termination.RESIGNED, seat)
         return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
 
     def abort(
@@ -587,29 +579,15 @@ class Game(Aggregate):
         no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
         absent = absent_now(self, millis(self._stamp(now)))
-        everyone_absent = bool(absent) and all_absent(self, absent)
-        before = len(self.pending_events)
-        decision = self._append_ending(
-            EndingKind.TIMED_OUT, seat, by, "", seed, now, deadline
-        )
-        if everyone_absent:
+        if absent and all_absent(self, absent):
             outcome: Outcome | None = double_forfeit(
-                self.seat_count, self.dropped, self.absent
+                self.seat_count, self.dropped, absent
             )
         else:
-            consequence = (
-                Consequence.DROPS_OUT  # the ruleset's consequence, as recorded
-                if seat in self.dropped
-                else self.ruleset.consequence(self.state, seat)
-            )
-            outcome = seat_left(
-                termination, seat, self.seat_count, consequence, self.dropped
-            )
-        if outcome is None:
-            self._play_for_dropped(seed, now)
-            return self.pending_events[before:]
-        self._append_conclusion(outcome, seed, decision, now)
-        return self.pending_events[before:]
+            outcome = self._leaving(termination, seat)
+        return self._end(
+            EndingKind.TIMED_OUT, seat, by, "", outcome, seed, now, deadline
+        )
 
     def accept_draw(
         self, seat: Seat, seed: bytes, now: datetime | None = None
@@ -723,34 +701,19 @@ class Game(Aggregate):
         )
         return self.pending_events[before:]
 
-    def _drop(
-        self,
-        kind: EndingKind,
-        termination: Termination,
-        seat: Seat,
-        by: str,
-        seed: bytes,
-        now: datetime,
-        deadline_ms: int | None = None,
-    ) -> list[Any]:
-        """``seat`` drops out: its ending is recorded and the others play on,
-        the ledger making the dropped seats' moves at once wherever the game
-        waits on them; when one seat is left playing, it has won.
+    def _leaving(self, termination: Termination, seat: Seat) -> Outcome | None:
+        """The outcome when ``seat`` leaves by ``termination`` (it resigns or
+        runs out of time), worked out before its ending is recorded;
+        ``None``: it drops out and the others play on.
 
-        The same ending event as when the seat's leaving ends the game; which
-        it is follows from the ruleset's consequence (re-derived on replay and
-        by the audit), and only the last drop-out is followed by a conclusion.
+        Whether it drops out follows from the ruleset's consequence, as the
+        ending's replay (:meth:`Ended.apply`) and the audit re-derive it.
         """
-        before = len(self.pending_events)
-        decision = self._append_ending(kind, seat, by, "", seed, now, deadline_ms)
-        outcome = seat_left(
-            termination, seat, self.seat_count, Consequence.DROPS_OUT, self.dropped
-        )
-        if outcome is None:
-            self._play_for_dropped(seed, now)
-        else:
-            self._append_conclusion(outcome, seed, decision, now)
-        return self.pending_events[before:]
+        consequence = self.ruleset.consequence(self.state, seat)
+        dropped = self.dropped
+        if consequence is Consequence.DROPS_OUT:
+            dropped = (*dropped, seat)
+        return seat_left(termination, seat, self.seat_count, consequence, dropped)
 
     def _play_for_dropped(self, seed: bytes, at: datetime) -> None:
         """Make every move the game waits for from a seat that dropped out
@@ -775,15 +738,24 @@ class Game(Aggregate):
         seat: Seat | None,
         by: str,
         reason: str,
-        outcome: Outcome,
+        outcome: Outcome | None,
         seed: bytes,
         now: datetime,
         deadline_ms: int | None = None,
     ) -> list[Any]:
-        """Append the ending and the conclusion as one decision."""
+        """Append the ending and the conclusion as one decision.
+
+        ``outcome`` ``None``: the ending's seat drops out and the others play
+        on, the ledger making the dropped seats' moves at once wherever the
+        game waits on them; only the last drop-out, when one seat is left
+        playing, is followed by a conclusion.
+        """
         before = len(self.pending_events)
         decision = self._append_ending(kind, seat, by, reason, seed, now, deadline_ms)
-        self._append_conclusion(outcome, seed, decision, now)
+        if outcome is None:
+            self._play_for_dropped(seed, now)
+        else:
+            self._append_conclusion(outcome, seed, decision, now)
         return self.pending_events[before:]
 
     def _append_ending(
