@@ -31,8 +31,7 @@ from domain.contract.endings import (
     agreed_draw,
     double_forfeit,
     drops_out,
-    last_standing,
-    seat_leaves,
+    seat_left,
     with_absent,
 )
 from domain.ledger import clocks
@@ -231,19 +230,13 @@ def check_ending(
         assert trail.clock is not None
         no_show = trail.control.no_show_seconds > 0 and not trail.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
-        reason = f"seat {seat} {'did not show up' if no_show else 'ran out of time'}"
         absent = trail.absent_at(_at(ending))
         if trail.all_absent(absent):
             trail.absent = absent
-            expected = double_forfeit(
-                trail.seat_count,
-                trail.dropped,
-                absent,
-                f"no seat showed up (seats {', '.join(map(str, absent))})",
-            )
+            expected = double_forfeit(trail.seat_count, trail.dropped, absent)
         trail.absent = absent
     elif kind == EndingKind.RESIGNED.value:
-        termination, reason = Termination.RESIGNED, f"seat {seat} resigned"
+        termination = Termination.RESIGNED
     if expected is None and kind in (
         EndingKind.TIMED_OUT.value,
         EndingKind.RESIGNED.value,
@@ -270,14 +263,9 @@ def check_ending(
             if drops_out(trail.seat_count, trail.dropped):
                 # recorded before seats could drop out: the leaver placed last
                 consequence = Consequence.SEAT_LOSES
-            else:
-                expected = last_standing(
-                    termination, trail.seat_count, trail.dropped, reason
-                )
-        if expected is None:
-            expected = seat_leaves(
-                termination, seat, trail.seat_count, consequence, reason
-            )
+        expected = seat_left(
+            termination, seat, trail.seat_count, consequence, trail.dropped
+        )
     elif kind == EndingKind.ABORTED.value:
         if trail.moves >= trail.control.abort_before_moves:
             report.fail(ending.version, "ending", "aborted after too many moves")

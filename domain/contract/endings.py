@@ -132,6 +132,46 @@ def last_standing(
     )
 
 
+def leaving_reason(termination: Termination, seat: Seat) -> str:
+    """The outcome's reason when ``seat`` leaves by ``termination``.
+
+    >>> leaving_reason(Termination.FORFEITED, 1)
+    'seat 1 did not show up'
+    """
+    if termination is Termination.RESIGNED:
+        return f"seat {seat} resigned"
+    if termination is Termination.FORFEITED:
+        return f"seat {seat} did not show up"
+    return f"seat {seat} ran out of time"
+
+
+def seat_left(
+    termination: Termination,
+    seat: Seat,
+    seat_count: int,
+    consequence: Consequence,
+    dropped: tuple[Seat, ...],
+) -> Outcome | None:
+    """The outcome when ``seat`` resigns or runs out of time, the ruleset's
+    ``consequence`` for it; ``None`` when it drops out and the others play on.
+
+    ``dropped``: the seats that dropped out, in the order they left, ``seat``
+    among them when it drops out now.
+
+    >>> seat_left(Termination.RESIGNED, 1, 3, Consequence.DROPS_OUT, (1,)) is None
+    True
+    >>> o = seat_left(Termination.RESIGNED, 1, 3, Consequence.DROPS_OUT, (0, 1))
+    >>> o.winners, o.reason
+    ((2,), 'seat 1 resigned')
+    """
+    reason = leaving_reason(termination, seat)
+    if consequence is Consequence.DROPS_OUT:
+        if drops_out(seat_count, dropped):
+            return None
+        return last_standing(termination, seat_count, dropped, reason)
+    return seat_leaves(termination, seat, seat_count, consequence, reason)
+
+
 def with_dropouts(outcome: Outcome, dropped: tuple[Seat, ...]) -> Outcome:
     """``outcome`` with the seats that dropped out ranked below every seat
     still playing (the first to leave last), the others keeping their order.
@@ -176,16 +216,17 @@ def aborted(seat_count: int, reason: str) -> Outcome:
 
 
 def double_forfeit(
-    seat_count: int, dropped: tuple[Seat, ...], absent: tuple[Seat, ...], reason: str
+    seat_count: int, dropped: tuple[Seat, ...], absent: tuple[Seat, ...]
 ) -> Outcome:
     """Every seat still playing is absent: nobody wins, and every seat scores
     a loss (the absent ones, ``absent``, no point and no rating).  The seats
     that left before (``dropped``) keep their places below the others.
 
-    >>> o = double_forfeit(2, (), (0, 1), "")
-    >>> o.termination.value, o.winners, o.ranks, o.absent
-    ('forfeited', (), (1, 1), (0, 1))
+    >>> o = double_forfeit(2, (), (0, 1))
+    >>> o.termination.value, o.winners, o.ranks, o.absent, o.reason
+    ('forfeited', (), (1, 1), (0, 1), 'no seat showed up (seats 0, 1)')
     """
+    reason = f"no seat showed up (seats {', '.join(map(str, absent))})"
     everyone = Outcome(
         termination=Termination.FORFEITED,
         ranks=(1,) * seat_count,

@@ -15,12 +15,15 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from domain.contract.core import Ruleset
+from domain.contract.core import Ruleset, Viewer
 from domain.contract.setup_options import PackOptions, SetupChoice, pack_names
 
 M = TypeVar("M", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
 T = TypeVar("T")
+
+_SIZE = "_size"
+"""The suffix of a view field that counts a pile of its source (:func:`mirror`)."""
 
 
 def with_seat(state: S, seat: int, field: str = "players", **changes: Any) -> S:
@@ -78,12 +81,42 @@ def mirror(view_model: type[M], source: BaseModel, **overrides: Any) -> M:
     View models mirror state models field for field except where something is
     hidden or derived; listing only those in ``overrides`` keeps a new state
     field from silently going missing from (or leaking into) the view: a field
-    the view does not declare is never copied.
+    the view does not declare is never copied.  A view's ``<pile>_size`` that
+    ``source`` lacks is the length of ``source``'s ``<pile>``: a hidden hand
+    or deck is shown as its count, whoever looks.
+
+    >>> class Seat(BaseModel):
+    ...     hand: tuple[str, ...]
+    >>> class SeatView(BaseModel):
+    ...     hand: tuple[str, ...]
+    ...     hand_size: int
+    >>> mirror(SeatView, Seat(hand=("imp", "hound")), hand=())
+    SeatView(hand=(), hand_size=2)
     """
-    names = view_model.model_fields.keys() & type(source).model_fields.keys()
+    source_fields = type(source).model_fields.keys()
+    names = view_model.model_fields.keys() & source_fields
     values = {name: getattr(source, name) for name in names}
+    for name in view_model.model_fields.keys() - source_fields:
+        pile = name.removesuffix(_SIZE)
+        if pile != name and pile in source_fields:
+            values[name] = len(getattr(source, pile))
     values.update(overrides)
     return view_model(**values)
+
+
+def seat_mirror(
+    view_model: type[M], viewer: Viewer, seat: int, source: BaseModel, **overrides: Any
+) -> M:
+    """One seat's part of a view: ``source`` mirrored (:func:`mirror`) with its
+    ``seat``, its ``hand`` empty for a viewer who may not see that seat (its
+    ``hand_size`` still counts it), then ``overrides``.
+
+    Why here: every game hides a seat's hand the same way, from everyone the
+    seat's :class:`~domain.contract.core.Viewer` grant does not cover.
+    """
+    shown = viewer.can_see(seat)
+    hand = getattr(source, "hand") if shown else ()  # noqa: B009  # any game's seat model
+    return mirror(view_model, source, seat=seat, hand=hand, **overrides)
 
 
 def seat_views(seats: Sequence[T], build: Callable[[int, T], M]) -> tuple[M, ...]:

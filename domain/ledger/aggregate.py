@@ -21,7 +21,7 @@ is :mod:`domain.ledger.records`; building events back from records is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import field
 from datetime import datetime, timedelta
 from typing import Any
@@ -53,8 +53,7 @@ from domain.contract.endings import (
     agreed_draw,
     double_forfeit,
     drops_out,
-    last_standing,
-    seat_leaves,
+    seat_left,
     with_absent,
     with_dropouts,
 )
@@ -88,12 +87,8 @@ from domain.ledger.records import (
     ENDED_TYPES,
     GENESIS,
     command_record,
-    concluded_body,
-    control_body,
-    created_body,
-    decided_body,
     decided_type,
-    ended_body,
+    record_body,
 )
 from domain.ledger.signatures import SignedMove, require_signature
 from domain.ledger.spectator import SpectatorDelay
@@ -395,7 +390,7 @@ class Game(Aggregate):
             type_=CREATED_TYPE,
             timestamp=timestamp,
             prev_hash=GENESIS,
-            body=created_body(fields),
+            body=record_body(CREATED_TYPE, fields),
         )
         game = cls._create(
             cls.Created, id=game_id, timestamp=timestamp, **chain, **fields
@@ -511,18 +506,7 @@ class Game(Aggregate):
             raise DroppedOutError(seat)
         now = now or self.Ended.create_timestamp()
         self._check_flag(now)
-        consequence = self.ruleset.consequence(self.state, seat)
-        if consequence is Consequence.DROPS_OUT:
-            return self._drop(
-                EndingKind.RESIGNED, Termination.RESIGNED, seat, by, seed, now
-            )
-        outcome = seat_leaves(
-            Termination.RESIGNED,
-            seat,
-            self.seat_count,
-            consequence,
-            f"seat {seat} resigned",
-        )
+        outcome = self._leaving(Termination.RESIGNED, seat)
         return self._end(EndingKind.RESIGNED, seat, by, "", outcome, seed, now)
 
     def abort(
@@ -595,31 +579,15 @@ class Game(Aggregate):
         no_show = self.control.no_show_seconds > 0 and not self.clock.moved[seat]
         termination = Termination.FORFEITED if no_show else Termination.TIMED_OUT
         absent = absent_now(self, millis(self._stamp(now)))
-        everyone_absent = bool(absent) and all_absent(self, absent)
-        before = len(self.pending_events)
-        decision = self._append_ending(
-            EndingKind.TIMED_OUT, seat, by, "", seed, now, deadline
-        )
-        reason = leaving_reason(termination, seat)
-        if everyone_absent:
-            outcome = double_forfeit(
-                self.seat_count,
-                self.dropped,
-                self.absent,
-                f"no seat showed up (seats {', '.join(map(str, self.absent))})",
+        if absent and all_absent(self, absent):
+            outcome: Outcome | None = double_forfeit(
+                self.seat_count, self.dropped, absent
             )
-        elif seat in self.dropped:  # the ruleset's consequence: it drops out
-            if drops_out(self.seat_count, self.dropped):
-                self._play_for_dropped(seed, now)
-                return self.pending_events[before:]
-            outcome = last_standing(termination, self.seat_count, self.dropped, reason)
         else:
-            consequence = self.ruleset.consequence(self.state, seat)
-            outcome = seat_leaves(
-                termination, seat, self.seat_count, consequence, reason
-            )
-        self._append_conclusion(outcome, seed, decision, now)
-        return self.pending_events[before:]
+            outcome = self._leaving(termination, seat)
+        return self._end(
+            EndingKind.TIMED_OUT, seat, by, "", outcome, seed, now, deadline
+        )
 
     def accept_draw(
         self, seat: Seat, seed: bytes, now: datetime | None = None
@@ -729,37 +697,23 @@ class Game(Aggregate):
         """Append one control as a decision of its own."""
         before = len(self.pending_events)
         self._append_decided_by(
-            self.Controlled, CONTROL_TYPES, control_body, kind, seat, by, now, ms=ms
+            self.Controlled, CONTROL_TYPES, kind, seat, by, now, ms=ms
         )
         return self.pending_events[before:]
 
-    def _drop(
-        self,
-        kind: EndingKind,
-        termination: Termination,
-        seat: Seat,
-        by: str,
-        seed: bytes,
-        now: datetime,
-        deadline_ms: int | None = None,
-    ) -> list[Any]:
-        """``seat`` drops out: its ending is recorded and the others play on,
-        the ledger making the dropped seats' moves at once wherever the game
-        waits on them; when one seat is left playing, it has won.
+    def _leaving(self, termination: Termination, seat: Seat) -> Outcome | None:
+        """The outcome when ``seat`` leaves by ``termination`` (it resigns or
+        runs out of time), worked out before its ending is recorded;
+        ``None``: it drops out and the others play on.
 
-        The same ending event as when the seat's leaving ends the game; which
-        it is follows from the ruleset's consequence (re-derived on replay and
-        by the audit), and only the last drop-out is followed by a conclusion.
+        Whether it drops out follows from the ruleset's consequence, as the
+        ending's replay (:meth:`Ended.apply`) and the audit re-derive it.
         """
-        before = len(self.pending_events)
-        decision = self._append_ending(kind, seat, by, "", seed, now, deadline_ms)
-        if drops_out(self.seat_count, self.dropped):
-            self._play_for_dropped(seed, now)
-        else:
-            reason = leaving_reason(termination, seat)
-            outcome = last_standing(termination, self.seat_count, self.dropped, reason)
-            self._append_conclusion(outcome, seed, decision, now)
-        return self.pending_events[before:]
+        consequence = self.ruleset.consequence(self.state, seat)
+        dropped = self.dropped
+        if consequence is Consequence.DROPS_OUT:
+            dropped = (*dropped, seat)
+        return seat_left(termination, seat, self.seat_count, consequence, dropped)
 
     def _play_for_dropped(self, seed: bytes, at: datetime) -> None:
         """Make every move the game waits for from a seat that dropped out
@@ -784,15 +738,24 @@ class Game(Aggregate):
         seat: Seat | None,
         by: str,
         reason: str,
-        outcome: Outcome,
+        outcome: Outcome | None,
         seed: bytes,
         now: datetime,
         deadline_ms: int | None = None,
     ) -> list[Any]:
-        """Append the ending and the conclusion as one decision."""
+        """Append the ending and the conclusion as one decision.
+
+        ``outcome`` ``None``: the ending's seat drops out and the others play
+        on, the ledger making the dropped seats' moves at once wherever the
+        game waits on them; only the last drop-out, when one seat is left
+        playing, is followed by a conclusion.
+        """
         before = len(self.pending_events)
         decision = self._append_ending(kind, seat, by, reason, seed, now, deadline_ms)
-        self._append_conclusion(outcome, seed, decision, now)
+        if outcome is None:
+            self._play_for_dropped(seed, now)
+        else:
+            self._append_conclusion(outcome, seed, decision, now)
         return self.pending_events[before:]
 
     def _append_ending(
@@ -814,7 +777,6 @@ class Game(Aggregate):
         return self._append_decided_by(
             self.Ended,
             ENDED_TYPES,
-            ended_body,
             kind,
             seat,
             by,
@@ -834,7 +796,6 @@ class Game(Aggregate):
         self._append_link(
             self.Concluded,
             CONCLUDED_TYPE,
-            concluded_body,
             outcome=outcome,
             seed=seed.hex(),
             decision=decision,
@@ -883,7 +844,6 @@ class Game(Aggregate):
         self._append_link(
             self.Decided,
             self.type_name(payload),
-            decided_body,
             payload=payload,
             **fields,
         )
@@ -899,7 +859,6 @@ class Game(Aggregate):
         self,
         cls: type,
         types: dict[str, str],
-        body: Callable[[dict[str, Any]], dict[str, Any]],
         kind: EndingKind | ControlKind,
         seat: Seat | None,
         by: str,
@@ -913,7 +872,6 @@ class Game(Aggregate):
         self._append_link(
             cls,
             types[kind.value],
-            body,
             at=at,
             kind=kind.value,
             seat=seat,
@@ -927,7 +885,6 @@ class Game(Aggregate):
         self,
         cls: type,
         type_: str,
-        body: Callable[[dict[str, Any]], dict[str, Any]],
         at: datetime | None = None,
         **fields: Any,
     ) -> None:
@@ -947,7 +904,7 @@ class Game(Aggregate):
             type_=type_,
             timestamp=timestamp,
             prev_hash=self.head_hash,
-            body=body(fields),
+            body=record_body(type_, fields),
         )
         self.trigger_event(cls, timestamp=timestamp, **chain, **fields)
 
@@ -998,15 +955,6 @@ def all_absent(game: Game, absent: tuple[Seat, ...] | None = None) -> bool:
     return bool(gone) and all(
         s in gone for s in range(game.seat_count) if s not in game.dropped
     )
-
-
-def leaving_reason(termination: Termination, seat: Seat) -> str:
-    """The outcome's reason when ``seat`` leaves by ``termination``."""
-    if termination is Termination.RESIGNED:
-        return f"seat {seat} resigned"
-    if termination is Termination.FORFEITED:
-        return f"seat {seat} did not show up"
-    return f"seat {seat} ran out of time"
 
 
 def record_type(game_type: str, event: Any) -> str:

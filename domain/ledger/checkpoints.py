@@ -25,7 +25,7 @@ message.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,16 +188,15 @@ class Inclusion:
             list(self.rule),
             list(self.path),
         )
-        try:
-            proof.verify(
+        return _refused(
+            lambda: proof.verify(
                 leaf_hash(self.head),
                 bytes.fromhex(checkpoint.root_hash),
                 index=self.index,
                 size=checkpoint.tree_size,
-            )
-        except (InvalidProof, ValueError) as exc:
-            return f"the head is not in the checkpoint's tree ({exc})"
-        return None
+            ),
+            "the head is not in the checkpoint's tree",
+        )
 
 
 @dataclass(frozen=True)
@@ -238,16 +237,26 @@ class Consistency:
             list(self.subset),
             list(self.path),
         )
-        try:
-            proof.verify(
+        return _refused(
+            lambda: proof.verify(
                 bytes.fromhex(prior.root_hash),
                 bytes.fromhex(later.root_hash),
                 prior_size=prior.tree_size,
                 later_size=later.tree_size,
-            )
-        except (InvalidProof, ValueError) as exc:
-            return f"the later checkpoint does not extend the earlier one ({exc})"
-        return None
+            ),
+            "the later checkpoint does not extend the earlier one",
+        )
+
+
+def _refused(verify: Callable[[], object], problem: str) -> str | None:
+    """``problem``, with pymerkle's reason, when ``verify`` refuses a proof
+    or meets a malformed hash (so ``verify`` reads the hashes itself);
+    ``None`` when the proof holds."""
+    try:
+        verify()
+    except (InvalidProof, ValueError) as exc:
+        return f"{problem} ({exc})"
+    return None
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,10 @@ from domain.ledger.aggregate import Game
 from domain.ledger.records import (
     ALG,
     ALG_V1,
-    CONCLUDED_TYPE,
     CONTROL_KINDS,
-    CONTROL_TYPES,
     CREATED_TYPE,
-    ENDED_TYPES,
     ENDING_KINDS,
+    LEDGER_TYPES,
     SNAPSHOT_TYPE,
     canonical_json,
     concluded_body,
@@ -38,16 +36,6 @@ from domain.ledger.records import (
     decode_payload,
     ended_body,
     load,
-)
-
-_LEDGER_TYPES = frozenset(
-    (
-        CREATED_TYPE,
-        CONCLUDED_TYPE,
-        SNAPSHOT_TYPE,
-        *ENDED_TYPES.values(),
-        *CONTROL_TYPES.values(),
-    )
 )
 
 
@@ -98,7 +86,7 @@ def decode_record(
     originator_id = (
         originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
     )
-    if type_ not in _LEDGER_TYPES:  # a game's own event: nearly every row
+    if type_ not in LEDGER_TYPES:  # a game's own event: nearly every row
         body = record["body"]
         return _stored_event(
             Game.Decided,

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from domain.words.sentences import Names
-from domain.words.targets import scalar
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -138,26 +137,3 @@ def laid_out(
 def layout_for(view: BaseModel) -> Layout | None:
     """The registered layout of ``view``'s class (``None``: the game has none)."""
     return _LAYOUTS.get(type(view))
-
-
-def targets(*alternatives: str | None) -> str:
-    """The ``data-target`` value of a piece: its alternatives, space-separated
-    (``None`` and empty ones left out); see :mod:`domain.words.targets`.
-
-    >>> targets("card:r05@1", None, "cards:r05@1")
-    'card:r05@1 cards:r05@1'
-    """
-    return " ".join(a for a in alternatives if a)
-
-
-def pair(field_name: str, value: object) -> str:
-    """``field:value`` as the command carries the value (ints in decimal,
-    booleans ``true``/``false``).
-
-    >>> pair("conflict", "a13"), pair("target", 2), pair("agree", True)
-    ('conflict:a13', 'target:2', 'agree:true')
-    """
-    text = scalar(value)
-    if not text or any(c in text for c in " ,"):
-        raise ValueError(f"a target value has no space or comma: {text!r}")
-    return f"{field_name}:{text}"

@@ -80,6 +80,29 @@ def scalar(value: object) -> str:
     return str(value)
 
 
+def targets(*alternatives: str | None) -> str:
+    """The ``data-target`` value of a piece: its alternatives, space-separated
+    (``None`` and empty ones left out); see the module docstring.
+
+    >>> targets("card:r05@1", None, "cards:r05@1")
+    'card:r05@1 cards:r05@1'
+    """
+    return " ".join(a for a in alternatives if a)
+
+
+def pair(field_name: str, value: object) -> str:
+    """``field:value`` as the command carries the value (ints in decimal,
+    booleans ``true``/``false``).
+
+    >>> pair("conflict", "a13"), pair("target", 2), pair("agree", True)
+    ('conflict:a13', 'target:2', 'agree:true')
+    """
+    text = scalar(value)
+    if not text or any(c in text for c in " ,"):
+        raise ValueError(f"a target value has no space or comma: {text!r}")
+    return f"{field_name}:{text}"
+
+
 def alternatives(target: str) -> list[frozenset[str]]:
     """The alternatives of a ``data-target`` value, each a set of pairs."""
     return [frozenset(alt.split(",")) for alt in target.split() if alt]

@@ -11,8 +11,7 @@ import pytest
 from domain.games.terralore.commands import Lane, PlaceCards, Play
 from domain.games.thorgal.commands import Choose, Option, PickEnemy, TakeAction
 from domain.words import board_layout, board_svg, board_text, targets
-from domain.words.board_layout import pair
-from domain.words.targets import alternatives, command_pairs, selects
+from domain.words.targets import alternatives, command_pairs, pair, selects
 
 
 @pytest.mark.parametrize("module", [targets, board_layout, board_text, board_svg])

@@ -15,16 +15,9 @@ whose hand the view shows ``lane:attacking`` / ``lane:defending`` (a
 from __future__ import annotations
 
 from domain.words import board_svg
-from domain.words.board_layout import (
-    Board,
-    Piece,
-    Section,
-    Zone,
-    laid_out,
-    pair,
-    targets,
-)
+from domain.words.board_layout import Board, Piece, Section, Zone, laid_out
 from domain.words.sentences import Names, listing, seat_name, words
+from domain.words.targets import pair, targets
 
 from .commands import Lane
 from .content import Card, cards

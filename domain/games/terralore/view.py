@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.contract.core import Model
-from domain.games.kit import mirror, seat_views
+from domain.games.kit import mirror, seat_mirror, seat_views
 
 from .events import CardsDrawn, DeckShuffled, LaneRef, PlacementCommitted
 from .state import Plan
@@ -51,16 +51,14 @@ def view(state: TerraloreState, viewer: Viewer) -> TerraloreView:
     playing = state.phase == "play"
 
     def seat_view(seat: int, p: PlayerState) -> PlayerView:
-        mine = viewer.can_see(seat)
-        return mirror(
+        shown = playing and viewer.can_see(seat)
+        return seat_mirror(
             PlayerView,
+            viewer,
+            seat,
             p,
-            seat=seat,
-            deck_size=len(p.deck),
-            hand_size=len(p.hand),
-            hand=p.hand if mine else (),
             committed=p.plan is not None and playing,
-            plan=p.plan if mine and playing else None,
+            plan=p.plan if shown else None,
         )
 
     return mirror(

@@ -16,16 +16,9 @@ target), a spell ``spell:<id>``.
 from __future__ import annotations
 
 from domain.words import board_svg
-from domain.words.board_layout import (
-    Board,
-    Piece,
-    Section,
-    Zone,
-    laid_out,
-    pair,
-    targets,
-)
+from domain.words.board_layout import Board, Piece, Section, Zone, laid_out
 from domain.words.sentences import Names, listing, seat_name, words
+from domain.words.targets import pair, targets
 
 from .content import CardInfo, Spell, catalogue, characters, spells
 from .view import ConflictView, PlayerView, ThalaraView

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.contract.core import Model
-from domain.games.kit import mirror, seat_views
+from domain.games.kit import mirror, seat_mirror, seat_views
 
 from . import events as ev
 from .rules.moves import to_act
@@ -77,15 +77,12 @@ def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
     points = scores(state)
 
     def seat_view(seat: int, p: PlayerState) -> PlayerView:
-        mine = viewer.can_see(seat)
-        return mirror(
+        return seat_mirror(
             PlayerView,
+            viewer,
+            seat,
             p,
-            seat=seat,
-            hand=p.hand if mine else (),
-            hand_size=len(p.hand),
-            supply=tuple(sorted(p.supply)) if mine else (),
-            supply_size=len(p.supply),
+            supply=tuple(sorted(p.supply)) if viewer.can_see(seat) else (),
             score=points[seat],
         )
 
@@ -95,7 +92,6 @@ def view(state: ThalaraState, viewer: Viewer) -> ThalaraView:
         conflicts=tuple(
             mirror(ConflictView, c, totals=totals(state, c)) for c in state.conflicts
         ),
-        stack_size=len(state.stack),
         stack=state.stack if viewer.admin else (),
         players=seat_views(state.players, seat_view),
         to_act=to_act(state),

@@ -26,17 +26,9 @@ tile's cells ``index:<i>``; a Journey cell ``cell:<n>`` (``CollectAt``).
 from __future__ import annotations
 
 from domain.words import board_svg
-from domain.words.board_layout import (
-    Board,
-    Piece,
-    Section,
-    Zone,
-    laid_out,
-    pair,
-    targets,
-)
+from domain.words.board_layout import Board, Piece, Section, Zone, laid_out
 from domain.words.sentences import Names, listing, seat_name, words
-from domain.words.targets import command_pairs
+from domain.words.targets import command_pairs, pair, targets
 
 from .board_grids import combat_grid, journey, wound_grid
 from .board_words import QUESTIONS, effect_words, goods_words, named, option_words

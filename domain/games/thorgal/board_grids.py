@@ -9,8 +9,9 @@ corner ``row:r,col:c`` of each ``PlaceTile`` on its cells (targets, see
 
 from __future__ import annotations
 
-from domain.words.board_layout import Cell, Grid, Piece, Zone, pair, targets
+from domain.words.board_layout import Cell, Grid, Piece, Zone
 from domain.words.sentences import listing
+from domain.words.targets import pair, targets
 
 from .board_words import ICONS
 from .content import ICON_GOOD, Content

@@ -17,16 +17,9 @@ from 0).
 from __future__ import annotations
 
 from domain.words import board_svg
-from domain.words.board_layout import (
-    Board,
-    Piece,
-    Section,
-    Zone,
-    laid_out,
-    pair,
-    targets,
-)
+from domain.words.board_layout import Board, Piece, Section, Zone, laid_out
 from domain.words.sentences import Names, seat_name, words
+from domain.words.targets import pair, targets
 
 from .content import INITIATIVE, LANDS, ROUNDS
 from .view import PlayerView, VaalbaraView

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.contract.core import Model, Viewer
-from domain.games.kit import mirror, seat_views
+from domain.games.kit import mirror, seat_mirror, seat_views
 
 from . import events as ev
 from .rules import to_act
@@ -70,13 +70,11 @@ def view(state: VaalbaraState, viewer: Viewer) -> VaalbaraView:
 
     def seat_view(seat: int, p: PlayerState) -> PlayerView:
         mine = viewer.can_see(seat)
-        return mirror(
+        return seat_mirror(
             PlayerView,
+            viewer,
+            seat,
             p,
-            seat=seat,
-            deck_size=len(p.deck),
-            hand_size=len(p.hand),
-            hand=p.hand if mine else (),
             deck=p.deck if viewer.admin else (),
             has_chosen=p.chosen is not None,
             chosen=p.chosen if mine else None,
@@ -88,7 +86,6 @@ def view(state: VaalbaraState, viewer: Viewer) -> VaalbaraView:
         state,
         players=seat_views(state.players, seat_view),
         omens=state.omens,
-        land_deck_size=len(state.land_deck),
         land_deck=state.land_deck if viewer.admin else (),
         to_act=to_act(state),
     )

@@ -43,6 +43,7 @@ from domain.ledger.records.bodies import (
     decided_type,
     decode_payload,
     ended_body,
+    record_body,
 )
 from domain.ledger.records.canonical import canonical_json, load
 from domain.ledger.records.moves import Move, decode_move
@@ -58,6 +59,7 @@ from domain.ledger.records.names import (
     ENDING_KINDS,
     GENESIS,
     LEDGER_TYPE_PREFIX,
+    LEDGER_TYPES,
     SNAPSHOT_TYPE,
 )
 from domain.ledger.records.sealing import event_hash, hash_input, recomputed_hash, seal
@@ -79,6 +81,7 @@ __all__ = [
     "ENDED_TYPES",
     "ENDING_KINDS",
     "GENESIS",
+    "LEDGER_TYPES",
     "LEDGER_TYPE_PREFIX",
     "SNAPSHOT_TYPE",
     "Move",
@@ -99,6 +102,7 @@ __all__ = [
     "hash_input",
     "load",
     "recomputed_hash",
+    "record_body",
     "seal",
     "snapshot_game_state",
 ]

@@ -10,6 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from domain.contract.core import Command, Event, Outcome
 from domain.games import find_game
+from domain.ledger.records.names import (
+    CONCLUDED_TYPE,
+    CONTROL_KINDS,
+    CREATED_TYPE,
+    ENDING_KINDS,
+    SNAPSHOT_TYPE,
+)
 from domain.ledger.records.trusted import trusted_decoder
 
 if TYPE_CHECKING:
@@ -107,6 +114,25 @@ def control_body(fields: dict[str, Any]) -> dict[str, Any]:
     added time, how many milliseconds."""
     body = {key: fields[key] for key in ("kind", "seat", "by", "decision")}
     return _unless_none(body, fields, "ms")
+
+
+def record_body(type_: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The hashed body of an event stored under ``type_``, from its fields:
+    the type name says which layout, so a caller never pairs them by hand.
+
+    :raises ValueError: for a snapshot, which is not a link of the chain.
+    """
+    if type_ == CREATED_TYPE:
+        return created_body(fields)
+    if type_ == CONCLUDED_TYPE:
+        return concluded_body(fields)
+    if type_ in ENDING_KINDS:
+        return ended_body(fields)
+    if type_ in CONTROL_KINDS:
+        return control_body(fields)
+    if type_ == SNAPSHOT_TYPE:
+        raise ValueError("a snapshot has no hashed body")
+    return decided_body(fields)
 
 
 def decided_type(game_type: str, payload: Event) -> str:

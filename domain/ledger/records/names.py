@@ -31,6 +31,16 @@ CONTROL_TYPES = {
 resume and added time; a seat's draw offer and its decline), each a decision
 of its own (:class:`domain.ledger.controls.ControlKind` value -> type)."""
 CONTROL_KINDS = {type_: kind for kind, type_ in CONTROL_TYPES.items()}
+LEDGER_TYPES = frozenset(
+    (
+        CREATED_TYPE,
+        CONCLUDED_TYPE,
+        SNAPSHOT_TYPE,
+        *ENDED_TYPES.values(),
+        *CONTROL_TYPES.values(),
+    )
+)
+"""Every type name the ledger writes itself; any other is a game's own event."""
 LEDGER_TYPE_PREFIX = "ledger."
 """The prefix of the ledger's own type names; a game's are ``<game>.<EventClass>``."""
 
