@@ -18,7 +18,7 @@ pair (|points a - points b|, in our 3/1/0 match points), players whose
 colour difference reached 3 or who got the same colour three times running,
 byes to the same player twice, players left without a game beyond an odd
 count's one bye, and time per pairing.  Nothing asserts;
-``docs/decisions.md`` ("Tournament operations") records the measured run.
+``docs/decisions.md`` ("Tournaments") records the measured run.
 """
 
 from __future__ import annotations
