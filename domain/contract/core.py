@@ -108,8 +108,8 @@ class Example:
     """A named, known-good setup a ruleset declares (``thalara-2p-casual-chaos``).
 
     Why in the ruleset: the bench, the demo, the end-to-end tests, the fuzzer
-    and the docs all need tables to play, and each used to keep its own copy
-    of them.  A game's examples cover every player count and every value of
+    and the docs all need tables to play, and copies of them per reader
+    would drift apart.  A game's examples cover every player count and every value of
     each closed-set setup field (``mode``); ``tests/unit/test_game_examples.py``
     checks that and that each one validates.  ``setup`` is the JSON-shaped
     field dict a client would send (``setup_model(**setup)``).

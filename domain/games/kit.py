@@ -1,9 +1,9 @@
-"""What every game's rules need and used to copy: seat updates, card removal,
+"""What every game's rules need and would otherwise each write: seat updates, card removal,
 view builders, the evolve dispatch table and the wiring of a game's ``GAME``.
 
-Each helper has exactly one behaviour, stated in its docstring, because the
-copies it replaces disagreed (one ``_without`` raised on a missing card, two
-silently ignored it).  Pure functions on pydantic models and tuples; no I/O.
+Each helper has exactly one behaviour, stated in its docstring, because
+copies per game disagree (one ``_without`` that raises on a missing card,
+two that silently ignore it).  Pure functions on pydantic models and tuples; no I/O.
 """
 
 from __future__ import annotations

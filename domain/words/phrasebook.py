@@ -1,8 +1,8 @@
 """A game's ``describe`` as a table: each event class and the sentence it reads as.
 
-Every game used to write ``describe`` as the same long ``match``: redact the
-event, name the seats, one ``case`` per event, ``TypeError`` at the end.  The
-parts that differ are the sentences, so a game now lists only those:
+Written per game, ``describe`` is the same long ``match``: redact the event,
+name the seats, one ``case`` per event, ``TypeError`` at the end.  The parts
+that differ are the sentences, so a game lists only those:
 
 - a *template* for a sentence made of the event's fields
   (``"{seat} passes."``), each in words (see :func:`field_words`), or a field
