@@ -276,27 +276,31 @@ def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
         met(r, "<=", TARGETS["session_cpu_vs_unary"]),
         2,
     )
-    _session_cpu_bound(rows, at32, peer)
+    for clients in PEER_LEVELS:
+        _session_cpu_bound(rows, run_at(sessions, "clients", clients), peer, clients)
 
 
-def _session_cpu_bound(rows: Rows, at32: Any, peer: Any) -> None:
-    """What bounds the mix over sessions at 32 games: the server CPU per
-    move the moves/s target needs, at the CPU the serving process gave.
+def _session_cpu_bound(rows: Rows, mine: Any, peer: Any, clients: int) -> None:
+    """What bounds the mix over sessions at ``clients`` games: the server CPU
+    per move the moves/s target needs, at the CPU the serving process gave.
 
-    Why this row: at 32 games the serving process runs near one core (one
-    interpreter holds the GIL for the rules and the record), so its moves/s
-    is that CPU over its CPU per move; a session saves a round trip, not the
-    rules. When the measured CPU per move is above what the target needs,
+    Why this row: moves/s is the serving process's CPU over its CPU per move.
+    At 32 games that CPU is near one core (one interpreter holds the GIL for
+    the rules and the record); at one game it is the share of each move's
+    round trip the server works. A session saves a round trip, not the rules:
+    when the measured CPU per move is above what the target needs at that CPU,
     no transport reaches the target; only cheaper rules or recording would.
     """
-    busy = _get(at32, "cpu", "server_cpu_pct")
-    theirs = _get(run_at(peer, "clients", 32) if ok(peer) else None, "moves_per_s")
-    cpu = _get(at32, "server_cpu_ms_per_move")
+    busy = _get(mine, "cpu", "server_cpu_pct")
+    other = run_at(peer, "clients", clients) if ok(peer) else None
+    theirs = _get(other, "moves_per_s")
+    cpu = _get(mine, "server_cpu_ms_per_move")
     goal = TARGETS["mix_sessions_vs_peer"]
     needed = None if busy is None or not theirs else busy * 10 / (goal * theirs)
     r = ratio(cpu, needed)
+    games = f"{clients} concurrent game{'s' if clients > 1 else ''}"
     rows.add(
-        f"bound: mix over sessions, server CPU per move at 32 games ÷ the CPU"
+        f"bound: mix over sessions, server CPU per move at {games} ÷ the CPU"
         f" per move {goal:g}× the peer needs at the server's measured"
         f" {busy or 0:.0f}% CPU",
         cpu,
