@@ -158,6 +158,9 @@ def _ledger(url: str, snapshots: bool = False) -> Any:
     from services.storage.database_env import eventsourcing_env
 
     env = eventsourcing_env(url, 4, pool_min=1)
+    # a batch job: a view catching up five million events may think longer
+    # than the server's 5 s between two statements on a busy machine
+    env["POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT"] = "0"
     if snapshots:  # the snapshots table exists even when no game is ever snapshotted
         return GameLedger(env)
     env["IS_SNAPSHOTTING_ENABLED"] = "n"
