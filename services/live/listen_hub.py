@@ -180,6 +180,8 @@ class EventHub:
             if self._tail is not None:
                 self._tail.missed(UUID(game_id))
             self._wake(game_id)
+        else:
+            self._tail.in_time(UUID(game_id))
 
     def _wake(self, game_id: str) -> None:
         for wakeup in self._waiters.get(game_id, ()):

@@ -140,6 +140,8 @@ class NatsTail:
         self._last_reason: str | None = None
         self._last_reason_at = 0.0
         self._recovering: asyncio.Task[None] | None = None
+        self._again = False
+        """A recovery was asked for while one was under way: run it again."""
         self._backlog: deque[tuple[float, str, StoredEvent]] = deque(maxlen=BACKLOG)
         """Records committed while JetStream could not take them: (when, game, record)."""
         self._retrying: asyncio.Task[None] | None = None
@@ -211,21 +213,31 @@ class NatsTail:
             raise LookupError(MISSING) from None
 
     async def _on_error(self, exc: Exception) -> None:
-        """Every failed (re)connect attempt lands here: one line per new reason."""
+        """Every failed (re)connect attempt lands here: one line per new reason.
+
+        Only the line is held back for a repeated reason, never the
+        recovery: a second reset of an ordered consumer that timed out
+        while the stream elected a leader leaves that consumer as dead as
+        the first did.
+        """
         why = reason(exc)
         now = asyncio.get_running_loop().time()
-        if why == self._last_reason and now - self._last_reason_at < REPEAT_REASON:
-            return
-        self._last_reason, self._last_reason_at = why, now
+        repeated = (
+            why == self._last_reason and now - self._last_reason_at < REPEAT_REASON
+        )
+        if not repeated:
+            self._last_reason, self._last_reason_at = why, now
         if self._nc is not None and self._nc.is_connected:
             # e.g. an ordered consumer's reset that timed out while the
             # stream elected a leader: nats-py does not try it again
-            log.warning("NATS: %s; consumers re-created", why)
+            if not repeated:
+                log.warning("NATS: %s; consumers re-created", why)
             self._start_recovery()
             return
-        log.warning(
-            "NATS unreachable (%s): live streams read PostgreSQL; retrying", why
-        )
+        if not repeated:
+            log.warning(
+                "NATS unreachable (%s): live streams read PostgreSQL; retrying", why
+            )
 
     async def _on_disconnected(self) -> None:
         self._ready = False
@@ -249,23 +261,47 @@ class NatsTail:
         self._start_recovery()
 
     def _start_recovery(self) -> None:
+        """Re-create every consumer: now, or once the recovery under way ends.
+
+        Why again after one under way: a consumer it made while the stream
+        was still electing its leader may be the one that just failed.
+        """
         if self._recovering is None or self._recovering.done():
+            self._again = False
             self._recovering = asyncio.get_running_loop().create_task(self._recover())
+        else:
+            self._again = True
 
     async def _recover(self) -> None:
-        """Find the stream and re-create every consumer, retrying while
-        JetStream is still starting (it answers a moment after NATS does) or
-        the stream is missing (until an admin creates it)."""
+        """Find the stream, then re-create every consumer while the backlog is
+        published beside, retrying while JetStream is still starting (it
+        answers a moment after NATS does) or the stream is missing (until an
+        admin creates it).
+
+        Neither waits for the other: publishing a backlog of hundreds of
+        records takes seconds on a loaded machine, and so do consumers made
+        while the stream elects its leader (each request waits
+        :data:`JS_TIMEOUT`).
+        """
+        while True:
+            await self._recover_once()
+            if not self._again or not self._nc.is_connected:
+                return
+            self._again = False
+
+    async def _recover_once(self) -> None:
         pending = set(self._tails)
         pause, failures, said = 0.1, 0, None
         while self._nc.is_connected:
             try:
                 await self._find_stream()
                 self._ready = True
-                await self._flush_backlog()
+                if self._backlog:
+                    self._start_flushing(recover=False)
                 for game_id in list(pending):
-                    if game_id not in self._tails or await self._resubscribe(game_id):
-                        pending.discard(game_id)
+                    if game_id in self._tails:
+                        await self._resubscribe(game_id)
+                    pending.discard(game_id)
             except Exception as exc:  # noqa: BLE001 - retried below
                 why = reason(exc) if not isinstance(exc, LookupError) else str(exc)
                 if why != said:
@@ -273,22 +309,21 @@ class NatsTail:
                     said = why
                 failures += 1
             else:
-                if not pending:
-                    if failures:
-                        log.warning("JetStream ready again")
-                    return
+                if failures:
+                    log.warning("JetStream ready again")
+                return
             await asyncio.sleep(pause)
             pause = min(pause * 2, 2.0)
 
-    async def _resubscribe(self, game_id: str) -> bool:
+    async def _resubscribe(self, game_id: str) -> None:
+        """A new consumer for the game, or the reason it could not be made."""
         old = self._subs.pop(game_id, None)
         if old is not None:
             try:
                 await old.unsubscribe()
             except Exception:  # noqa: BLE001 - the consumer died with the server
                 pass
-        await self._subscribe(game_id)
-        return self._subs.get(game_id) is not None
+        await self._subscribe(game_id, retried=True)
 
     async def _on_closed(self) -> None:
         log.info("NATS connection closed")
@@ -351,10 +386,7 @@ class NatsTail:
                     )
                 self._publishing = False
                 self._keep(game_id, stored[index:])
-                if self._retrying is None or self._retrying.done():
-                    self._retrying = asyncio.get_running_loop().create_task(
-                        self._retry_backlog()
-                    )
+                self._start_flushing(recover=True)
                 return
         if not self._publishing:
             log.info("JetStream publish works again")
@@ -367,21 +399,31 @@ class NatsTail:
                 self._dropped += 1
             self._backlog.append((now, game_id, record))
 
-    async def _retry_backlog(self) -> None:
-        """After a failed publish on a live connection (the stream lost its
-        leader): publish the backlog once the stream answers again."""
-        pause = 0.25
+    def _start_flushing(self, recover: bool) -> None:
+        """Publish the backlog in the background, until it is empty."""
+        if self._retrying is None or self._retrying.done():
+            self._retrying = asyncio.get_running_loop().create_task(
+                self._retry_backlog(recover)
+            )
+
+    async def _retry_backlog(self, recover: bool) -> None:
+        """Publish the backlog once the stream answers again: after a failed
+        publish on a live connection (the stream lost its leader, and then
+        ``recover``: the consumers are re-created once it is out), or beside
+        a recovery's re-creation of the consumers."""
+        pause = 0.0 if not recover else 0.25
         while self._backlog and self._nc.is_connected and self._ready:
             await asyncio.sleep(pause)
             try:
                 await self._flush_backlog()
             except Exception:  # noqa: BLE001 - still no leader: again, later
-                pause = min(pause * 2, 2.0)
+                pause = min(max(pause, 0.125) * 2, 2.0)
         if not self._backlog:
             self._publishing = True
-            # the stream was away while this connection stayed up: its
-            # consumers may have died with the node that held them
-            self._start_recovery()
+            if recover:
+                # the stream was away while this connection stayed up: its
+                # consumers may have died with the node that held them
+                self._start_recovery()
 
     async def _flush_backlog(self) -> None:
         """Publish what waited, oldest first; what waited longer than
@@ -467,7 +509,6 @@ class NatsTail:
             topic=topic,
             state=state,
         )
-        self._misses.pop(game_id, None)
         tail[version] = self._mapper.to_domain_event(record)
         while len(tail) > TAIL:
             tail.pop(min(tail))
@@ -481,7 +522,9 @@ class NatsTail:
         if self._js is not None:  # else subscribed once connected (_recover)
             await self._subscribe(game_id)
 
-    async def _subscribe(self, game_id: str) -> None:
+    async def _subscribe(self, game_id: str, retried: bool = False) -> None:
+        """One ordered consumer for the game; a failure is raised when
+        ``retried`` (:meth:`_recover` tries again), else left to it."""
         if not self._nc.is_connected or not self._ready:
             return  # subscribed on (re)connect, once the stream is found
         self._subs[game_id] = None
@@ -497,9 +540,12 @@ class NatsTail:
                 ordered_consumer=True,
                 idle_heartbeat=HEARTBEAT,
             )
-        except Exception as exc:  # noqa: BLE001 - the PostgreSQL path still works
+        except Exception as exc:  # the PostgreSQL path still works
             log.debug("JetStream subscribe to %s failed: %s", game_id, exc)
             self._subs.pop(game_id, None)
+            if retried:
+                raise
+            self._start_recovery()
             return
         if game_id not in self._tails:  # the last stream left meanwhile
             await sub.unsubscribe()
@@ -519,14 +565,25 @@ class NatsTail:
     def missed(self, game_id: UUID) -> None:
         """NOTIFY announced an event of the game that its consumer did not
         deliver in time (any thread): after :data:`MISSES` in a row, while
-        JetStream takes publishes, the consumer is made anew."""
+        JetStream takes publishes, the consumer is made anew.
+
+        Only :meth:`in_time` ends a row: an event delivered after its
+        streams read it from PostgreSQL serves nobody, so a consumer that
+        is always late is as dead as a silent one (and a re-created one's
+        replay of old events proves nothing either).
+        """
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._count_miss, str(game_id))
+
+    def in_time(self, game_id: UUID) -> None:
+        """NOTIFY announced an event of the game that its consumer had
+        delivered by then (event loop's thread)."""
+        self._misses.pop(str(game_id), None)
 
     def _count_miss(self, game_id: str) -> None:
         if game_id not in self._tails or not self.live:
             return
-        if not self._publishing or self._backlog:
+        if not self._publishing:
             return  # the stream itself is away: the backlog's flush recovers
         misses = self._misses.get(game_id, 0) + 1
         self._misses[game_id] = misses
