@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 from uuid import UUID
 
@@ -55,6 +55,8 @@ class EventHub:
         self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
         self._task: asyncio.Task[None] | None = None
         self.connected = False
+        self._unhook: Callable[[], None] = lambda: None
+        """Gives the ledger's commit hook back (:meth:`woken_by_commits`)."""
         self._woken: dict[str, int] = {}
         """game id -> the newest version this process committed and woke its
         streams for (only games with streams)."""
@@ -79,7 +81,8 @@ class EventHub:
         The notification of a version woken this way wakes nobody again (it
         still tells :class:`~services.ledger.heads.Heads`); other servers'
         writes are woken by their notifications as before. Chains the
-        ledger's commit hook (the JetStream publisher keeps its place).
+        ledger's commit hook (the JetStream publisher keeps its place) until
+        :meth:`stop`, which gives it back: the ledger may outlive this hub.
         Called on the hub's event loop.
         """
         publish = ledger.on_committed
@@ -89,9 +92,15 @@ class EventHub:
             if publish is not None:
                 publish(game_id, stored)
             version = stored[-1].originator_version if stored else 0
-            loop.call_soon_threadsafe(self._committed_here, str(game_id), version)
+            with suppress(RuntimeError):  # the loop has closed: no stream is left
+                loop.call_soon_threadsafe(self._committed_here, str(game_id), version)
+
+        def unhook() -> None:
+            if ledger.on_committed is committed:
+                ledger.on_committed = publish
 
         ledger.on_committed = committed
+        self._unhook = unhook
 
     def _committed_here(self, game_id: str, version: int) -> None:
         if game_id in self._waiters:
@@ -107,6 +116,7 @@ class EventHub:
         self._task = asyncio.create_task(self._listen(), name="ledger-event-hub")
 
     async def stop(self) -> None:
+        self._unhook()
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

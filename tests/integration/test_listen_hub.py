@@ -86,6 +86,12 @@ def test_a_stream_of_a_game_this_process_moves_is_woken_by_the_commit_itself(
             return before, wakeup.is_set()
         finally:
             await hub.stop()
-            ledger.on_committed = hook
 
     assert asyncio.run(scenario()) == (False, True)
+    # the ledger outlives the hub: its hook is given back, and a move after
+    # the hub's loop has closed is recorded without a word from the hub
+    assert ledger.on_committed is hook
+    game = ledger.load(created.game_id)
+    seat = game.to_act()[0]
+    command = find_game(game_type).random_command(game.state, seat, random.Random(2))
+    ledger.submit(created.game_id, command, seat, "after")
