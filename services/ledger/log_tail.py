@@ -306,13 +306,11 @@ class LogTail:
         game.collect_events()  # stored: the shell is published as it is
         self._cache.committed(game, epoch, new_events)
         if self._signer.record is not None:  # the signer's record, outside the database
-            await self._io(
-                self._signer.stored,
-                str(game.id),
-                game.version,
-                new_events[-1].hash,
-                game.is_over,
-            )
+            head = (str(game.id), game.version, new_events[-1].hash)
+            if game.is_over:  # a checkpoint is signed: it waits for the file
+                await self._io(self._signer.stored, *head, True)
+            else:  # held in memory and queued for the writer thread: no hop
+                self._signer.stored(*head, False)
         if self.on_committed is not None:
             # the records as stored (encoded once, by the commit), not the events
             self.on_committed(game.id, [r.notification for r in recordings])

@@ -50,6 +50,7 @@ class SignedHeadsFile:
         self._writer: threading.Thread | None = None
         self.unwritable = False
         """Set when the file cannot be written (a read-only data dir)."""
+        self._dir_ready = False
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> SignedHeadsFile:
@@ -136,21 +137,44 @@ class SignedHeadsFile:
                     self._queue.task_done()
 
     def _append(self, batch: list[SignedHead]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Append the batch's new heads under the file's lock, with one fsync.
+
+        Why the offset moves past this process's own lines: the next
+        :meth:`_catch_up` (every signature asks :meth:`last`) would otherwise
+        read and parse back every line this process wrote; under the lock
+        nothing else is appended between the catch-up and the write, so the
+        file ends where this write ends.  Only the batch's games are looked
+        up, never the whole record: a write costs the same however many
+        games the record holds.
+        """
+        if not self._dir_ready:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._dir_ready = True
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             with self._lock:
                 self._catch_up()  # what other processes appended meanwhile
-                on_disk = dict(self._on_disk)
-            lines = []
-            for head in batch:
-                held = on_disk.get(head.game_id)
-                if held is None or head.version > held.version:
-                    lines.append(json.dumps(head.to_json(), separators=(",", ":")))
-                    on_disk[head.game_id] = head
-            if lines:
-                os.write(fd, ("\n".join(lines) + "\n").encode())
-                os.fsync(fd)
+                newest: dict[str, SignedHead] = {}
+                for head in batch:
+                    held = newest.get(head.game_id) or self._on_disk.get(head.game_id)
+                    if held is None or head.version > held.version:
+                        newest[head.game_id] = head
+                whole = self._offset == os.fstat(fd).st_size  # no torn last line
+            if not newest:
+                return
+            data = "".join(
+                json.dumps(head.to_json(), separators=(",", ":")) + "\n"
+                for head in newest.values()
+            ).encode()
+            os.write(fd, data)
+            os.fsync(fd)
+            with self._lock:
+                for head in newest.values():
+                    held = self._on_disk.get(head.game_id)
+                    if held is None or head.version > held.version:
+                        self._on_disk[head.game_id] = head
+                if whole:  # else the next catch-up reads the torn line, then these
+                    self._offset = max(self._offset, os.fstat(fd).st_size)
         finally:
             os.close(fd)  # closing releases the lock

@@ -72,6 +72,29 @@ def test_a_torn_last_line_is_read_once_it_is_complete(tmp_path: Path):
     assert record.last(GAME) == SignedHead(GAME, 4, H[4])
 
 
+def test_a_process_reads_back_only_what_others_appended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A signature's check costs the same however much this process wrote:
+    its own lines are never parsed again, another process's still arrive."""
+    one, two = SignedHeadsFile.in_dir(tmp_path), SignedHeadsFile.in_dir(tmp_path)
+    parsed: list[dict[str, object]] = []
+    read = SignedHead.from_json
+    monkeypatch.setattr(
+        SignedHead, "from_json", staticmethod(lambda d: parsed.append(d) or read(d))
+    )
+    for version in range(1, 30):
+        one.record(SignedHead(GAME, version, H[version]))
+    one.flush()
+    assert one.last(GAME) == SignedHead(GAME, 29, H[29])
+    assert parsed == []  # none of its own lines read back
+    two.record(SignedHead(GAME, 30, H[30]))
+    two.flush()  # it reads what ``one`` wrote first
+    parsed.clear()
+    assert one.last(GAME) == SignedHead(GAME, 30, H[30])
+    assert [d["version"] for d in parsed] == [30]
+
+
 def test_the_head_signer_refuses_with_an_alarm_and_signs_nothing(tmp_path: Path):
     from services.observability.metrics import SIGNER_REFUSALS
 
