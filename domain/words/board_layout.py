@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from domain.words.sentences import Names
+from domain.words.sentences import Names, words
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -109,6 +109,16 @@ class Board:
     title: str
     facts: tuple[str, ...] = ()
     sections: tuple[Section, ...] = field(default=())
+
+
+def end_facts(reason: str) -> tuple[str, ...]:
+    """A finished game's reason as the board's last fact (``ended: castle
+    destroyed``), or none while its view's reason is empty (the game runs).
+
+    >>> end_facts("castle_destroyed"), end_facts("")
+    (('ended: castle destroyed',), ())
+    """
+    return (f"ended: {words(reason)}",) if reason else ()
 
 
 Layout = Callable[["BaseModel", Names], Board]

@@ -7,8 +7,9 @@ that differ are the sentences, so a game lists only those:
 - a *template* for a sentence made of the event's fields
   (``"{seat} passes."``), each in words (see :func:`field_words`), or a field
   of a field (``{act.seat}``), or read one of the :data:`WAYS`
-  (``{size:count card}`` reads ``7 cards``); words in brackets show only
-  when their fields say something (``"is discarded[ from the {source}]."``);
+  (``{size:count card}`` reads ``7 cards``), or one of the game's own
+  ways (``{item:item}`` reads ``the Runic Sword``); words in brackets show
+  only when their fields say something (``"is discarded[ from the {source}]."``);
 - a *function* ``(event, who) -> str`` for a sentence that chooses between
   wordings: a ``lambda`` in the same table when it is one expression, else
   registered with :meth:`Phrasebook.on`.
@@ -41,6 +42,7 @@ from domain.words.sentences import (
     listing,
     order_shown,
     seat_name,
+    value_words,
     words,
 )
 
@@ -78,7 +80,9 @@ def field_words(field: str, value: Any, who: Who) -> str:
     A seat field (:data:`~domain.words.sentences.SEAT_FIELDS`) holding a seat
     or ``None`` reads as the player's name (or "nobody"), ``seats`` as the
     listed names, any other list as :func:`~domain.words.sentences.listing`
-    ("nothing" when empty), an enum as its value, anything else as ``str``.
+    ("nothing" when empty), an enum as its value, a model as the boards read
+    it (:func:`~domain.words.sentences.value_words`: in its game's words where
+    it has them), anything else as ``str``.
 
     >>> who = Who({0: "rita"})
     >>> field_words("seat", 0, who), field_words("seats", (0, 1), who)
@@ -94,6 +98,8 @@ def field_words(field: str, value: Any, who: Who) -> str:
         return listing(value)
     if isinstance(value, Enum):
         return str(value.value)
+    if isinstance(value, BaseModel):
+        return value_words(value, who.names)
     return str(value)
 
 
@@ -111,14 +117,25 @@ class Phrasebook(Generic[E]):
         game: str,
         redact: Callable[[E, Viewer], E],
         sentences: Mapping[type[E], str | Sentence],
+        ways: Mapping[str, Way] | None = None,
     ) -> None:
-        """:raises ValueError: if a template names a field its event lacks."""
+        """``ways`` are the game's own ways to read a field, ``{field:name}``:
+        how it names its things (an item, a location), so a sentence that only
+        names them is a template and not a function.
+
+        :raises ValueError: if a template names a field its event lacks or a
+            way there is not, or a way of ``ways`` has a shared way's name.
+        """
         self.game = game
         self.redact = redact
         self.sentences: dict[type, Sentence] = {}
+        own = dict(ways or {})
+        shared = {way.partition(" ")[0] for way in WAYS}
+        if clash := sorted(shared & own.keys()):
+            raise ValueError(f"{game}: ways {clash} are shared ways' names")
         for event_type, sentence in sentences.items():
             if isinstance(sentence, str):
-                sentence = _template(event_type, sentence)
+                sentence = _template(event_type, sentence, own)
             self._add(event_type, sentence)
 
     def on(self, *event_types: type[E]) -> Callable[[Sentence], Sentence]:
@@ -151,6 +168,10 @@ class Phrasebook(Generic[E]):
 Fill = Callable[[Any, Who], str]
 """``fill(event, who)``: the words of one placeholder of a template."""
 
+Way = Callable[[Any], str]
+"""A game's own way to read a field: ``way(value) -> words`` (Thorgal's
+``item`` reads ``runic_sword`` as ``the Runic Sword``)."""
+
 WAYS = {
     "count NOUN": "a number, or a list's length, counted: ``7 cards``",
     "each": "one value per seat, with its seat's name: ``rita 12, sam 9``",
@@ -171,14 +192,19 @@ _SECTION = re.compile(r"\[([^\[\]]*)\]")
 something (not ``None``, empty or ``False``)."""
 
 
-def _template(event_type: type[BaseModel], template: str) -> Sentence:
+def _template(
+    event_type: type[BaseModel], template: str, ways: Mapping[str, Way]
+) -> Sentence:
     pieces: list[tuple[list[tuple[str, Fill | None]], list[Callable[[Any], Any]]]]
     pieces, at = [], 0
     for section in _SECTION.finditer(template):
-        pieces.append(_piece(event_type, template, template[at : section.start()]))
-        pieces.append(_piece(event_type, template, section.group(1), optional=True))
+        before = template[at : section.start()]
+        pieces.append(_piece(event_type, template, ways, before))
+        pieces.append(
+            _piece(event_type, template, ways, section.group(1), optional=True)
+        )
         at = section.end()
-    pieces.append(_piece(event_type, template, template[at:]))
+    pieces.append(_piece(event_type, template, ways, template[at:]))
 
     def sentence(event: Any, who: Who) -> str:
         return "".join(
@@ -192,7 +218,11 @@ def _template(event_type: type[BaseModel], template: str) -> Sentence:
 
 
 def _piece(
-    event_type: type[BaseModel], template: str, text: str, optional: bool = False
+    event_type: type[BaseModel],
+    template: str,
+    ways: Mapping[str, Way],
+    text: str,
+    optional: bool = False,
 ) -> tuple[list[tuple[str, Fill | None]], list[Callable[[Any], Any]]]:
     """One stretch of a template: its words and placeholders, and (for an
     optional ``[...]`` section) the fields that must say something."""
@@ -206,9 +236,9 @@ def _piece(
         fill = None
         if field is not None:
             if not field or conversion:
-                raise _bad(event_type, template, field or "")
+                raise _bad(event_type, template, field or "", ways)
             path = field.split(".")
-            fill = _placeholder(event_type, template, path, way or "")
+            fill = _placeholder(event_type, template, ways, path, way or "")
             if optional:
                 needs.append(functools.partial(_follow, path))
         parts.append((literal, fill))
@@ -225,26 +255,32 @@ def _says_something(value: Any) -> bool:
     return value is not None and value is not False and value not in ("", ())
 
 
-def _bad(event_type: type[BaseModel], template: str, name: str) -> ValueError:
+def _bad(
+    event_type: type[BaseModel], template: str, name: str, ways: Mapping[str, Way]
+) -> ValueError:
     return ValueError(
         f"{event_type.__name__}: template {template!r} names {[name]}, not a"
-        f" field of the event or a way to read one ({', '.join(WAYS)})"
+        f" field of the event or a way to read one ({', '.join([*WAYS, *ways])})"
     )
 
 
 def _placeholder(
-    event_type: type[BaseModel], template: str, path: list[str], way: str
+    event_type: type[BaseModel],
+    template: str,
+    ways: Mapping[str, Way],
+    path: list[str],
+    way: str,
 ) -> Fill:
     """What one ``{path:way}`` reads as; every field the path crosses must exist.
 
     :raises ValueError: for a field the event (or a field's model) lacks, or a
-        way that is not one of :data:`WAYS`.
+        way that is neither one of :data:`WAYS` nor one of the game's ``ways``.
     """
     model: Any = event_type
     for name in path:
         fields = getattr(model, "model_fields", None)
         if fields is None or name not in fields:
-            raise _bad(event_type, template, ".".join(path))
+            raise _bad(event_type, template, ".".join(path), ways)
         model = fields[name].annotation
     name = path[-1]
 
@@ -252,6 +288,9 @@ def _placeholder(
     kind, _, arg = way.partition(" ")
     if not way:
         return lambda e, who: field_words(name, value(e), who)
+    if way in ways:
+        own = ways[way]
+        return lambda e, who: own(value(e))
     if kind == "count" and arg:
         return lambda e, who: counted(_number(value(e)), arg)
     if kind == "each":
@@ -260,7 +299,7 @@ def _placeholder(
     if kind == "or" and arg:
         number, _, noun = arg.partition(" ")
         if number not in event_type.model_fields or not noun:
-            raise _bad(event_type, template, f"{name}:{way}")
+            raise _bad(event_type, template, f"{name}:{way}", ways)
         return lambda e, who: cards_or_count(value(e), getattr(e, number), noun)
     if way == "shown":
         return lambda e, who: order_shown(value(e))
@@ -268,7 +307,7 @@ def _placeholder(
         return lambda e, who: words(str(value(e)))
     if way == "from 1":
         return lambda e, who: str(value(e) + 1)
-    raise _bad(event_type, template, f"{name}:{way}")
+    raise _bad(event_type, template, f"{name}:{way}", ways)
 
 
 def _number(value: Any) -> int:

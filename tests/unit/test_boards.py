@@ -24,6 +24,7 @@ from domain.contract.core import SPECTATOR, Viewer
 from domain.games import find_game
 from domain.ledger.simulate import play_random_game
 from domain.words.board_html import board
+from domain.words.board_layout import layout_for
 from domain.words.board_text import board_lines
 from domain.words.targets import alternatives, command_pairs, selects
 from tests.support.examples import every_example_id, examples
@@ -296,3 +297,16 @@ def test_every_thorgal_tile_placement_has_a_cell_to_click(kind):
     assert moves
     for move in moves:
         assert any(selects(t, move) for t in drawn), move
+
+
+@pytest.mark.parametrize("name", ["terralore", "thalara"])
+def test_a_finished_game_says_last_why_it_ended_and_a_running_one_does_not(name):
+    game = find_game(name)
+    _, states, _ = moments(game, game.examples[0].name)
+    running, over = (
+        layout_for(view)(view, NAMES)
+        for view in (game.view(s, SPECTATOR) for s in (states[0], states[-1]))
+    )
+    assert not [f for f in running.facts if f.startswith("ended")]
+    assert game.is_over(states[-1])
+    assert re.fullmatch(r"ended: \w.*", over.facts[-1]), over.facts

@@ -7,6 +7,7 @@ from pydantic import BaseModel
 
 from domain.contract.core import SPECTATOR, Viewer
 from domain.words.phrasebook import Phrasebook, Who
+from domain.words.sentences import Names, seat_name, worded_as
 
 
 class CardsPassed(BaseModel):
@@ -146,3 +147,48 @@ def test_words_in_brackets_show_only_when_their_fields_say_something():
     for lone in ("{card} goes[ from {source}.", "{card} goes] away.", "[[{card}]]"):
         with pytest.raises(ValueError, match="lone bracket"):
             Phrasebook("t", hide_order, {Discarded: lone})
+
+
+def test_a_template_reads_a_field_in_one_of_the_games_own_ways():
+    say = Phrasebook(
+        "t",
+        hide_order,
+        {Discarded: "{card:loud} goes[ from the {source:loud}]."},
+        {"loud": str.upper},
+    )
+    assert say(Discarded(card="a1"), SPECTATOR, {}) == "A1 goes."
+    assert say(Discarded(card="a1", source="hand"), SPECTATOR, {}) == (
+        "A1 goes from the HAND."
+    )
+    with pytest.raises(ValueError, match="loud"):
+        Phrasebook("t", hide_order, {Discarded: "{card:loud} goes."})
+
+
+def test_a_games_own_way_cannot_take_a_shared_ways_name():
+    with pytest.raises(ValueError, match="shared ways"):
+        Phrasebook("t", hide_order, {Discarded: "{card} goes."}, {"count": str})
+
+
+class Pledge(BaseModel):
+    seat: int
+    amount: int
+
+
+@worded_as(Pledge)
+def _pledge_words(pledge: Pledge, names: Names) -> str:
+    return f"{seat_name(names, pledge.seat)} pledges {pledge.amount}"
+
+
+class Stake(BaseModel):
+    amount: int
+
+
+class Pledged(BaseModel):
+    pledge: Pledge
+    stake: Stake
+
+
+def test_a_model_field_reads_in_its_games_words_else_as_its_fields():
+    say = Phrasebook("t", hide_order, {Pledged: "{pledge} ({stake})."})
+    event = Pledged(pledge=Pledge(seat=1, amount=3), stake=Stake(amount=3))
+    assert say(event, SPECTATOR, {1: "sam"}) == "sam pledges 3 (amount 3)."

@@ -15,7 +15,7 @@ whose hand the view shows ``lane:attacking`` / ``lane:defending`` (a
 from __future__ import annotations
 
 from domain.words import board_svg
-from domain.words.board_layout import Board, Piece, Section, Zone, laid_out
+from domain.words.board_layout import Board, Piece, Section, Zone, end_facts, laid_out
 from domain.words.sentences import Names, listing, seat_name, words
 from domain.words.targets import pair, targets
 
@@ -124,12 +124,10 @@ def layout(view: TerraloreView, names: Names) -> Board:
             f"{seat_name(names, r.seat)} {r.lane.value}" for r in view.last_reveal_order
         ]
         facts.append("last reveal: " + ", ".join(order))
-    if view.reason:
-        facts.append(f"ended: {words(view.reason)}")
     return Board(
         "terralore",
         "Terralore",
-        tuple(facts),
+        (*facts, *end_facts(view.reason)),
         tuple(_seat(view, p, names) for p in view.players),
     )
 

@@ -16,7 +16,7 @@ target), a spell ``spell:<id>``.
 from __future__ import annotations
 
 from domain.words import board_svg
-from domain.words.board_layout import Board, Piece, Section, Zone, laid_out
+from domain.words.board_layout import Board, Piece, Section, Zone, end_facts, laid_out
 from domain.words.sentences import Names, listing, seat_name, words
 from domain.words.targets import pair, targets
 
@@ -190,12 +190,10 @@ def layout(view: ThalaraView, names: Names) -> Board:
     ]
     if view.to_act:
         facts.append("to act: " + listing([seat_name(names, s) for s in view.to_act]))
-    if view.end_reason:
-        facts.append(f"ended: {words(view.end_reason)}")
     return Board(
         "thalara",
         "Thalara",
-        tuple(facts),
+        (*facts, *end_facts(view.end_reason)),
         (
             *(_conflict(view, c, names) for c in view.conflicts),
             *(_seat(view, p, names) for p in view.players),

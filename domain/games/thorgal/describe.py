@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.words.narration import seats_in_words
-from domain.words.phrasebook import Phrasebook, Who
+from domain.words.phrasebook import Phrasebook, Way, Who
 from domain.words.sentences import (
     Names,
     counted,
@@ -25,7 +25,6 @@ from . import names as N
 from . import table_words  # noqa: F401  (registers the table's words)
 from .move_words import PROCEED, TOKENS, describe_move, where
 from .state import dec
-from .table_words import QUESTIONS
 from .view import redact
 
 if TYPE_CHECKING:
@@ -35,10 +34,6 @@ if TYPE_CHECKING:
 def _cells(cells: tuple[int, ...]) -> str:
     """Grid cells (``row * 32 + col``) as people count them: ``row 1, columns 2-3``."""
     return where(frozenset(dec(c) for c in cells))
-
-
-def _good(n: int, good: str) -> str:
-    return f"{n} {N.good(good)}"
 
 
 def _crossing(reds: int, blues: int) -> str:
@@ -159,8 +154,22 @@ MARKS = {
 }
 
 
-def _question(kind: str) -> str:
-    return QUESTIONS.get(kind, words(kind))
+WAYS: dict[str, Way] = {
+    "action": N.action,
+    "area": N.area,
+    "cell": lambda cell: _cells((cell,)),
+    "cells": _cells,
+    "enemies": lambda tiers: listing([N.enemy(t) for t in tiers], "gone"),
+    "enemy_cards": N.enemy_cards,
+    "good": N.good,
+    "goods": N.goods,
+    "item": N.item,
+    "location": N.location,
+    "track": str.capitalize,
+}
+"""Thorgal's own ways to read a field in a template (``{item:item}``): its
+things by the rulebook's names (:mod:`.names`), so a sentence that only names
+them is a template, checked when the table is built."""
 
 
 describe = Phrasebook(
@@ -185,9 +194,7 @@ describe = Phrasebook(
             f"{' from the Item Display' if e.source == 'display' else ''}."
         ),
         ev.TasksDropped: "A payment falls through: {n:count step} will not resolve.",
-        ev.ChoiceOffered: lambda e, who: (
-            f"{who(e.pending.seat)} must choose {_question(e.pending.kind)}."
-        ),
+        ev.ChoiceOffered: "{pending}.",
         ev.ChoiceMade: lambda e, who: (
             f"{who(e.seat)} chooses: {option_words(e.kind, e.option, who.names)}."
         ),
@@ -196,72 +203,50 @@ describe = Phrasebook(
             f"{who(e.seat)} places an Action chip below"
             f" {N.action_card(N.pack(None), e.card, e.option)}."
         ),
-        ev.ActionPrepared: lambda e, who: (
-            f"{who(e.act.seat)} resolves {N.action(e.act.action)} {e.act.value}."
-        ),
-        ev.ActionEnded: lambda e, who: (
-            f"{who(e.seat)} finishes the {N.action(e.action)} action."
-        ),
-        ev.CharacterMoved: lambda e, who: (
-            f"{who(e.seat)} moves to {N.area(e.area)}"
-            f" across {counted(e.borders, 'Border')}."
-        ),
-        ev.GoodsGained: lambda e, who: f"{who(e.seat)} gains {_good(e.n, e.good)}.",
-        ev.GoodsSpent: lambda e, who: f"{who(e.seat)} spends {_good(e.n, e.good)}.",
-        ev.WoundPlaced: lambda e, who: (
-            f"{who(e.seat)} places the {e.shape} Wound tile in their Wound area"
-            f" at {_cells(e.cells)}."
+        ev.ActionPrepared: "{act}.",
+        ev.ActionEnded: "{seat} finishes the {action:action} action.",
+        ev.CharacterMoved: "{seat} moves to {area:area} across {borders:count Border}.",
+        ev.GoodsGained: "{seat} gains {n} {good:good}.",
+        ev.GoodsSpent: "{seat} spends {n} {good:good}.",
+        ev.WoundPlaced: (
+            "{seat} places the {shape} Wound tile in their Wound area at {cells:cells}."
         ),
         ev.WoundRolled: "{seat} rolls the {die} die: a {shape} wound.",
         ev.WoundHealed: "{seat} heals wound {index:from 1}.",
         ev.ThreatsChanged: "{seat}'s threat track is now {threats}.",
-        ev.ExperienceGained: lambda e, who: (
-            f"{who(e.seat)} reaches {e.track.capitalize()} Experience {e.level}."
-        ),
+        ev.ExperienceGained: "{seat} reaches {track:track} Experience {level}.",
         ev.ItemGained: lambda e, who: (
             f"{who(e.seat)} gains {N.item(e.item)}"
             f"{' as a starting Item' if e.source == 'start' else f' from the {e.source}'}."
         ),
-        ev.ItemUsed: lambda e, who: f"{who(e.seat)} uses {N.item(e.item)}.",
+        ev.ItemUsed: "{seat} uses {item:item}.",
         ev.SkillUsed: "{seat} uses their skill (round {round}).",
         ev.SkillRefreshed: "{seat} refreshes their skill.",
-        ev.JourneyTilePlaced: lambda e, who: (
-            f"{who(e.seat)} places the {e.shape} Journey tile on the Journey Path"
-            f" at {_cells(e.cells)}."
+        ev.JourneyTilePlaced: (
+            "{seat} places the {shape} Journey tile on the Journey Path at {cells:cells}."
         ),
-        ev.CollectTokenPlaced: lambda e, who: (
-            f"{who(e.seat)} places a Collect token at {_cells((e.cell,))}."
+        ev.CollectTokenPlaced: "{seat} places a Collect token at {cell:cell}.",
+        ev.CollectTokensDiscarded: "The Collect tokens at {cells:cells} are discarded.",
+        ev.GoodsAssigned: "{from_seat} assigns 1 {good:good} to {location:location}.",
+        ev.AssignedGoodsDiscarded: (
+            "{goods:goods} assigned at {location:location} are discarded."
         ),
-        ev.CollectTokensDiscarded: lambda e, who: (
-            f"The Collect tokens at {_cells(e.cells)} are discarded."
-        ),
-        ev.GoodsAssigned: lambda e, who: (
-            f"{who(e.from_seat)} assigns 1 {N.good(e.good)} to {N.location(e.location)}."
-        ),
-        ev.AssignedGoodsDiscarded: lambda e, who: (
-            f"{N.goods(e.goods, 'no Goods')} assigned at {N.location(e.location)}"
-            " are discarded."
-        ),
-        ev.EnemiesChanged: lambda e, who: (
-            f"The Enemies at {N.location(e.location)} are now"
-            f" {listing([N.enemy(t) for t in e.enemies], 'gone')}."
-        ),
+        ev.EnemiesChanged: "The Enemies at {location:location} are now {enemies:enemies}.",
         ev.LocationMarked: lambda e, who: (
             f"{N.location(e.location)} is marked with {MARKS.get(e.token, e.token)}"
             f"{f' ({N.good(e.good)})' if e.good else ''}."
         ),
-        ev.CombatBegan: lambda e, who: (
-            f"{who(e.combat.seat)} fights at {N.location(e.combat.location)}:"
-            f" Enemy card{'s' if len(e.combat.cards) > 1 else ''}"
-            f" {listing(e.combat.cards)}."
+        ev.CombatBegan: (
+            "{combat.seat} fights at {combat.location:location}:"
+            " {combat.cards:enemy_cards}."
         ),
         ev.DiceRolled: "The dice show {faces}.",
         ev.DieUpgraded: "Die {index:from 1} is upgraded to {colour}.",
         ev.DieAdded: "A {colour} die is added.",
         ev.DieRerolled: "Die {index:from 1} is rerolled: {face}.",
         ev.CriticalActivated: "Die {index:from 1}'s critical is activated.",
-        ev.CombatTilePlaced: lambda e, who: (
-            f"The {e.shape} Wound tile covers the Enemy card at {_cells(e.cells)}."
+        ev.CombatTilePlaced: (
+            "The {shape} Wound tile covers the Enemy card at {cells:cells}."
         ),
         ev.CombatTileDropped: "No room is left for {shapes}.",
         ev.CombatEnded: lambda e, who: (
@@ -280,6 +265,7 @@ describe = Phrasebook(
             f" ({seats_in_words(e.reason, who.names)})."
         ),
     },
+    WAYS,
 )
 """The ruleset's ``describe(event, viewer, names)``."""
 

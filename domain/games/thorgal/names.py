@@ -124,6 +124,15 @@ def enemy(tier: str) -> str:
     return f"{article} {tier.capitalize()} Enemy"
 
 
+def enemy_cards(cards: Sequence[str]) -> str:
+    """The Enemy cards of a Combat by their ids.
+
+    >>> enemy_cards(("E3",)), enemy_cards(("E3", "E4"))
+    ('Enemy card E3', 'Enemy cards E3 and E4')
+    """
+    return f"Enemy card{'s' if len(cards) > 1 else ''} {listing(cards)}"
+
+
 def icon(ch: str, n: int = 1) -> str:
     """``n`` of one grid icon in words: ``O`` -> ``1 Ore``, ``r`` -> ``a red
     Penalty``, ``h`` twice -> ``2 Enemy hearts``.

@@ -152,7 +152,7 @@ def combat_words(combat: Combat, names: Names) -> str:
     """The Combat under way: where, the Enemy cards, the dice."""
     parts = [
         f"{seat_name(names, combat.seat)} fights at {N.location(combat.location)}",
-        f"Enemy card{'s' if len(combat.cards) > 1 else ''} {listing(combat.cards)}",
+        N.enemy_cards(combat.cards),
     ]
     if combat.dice:
         parts.append(f"dice {listing(combat.dice)}")
