@@ -189,9 +189,9 @@ class HeadSigner:
         self.record.flush()  # every head stored so far is in the record's file
         stamp = (self._clock() if self._clock else _now()).isoformat()
         latest = self.checkpoints.latest()
-        checkpoint = self.checkpoints.publish(
-            self.record.heads(), self._signer(), stamp
-        )
+        changed = self.record.changed()
+        checkpoint = self.checkpoints.publish(changed, self._signer(), stamp)
+        self.record.published(changed)
         if checkpoint is not None and checkpoint != latest:
             CHECKPOINTS.inc()
         return checkpoint

@@ -91,9 +91,14 @@ class CheckpointLog:
     def publish(
         self, heads: Mapping[str, SignedHead], signer: Signer, timestamp: str
     ) -> Checkpoint | None:
-        """Sign a checkpoint over ``heads`` (the signer's record): the tree
-        gains a leaf for each game whose head changed.  None when nothing
-        was ever signed; the latest checkpoint when nothing changed."""
+        """Sign a checkpoint over ``heads`` (the signer's record, or the part
+        of it that changed since the last checkpoint): the tree gains a leaf
+        for each game whose head changed.  None when nothing was ever signed;
+        the latest checkpoint when nothing changed.
+
+        Why only the games in ``heads`` are looked at: a game's end signs a
+        checkpoint, so its cost must follow what changed, not how many
+        games the tree holds."""
         with self._lock:
             self._checkpoints_path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(
@@ -102,16 +107,14 @@ class CheckpointLog:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._catch_up()
-                newest = {
-                    gid: self._leaves[spots[-1] - 1]
-                    for gid, spots in self._positions.items()
-                }
-                fresh = [
-                    head
-                    for gid, head in sorted(heads.items())
-                    if newest.get(gid) != head
-                    and (gid not in newest or head.version >= newest[gid].version)
-                ]
+                fresh = []
+                for gid, head in sorted(heads.items()):  # only the games asked about
+                    spots = self._positions.get(gid)
+                    newest = self._leaves[spots[-1] - 1] if spots else None
+                    if newest is None or (
+                        newest != head and head.version >= newest.version
+                    ):
+                        fresh.append(head)
                 if not fresh:
                     if self._checkpoints or not self._leaves:
                         return self._checkpoints[-1] if self._checkpoints else None

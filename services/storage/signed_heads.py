@@ -44,6 +44,8 @@ class SignedHeadsFile:
         self._heads: dict[str, SignedHead] = {}
         self._on_disk: dict[str, SignedHead] = {}
         """What the file holds (``_heads`` adds what is queued for it)."""
+        self._changed: dict[str, SignedHead] = {}
+        """The heads in ``_heads`` no checkpoint holds yet (:meth:`changed`)."""
         self._offset = 0
         self._lock = threading.Lock()
         self._queue: queue.Queue[SignedHead] = queue.Queue()
@@ -76,10 +78,14 @@ class SignedHeadsFile:
             except ValueError:
                 log.error("%s: unreadable line skipped: %r", self.path, line[:80])
                 continue
-            for known in (self._heads, self._on_disk):
-                held = known.get(head.game_id)
-                if held is None or head.version >= held.version:
-                    known[head.game_id] = head
+            held = self._heads.get(head.game_id)
+            if held is None or head.version >= held.version:
+                if held != head:
+                    self._changed[head.game_id] = head
+                self._heads[head.game_id] = head
+            held = self._on_disk.get(head.game_id)
+            if held is None or head.version >= held.version:
+                self._on_disk[head.game_id] = head
         self._offset += end
 
     def last(self, game_id: str) -> SignedHead | None:
@@ -88,11 +94,21 @@ class SignedHeadsFile:
             self._catch_up()
             return self._heads.get(game_id)
 
-    def heads(self) -> dict[str, SignedHead]:
-        """Every game's highest signed head."""
+    def changed(self) -> dict[str, SignedHead]:
+        """The games whose highest signed head changed since they were last
+        :meth:`published` (by this process or, read from the file, another;
+        after a restart, every game once), with those heads."""
         with self._lock:
             self._catch_up()
-            return dict(self._heads)
+            return dict(self._changed)
+
+    def published(self, heads: dict[str, SignedHead]) -> None:
+        """``heads`` are in a checkpoint: no longer :meth:`changed` (unless a
+        newer head came meanwhile)."""
+        with self._lock:
+            for game_id, head in heads.items():
+                if self._changed.get(game_id) == head:
+                    del self._changed[game_id]
 
     def record(self, head: SignedHead) -> None:
         """Hold ``head`` as the game's signed head now; append it durably soon."""
@@ -100,7 +116,7 @@ class SignedHeadsFile:
             held = self._heads.get(head.game_id)
             if held is not None and held.version >= head.version:
                 return
-            self._heads[head.game_id] = head
+            self._heads[head.game_id] = self._changed[head.game_id] = head
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._write_forever, name="signed-heads", daemon=True

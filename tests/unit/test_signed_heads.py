@@ -145,3 +145,39 @@ def test_a_head_the_ledger_checked_itself_is_signed_without_a_second_look(
     late = NewHead(GAME, 10, H[9], 10, "b" * 64, "2026-01-01T00:00:00+00:00")
     receipt = heads.sign(late, checked=True)
     assert receipt.version == 10 and heads.alarm is None
+
+
+def test_a_checkpoint_looks_only_at_the_games_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A game's end signs a checkpoint: its cost follows what changed since
+    the last one, not how many games the record holds; a restarted process
+    looks at every game once and adds no leaf the tree already has."""
+    from services.storage.checkpoint_log import CheckpointLog
+
+    asked: list[int] = []
+    publish = CheckpointLog.publish
+
+    def counted(self: CheckpointLog, heads: dict, *rest: object) -> object:
+        asked.append(len(heads))
+        return publish(self, heads, *rest)
+
+    monkeypatch.setattr(CheckpointLog, "publish", counted)
+    signer = Signer.generate()
+    games = [f"6f1c5d0e-0000-4000-8000-{n:012d}" for n in range(40)]
+    heads = HeadSigner(
+        lambda: signer, SignedHeadsFile.in_dir(tmp_path), CheckpointLog(tmp_path)
+    )
+    for game in games:
+        heads.stored(game, 1, H[1], ended=False)
+    first = heads.checkpoint()
+    heads.stored(games[7], 2, H[2], ended=True)
+    second = heads.checkpoint()  # nothing changed since the game's end
+    assert asked == [40, 1, 0]
+    assert first is not None and second is not None
+    assert second.tree_size == first.tree_size + 1
+    restarted = HeadSigner(
+        lambda: signer, SignedHeadsFile.in_dir(tmp_path), CheckpointLog(tmp_path)
+    )
+    again = restarted.checkpoint()
+    assert asked[-1] == 40 and again == second  # every game once, no new leaf
