@@ -13,7 +13,9 @@ appended since, so every process decides on the whole record.
 Why a writer thread: an fsync costs milliseconds, and a move's answer need
 not wait for it (the record protects what comes *after* the head).  A head
 is in this process's memory at once (:meth:`SignedHeadsFile.record`), and
-the writer appends every head queued meanwhile with one fsync;
+the writer appends every head queued within :data:`GATHER_S` with one fsync
+(waking per head cost the serving process more CPU than the record's own
+work: measured in ``docs/performance.md``);
 :meth:`SignedHeadsFile.flush` waits for it (checkpoints, shutdown).  An operator
 backs this file up with the signing key: restoring an older copy forgets
 the heads signed since, and a rollback of those would be signed again (the
@@ -28,12 +30,17 @@ import logging
 import os
 import queue
 import threading
+import time
 from pathlib import Path
 
 from domain.ledger.signed_heads import SignedHead
 
 log = logging.getLogger(__name__)
 FILE = "signed-heads.ndjson"
+GATHER_S = 0.02
+"""How long the writer gathers heads before one append and fsync: at most
+fifty a second, however many moves, and the record on disk trails this
+process's memory by about that much."""
 
 
 class SignedHeadsFile:
@@ -131,6 +138,7 @@ class SignedHeadsFile:
     def _write_forever(self) -> None:
         while True:
             batch = [self._queue.get()]
+            time.sleep(GATHER_S)
             while True:
                 try:
                     batch.append(self._queue.get_nowait())
