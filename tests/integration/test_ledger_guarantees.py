@@ -229,6 +229,7 @@ def test_without_expected_version_a_lost_race_is_retried_on_the_new_state(
     }
     assert set(moves) == {0, 1}  # the secret hand selection: both seats may act
     elsewhere = fresh_ledger.submit(gid, moves[1], 1, "retry-1")
+    fresh_ledger.head_signer.close()  # its record line on disk (written within 20 ms)
     # ...and its NOTIFY has not arrived yet: the held copy is stale but vouched
     held = own_ledger.cache.vouched(gid)
     assert held is not None and held.version == game.version < elsewhere.last_version
