@@ -53,6 +53,7 @@ from services.live.nats_stream import (
     server_urls,
 )
 from services.live.sealed_records import PURPOSE, RecordSeal, SealError
+from services.observability.metrics import TAIL_RECEIVED
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,7 @@ JS_TIMEOUT = 2.0
 """Seconds a JetStream API request (stream lookup, consumer creation) waits:
 short, so a lookup sent to a stream with no leader is retried soon."""
 REPEAT_REASON = 60.0
+"""Seconds before the same connection failure is logged again (still failing)."""
 MISSES = 3
 """Events in a row that NOTIFY announced and a game's consumer did not
 deliver in time, while publishing works, before the consumers are made anew.
@@ -87,7 +89,6 @@ announced and the tail lacks is a miss.  Three in a row, with the stream
 taking publishes again, is a dead consumer, not a late one."""
 RESUBSCRIBE_EVERY = 5.0
 """Seconds at least between two re-creations for missed events."""
-"""Seconds before the same connection failure is logged again (still failing)."""
 
 
 def chain_problem(
@@ -486,6 +487,7 @@ class NatsTail:
         )
 
     def _receive(self, game_id: str, msg: Any) -> None:
+        TAIL_RECEIVED.inc()  # every delivery, even one the tail then drops
         tail = self._tails.get(game_id)
         if tail is None:
             return

@@ -31,6 +31,12 @@ TAIL_EVENTS = Counter(
     "ledger_stream_tail_events",
     "Events sent to live streams from the JetStream tail (no PostgreSQL read)",
 )
+TAIL_RECEIVED = Counter(
+    "ledger_stream_tail_received",
+    "Records this server's JetStream consumers delivered, in time or late "
+    "(a consumer delivering nothing leaves it flat; one always late leaves "
+    "only the tail events flat)",
+)
 DATABASE_UP = Gauge(
     "ledger_database_up",
     "1 while the health probe reaches PostgreSQL (grpc.health.v1 SERVING), else 0",

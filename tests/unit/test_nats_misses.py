@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 from services.live import nats_tail
 from services.live.nats_tail import MISSES, NatsTail
@@ -85,3 +86,16 @@ def test_a_repeated_consumer_error_recovers_again_with_one_log_line(
     asyncio.run(two_timeouts())
     assert len(recoveries) == 2
     assert len([r for r in caplog.records if "consumers re-created" in r.message]) == 1
+
+
+def test_every_delivery_counts_as_received_whether_the_tail_keeps_it_or_not(
+    tail,
+) -> None:
+    def received() -> float:
+        return REGISTRY.get_sample_value("ledger_stream_tail_received_total") or 0.0
+
+    before = received()
+    deliver(tail, 1)
+    tail._receive(str(GAME), SimpleNamespace(data=b"not sealed", headers={}))
+    assert received() - before == 2
+    assert tail.has(GAME, 1)
