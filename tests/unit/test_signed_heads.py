@@ -80,9 +80,12 @@ def test_a_process_reads_back_only_what_others_appended(
     one, two = SignedHeadsFile.in_dir(tmp_path), SignedHeadsFile.in_dir(tmp_path)
     parsed: list[dict[str, object]] = []
     read = SignedHead.from_json
-    monkeypatch.setattr(
-        SignedHead, "from_json", staticmethod(lambda d: parsed.append(d) or read(d))
-    )
+
+    def counted(data: dict[str, object]) -> SignedHead:
+        parsed.append(data)
+        return read(data)
+
+    monkeypatch.setattr(SignedHead, "from_json", staticmethod(counted))
     for version in range(1, 30):
         one.record(SignedHead(GAME, version, H[version]))
     one.flush()
@@ -158,9 +161,9 @@ def test_a_checkpoint_looks_only_at_the_games_that_changed(
     asked: list[int] = []
     publish = CheckpointLog.publish
 
-    def counted(self: CheckpointLog, heads: dict, *rest: object) -> object:
+    def counted(self: CheckpointLog, heads: dict, signer: Signer, stamp: str) -> object:
         asked.append(len(heads))
-        return publish(self, heads, *rest)
+        return publish(self, heads, signer, stamp)
 
     monkeypatch.setattr(CheckpointLog, "publish", counted)
     signer = Signer.generate()
