@@ -110,8 +110,10 @@ def create_app(reader: Reader) -> Starlette:
         # A replay page of frames carries a drawn board per frame (tens of kB
         # of SVG each, a tenth of that compressed).  Every page is public, so
         # compression reveals nothing by length; Server-Sent Events are left
-        # as they are (Starlette does not compress text/event-stream).
-        middleware=[Middleware(GZipMiddleware, minimum_size=1024)],
+        # as they are (Starlette does not compress text/event-stream).  Level
+        # 6, not Starlette's 9: on a page of frames (1.15 MB) it took 11 ms
+        # instead of 23 for 4% more bytes.
+        middleware=[Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)],
     )
     app.state.reader = reader
     return app
