@@ -116,9 +116,11 @@ class Progress(threading.Thread):
         """Seconds from ``moment`` (a kill) to the first move acknowledged
         after it; acknowledgements in flight at ``moment`` come back within
         ``settle`` and do not count."""
-        settled = [m for t, m in self.samples if t <= moment + settle]
+        # the moves that woke the caller may have come after the last sample
+        samples = sorted([*self.samples, (time.monotonic(), self.load.moves)])
+        settled = [m for t, m in samples if t <= moment + settle]
         before = settled[-1] if settled else 0
-        for t, moves in self.samples:
+        for t, moves in samples:
             if t > moment + settle and moves > before:
                 return t - moment
         raise AssertionError("no move was acknowledged after it")
