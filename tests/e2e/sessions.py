@@ -11,6 +11,7 @@ from __future__ import annotations
 import queue
 import random
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,14 +48,20 @@ def _pump(client: SeatSessionClient, key: Any, inbox: queue.Queue[Any]) -> None:
         inbox.put((key, exc.code()))
 
 
-def _watch(channel: grpc.Channel, game_id: str, token: str, into: Received) -> None:
+def stream_events(
+    channel: grpc.Channel, game_id: str, token: str, timeout: float = 300
+) -> Iterator[pb.GameEvent]:
+    """``StreamGameEvents`` of ``game_id`` as ``token`` sees it, from the start."""
     stub = pb_grpc.GameServiceStub(channel)
-    stream = stub.StreamGameEvents(
+    return stub.StreamGameEvents(
         pb.StreamGameEventsRequest(game_id=game_id),
         metadata=(("authorization", f"Bearer {token}"),),
-        timeout=300,
+        timeout=timeout,
     )
-    into.streamed.extend(stream)
+
+
+def _watch(channel: grpc.Channel, game_id: str, token: str, into: Received) -> None:
+    into.streamed.extend(stream_events(channel, game_id, token))
 
 
 def open_sessions(

@@ -22,7 +22,7 @@ from ledger.v1 import session_service_pb2 as spb
 from services.api.session_client import SeatSessionClient
 from services.ledger.audit import audit_game
 from tests.e2e.client import create
-from tests.e2e.sessions import play_over_sessions
+from tests.e2e.sessions import play_over_sessions, stream_events
 from tests.support.examples import every_example, every_example_id, examples
 
 pytestmark = pytest.mark.e2e
@@ -76,7 +76,8 @@ def test_every_example_played_over_sessions_audits_and_each_seat_sees_its_stream
         # once the game has ended everything is public, so an event either
         # stream read only after the end carries the finished game's form.
         assert len(received.streamed) == len(events)
-        ended = [bare(e) for e in read_after_the_end(grpc_server, table, token)]
+        after = stream_events(grpc_server.channel, table.game_id, token, timeout=60)
+        ended = [bare(e) for e in after]  # the game has ended: its public form
         live = [bare(e) for e in events]
         streamed = [bare(e) for e in received.streamed]
         assert all(
@@ -90,16 +91,6 @@ def test_every_example_played_over_sessions_audits_and_each_seat_sees_its_stream
         # pages only for this token's own seats
         seats = {s for s, t in table.tokens.items() if t == token}
         assert {m.moves.seat for m in received.messages if m.HasField("moves")} <= seats
-
-
-def read_after_the_end(server: Any, table: Any, token: str) -> list[pb.GameEvent]:
-    """The whole game as ``StreamGameEvents`` shows ``token`` once it has ended."""
-    stream = server.stub.StreamGameEvents(
-        pb.StreamGameEventsRequest(game_id=table.game_id),
-        metadata=(("authorization", f"Bearer {token}"),),
-        timeout=60,
-    )
-    return list(stream)
 
 
 def thalara(server: Any) -> Any:
