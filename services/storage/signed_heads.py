@@ -59,7 +59,6 @@ class SignedHeadsFile:
         self._writer: threading.Thread | None = None
         self.unwritable = False
         """Set when the file cannot be written (a read-only data dir)."""
-        self._dir_ready = False
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> SignedHeadsFile:
@@ -171,9 +170,7 @@ class SignedHeadsFile:
         up, never the whole record: a write costs the same however many
         games the record holds.
         """
-        if not self._dir_ready:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._dir_ready = True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
