@@ -172,9 +172,10 @@ def _pages(app: Any, tournament_id: Any) -> dict[str, tuple[str, str]]:
         )
         player = curs.fetchone()["player_id"]
         curs.execute(
-            "SELECT game_id FROM ledger_games WHERE status = 'ended' ORDER BY version DESC LIMIT 1"
+            "SELECT game_id, version FROM ledger_games WHERE status = 'ended' ORDER BY version DESC LIMIT 1"
         )
-        longest = curs.fetchone()["game_id"]
+        row = curs.fetchone()
+        longest, last = row["game_id"], row["version"]
     pages = {
         "home": ("GET", "/"),
         "leaderboards": ("GET", "/leaderboards"),
@@ -185,6 +186,10 @@ def _pages(app: Any, tournament_id: Any) -> dict[str, tuple[str, str]]:
         "replay frames JSON (one page)": (
             "GET",
             f"/games/{longest}/frames?after=0&limit=25",
+        ),
+        "replay frame JSON with its board (the last)": (
+            "GET",
+            f"/games/{longest}/frames/{last}",
         ),
     }
     for game in all_games():

@@ -35,7 +35,8 @@ def readable(game: Any, response: rpb.ListFramesResponse) -> dict[str, Any]:
     ruleset = game.ruleset
     names = names_of(game)
     out = json_format.MessageToDict(response, preserving_proto_field_name=True)
-    for frame, shown in zip(response.frames, out.get("frames", [])):
+    out.setdefault("frames", [])  # a page with none still says so
+    for frame, shown in zip(response.frames, out["frames"]):
         event = frame.event
         shown["sentence"] = sentence(ruleset, names, event.type, event.payload)
         if event.HasField("actor"):

@@ -1,10 +1,11 @@
 """A game: replay viewer, its frames as JSON, the audit badge and the export.
 
-The viewer fetches frames in pages from ``/games/{id}/frames`` (the JSON of
-the page ``ReplayService.ListFrames`` answers an anonymous caller, read
-through the same service-layer read path), so a long game does not weigh on
-the first render and every byte the browser gets went through the one
-disclosure policy.  Audit and export take the export ``ExportGame`` gives,
+The viewer fetches the log's sentences in pages from ``/games/{id}/frames``
+and the frame it shows, with its board, from ``/games/{id}/frames/{v}``
+(each the JSON of the page ``ReplayService.ListFrames`` answers an anonymous
+caller, read through the same service-layer read path), so a long game does
+not weigh on the first render, a page does not draw 25 boards to show one,
+and every byte the browser gets went through the one disclosure policy.  Audit and export take the export ``ExportGame`` gives,
 so they open exactly when the export is public.
 """
 
@@ -32,7 +33,14 @@ def game_id(request: Request) -> UUID:
 
 
 def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
-    raw = request.query_params.get(name)
+    return _whole(request.query_params.get(name), name, default, lo, hi)
+
+
+def _whole(raw: str | None, name: str, default: int, lo: int, hi: int) -> int:
+    """``raw`` as a whole number in ``[lo, hi]`` (``default`` when absent).
+
+    :raises InvalidCommandError: naming ``name``, for anything else.
+    """
     try:
         value = default if raw is None else int(raw)
     except ValueError:
@@ -83,11 +91,27 @@ async def replay(request: Request) -> Response:
 
 
 async def frames(request: Request) -> Response:
+    """A page of frames for the log beside the viewer: each event with its
+    sentence and actor, without the game's view and board.
+
+    The viewer shows one board at a time, and drawing a board is most of a
+    frame's cost (a Thorgal board is hundreds of SVG elements), so a page
+    carries none and :func:`frame` gives the shown one."""
     gid = game_id(request)
     after = _int(request, "after", 0, 0, 10**9)
     limit = _int(request, "limit", PAGE, 1, 200)
     game = await read(request, "game", gid)
-    response = await reader(request).frames(gid, after, limit)
+    response = await reader(request).frames(gid, after, limit, views=False)
+    return JSONResponse(await run_in_threadpool(readable, game, response))
+
+
+async def frame(request: Request) -> Response:
+    """One frame whole, as a page of one: the event, the game's view after it
+    and its drawn board (no frame when the caller may not see that far yet)."""
+    gid = game_id(request)
+    version = _whole(request.path_params["version"], "version", 1, 1, 10**9)
+    game = await read(request, "game", gid)
+    response = await reader(request).frames(gid, version - 1, 1)
     return JSONResponse(await run_in_threadpool(readable, game, response))
 
 
@@ -162,6 +186,7 @@ routes = [
     Route("/checkpoint.json", checkpoint, name="checkpoint"),
     Route("/games/{game_id}", replay, name="game"),
     Route("/games/{game_id}/frames", frames, name="frames"),
+    Route("/games/{game_id}/frames/{version}", frame, name="frame"),
     Route("/games/{game_id}/audit", audit, methods=["POST"], name="audit"),
     Route("/games/{game_id}/export.ndjson", export, name="export"),
 ]

@@ -85,13 +85,14 @@ class Reader:
         return self.reads.game_now(ANONYMOUS, game_id)
 
     async def frames(
-        self, game_id: UUID, after: int, limit: int
+        self, game_id: UUID, after: int, limit: int, views: bool = True
     ) -> rpb.ListFramesResponse:
-        """The page ``ListFrames`` answers an anonymous caller."""
+        """The page ``ListFrames`` answers an anonymous caller (without the
+        game's view in each frame when ``views`` is false)."""
         page = await self.reads.frames(ANONYMOUS, game_id, after, limit)
         return rpb.ListFramesResponse(
             frames=game_messages.frames(
-                page.frames, page.sight.viewer, page.sight.show_hashes
+                page.frames, page.sight.viewer, page.sight.show_hashes, views
             ),
             next_after_version=page.next_after,
         )

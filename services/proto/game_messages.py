@@ -180,14 +180,20 @@ _UNREDACTED = _UnredactedPayloads()
 
 
 def frames(
-    history: Sequence[tuple[Any, Game]], viewer: Viewer, show_hashes: bool
+    history: Sequence[tuple[Any, Game]],
+    viewer: Viewer,
+    show_hashes: bool,
+    views: bool = True,
 ) -> list[rpb.Frame]:
     """Replay frames: each event with the game right after it, as ``viewer``
-    may see them, and the clocks as they stood then."""
+    may see them, and the clocks as they stood then.
+
+    ``views=False`` leaves the game out of each frame: the dashboard's page of
+    sentences needs the events only, and a view is most of a frame's cost."""
     return [
         rpb.Frame(
             event=event_message(game, event, viewer, show_hashes=show_hashes),
-            view=view(game, viewer),
+            view=view(game, viewer) if views else None,
             clocks=seat_clocks(game, millis(event.timestamp)),
         )
         for event, game in history

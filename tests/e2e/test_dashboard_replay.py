@@ -145,3 +145,37 @@ def test_the_audit_badge_requires_the_ledger_signed_final_head(
         )
     answer = httpx.post(audit).text
     assert "Audit FAILED" in answer and "✘ signed head" in answer
+
+
+def test_a_page_of_frames_is_the_log_and_one_frame_carries_its_board(
+    grpc_server: Any, dashboard_url: str
+) -> None:
+    """The viewer's page of 25 frames brings sentences, not 25 drawn boards;
+    the frame it shows comes whole, as ``ListFrames`` answers a spectator."""
+    import httpx
+
+    table = create(grpc_server, "thorgal", players=2)
+    play_to_end(grpc_server, table, seed=3)
+    listed = rrpc.ReplayServiceStub(grpc_server.channel).ListFrames(
+        rpb.ListFramesRequest(game_id=table.game_id, page_size=500)
+    )
+    head = len(listed.frames)
+    assert head > 30
+
+    base = f"{dashboard_url}/games/{table.game_id}/frames"
+    paged = httpx.get(f"{base}?after=0&limit=25").json()
+    assert [int(f["event"]["version"]) for f in paged["frames"]] == list(range(1, 26))
+    for f in paged["frames"]:
+        assert f["sentence"] and "board" not in f and "view" not in f, f.keys()
+
+    for version in (1, 17, head):
+        (whole,) = httpx.get(f"{base}/{version}").json()["frames"]
+        expected = json_format.MessageToDict(
+            listed.frames[version - 1], preserving_proto_field_name=True
+        )
+        assert whole["event"] == expected["event"]
+        assert whole["view"] == expected["view"]
+        assert "<svg" in whole["board"]
+        if version <= 25:
+            assert whole["sentence"] == paged["frames"][version - 1]["sentence"]
+    assert httpx.get(f"{base}/{head + 1}").json()["frames"] == []

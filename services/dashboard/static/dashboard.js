@@ -73,12 +73,27 @@ function replayViewer(section) {
   const position = document.getElementById("position");
   let current = Number(section.dataset.start);
 
+  // a page of frames is the log's sentences; the shown frame's view and board
+  // come one frame at a time, since drawing a board is most of a frame's cost
+  const whole = new Map();
   async function load(version) {
     const after = Math.floor((version - 1) / page) * page;
     const response = await fetch(`/games/${game}/frames?after=${after}&limit=${page}`);
     if (!response.ok) throw new Error(await response.text());
     const body = await response.json();
     body.frames.forEach((f) => frames.set(Number(f.event.version), f));
+  }
+
+  function drawn(version) {
+    if (!whole.has(version)) {
+      const fetched = fetch(`/games/${game}/frames/${version}`).then(async (response) => {
+        if (!response.ok) throw new Error(await response.text());
+        return (await response.json()).frames[0] || null;
+      });
+      fetched.catch(() => whole.delete(version));
+      whole.set(version, fetched);
+    }
+    return whole.get(version);
   }
 
   function clean(value) {
@@ -124,6 +139,7 @@ function replayViewer(section) {
       document.getElementById("frame-view").textContent = "";
       document.getElementById("frame-sentence").textContent = "";
       document.getElementById("frame-board").replaceChildren();
+      document.getElementById("frame-board").removeAttribute("aria-busy");
       section.dataset.shown = String(version);
       return;
     }
@@ -143,13 +159,24 @@ function replayViewer(section) {
       meta.append(div);
     }
     document.getElementById("frame-event").textContent = JSON.stringify(clean(ev.payload || {}), null, 1);
-    document.getElementById("frame-view").textContent = JSON.stringify(clean(frame.view || {}), null, 1);
     document.getElementById("frame-sentence").textContent = frame.sentence || "";
-    // the board is the server's fragment, drawn from this frame's view and escaped there
-    document.getElementById("frame-board").innerHTML = frame.board || "";
     showLog(version);
     history.replaceState(null, "", `?v=${version}`);
+    const board = document.getElementById("frame-board");
+    board.setAttribute("aria-busy", "true"); // the board below is the last one until this one comes
+    if (!whole.has(version)) {
+      // a slider dragged across many events draws only where it stops
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      if (current !== version) return;
+    }
+    const shown = await drawn(version);
+    if (current !== version) return;
+    board.removeAttribute("aria-busy");
+    document.getElementById("frame-view").textContent = JSON.stringify(clean(shown?.view || {}), null, 1);
+    // the board is the server's fragment, drawn from this frame's view and escaped there
+    board.innerHTML = shown?.board || "";
     section.dataset.shown = String(version);
+    if (version < head) drawn(version + 1); // the next step is the likeliest
   }
 
   document.getElementById("prev").addEventListener("click", () => show(current - 1));
