@@ -293,7 +293,10 @@ def games_create(
     clock: str | None = clock_options.CLOCK,
     no_show: int = clock_options.NO_SHOW,
     plain: bool = typer.Option(
-        False, "--plain", help="One `PLAYER TOKEN` line each, for scripts."
+        False,
+        "--plain",
+        help="For scripts: the game id on the first line, then one"
+        " `PLAYER TOKEN` line each.",
     ),
     target: str | None = locate.TARGET,
 ) -> None:
@@ -339,6 +342,7 @@ def games_create(
         for t in created.tokens
     ]
     if plain:
+        print(created.game.game_id)
         for name, _, token in rows:
             print(name, token)
         return

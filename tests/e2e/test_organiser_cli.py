@@ -42,10 +42,12 @@ def test_games_create_prints_a_working_seat_token_per_player(
         "--player", "ann", "--player", "bob", "--clock", "fischer:300+2",
         "--no-show", "60", "--plain", "--target", target,
     )  # fmt: skip
-    tokens = dict(line.split() for line in out.splitlines())
+    game_id, *lines = out.splitlines()
+    tokens = dict(line.split() for line in lines)
     assert set(tokens) == {"ann", "bob"}
     listed = grpc_server.call("ListGames", gpb.ListGamesRequest(page_size=5))
     game = listed.games[0]
+    assert game.game_id == game_id
     seen = grpc_server.call(
         "GetGame", gpb.GetGameRequest(game_id=game.game_id), tokens["bob"]
     ).game
