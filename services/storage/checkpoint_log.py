@@ -41,7 +41,7 @@ LEAVES = "checkpoint-leaves.ndjson"
 CHECKPOINTS = "checkpoints.ndjson"
 
 
-class HashesTree(InmemoryTree):  # type: ignore[misc]
+class HashesTree(InmemoryTree):
     """pymerkle's in-memory tree, holding each leaf's hash but not its bytes.
 
     Why: roots and proofs need only the hashes, and a leaf's head is already
