@@ -16,9 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SignedHead:
-    """One head the ledger signed and stored: game, version, its event's hash."""
+    """One head the ledger signed and stored: game, version, its event's hash.
+
+    Slotted: the signer's record and the checkpoint tree hold one or two
+    per game ever signed, so a dict each is memory for nothing.
+    """
 
     game_id: str
     version: int

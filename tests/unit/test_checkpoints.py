@@ -104,3 +104,17 @@ def test_rollbacks_name_the_game_and_the_pinned_version():
     assert [(r.game_id, r.version) for r in found] == [("g1", 47), ("g2", 3)]
     assert "ends at 20" in found[0].detail and "rewritten" in found[1].detail
     assert rollbacks(pinned, {"g1": {47: "aa" * 32}, "g2": {3: "bb" * 32}}) == []
+
+
+def test_the_tree_keeps_each_leafs_hash_but_not_its_bytes(tmp_path: Path):
+    log = CheckpointLog(tmp_path)
+    checkpoint = log.publish(heads(3), Signer.generate(), STAMP)
+    leaves = log._tree.leaves  # pymerkle's leaves, in tree order
+    assert [leaf.data for leaf in leaves] == [None, None, None]
+    ordered = sorted(heads(3).values(), key=lambda h: h.game_id)
+    assert [leaf.digest for leaf in leaves] == [
+        hashlib.sha256(b"\x00" + leaf_bytes(h)).digest() for h in ordered
+    ]
+    assert checkpoint is not None
+    assert checkpoint.root_hash == rfc6962_root([leaf_bytes(h) for h in ordered]).hex()
+    assert log.inclusion("g1").problem(checkpoint) is None

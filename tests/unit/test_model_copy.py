@@ -1,4 +1,5 @@
-"""``Model.model_copy`` (the fast shallow copy) holds what pydantic's copy holds.
+"""``Model.model_copy`` (the fast shallow copy) holds what pydantic's copy holds,
+and models given the same fields share one fields set.
 
 Every ruleset's ``evolve`` copies through it, and the golden corpus replays
 byte-identically through it; this pins the parts the corpus cannot see: the
@@ -69,3 +70,21 @@ def test_every_games_states_copy_as_pydantic_would() -> None:
                 state.model_copy(update=change),
                 BaseModel.model_copy(state, update=change),
             )
+
+
+def test_a_copy_shares_the_fields_set_unless_it_sets_a_field_left_unset() -> None:
+    table = Table(seats=(), turn=2)
+    moved = table.model_copy(update={"turn": 3})
+    assert moved.model_fields_set is table.model_fields_set
+    plain = Table(seats=())
+    seated = plain.model_copy(update={"turn": 1})
+    assert seated.model_fields_set == {"seats", "turn"}
+    assert plain.model_fields_set == {"seats"}  # the original's set is untouched
+
+
+def test_models_given_the_same_fields_share_one_fields_set() -> None:
+    one, two = Seat(score=1), Seat(score=2)
+    assert one.model_fields_set is two.model_fields_set
+    assert Seat(hand=("a",)).model_fields_set == {"hand"}
+    assert Seat().model_fields_set == set()
+    assert two.model_dump(exclude_unset=True) == {"score": 2}

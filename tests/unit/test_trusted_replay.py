@@ -175,3 +175,10 @@ def test_a_model_the_converter_does_not_cover_is_left_to_validation():
     model holding itself, or a model holding any of those."""
     for cls in (Floats, Checked, Node, HoldsFloats):
         assert trusted_decoder(cls) is None, cls.__name__
+
+
+def test_decoded_payloads_with_the_same_fields_share_one_fields_set():
+    body = {"payload": {"round": 1, "turn": 1, "seat": 0}}
+    first = records.decode_payload("thorgal.TurnBegan", body, trusted=True)
+    again = records.decode_payload("thorgal.TurnBegan", body, trusted=True)
+    assert first.model_fields_set is again.model_fields_set

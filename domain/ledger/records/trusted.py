@@ -29,6 +29,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from domain.contract.messages import shared_fields
+
 Convert = Callable[[Any], Any] | None
 """A JSON value to the field's value; ``None`` when they are the same.  A JSON
 ``null`` is kept as it is (in a dump only an ``X | None`` field holds one)."""
@@ -92,7 +94,8 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
     something this module does not convert (see the module docstring).
 
     The instance is built as ``model_construct`` builds one: the converted
-    values, defaults for absent fields, the present names as the fields set.
+    values, defaults for absent fields, the present names as the fields set
+    (a frozen class's shared, as its constructor shares it).
     """
     if not _supported_class(cls):
         return None
@@ -116,6 +119,7 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
     new = object.__new__
     setattr_ = object.__setattr__
     validate = cls.model_validate
+    fields_set = shared_fields if cls.model_config.get("frozen") else set
 
     pairs = [(name, convert) for name, convert, _ in spec]
     count = len(pairs)
@@ -141,7 +145,7 @@ def trusted_decoder(cls: type[BaseModel]) -> Callable[[dict[str, Any]], Any] | N
             return validate(data)  # a key unknown or missing: validation says which
         model = new(cls)
         setattr_(model, "__dict__", values)
-        setattr_(model, "__pydantic_fields_set__", set(data))
+        setattr_(model, "__pydantic_fields_set__", fields_set(data))
         setattr_(model, "__pydantic_extra__", None)
         setattr_(model, "__pydantic_private__", None)
         return model
