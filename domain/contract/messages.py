@@ -45,8 +45,9 @@ class Model(BaseModel):
         """pydantic's validation (what ``BaseModel.__init__`` runs), then the
         fields set :func:`shared_fields`."""
         self.__pydantic_validator__.validate_python(data, self_instance=self)
-        fields_set = shared_fields(self.__pydantic_fields_set__)
-        object.__setattr__(self, "__pydantic_fields_set__", fields_set)
+        if self.model_config.get("frozen"):  # a mutable model adds to its own
+            fields_set = shared_fields(self.__pydantic_fields_set__)
+            object.__setattr__(self, "__pydantic_fields_set__", fields_set)
 
     def model_copy(
         self, *, update: Mapping[str, Any] | None = None, deep: bool = False
