@@ -88,3 +88,15 @@ def test_models_given_the_same_fields_share_one_fields_set() -> None:
     assert Seat(hand=("a",)).model_fields_set == {"hand"}
     assert Seat().model_fields_set == set()
     assert two.model_dump(exclude_unset=True) == {"score": 2}
+
+
+def test_a_mutable_model_keeps_a_fields_set_of_its_own() -> None:
+    class Note(Model):
+        model_config = pydantic.ConfigDict(frozen=False)
+        text: str = ""
+        seen: bool = False
+
+    one, two = Note(text="a"), Note(text="b")
+    one.seen = True  # pydantic adds an assigned field to the instance's set
+    assert two.model_fields_set == {"text"}
+    assert two.model_dump(exclude_unset=True) == {"text": "b"}
