@@ -107,9 +107,12 @@ def test_a_check_during_the_writers_fsync_reads_none_of_its_lines(
     record = SignedHeadsFile.in_dir(tmp_path)
     parsed: list[dict[str, object]] = []
     read = SignedHead.from_json
-    monkeypatch.setattr(
-        SignedHead, "from_json", staticmethod(lambda d: parsed.append(d) or read(d))
-    )
+
+    def counted(data: dict[str, object]) -> SignedHead:
+        parsed.append(data)
+        return read(data)
+
+    monkeypatch.setattr(SignedHead, "from_json", staticmethod(counted))
     seen: list[SignedHead | None] = []
     fsync = signed_heads.os.fsync
 
