@@ -28,6 +28,8 @@ from services.storage.datastore import tcp_timeouts
 from services.storage.recorder import NOTIFY_CHANNEL
 
 log = logging.getLogger(__name__)
+_running_loop = asyncio._get_running_loop
+"""The running loop or None (``get_running_loop`` raises off a loop)."""
 CONNECT_TIMEOUT = 5
 """Seconds to open the LISTEN connection (a hung database never answers)."""
 
@@ -84,6 +86,13 @@ class EventHub:
         ledger's commit hook (the JetStream publisher keeps its place) until
         :meth:`stop`, which gives it back: the ledger may outlive this hub.
         Called on the hub's event loop.
+
+        Why a commit on the hub's own loop wakes its streams at once, and
+        one of a game without streams here does nothing: handing it over
+        with ``call_soon_threadsafe`` writes to the loop's wake-up pipe and
+        costs the loop a turn on every move, streams or not.  Skipping a
+        game without waiters loses nothing: a stream registers its waiter
+        before it reads, and the commit is in memory before this hook runs.
         """
         publish = ledger.on_committed
         loop = asyncio.get_running_loop()
@@ -91,9 +100,15 @@ class EventHub:
         def committed(game_id: UUID, stored: list[Any]) -> None:
             if publish is not None:
                 publish(game_id, stored)
+            key = str(game_id)
+            if key not in self._waiters:
+                return  # no stream of this game in this process
             version = stored[-1].originator_version if stored else 0
+            if _running_loop() is loop:
+                self._committed_here(key, version)
+                return
             with suppress(RuntimeError):  # the loop has closed: no stream is left
-                loop.call_soon_threadsafe(self._committed_here, str(game_id), version)
+                loop.call_soon_threadsafe(self._committed_here, key, version)
 
         def unhook() -> None:
             if ledger.on_committed is committed:

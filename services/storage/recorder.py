@@ -315,6 +315,13 @@ class _Statements:
             self.execute(query, params)
 
 
+_ROW = "(%s, %s, %s, %s)"
+"""One event's row of the event INSERT (:meth:`LedgerRecorder._values_insert`)."""
+ROWS_PER_RENDER = 12
+"""Event rows rendered per ``mogrify``: 48 parameters, within the 50 whose
+parse psycopg caches."""
+_ROWS = {n: ", ".join([_ROW] * n) for n in range(1, ROWS_PER_RENDER + 1)}
+
 INSERT_ATTEMPTS = 10
 INSERT_RETRY_WAIT = 0.2
 
@@ -524,20 +531,41 @@ class LedgerRecorder(PostgresApplicationRecorder):
         self._insert_events(collector, stored_events, **kwargs)
         if stored_events:
             statements.add_rendered(self._locking_statements())
-            statements.execute(
-                self._values_insert(len(stored_events)),
-                [
-                    value
-                    for e in stored_events
-                    for value in (
-                        e.originator_id,
-                        e.originator_version,
-                        e.topic,
-                        e.state,
-                    )
-                ],
+            statements.add_rendered(
+                self.events_insert_text(cursor, stored_events).encode(encoding)
             )
         return b";".join(statements.texts) if statements.texts else None
+
+    def events_insert_text(
+        self,
+        cursor: ClientCursor[Any] | AsyncClientCursor[Any],
+        stored_events: Sequence[StoredEvent],
+    ) -> str:
+        """:meth:`_values_insert` for ``stored_events`` as ``cursor`` renders
+        it, the same text, rendered :data:`ROWS_PER_RENDER` rows at a time.
+
+        Why in pieces: psycopg keeps a query's parse only up to 50
+        parameters (``MAX_CACHED_STATEMENT_PARAMS``), and parses a longer
+        one again on every call, which took a batch of 20 events two to
+        four times as long to render as its pieces do.
+        """
+        ends: tuple[str, str] | None = self.__dict__.get("_values_ends")
+        if ends is None:
+            head, _, tail = self._values_insert(1).as_string(None).partition(_ROW)
+            ends = self._values_ends = (head, tail)
+        values = [
+            value
+            for e in stored_events
+            for value in (e.originator_id, e.originator_version, e.topic, e.state)
+        ]
+        count, step = len(stored_events), ROWS_PER_RENDER
+        rows = [
+            cursor.mogrify(
+                _ROWS[min(step, count - first)], values[4 * first : 4 * (first + step)]
+            )
+            for first in range(0, count, step)
+        ]
+        return ends[0] + ", ".join(rows) + ends[1]
 
     def _locking_statements(self) -> bytes:
         """eventsourcing's ``_lock_table`` and ``_notify_channel`` statements,
@@ -568,7 +596,7 @@ class LedgerRecorder(PostgresApplicationRecorder):
         )
         statement = statements.get(count)
         if statement is None:
-            row = sql.SQL("(%s, %s, %s, %s)")
+            row = sql.SQL(_ROW)
             statement = sql.SQL(
                 "INSERT INTO {schema}.{table} AS t"
                 " (originator_id, originator_version, topic, state) VALUES {rows}"

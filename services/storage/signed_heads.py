@@ -16,7 +16,10 @@ is in this process's memory at once (:meth:`SignedHeadsFile.record`), and
 the writer appends every head queued within :data:`GATHER_S` with one fsync
 (waking per head cost the serving process more CPU than the record's own
 work: measured in ``docs/performance.md``);
-:meth:`SignedHeadsFile.flush` waits for it (checkpoints, shutdown).  An operator
+:meth:`SignedHeadsFile.flush` waits for it (checkpoints, shutdown).  A head
+joins the writer's batch under the record's own lock, and the writer is
+woken only when it waits for work: a move pays for a list append, not for a
+queue's lock and condition.  An operator
 backs this file up with the signing key: restoring an older copy forgets
 the heads signed since, and a rollback of those would be signed again (the
 checkpoints published meanwhile still catch it).
@@ -28,7 +31,6 @@ import fcntl
 import json
 import logging
 import os
-import queue
 import threading
 import time
 from pathlib import Path
@@ -55,7 +57,16 @@ class SignedHeadsFile:
         """The heads in ``_heads`` no checkpoint holds yet (:meth:`changed`)."""
         self._offset = 0
         self._lock = threading.Lock()
-        self._queue: queue.Queue[SignedHead] = queue.Queue()
+        self._pending: list[SignedHead] = []
+        """Heads recorded and not yet handed to the writer (under ``_lock``)."""
+        self._queued = 0
+        self._written = 0
+        """Heads handed to the record so far, and those the writer is done
+        with (appended, or given up on an unwritable file): :meth:`flush`."""
+        self._idle = False
+        """The writer waits for work (``_work``): the next head wakes it."""
+        self._work = threading.Condition(self._lock)
+        self._done = threading.Condition(self._lock)
         self._writer: threading.Thread | None = None
         self.unwritable = False
         """Set when the file cannot be written (a read-only data dir)."""
@@ -123,26 +134,34 @@ class SignedHeadsFile:
             if held is not None and held.version >= head.version:
                 return
             self._heads[head.game_id] = self._changed[head.game_id] = head
+            self._pending.append(head)
+            self._queued += 1
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._write_forever, name="signed-heads", daemon=True
                 )
                 self._writer.start()
-        self._queue.put(head)
+            elif self._idle:
+                self._idle = False
+                self._work.notify()
 
     def flush(self) -> None:
         """Wait until every head recorded so far is on disk."""
-        self._queue.join()
+        with self._lock:
+            queued = self._queued
+            while self._written < queued:
+                self._done.wait()
 
     def _write_forever(self) -> None:
         while True:
-            batch = [self._queue.get()]
+            with self._lock:
+                while not self._pending:
+                    self._idle = True
+                    self._work.wait()
+                self._idle = False
             time.sleep(GATHER_S)
-            while True:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            with self._lock:
+                batch, self._pending = self._pending, []
             try:
                 self._append(batch)
             except OSError as exc:
@@ -156,19 +175,22 @@ class SignedHeadsFile:
                     )
                 self.unwritable = True
             finally:
-                for _ in batch:
-                    self._queue.task_done()
+                with self._lock:
+                    self._written += len(batch)
+                    self._done.notify_all()
 
     def _append(self, batch: list[SignedHead]) -> None:
         """Append the batch's new heads under the file's lock, with one fsync.
 
-        Why the offset moves past this process's own lines: the next
-        :meth:`_catch_up` (every signature asks :meth:`last`) would otherwise
-        read and parse back every line this process wrote; under the lock
+        Why the offset moves past this process's own lines before they are
+        written: the next :meth:`_catch_up` (every signature asks
+        :meth:`last`, also during this write's fsync) would otherwise read
+        and parse back every line this process wrote; under the file's lock
         nothing else is appended between the catch-up and the write, so the
-        file ends where this write ends.  Only the batch's games are looked
-        up, never the whole record: a write costs the same however many
-        games the record holds.
+        file ends where this write ends.  A write that fails gives the
+        offset back, so the next catch-up reads whatever of it landed.  Only
+        the batch's games are looked up, never the whole record: a write
+        costs the same however many games the record holds.
         """
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -181,21 +203,31 @@ class SignedHeadsFile:
                     held = newest.get(head.game_id) or self._on_disk.get(head.game_id)
                     if held is None or head.version > held.version:
                         newest[head.game_id] = head
-                whole = self._offset == os.fstat(fd).st_size  # no torn last line
             if not newest:
                 return
             data = "".join(
                 json.dumps(head.to_json(), separators=(",", ":")) + "\n"
                 for head in newest.values()
             ).encode()
-            os.write(fd, data)
-            os.fsync(fd)
+            with self._lock:  # nothing was appended since: the file's lock
+                start = self._offset
+                whole = start == os.fstat(fd).st_size  # no torn last line
+                if whole:  # else the next catch-up reads the torn line, then these
+                    self._offset = start + len(data)
+            try:
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            except BaseException:
+                if whole:
+                    with self._lock:
+                        self._offset = start
+                raise
             with self._lock:
                 for head in newest.values():
                     held = self._on_disk.get(head.game_id)
                     if held is None or head.version > held.version:
                         self._on_disk[head.game_id] = head
-                if whole:  # else the next catch-up reads the torn line, then these
-                    self._offset = max(self._offset, os.fstat(fd).st_size)
         finally:
             os.close(fd)  # closing releases the lock

@@ -151,3 +151,30 @@ def test_insert_stored_events_runs_the_statements_the_ledger_runs_in_its_place(
         + " (originator_id, originator_version, topic, state) VALUES"
     )
     assert values.endswith(" RETURNING notification_id")
+
+
+@pytest.mark.parametrize("count", [1, 12, 13, 25])
+def test_the_event_insert_rendered_in_pieces_is_the_statement_rendered_whole(
+    own_ledger, count: int
+) -> None:
+    """A commit renders the event INSERT some rows at a time (psycopg caches
+    the parse of a query of at most 50 parameters): the text it sends is the
+    one statement of :meth:`_values_insert` rendered whole."""
+    from eventsourcing.persistence import StoredEvent
+    from psycopg import ClientCursor
+
+    recorder = own_ledger.recorder
+    rnd = random.Random(count)
+    events = [
+        StoredEvent(uuid.uuid4(), v, "a:Topic'\\%s", rnd.randbytes(40 + v))
+        for v in range(1, count + 1)
+    ]
+    values = [
+        x
+        for e in events
+        for x in (e.originator_id, e.originator_version, e.topic, e.state)
+    ]
+    with own_ledger.datastore.transaction(commit=False) as curs:
+        cursor = ClientCursor(curs.connection)
+        whole = cursor.mogrify(recorder._values_insert(count), values)
+        assert recorder.events_insert_text(cursor, events) == whole

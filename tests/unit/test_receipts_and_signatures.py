@@ -59,6 +59,19 @@ def test_a_receipt_verifies_only_as_signed_and_only_with_its_key():
     assert not is_valid(receipt, b"short")
 
 
+def test_receipts_and_checkpoints_are_signed_as_cryptography_signs_them():
+    """The signer signs through libsodium: Ed25519 is deterministic, so its
+    bytes are exactly those of the key's own ``sign``, for any message."""
+    key = Ed25519PrivateKey.generate()
+    signer = Signer(key)
+    for n in range(0, 300, 7):
+        message = bytes(range(256))[:n] * 3
+        assert signer.sign_message(message) == key.sign(message)
+    receipt = signer.sign("g", 4, "cd" * 32, "2026-01-01T00:00:00+00:00")
+    assert receipt.signature == key.sign(receipt.message())
+    assert is_valid(receipt, raw(key))
+
+
 def test_receipt_files_are_json_lines_or_a_list():
     signer = Signer.generate()
     receipts = [signer.sign("g", v, "aa", "t") for v in (2, 4)]

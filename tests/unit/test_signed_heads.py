@@ -9,6 +9,7 @@ import pytest
 from domain.ledger.receipts import Signer
 from domain.ledger.signed_heads import EquivocationError, SignedHead, refusal
 from services.ledger.head_signer import HeadSigner, NewHead
+from services.storage import signed_heads
 from services.storage.signed_heads import SignedHeadsFile
 
 GAME = "6f1c5d0e-0000-4000-8000-000000000001"
@@ -96,6 +97,56 @@ def test_a_process_reads_back_only_what_others_appended(
     parsed.clear()
     assert one.last(GAME) == SignedHead(GAME, 30, H[30])
     assert [d["version"] for d in parsed] == [30]
+
+
+def test_a_check_during_the_writers_fsync_reads_none_of_its_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The writer's lines are in the file before its fsync ends, and a move
+    checks its head meanwhile: it must not parse them back either."""
+    record = SignedHeadsFile.in_dir(tmp_path)
+    parsed: list[dict[str, object]] = []
+    read = SignedHead.from_json
+
+    def counted(data: dict[str, object]) -> SignedHead:
+        parsed.append(data)
+        return read(data)
+
+    monkeypatch.setattr(SignedHead, "from_json", staticmethod(counted))
+    seen: list[SignedHead | None] = []
+    fsync = signed_heads.os.fsync
+
+    def checked_fsync(fd: int) -> None:
+        seen.append(record.last(GAME))  # a move's check, mid-write
+        fsync(fd)
+
+    monkeypatch.setattr(signed_heads.os, "fsync", checked_fsync)
+    for version in range(1, 4):
+        record.record(SignedHead(GAME, version, H[version]))
+    record.flush()
+    assert seen == [SignedHead(GAME, 3, H[3])]
+    assert parsed == []
+
+
+def test_a_failed_append_gives_its_place_in_the_file_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A write that fails gives its place in the file back: another
+    process's next lines, where this one's would have been, are still read."""
+    one, two = SignedHeadsFile.in_dir(tmp_path), SignedHeadsFile.in_dir(tmp_path)
+    write = signed_heads.os.write
+
+    def failing(fd: int, data: bytes) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(signed_heads.os, "write", failing)
+    one.record(SignedHead(GAME, 1, H[1]))
+    one.flush()
+    assert one.unwritable
+    monkeypatch.setattr(signed_heads.os, "write", write)
+    two.record(SignedHead(GAME, 2, H[2]))
+    two.flush()
+    assert one.last(GAME) == SignedHead(GAME, 2, H[2])
 
 
 def test_the_head_signer_refuses_with_an_alarm_and_signs_nothing(tmp_path: Path):
