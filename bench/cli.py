@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import typer
 
-SCENARIOS = ("all", "subscribers", "profile", "memory", "ladder", "sessions", "aged")
+SCENARIOS = (
+    "all",
+    "subscribers",
+    "profile",
+    "memory",
+    "dashboard",
+    "ladder",
+    "sessions",
+    "aged",
+)
 
 
 def bench(
@@ -25,7 +34,9 @@ def bench(
         help=(
             "all: every scenario; subscribers: live subscribers across 3 servers "
             "(scenario 9); profile: only the py-spy CPU split per layer; memory: only "
-            "scenario 6 (RSS with 10,000 open games), to memory.json; ladder: only "
+            "scenario 6 (RSS with 10,000 open games), to memory.json; dashboard: only "
+            "scenario 8 (dashboard pages at 10,000 finished games), to "
+            "dashboard.json; ladder: only "
             "the cost ladder (scenario 1 against servers built up layer by layer), "
             "to ladder.json/.md/.png; sessions: scenario 1 over unary calls and over "
             "seat sessions, the peer and the peer's game, to sessions.json/.md; aged: "
@@ -67,7 +78,13 @@ def bench(
             param_hint="--scenario",
         )
     from bench.harness import run_all
-    from bench.runs import run_memory, run_profile_only, run_sessions, run_subscribers
+    from bench.runs import (
+        run_dashboard,
+        run_memory,
+        run_profile_only,
+        run_sessions,
+        run_subscribers,
+    )
 
     if scenario == "profile":
         run_profile_only(quick=quick, out_dir=out, label=label or None)
@@ -81,6 +98,8 @@ def bench(
         run_aged(quick, out, aged_events or None, rebuild_aged)
     elif scenario == "memory":
         run_memory(quick=quick, out_dir=out)
+    elif scenario == "dashboard":
+        run_dashboard(quick=quick, out_dir=out)
     elif scenario == "sessions":
         run_sessions(quick=quick, out_dir=out)
     elif scenario == "subscribers":

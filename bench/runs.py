@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from bench import (
+    dashboard,
     db,
     machine,
     procs,
@@ -108,6 +109,28 @@ def run_memory(quick: bool, out_dir: str) -> dict[str, Any]:
     (out / "memory.json").write_text(json.dumps(section, indent=1) + "\n")
     print(json.dumps(section, indent=1))
     print(f"[bench] wrote {out / 'memory.json'}", flush=True)
+    return section
+
+
+def run_dashboard(quick: bool, out_dir: str) -> dict[str, Any]:
+    """Only scenario 8 (dashboard pages at 10,000 finished games, a few
+    minutes); writes ``dashboard.json``, so a change to a page can be
+    measured before and after without a full run."""
+    quiet = machine.wait_quiet(float(os.environ.get("BENCH_WAIT_QUIET", "0") or 0))
+    out = _out(out_dir, quick, keep_in_place=False)
+    with db.bench_database() as url:
+        from services.storage.database_env import eventsourcing_env
+
+        es_env = eventsourcing_env(url, 16, pool_min=8)
+        section = dashboard.run(es_env, setups.game_mix(), quick)
+    section["before_start"] = quiet
+    (out / "dashboard.json").write_text(
+        json.dumps(section, indent=1, default=str) + "\n"
+    )
+    print(
+        f"[bench] worst page {section.get('worst_page')}: {section.get('worst_p95_ms')} ms p95"
+    )
+    print(f"[bench] wrote {out / 'dashboard.json'}", flush=True)
     return section
 
 
