@@ -283,6 +283,18 @@ def _run_server_scenarios(
         )
         _step(
             results,
+            "s1_watching",
+            lambda: scenarios.throughput_watching(
+                server,
+                sizes.clients[-1],
+                sizes.warmup_s,
+                sizes.window_s,
+                mix,
+                machine.retry_policy(),
+            ),
+        )
+        _step(
+            results,
             "peer",
             lambda: peer.run(workdir, sizes.clients, sizes.warmup_s, sizes.window_s),
         )

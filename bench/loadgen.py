@@ -245,6 +245,42 @@ class Player:
                 return
 
 
+class WatchingPlayer(Player):
+    """:class:`Player`, each seat of its game also watching ``StreamGameEvents``.
+
+    Why: a seat over unary calls sees its opponent move only on such a
+    stream, and a seat session pushes the same events to every seat, so the
+    session's server CPU per move compares with this client's, not with a
+    client that never looks at the game.  One stream per token, from the
+    start, dropped when the game ends or the window closes.
+    """
+
+    async def play(self, table: Table, deadline: float) -> None:
+        watchers = [
+            asyncio.create_task(self._watch(table.game_id, token))
+            for token in dict.fromkeys(table.tokens.values())
+        ]
+        try:
+            await super().play(table, deadline)
+        finally:
+            for watcher in watchers:
+                watcher.cancel()
+            await asyncio.gather(*watchers, return_exceptions=True)
+
+    async def _watch(self, game_id: str, token: str) -> None:
+        call = self.stub.StreamGameEvents(
+            pb.StreamGameEventsRequest(game_id=game_id), metadata=auth(token)
+        )
+        try:
+            async for _ in call:
+                pass
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.CANCELLED:
+                self._error("StreamGameEvents", exc)
+        finally:
+            call.cancel()
+
+
 async def run_players(
     target: str,
     clients: int,

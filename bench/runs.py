@@ -227,6 +227,14 @@ def run_sessions(quick: bool, out_dir: str) -> dict[str, Any]:
                     mix,
                     machine.retry_policy(),
                 )
+                results["s1_watching"] = scenarios.throughput_watching(
+                    server,
+                    levels[-1],
+                    sizes.warmup_s,
+                    sizes.window_s,
+                    mix,
+                    machine.retry_policy(),
+                )
             finally:
                 server.stop()
             results["peer"] = peer.run(workdir, levels, sizes.warmup_s, sizes.window_s)
@@ -240,7 +248,11 @@ def run_sessions(quick: bool, out_dir: str) -> dict[str, Any]:
         rows, results["s1_throughput"], results["peer"], results["peer_game"]
     )
     targets.session_rows(
-        rows, results["s1_throughput"], results["s1_sessions"], results["peer"]
+        rows,
+        results["s1_throughput"],
+        results["s1_sessions"],
+        results["peer"],
+        results["s1_watching"],
     )
     targets.session_rows_cards(rows, results["peer_game"], results["peer"])
     results["before_start"] = quiet

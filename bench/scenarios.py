@@ -101,6 +101,33 @@ def throughput_over_sessions(
     return section
 
 
+def throughput_watching(
+    server: ServerProcess,
+    clients: int,
+    warmup: float,
+    window: float,
+    mix: list[tuple[str, dict[str, Any]]],
+    policy: RetryPolicy | None = None,
+) -> dict[str, Any]:
+    """Scenario 1 at ``clients`` over unary calls, every seat also watching
+    its game's events (:class:`bench.loadgen.WatchingPlayer`): what a seat
+    session's CPU per move compares with (``s1_watching``)."""
+    section, _ = throughput(
+        server,
+        (clients,),
+        warmup,
+        window,
+        mix,
+        clients,
+        None,
+        policy,
+        loadgen.WatchingPlayer,
+    )
+    for row in section["runs"]:
+        row.pop("_latencies", None)
+    return section
+
+
 def rpc_costs(
     server: ServerProcess,
     clients: int,

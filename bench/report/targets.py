@@ -198,7 +198,13 @@ def headline(results: dict[str, Any]) -> list[dict[str, Any]]:
     )
     _rss(rows, results.get("s6_memory"))
     peer_rows(rows, s1, results.get("peer"), results.get("peer_game"))
-    session_rows(rows, s1, results.get("s1_sessions"), results.get("peer"))
+    session_rows(
+        rows,
+        s1,
+        results.get("s1_sessions"),
+        results.get("peer"),
+        results.get("s1_watching"),
+    )
     session_rows_cards(rows, results.get("peer_game"), results.get("peer"))
     return rows
 
@@ -231,10 +237,13 @@ def _at(runs: Any, clients: int) -> Any:
     return next((c for c in runs or () if c.get("clients") == clients), None)
 
 
-def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
+def session_rows(
+    rows: Rows, s1: Any, sessions: Any, peer: Any, watching: Any = None
+) -> None:
     """Scenario 1's mix over seat sessions against the peer (moves/s at each
     level, move p99 at 32), and its server CPU per move against the same mix
-    over unary calls in this run."""
+    over unary calls in this run, without and with every seat watching its
+    game's events (what a session pushes)."""
     if not ok(sessions):
         rows.add("13-example mix over sessions", None, "moves/s", target="not run")
         return
@@ -276,6 +285,21 @@ def session_rows(rows: Rows, s1: Any, sessions: Any, peer: Any) -> None:
         met(r, "<=", TARGETS["session_cpu_vs_unary"]),
         2,
     )
+    if ok(watching):
+        seen = _get(run_at(watching, "clients", 32), "server_cpu_ms_per_move")
+        r = ratio(cpu, seen)
+        rows.add(
+            "mix: server CPU per move over sessions ÷ over unary calls with"
+            " every seat watching StreamGameEvents, 32 games",
+            cpu,
+            "ms",
+            seen,
+            "unary + streams ms/move",
+            r,
+            f"≤ {TARGETS['session_cpu_vs_unary']:.0f}×",
+            met(r, "<=", TARGETS["session_cpu_vs_unary"]),
+            2,
+        )
     for clients in PEER_LEVELS:
         _session_cpu_bound(rows, run_at(sessions, "clients", clients), peer, clients)
 
