@@ -73,12 +73,8 @@ def test_a_torn_last_line_is_read_once_it_is_complete(tmp_path: Path):
     assert record.last(GAME) == SignedHead(GAME, 4, H[4])
 
 
-def test_a_process_reads_back_only_what_others_appended(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
-    """A signature's check costs the same however much this process wrote:
-    its own lines are never parsed again, another process's still arrive."""
-    one, two = SignedHeadsFile.in_dir(tmp_path), SignedHeadsFile.in_dir(tmp_path)
+def _count_parsed(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """The lines parsed back from the record from now on, as they are parsed."""
     parsed: list[dict[str, object]] = []
     read = SignedHead.from_json
 
@@ -87,6 +83,16 @@ def test_a_process_reads_back_only_what_others_appended(
         return read(data)
 
     monkeypatch.setattr(SignedHead, "from_json", staticmethod(counted))
+    return parsed
+
+
+def test_a_process_reads_back_only_what_others_appended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A signature's check costs the same however much this process wrote:
+    its own lines are never parsed again, another process's still arrive."""
+    one, two = SignedHeadsFile.in_dir(tmp_path), SignedHeadsFile.in_dir(tmp_path)
+    parsed = _count_parsed(monkeypatch)
     for version in range(1, 30):
         one.record(SignedHead(GAME, version, H[version]))
     one.flush()
@@ -105,14 +111,7 @@ def test_a_check_during_the_writers_fsync_reads_none_of_its_lines(
     """The writer's lines are in the file before its fsync ends, and a move
     checks its head meanwhile: it must not parse them back either."""
     record = SignedHeadsFile.in_dir(tmp_path)
-    parsed: list[dict[str, object]] = []
-    read = SignedHead.from_json
-
-    def counted(data: dict[str, object]) -> SignedHead:
-        parsed.append(data)
-        return read(data)
-
-    monkeypatch.setattr(SignedHead, "from_json", staticmethod(counted))
+    parsed = _count_parsed(monkeypatch)
     seen: list[SignedHead | None] = []
     fsync = signed_heads.os.fsync
 
